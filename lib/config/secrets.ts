@@ -1,0 +1,33 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { dataDir } from "./paths";
+import { log } from "../log";
+
+/**
+ * Resolves SECRET_KEY and NEXTAUTH_SECRET: from the environment when set,
+ * otherwise generated once into DATA_DIR (mode 0600) and reused afterwards.
+ * Sets them on process.env so child processes (the Next server) inherit them.
+ */
+export function ensureSecrets(): { secretKey: string; nextAuthSecret: string } {
+  const secretKey = readOrGenerate("SECRET_KEY", "secret-key");
+  const nextAuthSecret = readOrGenerate("NEXTAUTH_SECRET", "nextauth-secret");
+  return { secretKey, nextAuthSecret };
+}
+
+function readOrGenerate(envName: string, fileName: string): string {
+  const fromEnv = process.env[envName];
+  if (fromEnv) return fromEnv;
+  const file = path.join(dataDir(), fileName);
+  let value: string;
+  if (fs.existsSync(file)) {
+    value = fs.readFileSync(file, "utf8").trim();
+  } else {
+    fs.mkdirSync(dataDir(), { recursive: true });
+    value = crypto.randomBytes(32).toString("base64url");
+    fs.writeFileSync(file, value + "\n", { mode: 0o600, flag: "wx" });
+    log.warn({ file }, `${envName} was not set: generated one into ${file}. BACK UP THIS FILE — without it encrypted data cannot be read.`);
+  }
+  process.env[envName] = value;
+  return value;
+}

