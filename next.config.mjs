@@ -1,5 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // Separate build directories let parallel developers' test runs coexist.
+  distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // The alternate prefixes reach the same route files; req.url keeps the
   // /v1/... path the client signed (pinned by a test).
   async rewrites() {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { log } from "../log";
 
 const SOURCE_ROOTS = ["app", "components", "lib", "next.config.mjs", "package.json", "package-lock.json", "tsconfig.json", "proxy.ts", "instrumentation.ts"];
-const SKIP = new Set(["node_modules", ".next", "generated"]);
+const SKIP = new Set(["node_modules", "generated"]);
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;
@@ -20,7 +20,7 @@ function newestMtime(p: string): number {
 
 /** Runs `next build` when there is no build or a source file is newer than it. */
 export function ensureBuild(root = process.cwd()): void {
-  const buildId = path.join(root, ".next", "BUILD_ID");
+  const buildId = path.join(root, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const sourcesAt = Math.max(...SOURCE_ROOTS.map((p) => newestMtime(path.join(root, p))));
   if (builtAt > sourcesAt) return;

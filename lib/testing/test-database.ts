@@ -11,11 +11,12 @@ import { disconnectDb } from "../db/client";
  */
 export async function useTestDatabase(): Promise<string> {
   const serverUrl = inject("testServerUrl");
-  const name = `cardkey_test_${crypto.randomBytes(6).toString("hex")}`;
+  const template = inject("testTemplateDb");
+  const name = template.replace(/_template$/, `_${crypto.randomBytes(6).toString("hex")}`);
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "cardkey_test_template"`);
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   } finally {
     await admin.end();
   }
