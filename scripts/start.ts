@@ -7,6 +7,7 @@ import { connectDatabase } from "../lib/db/connect";
 import { applyMigrations } from "../lib/db/migrate";
 import { ensureBuild } from "../lib/ops/ensure-build";
 import { log } from "../lib/log";
+import { printBox, seedOnStart } from "../lib/seed/seed-on-start";
 
 const port = process.env.PORT ?? "3000";
 ensureSecrets();
@@ -14,6 +15,13 @@ const database = await connectDatabase();
 const applied = await applyMigrations(database.url);
 if (applied.length) log.info({ applied }, "migrations applied");
 ensureBuild();
+// After the build, so the one-time credentials are not scrolled away by its output.
+try {
+  printBox(await seedOnStart({ embedded: database.embedded }));
+} catch (err) {
+  await database.stop?.();
+  throw err;
+}
 
 process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
 const server = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", port], {

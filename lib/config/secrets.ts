@@ -25,7 +25,18 @@ function readOrGenerate(envName: string, fileName: string): string {
   } else {
     fs.mkdirSync(dataDir(), { recursive: true });
     value = crypto.randomBytes(32).toString("base64url");
-    fs.writeFileSync(file, value + "\n", { mode: 0o600, flag: "wx" });
+    // Written aside, then linked into place: another process starting at the
+    // same moment never reads a half-written file, and the second link fails.
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, value + "\n", { mode: 0o600 });
+    try {
+      fs.linkSync(tmp, file);
+    } catch (err: any) {
+      if (err?.code !== "EEXIST") throw err;
+      return readOrGenerate(envName, fileName); // theirs won: use it
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
     log.warn({ file }, `${envName} was not set: generated one into ${file}. BACK UP THIS FILE — without it encrypted data cannot be read.`);
   }
   process.env[envName] = value;

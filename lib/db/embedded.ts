@@ -24,6 +24,12 @@ export interface EmbeddedServer {
 export async function connectOrStartEmbedded(dir: string): Promise<EmbeddedServer> {
   const pgDir = path.join(dir, "pg");
   const password = readOrCreatePassword(dir);
+  if (process.getuid?.() === 0) {
+    // As root the server runs as user `postgres`, which must be able to enter
+    // DATA_DIR (mktemp -d makes it 0700). Search permission only: the files
+    // in it (secrets, password) stay 0600.
+    fs.chmodSync(dir, fs.statSync(dir).mode | 0o011);
+  }
   for (let attempt = 0; attempt < 20; attempt++) {
     const running = await runningServer(pgDir, password);
     if (running) return { serverUrl: running };
@@ -63,10 +69,16 @@ function readOrCreatePassword(dir: string): string {
   const file = path.join(dir, "pg-password");
   fs.mkdirSync(dir, { recursive: true });
   if (!fs.existsSync(file)) {
+    // Written aside, then linked into place, so a process starting at the same
+    // moment never reads a half-written file; the second link fails, harmlessly.
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, crypto.randomBytes(18).toString("base64url"), { mode: 0o600 });
     try {
-      fs.writeFileSync(file, crypto.randomBytes(18).toString("base64url"), { mode: 0o600, flag: "wx" });
+      fs.linkSync(tmp, file);
     } catch (err: any) {
       if (err?.code !== "EEXIST") throw err;
+    } finally {
+      fs.rmSync(tmp, { force: true });
     }
   }
   return fs.readFileSync(file, "utf8").trim();
@@ -109,10 +121,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function startServer(pgDir: string, password: string): Promise<EmbeddedServer> {
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: pgDir,
+function embedded(databaseDir: string, port: number, password: string) {
+  return new EmbeddedPostgres({
+    databaseDir,
     port,
     user: "postgres",
     password,
@@ -123,10 +134,31 @@ async function startServer(pgDir: string, password: string): Promise<EmbeddedSer
     onLog: (m) => log.debug({ pg: m.trim() }, "embedded postgres"),
     onError: (e) => log.debug({ pg: String(e) }, "embedded postgres"),
   });
-  if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
-    log.info({ pgDir }, "initialising embedded PostgreSQL");
-    await server.initialise();
+}
+
+/**
+ * initdb into a private directory, then rename it into place: a process that
+ * starts at the same moment sees either no cluster or a complete one, never
+ * one still being initialised (rename(2) replaces only a missing or empty directory).
+ */
+async function initialiseOnce(pgDir: string, password: string): Promise<void> {
+  const tmp = `${pgDir}.init-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
+  log.info({ pgDir }, "initialising embedded PostgreSQL");
+  try {
+    await embedded(tmp, 0, password).initialise();
+    fs.renameSync(tmp, pgDir);
+  } catch (err: any) {
+    if (err?.code !== "ENOTEMPTY" && err?.code !== "EEXIST") throw err;
+    // Another process put its cluster in place first: use that one.
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+async function startServer(pgDir: string, password: string): Promise<EmbeddedServer> {
+  const port = await freePort();
+  const server = embedded(pgDir, port, password);
+  if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) await initialiseOnce(pgDir, password);
   await server.start();
   log.info({ port }, "embedded PostgreSQL started");
   return { serverUrl: urlFor(port, password), stop: () => server.stop() };

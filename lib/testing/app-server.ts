@@ -29,6 +29,9 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
       DATA_DIR: dataDir,
       LOG_LEVEL: "info",
       NEXT_TELEMETRY_DISABLED: "1",
+      // No in-server job worker unless a test asks (WORKER_IN_SERVER: "true"): a
+      // worker would send other tests' callbacks to their (public) example URLs.
+      WORKER_IN_SERVER: "false",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { ALL_PREFIXES, type Profile } from "@/lib/protocol/profiles";
+import { useTestDatabase } from "@/lib/testing/test-database";
+import { startAppServer, type AppServer } from "@/lib/testing/app-server";
+import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "@/lib/testing/factories";
+import { signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
+
+// Ping and the catalogue endpoints over real HTTP, for each profile and
+// prefix: sections 2.1-2.4 and 4.1-4.4, D2-D5, D10-D16.
+
+let server: AppServer;
+let buyer: Awaited<ReturnType<typeof makeBuyer>>;
+let creds: Creds;
+const ids: Record<string, number> = {};
+const skuIds: Record<string, number> = {};
+let categoryIds: { a: number; b: number; child: number; deleted: number };
+
+const FORM_SCHEMA = { fields: [{ key: "game_uid", type: "text", label: { "zh-CN": "UID", en: "UID" }, required: true, max_len: 32 }] };
+const IMAGE_CONTENT = {
+  "zh-CN": '图文 ![a](/uploads/a.png) 中 <IMG SRC="/x.png"> 后 ![r][pic]\n\n[pic]: /uploads/r.png\n',
+  en: 'Text ![a](http://h/a.png "t") mid <img alt="1>2" src=\'/y.png\'/> end ![shortcut]\n\n[shortcut]: /s.png\n',
+};
+
+async function get(prefix: string, path: string) {
+  return signedRawRequest(server.baseUrl, creds, { method: "GET", path: prefix + path });
+}
+
+beforeAll(async () => {
+  const url = await useTestDatabase();
+  await db().siteSettings.update({
+    where: { id: 1 },
+    data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000, publicBaseUrl: "https://shop.example.com/", siteName: "Test Site" },
+  });
+  // Category order: child (0), b (1), a (2); the deleted one is never shown.
+  const a = await makeCategory({ sortOrder: 2 });
+  const b = await makeCategory({ sortOrder: 1 });
+  const child = await makeCategory({ sortOrder: 0, parentId: a.id });
+  const deleted = await makeCategory({ sortOrder: 3 });
+  await db().category.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
+  categoryIds = { a: a.id, b: b.id, child: child.id, deleted: deleted.id };
+
+  const mk = async (name: string, opts: Parameters<typeof makeProduct>[0]) => {
+    const { product, sku } = await makeProduct(opts);
+    ids[name] = product.id;
+    skuIds[name] = sku.id;
+    return { product, sku };
+  };
+  await mk("autoB", {
+    categoryId: b.id,
+    priceCents: 1230n,
+    cardKeys: cardKeysFor("CAT-KEY", 3),
+    logo: "uploads/logo.png",
+    images: ["/uploads/1.png", "https://cdn.example.net/2.png"],
+    content: IMAGE_CONTENT,
+  });
+  await mk("manualA", { categoryId: a.id, fulfillmentType: "manual", stockQuantity: 5, manualFormSchema: FORM_SCHEMA });
+  await mk("unlimitedA", { categoryId: a.id, fulfillmentType: "upstream", stockQuantity: null });
+  await mk("inactiveA", { categoryId: a.id, isActive: false });
+  await mk("emptyChild", { categoryId: child.id, cardKeys: [] });
+  await mk("deletedB", { categoryId: b.id });
+  await db().product.update({ where: { id: ids.deletedB }, data: { deletedAt: new Date() } });
+  await mk("inDeletedCategory", { categoryId: deleted.id });
+  const multi = await mk("multiSkuB", { categoryId: b.id, fulfillmentType: "manual", stockQuantity: 0 });
+  await db().sku.create({ data: { productId: multi.product.id, skuCode: `X-${multi.sku.id}-2`, priceCents: 2000n, isActive: false, stockQuantity: 7 } });
+  await db().sku.create({ data: { productId: multi.product.id, skuCode: `X-${multi.sku.id}-3`, priceCents: 3000n, deletedAt: new Date() } });
+  await mk("noSpecs", { categoryId: b.id, specValues: {}, fulfillmentType: "manual", stockQuantity: 1 });
+  // D5: a language object missing a key is completed with "".
+  await db().product.update({ where: { id: ids.noSpecs }, data: { title: { "zh-CN": "只有中文" }, description: {} } });
+
+  buyer = await makeBuyer({ pointsCents: 123_456n });
+  creds = buyer;
+  server = await startAppServer(url);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** Active products in list order (D10): category sort_order, then id. */
+function expectedActiveOrder(): number[] {
+  return [ids.emptyChild, ids.autoB, ids.multiSkuB, ids.noSpecs, ids.manualA, ids.unlimitedA].sort((x, y) => order(x) - order(y) || x - y);
+}
+function order(id: number): number {
+  if (id === ids.emptyChild) return 0;
+  if ([ids.autoB, ids.multiSkuB, ids.noSpecs].includes(id)) return 1;
+  return 2;
+}
+
+describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: { profile: Profile; prefix: string }) => {
+  it("ping (GET and POST) reports the account: section 2.1, D4, D16", async () => {
+    const settings = await db().siteSettings.findUniqueOrThrow({ where: { id: 1 } });
+    const level = await db().memberLevel.findFirstOrThrow({ where: { isDefault: true } });
+    for (const method of ["GET", "POST"]) {
+      const res = await signedRawRequest(server.baseUrl, creds, { method, path: `${prefix}/ping`, body: method === "POST" ? "{}" : undefined });
+      expect(res.status).toBe(200);
+      expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+      const body = res.json();
+      expect(Object.keys(body)[0]).toBe("ok"); // D2
+      expect(body).toEqual({
+        ok: true,
+        site_name: "Test Site",
+        provider_type: "SVC_KEY",
+        protocol_version: "1.0",
+        instance_id: settings.instanceId,
+        user_id: buyer.user.id,
+        balance: "1234.56",
+        currency: "CNY",
+        member_level: { id: level.id, slug: "default", name: { "zh-CN": "普通会员", en: "Member" } },
+      });
+    }
+  });
+
+  it("categories: parent_id 0 at the top, sort order, no deleted ones (2.2)", async () => {
+    const res = await get(prefix, "/categories");
+    expect(res.status).toBe(200);
+    const { ok, categories } = res.json();
+    expect(ok).toBe(true);
+    expect(categories.map((c: { id: number }) => c.id)).toEqual([categoryIds.child, categoryIds.b, categoryIds.a]);
+    const child = categories[0];
+    expect(child).toEqual({ id: categoryIds.child, parent_id: categoryIds.a, slug: expect.any(String), name: { "zh-CN": expect.any(String), en: expect.any(String) }, sort_order: 0 });
+    expect(categories[1].parent_id).toBe(0);
+  });
+
+  it("products: defaults, order and totals (4.3, D10)", async () => {
+    const res = await get(prefix, "/products");
+    expect(res.status).toBe(200);
+    const body = res.json();
+    expect(Object.keys(body)).toEqual(["ok", "items", "total", "page", "page_size", "includes_inactive"]);
+    expect(body).toMatchObject({ ok: true, total: 6, page: 1, page_size: 50, includes_inactive: false });
+    expect(body.items.map((p: { id: number }) => p.id)).toEqual(expectedActiveOrder());
+  });
+
+  it("products: include_inactive true/1 adds inactive ones, false/0 does not; paging slices (D10)", async () => {
+    for (const v of ["true", "1"]) {
+      const body = (await get(prefix, `/products?include_inactive=${v}`)).json();
+      expect(body.includes_inactive).toBe(true);
+      expect(body.total).toBe(7);
+      expect(body.items.find((p: { id: number }) => p.id === ids.inactiveA)?.is_active).toBe(false);
+    }
+    for (const v of ["false", "0"]) expect((await get(prefix, `/products?include_inactive=${v}`)).json().total).toBe(6);
+    const page2 = (await get(prefix, "/products?page=2&page_size=4")).json();
+    expect(page2).toMatchObject({ total: 6, page: 2, page_size: 4 });
+    expect(page2.items.map((p: { id: number }) => p.id)).toEqual(expectedActiveOrder().slice(4, 8));
+    const beyond = (await get(prefix, "/products?page=9&page_size=4")).json();
+    expect(beyond).toMatchObject({ ok: true, items: [], total: 6, page: 9 });
+  });
+
+  if (profile === "P") {
+    it("products: Profile P rejects malformed or out-of-range parameters, naming the parameter (D10, D17)", async () => {
+      for (const [q, field] of [
+        ["page_size=101", "page_size"],
+        ["page_size=0", "page_size"],
+        ["page_size=ten", "page_size"],
+        ["page=0", "page"],
+        ["page=-1", "page"],
+        ["page=1.5", "page"],
+        ["include_inactive=yes", "include_inactive"],
+      ]) {
+        const res = await get(prefix, `/products?${q}`);
+        expect(res.status, q).toBe(400);
+        expect(res.json()).toEqual({ ok: false, error_code: "bad_request", error_message: expect.stringContaining(field) });
+      }
+      expect((await get(prefix, "/products?page_size=100")).json().page_size).toBe(100);
+    });
+  } else {
+    it("products: Profile U clamps page_size into 1..100 and uses defaults for malformed values (D10)", async () => {
+      const cases: [string, Partial<Record<"page" | "page_size" | "includes_inactive", unknown>>][] = [
+        ["page_size=101", { page_size: 100 }],
+        ["page_size=0", { page_size: 1 }],
+        ["page_size=ten", { page_size: 50 }],
+        ["page=0", { page: 1 }],
+        ["page=abc", { page: 1 }],
+        ["include_inactive=yes", { includes_inactive: false }],
+      ];
+      for (const [q, expected] of cases) {
+        const res = await get(prefix, `/products?${q}`);
+        expect(res.status, q).toBe(200);
+        expect(res.json(), q).toMatchObject(expected);
+      }
+    });
+  }
+
+  it("product fields: amounts, stock (D13), SKUs (D12), images (D15), form schema only in P (2.3, 2.4)", async () => {
+    const items = (await get(prefix, "/products?include_inactive=1")).json().items as Record<string, any>[];
+    const byId = new Map(items.map((p) => [p.id, p]));
+    const auto = byId.get(ids.autoB)!;
+    expect(Object.keys(auto)).toEqual([
+      "id", "slug", "title", "description", "content", "price_amount", "original_price", "fulfillment_type",
+      ...(profile === "P" ? ["manual_form_schema"] : []),
+      "is_active", "category_id", "delivery_format", "delivery_delimiter", "logo_url", "images", "has_sku", "skus",
+    ]);
+    expect(auto).toMatchObject({
+      price_amount: "12.30",
+      original_price: "14.30",
+      fulfillment_type: "auto",
+      is_active: true,
+      category_id: categoryIds.b,
+      delivery_format: "text",
+      delivery_delimiter: "----",
+      logo_url: "https://shop.example.com/uploads/logo.png",
+      images: ["https://shop.example.com/uploads/1.png", "https://cdn.example.net/2.png"],
+      content: IMAGE_CONTENT,
+      has_sku: true,
+    });
+    expect(auto.skus).toEqual([
+      { id: skuIds.autoB, sku_code: expect.any(String), spec_values: { name: "default" }, price_amount: "12.30", stock_status: "available", stock_quantity: 3, is_active: true },
+    ]);
+    expect(byId.get(ids.emptyChild)!.skus[0]).toMatchObject({ stock_status: "out_of_stock", stock_quantity: 0 });
+    expect(byId.get(ids.manualA)!.skus[0]).toMatchObject({ stock_status: "available", stock_quantity: 5 });
+    expect(byId.get(ids.unlimitedA)!.skus[0]).toMatchObject({ stock_status: "unlimited", stock_quantity: -1 });
+    expect(byId.get(ids.unlimitedA)!.fulfillment_type).toBe("upstream");
+
+    const multi = byId.get(ids.multiSkuB)!;
+    expect(multi.has_sku).toBe(true);
+    expect(multi.skus.map((s: { is_active: boolean; stock_status: string }) => [s.is_active, s.stock_status])).toEqual([
+      [true, "out_of_stock"],
+      [false, "available"],
+    ]);
+    expect(byId.get(ids.noSpecs)!.has_sku).toBe(false);
+    expect(byId.get(ids.noSpecs)!.title).toEqual({ "zh-CN": "只有中文", en: "" });
+    expect(byId.get(ids.noSpecs)!.description).toEqual({ "zh-CN": "", en: "" });
+    expect(byId.get(ids.noSpecs)!.logo_url).toBe("");
+
+    if (profile === "P") {
+      expect(byId.get(ids.manualA)!.manual_form_schema).toEqual(FORM_SCHEMA);
+      expect(auto.manual_form_schema).toEqual({ fields: [] });
+    } else {
+      for (const p of items) expect(p).not.toHaveProperty("manual_form_schema");
+    }
+    expect(byId.has(ids.deletedB)).toBe(false);
+    expect(byId.has(ids.inDeletedCategory)).toBe(false);
+  });
+
+  it("product detail equals the list item; inactive is 200 with is_active false (4.4, D11)", async () => {
+    const items = (await get(prefix, "/products?include_inactive=1")).json().items as Record<string, unknown>[];
+    for (const name of ["autoB", "inactiveA", "manualA"]) {
+      const res = await get(prefix, `/products/${ids[name]}`);
+      expect(res.status).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body)[0]).toBe("ok");
+      expect(body).toEqual({ ok: true, ...items.find((p) => p.id === ids[name]) });
+    }
+    expect((await get(prefix, `/products/${ids.inactiveA}`)).json().is_active).toBe(false);
+  });
+
+  it("product detail: unknown or deleted → 404 (P product_not_found, U product_unavailable); non-numeric id → 400 (D11)", async () => {
+    const code = profile === "P" ? "product_not_found" : "product_unavailable";
+    for (const id of [ids.deletedB, 99_999_999]) {
+      const res = await get(prefix, `/products/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.json()).toEqual({ ok: false, error_code: code, error_message: expect.any(String) });
+    }
+    for (const id of ["abc", "0", "-1", "1.5"]) {
+      const res = await get(prefix, `/products/${id}`);
+      expect(res.status, id).toBe(400);
+      expect(res.json().error_code).toBe("bad_request");
+    }
+  });
+});
+
+describe("freshness and settings", () => {
+  it("stock figures are never more than one second stale (D13)", async () => {
+    const path = `/api/v1/upstream/products/${ids.autoB}`;
+    const before = (await get("", path)).json().skus[0].stock_quantity;
+    const key = await db().cardKey.findFirstOrThrow({ where: { skuId: skuIds.autoB, status: "available" } });
+    await db().cardKey.update({ where: { id: key.id }, data: { status: "delivered", deliveredAt: new Date() } });
+    await db().sku.update({ where: { id: skuIds.manualA }, data: { stockQuantity: 4 } });
+    const committed = Date.now();
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() - committed)));
+    for (const prefix of ["/api/v1/upstream", "/v1/provider"]) {
+      expect((await get(prefix, `/products/${ids.autoB}`)).json().skus[0].stock_quantity).toBe(before - 1);
+      const list = (await get(prefix, "/products")).json().items as { id: number; skus: { stock_quantity: number }[] }[];
+      expect(list.find((p) => p.id === ids.manualA)!.skus[0].stock_quantity).toBe(4);
+    }
+  });
+
+  it("image exposure off: logo_url \"\", images [], every image form removed from content in all languages (D15)", async () => {
+    await db().siteSettings.update({ where: { id: 1 }, data: { imageExposure: false } });
+    await new Promise((r) => setTimeout(r, 1100));
+    for (const { prefix } of ALL_PREFIXES) {
+      const detail = (await get(prefix, `/products/${ids.autoB}`)).json();
+      const listed = ((await get(prefix, "/products")).json().items as { id: number }[]).find((p) => p.id === ids.autoB);
+      for (const p of [detail, listed] as Record<string, any>[]) {
+        expect(p.logo_url).toBe("");
+        expect(p.images).toEqual([]);
+        for (const lang of ["zh-CN", "en"]) {
+          expect(p.content[lang]).not.toMatch(/png|<img|!\[/i);
+        }
+        expect(p.content["zh-CN"]).toContain("图文");
+        expect(p.content.en).toContain("mid");
+      }
+    }
+    await db().siteSettings.update({ where: { id: 1 }, data: { imageExposure: true } });
+  });
+});

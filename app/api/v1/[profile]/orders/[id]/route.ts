@@ -1,0 +1,4 @@
+import { readOrderEndpoint } from "@/lib/supplier-api/endpoints/orders";
+
+export const dynamic = "force-dynamic";
+export const GET = readOrderEndpoint;

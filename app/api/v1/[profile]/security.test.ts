@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { useTestDatabase } from "@/lib/testing/test-database";
+import { startAppServer, type AppServer } from "@/lib/testing/app-server";
+import { makeBuyer, makeProduct } from "@/lib/testing/factories";
+import { existingEndpoints } from "@/lib/supplier-api/endpoint-table";
+import { defineSecuritySuite, type SecurityFixtures } from "@/lib/supplier-api/security-suite";
+
+// The shared security suite against every endpoint × prefix (section 5,
+// D6-D9, D30). Order endpoints are included as soon as their route files exist.
+describe("shared security suite: every endpoint under every prefix", () => {
+  let server: AppServer;
+  let fixtures: SecurityFixtures;
+  let secrets: string[] = [];
+
+  beforeAll(async () => {
+    const url = await useTestDatabase();
+    // This file sends a few hundred requests with one key; the limits are tested elsewhere.
+    await db().siteSettings.update({ where: { id: 1 }, data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000 } });
+    await makeProduct({ cardKeys: ["SECURITY-SUITE-CARD-KEY-1"] });
+    const valid = await makeBuyer();
+    const disabledKey = await makeBuyer();
+    await db().apiCredential.update({ where: { id: disabledKey.id }, data: { isActive: false, disabledAt: new Date() } });
+    const disabledUser = await makeBuyer();
+    await db().user.update({ where: { id: disabledUser.user.id }, data: { status: "disabled" } });
+    secrets = [valid.apiSecret, disabledKey.apiSecret, disabledUser.apiSecret];
+    server = await startAppServer(url);
+    fixtures = { baseUrl: server.baseUrl, valid, disabledKey, disabledUser };
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  defineSecuritySuite(existingEndpoints(), () => fixtures);
+
+  it("the server's log never contains an API secret, a signature or a card key", () => {
+    const out = server.output();
+    expect(out).toContain("supplier api request");
+    for (const s of secrets) expect(out).not.toContain(s);
+    expect(out).not.toMatch(/[0-9a-fA-F]{64}/);
+    expect(out).not.toContain("SECURITY-SUITE-CARD-KEY-1");
+  });
+});

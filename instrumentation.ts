@@ -1,0 +1,13 @@
+// Next runs register() once when a server starts. The job worker (lib/jobs)
+// starts here rather than in scripts/start.ts so that every running app
+// server, whether started by `npm start` or directly with `next start` (as
+// the tests and the crash test do), carries a worker by default, and a
+// killed server takes its worker with it exactly like production would.
+// WORKER_IN_SERVER=false leaves jobs to separate `npm run worker` processes.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  if (!process.env.DATABASE_URL) return;
+  const { startWorkerInServer } = await import("./lib/jobs/run-in-server");
+  await startWorkerInServer();
+}

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { db } from "../db/client";
+import { isUniqueViolation, type Tx } from "../db/tx";
+import { AppError } from "../errors";
+import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
+
+export const AdminInputSchema = z.object({
+  email: z.email("must be an e-mail address").max(254).transform((e) => e.trim().toLowerCase()),
+  password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024),
+});
+export type AdminInput = z.input<typeof AdminInputSchema>;
+
+/**
+ * Creates an administrator with a scrypt-hashed password (the password itself
+ * is never stored or logged) and records who did it in the audit log.
+ */
+export async function createAdmin(input: AdminInput, { actor = "system", tx }: { actor?: string; tx?: Tx } = {}) {
+  const parsed = AdminInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new AppError("bad_request", 400, parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  }
+  const { email, password } = parsed.data;
+  const passwordHash = await hashPassword(password);
+  const write = async (t: Tx) => {
+    const admin = await t.adminUser.create({ data: { email, passwordHash } });
+    await t.auditLog.create({ data: { actor, action: "admin.create", targetType: "admin_user", targetId: String(admin.id), details: { email } } });
+    return { id: admin.id, email: admin.email };
+  };
+  try {
+    return tx ? await write(tx) : await db().$transaction(write);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `an administrator with email ${email} already exists`);
+    throw err;
+  }
+}

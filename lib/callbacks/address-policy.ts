@@ -1,0 +1,103 @@
+import dns from "node:dns";
+import net from "node:net";
+import ipaddr from "ipaddr.js";
+import { AppError } from "../errors";
+import { allowPrivateNetworks } from "./callback-config";
+
+// D29: where callbacks may go. Only public unicast addresses, unless
+// CALLBACK_ALLOW_PRIVATE_NETWORKS=true, which adds loopback and private
+// ranges. Link-local (which holds 169.254.169.254), multicast, unspecified,
+// broadcast, reserved, NAT64/6to4/Teredo and the cloud metadata addresses are
+// refused always. IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4
+// address it carries.
+
+const PRIVATE_WHEN_ALLOWED = new Set(["loopback", "private", "uniqueLocal", "carrierGradeNat"]);
+const METADATA = new Set(["169.254.169.254", "fd00:ec2::254"]);
+
+/** Why an address is refused, or null when a callback may connect to it. */
+export function restrictedReason(address: string, allowPrivate = allowPrivateNetworks()): string | null {
+  if (!ipaddr.isValid(address)) return "not an IP address";
+  const ip = ipaddr.process(address); // unwraps IPv4-mapped IPv6
+  if (METADATA.has(ip.toNormalizedString()) || METADATA.has(ip.toString())) return "cloud metadata address";
+  const range = ip.range();
+  if (range === "unicast") return null;
+  if (allowPrivate && PRIVATE_WHEN_ALLOWED.has(range)) return null;
+  return `${range} address`;
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+/** Host name → addresses. Replaceable in tests (a resolver that lies, as DNS rebinding would). */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+export const systemResolver: Resolver = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+/** The URL's host without IPv6 brackets. */
+export function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
+/**
+ * D29 check at order creation: http or https, and every address the host
+ * resolves to is allowed. Throws 400 bad_request. Connect time checks again
+ * (guardedLookup), so a host that changes its answer later gains nothing.
+ */
+export async function assertCallbackUrlAllowed(url: string, resolve: Resolver = systemResolver): Promise<void> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError("bad_request", 400, "callback_url is not a valid URL");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new AppError("bad_request", 400, "callback_url must use http or https");
+  }
+  const host = bareHost(parsed);
+  let addresses: string[];
+  if (net.isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await resolve(host)).map((a) => a.address);
+    } catch {
+      throw new AppError("bad_request", 400, "callback_url host name does not resolve");
+    }
+    if (!addresses.length) throw new AppError("bad_request", 400, "callback_url host name does not resolve");
+  }
+  for (const address of addresses) {
+    if (restrictedReason(address)) throw new AppError("bad_request", 400, "callback_url points to a restricted network address");
+  }
+}
+
+export class RestrictedAddressError extends Error {
+  readonly code = "ERESTRICTED";
+  constructor(reason: string) {
+    super(`refused to connect: ${reason}`);
+  }
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http.request/https.request: resolves once, refuses the
+ * connection if any answer is restricted, and hands the socket exactly the
+ * addresses it checked. The socket never resolves the name again, so DNS
+ * rebinding between the check and the connect cannot get through.
+ */
+export function guardedLookup(resolve: Resolver = systemResolver) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    resolve(hostname).then(
+      (all) => {
+        const addresses = options.family ? all.filter((a) => a.family === options.family) : all;
+        if (!addresses.length) return callback(Object.assign(new Error("host name does not resolve"), { code: "ENOTFOUND" }), "", 0);
+        for (const a of all) {
+          const reason = restrictedReason(a.address);
+          if (reason) return callback(new RestrictedAddressError(reason), "", 0);
+        }
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0].address, addresses[0].family);
+      },
+      (err) => callback(err, "", 0),
+    );
+  };
+}

@@ -1,0 +1,29 @@
+import { db } from "../db/client";
+import { AppError } from "../errors";
+import { writeAuditLog } from "../fulfilment/write-audit-log";
+import { enqueueCallbackAttempt } from "./queue-callback";
+
+/**
+ * D28: the administrator resends a callback that failed (or was delivered and
+ * the downstream asks again). The same stored body is sent, with a fresh
+ * signature per attempt, through a fresh series of attempts on the retry
+ * schedule. Refuses a callback that is still pending. Returns JSON-able data.
+ */
+export async function resendCallback(input: { callbackId: number; adminUserId?: number }) {
+  return db().$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ status: string; orderId: number }[]>`
+      SELECT "status"::text AS status, "orderId" FROM "Callback" WHERE "id" = ${input.callbackId} FOR UPDATE`;
+    if (!row) throw new AppError("callback_not_found", 404, `callback ${input.callbackId} not found`);
+    if (row.status === "pending") throw new AppError("callback_pending", 409, `callback ${input.callbackId} is still being delivered`);
+    await tx.callback.update({
+      where: { id: input.callbackId },
+      data: { status: "pending", attemptCount: 0, nextAttemptAt: new Date(), deliveredAt: null },
+    });
+    await enqueueCallbackAttempt(tx, input.callbackId, 0);
+    await writeAuditLog(tx, {
+      adminUserId: input.adminUserId, action: "callback.resend", targetType: "callback",
+      targetId: String(input.callbackId), details: { orderId: row.orderId, previousStatus: row.status },
+    });
+    return { callbackId: input.callbackId, status: "pending" as const };
+  });
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { isAmount, parseAmount } from "../protocol/amount";
+import { ManualFormSchemaSchema } from "../forms/form-schema";
+import { checkDelimiter, DEFAULT_DELIMITER, MAX_CARD_KEY_LENGTH } from "./delivery-format";
+
+// The catalogue import file (`npm run cli -- catalog:import FILE`, issue 2).
+// Strict objects: a misspelt field is an error, not silently ignored data.
+// Amounts are strings with at most two decimals (D3), never JSON numbers.
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+const SKU_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+const Slug = z.string().regex(SLUG, "must be lowercase letters, digits and '-' (at most 100)");
+
+const Amount = z
+  .string()
+  .refine((s) => isAmount(s) && parseAmount(s) >= 0n, "must be a non-negative amount string with at most two decimals, like \"10.00\"")
+  .transform((s) => parseAmount(s));
+
+// A language object (D5): a key left out is stored as "".
+const Text = (max: number) =>
+  z
+    .strictObject({ "zh-CN": z.string().max(max).default(""), en: z.string().max(max).default("") })
+    .transform((t) => ({ "zh-CN": t["zh-CN"], en: t.en }));
+
+const SkuSchema = z.strictObject({
+  sku_code: z.string().regex(SKU_CODE, "must be letters, digits, '.', '_' or '-' (at most 100)"),
+  spec_values: z.record(z.string().max(100), z.string().max(200)).default({}),
+  // Defaults to the product's price when left out.
+  price_amount: Amount.optional(),
+  is_active: z.boolean().default(true),
+  stock_quantity: z.int().min(0).max(1_000_000_000).nullable().default(null),
+  // Length only here; the format check needs the product's delivery format.
+  card_keys: z.array(z.string().max(MAX_CARD_KEY_LENGTH * 2)).max(100_000).default([]),
+});
+
+const ProductSchema = z.strictObject({
+  slug: Slug,
+  category: Slug,
+  title: Text(200),
+  description: Text(2000).default({ "zh-CN": "", en: "" }),
+  content: Text(100_000).default({ "zh-CN": "", en: "" }),
+  fulfillment_type: z.enum(["auto", "manual", "upstream"]),
+  delivery_format: z.enum(["text", "account_password", "card_password", "apple_account"]).default("text"),
+  delivery_delimiter: z
+    .string()
+    .default(DEFAULT_DELIMITER)
+    .superRefine((d, ctx) => {
+      const problem = checkDelimiter(d);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  price_amount: Amount,
+  // Defaults to price_amount.
+  original_price: Amount.optional(),
+  is_active: z.boolean().default(true),
+  logo: z.string().max(1000).default(""),
+  images: z.array(z.string().min(1).max(1000)).max(50).default([]),
+  manual_form_schema: ManualFormSchemaSchema.default({ fields: [] }),
+  skus: z.array(SkuSchema).min(1, "a product needs at least one SKU").max(500),
+});
+
+const CategorySchema = z.strictObject({
+  slug: Slug,
+  name: Text(200),
+  sort_order: z.int().min(-1_000_000).max(1_000_000).default(0),
+  parent: Slug.nullable().default(null),
+});
+
+export const CatalogFileSchema = z.strictObject({
+  categories: z.array(CategorySchema).max(10_000).default([]),
+  products: z.array(ProductSchema).max(10_000).default([]),
+});
+
+export type CatalogFile = z.output<typeof CatalogFileSchema>;
+export type CatalogFileProduct = CatalogFile["products"][number];
+export type CatalogFileCategory = CatalogFile["categories"][number];
+
+/** ["products", 1, "skus", 0, "price_amount"] → "products[1].skus[0].price_amount". */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || "(file)";
+}

@@ -1,0 +1,154 @@
+import { isDeepStrictEqual } from "node:util";
+import { db } from "../db/client";
+import type { Tx } from "../db/tx";
+import { fingerprint } from "../crypto/secret-box";
+import { addCardKeys } from "./add-card-keys";
+import type { CatalogFile } from "./catalog-file-schema";
+import { checkReferences, checkSkuOwnership, parentsFirst } from "./check-catalog-references";
+
+export interface ImportCounts {
+  categoriesCreated: number;
+  categoriesUpdated: number;
+  productsCreated: number;
+  productsUpdated: number;
+  skusCreated: number;
+  skusUpdated: number;
+  cardKeysAdded: number;
+  cardKeysSkipped: number;
+}
+
+/**
+ * Imports a validated catalogue file (validate-catalog-file.ts) in ONE
+ * transaction: upserts categories by slug, products by slug and SKUs by
+ * sku_code, and appends card keys de-duplicated. A row is written only when a
+ * value differs, so re-importing the same file changes nothing (no updatedAt
+ * churn). Checks that need the database (unknown category, category cycle, a
+ * sku_code owned by another product) run before the first write; any failure
+ * rolls the whole import back.
+ */
+export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
+  // Interactive transactions time out after 5 s by default; a large key file takes longer.
+  return db().$transaction((tx) => importInto(tx, file), { maxWait: 10_000, timeout: 600_000 });
+}
+
+export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
+  const counts: ImportCounts = {
+    categoriesCreated: 0, categoriesUpdated: 0, productsCreated: 0, productsUpdated: 0,
+    skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 0,
+  };
+  const existingCategories = await tx.category.findMany();
+  const existingProducts = await tx.product.findMany({ where: { slug: { in: file.products.map((p) => p.slug) } } });
+  const skuCodes = file.products.flatMap((p) => p.skus.map((s) => s.sku_code));
+  const existingSkus = await tx.sku.findMany({ where: { skuCode: { in: skuCodes } }, include: { product: { select: { slug: true } } } });
+  checkReferences(file, existingCategories);
+  checkSkuOwnership(file, existingSkus);
+
+  // ---- categories, parents first ----
+  const categoryIds = new Map(existingCategories.filter((c) => !c.deletedAt).map((c) => [c.slug, c.id]));
+  const bySlug = new Map(existingCategories.map((c) => [c.slug, c]));
+  for (const c of parentsFirst(file.categories)) {
+    const data = {
+      name: c.name,
+      sortOrder: c.sort_order,
+      parentId: c.parent === null ? null : categoryIds.get(c.parent)!,
+      deletedAt: null, // importing a deleted category brings it back
+    };
+    const id = await upsert(bySlug.get(c.slug), data, counts, "categories",
+      () => tx.category.create({ data: { slug: c.slug, ...data } }),
+      (id, changed) => tx.category.update({ where: { id }, data: changed }));
+    categoryIds.set(c.slug, id);
+  }
+
+  // ---- products, SKUs, card keys ----
+  const productsBySlug = new Map(existingProducts.map((p) => [p.slug, p]));
+  const skusByCode = new Map(existingSkus.map((s) => [s.skuCode, s]));
+  for (const p of file.products) {
+    const data = {
+      categoryId: categoryIds.get(p.category)!,
+      title: p.title,
+      description: p.description,
+      content: p.content,
+      fulfillmentType: p.fulfillment_type,
+      deliveryFormat: p.delivery_format,
+      deliveryDelimiter: p.delivery_delimiter,
+      // Through JSON: drops undefined optional keys, so stored and compared values agree.
+      manualFormSchema: JSON.parse(JSON.stringify(p.manual_form_schema)),
+      logo: p.logo,
+      images: p.images,
+      priceCents: p.price_amount,
+      originalPriceCents: p.original_price ?? p.price_amount,
+      isActive: p.is_active,
+      deletedAt: null,
+    };
+    const productId = await upsert(productsBySlug.get(p.slug), data, counts, "products",
+      () => tx.product.create({ data: { slug: p.slug, ...data } }),
+      (id, changed) => tx.product.update({ where: { id }, data: changed }));
+
+    for (const [index, s] of p.skus.entries()) {
+      const existing = skusByCode.get(s.sku_code);
+      const data = {
+        productId,
+        specValues: s.spec_values,
+        priceCents: s.price_amount ?? p.price_amount,
+        isActive: s.is_active,
+        sortOrder: index,
+        deletedAt: null,
+        // An auto SKU's stock is its card keys (D13): the number is left alone.
+        ...(p.fulfillment_type === "auto" ? {} : { stockQuantity: s.stock_quantity }),
+      };
+      const skuId = await upsert(existing, data, counts, "skus",
+        () => tx.sku.create({ data: { skuCode: s.sku_code, ...data } }),
+        (id, changed) => tx.sku.update({ where: { id }, data: changed }));
+      if (s.card_keys.length) {
+        const added = await appendCardKeys(tx, skuId, s.card_keys);
+        counts.cardKeysAdded += added;
+        counts.cardKeysSkipped += s.card_keys.length - added;
+      }
+    }
+  }
+  return counts;
+}
+
+/** Creates the row, or updates only the fields whose values differ. Returns the id. */
+async function upsert<T extends { id: number }>(
+  existing: (T & Record<string, unknown>) | undefined,
+  data: Record<string, unknown>,
+  counts: ImportCounts,
+  kind: "categories" | "products" | "skus",
+  create: () => Promise<{ id: number }>,
+  update: (id: number, changed: any) => Promise<unknown>,
+): Promise<number> {
+  if (!existing) {
+    counts[`${kind}Created`]++;
+    return (await create()).id;
+  }
+  const changed = Object.fromEntries(Object.entries(data).filter(([k, v]) => !sameValue(existing[k], v)));
+  if (Object.keys(changed).length) {
+    counts[`${kind}Updated`]++;
+    await update(existing.id, changed);
+  }
+  return existing.id;
+}
+
+// JSON columns come back from PostgreSQL (jsonb) with their keys reordered, so
+// objects are compared by content, not by key order.
+function sameValue(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(canonical(a), canonical(b));
+}
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === "object" && !(v instanceof Date)) {
+    return Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
+  }
+  return v;
+}
+
+/** Adds the keys the SKU does not hold yet, recorded as one import batch. Returns how many were added. */
+async function appendCardKeys(tx: Tx, skuId: number, keys: string[]): Promise<number> {
+  const byFingerprint = new Map(keys.map((k) => [fingerprint(k), k]));
+  const held = await tx.cardKey.findMany({ where: { skuId, fingerprint: { in: [...byFingerprint.keys()] } }, select: { fingerprint: true } });
+  for (const { fingerprint: fp } of held) byFingerprint.delete(fp);
+  if (!byFingerprint.size) return 0;
+  const batch = await tx.cardKeyBatch.create({ data: { skuId, source: "import", keyCount: byFingerprint.size } });
+  return addCardKeys(tx, skuId, [...byFingerprint.values()], batch.id);
+}

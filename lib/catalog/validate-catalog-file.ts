@@ -1,0 +1,75 @@
+import { AppError } from "../errors";
+import { CatalogFileSchema, formatPath, type CatalogFile } from "./catalog-file-schema";
+import { checkCardKey } from "./delivery-format";
+import { locateJsonError } from "./locate-json-error";
+
+// Everything about a catalogue file that can be checked without the database,
+// so a bad file is rejected whole before anything is written. Messages name
+// the field path (`products[1].skus[0].price_amount: …`) and, for card keys,
+// the key's position, never the key itself.
+
+const MAX_REPORTED = 20;
+
+/** Parses and validates the file's text; throws AppError("bad_request") listing the problems. */
+export function readCatalogFile(text: string): CatalogFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError("bad_request", 400, `catalogue file is not valid JSON${jsonErrorLocation(text)}`);
+  }
+  return validateCatalogFile(value);
+}
+
+export function validateCatalogFile(value: unknown): CatalogFile {
+  const parsed = CatalogFileSchema.safeParse(value);
+  if (!parsed.success) fail(parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`));
+  const file = parsed.data;
+  const problems: string[] = [];
+
+  duplicates(file.categories.map((c) => c.slug), (i, slug) => problems.push(`categories[${i}].slug: duplicate slug "${slug}"`));
+  duplicates(file.products.map((p) => p.slug), (i, slug) => problems.push(`products[${i}].slug: duplicate slug "${slug}"`));
+  const skuPaths: string[] = [];
+  const skuCodes: string[] = [];
+  file.products.forEach((p, i) => p.skus.forEach((s, j) => (skuPaths.push(`products[${i}].skus[${j}]`), skuCodes.push(s.sku_code))));
+  duplicates(skuCodes, (k, code) => problems.push(`${skuPaths[k]}.sku_code: duplicate sku_code "${code}"`));
+
+  file.products.forEach((product, i) => {
+    product.skus.forEach((sku, j) => {
+      const at = `products[${i}].skus[${j}].card_keys`;
+      if (sku.card_keys.length && product.fulfillment_type !== "auto") {
+        problems.push(`${at}: only auto products hold card keys (this one is ${product.fulfillment_type})`);
+        return;
+      }
+      // Normalise in place: the stored key is the checked one (trimmed).
+      sku.card_keys = sku.card_keys.map((key, k) => {
+        const check = checkCardKey(key, product.delivery_format, product.delivery_delimiter);
+        if (check.ok) return check.key;
+        problems.push(`${at}[${k}]: ${check.reason}`);
+        return key;
+      });
+    });
+  });
+  if (problems.length) fail(problems);
+  return file;
+}
+
+/** Throws one error listing the first problems (a 10,000-key file may have 10,000). */
+export function fail(problems: string[]): never {
+  const shown = problems.slice(0, MAX_REPORTED);
+  const more = problems.length > MAX_REPORTED ? `\n… and ${problems.length - MAX_REPORTED} more` : "";
+  throw new AppError("bad_request", 400, `invalid catalogue file, nothing was imported:\n${shown.join("\n")}${more}`);
+}
+
+function duplicates(values: string[], report: (index: number, value: string) => void) {
+  const seen = new Set<string>();
+  values.forEach((v, i) => (seen.has(v) ? report(i, v) : seen.add(v)));
+}
+
+/** " (line L, column C)" of the first syntax error, never the text there (it may be a card key). */
+function jsonErrorLocation(text: string): string {
+  const pos = locateJsonError(text);
+  if (pos < 0) return "";
+  const before = text.slice(0, pos);
+  return ` (line ${before.split("\n").length}, column ${pos - before.lastIndexOf("\n")})`;
+}

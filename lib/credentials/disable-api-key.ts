@@ -1,0 +1,16 @@
+import { db } from "../db/client";
+import { AppError } from "../errors";
+
+/**
+ * Disables an API key; requests signed with it get 401 from now on (D9).
+ * Idempotent: disabling a disabled key keeps its first disabledAt.
+ */
+export async function disableApiKey(apiKey: string): Promise<void> {
+  const { count } = await db().apiCredential.updateMany({
+    where: { apiKey, isActive: true },
+    data: { isActive: false, disabledAt: new Date() },
+  });
+  if (count === 0 && !(await db().apiCredential.count({ where: { apiKey } }))) {
+    throw new AppError("not_found", 404, "no such API key");
+  }
+}

@@ -1,0 +1,42 @@
+import { db } from "../db/client";
+import { AppError } from "../errors";
+import { orderIdByNo } from "./find-order-for-admin";
+import { transitionOrder } from "./transition-order";
+import { writeAuditLog } from "./write-audit-log";
+
+export interface DeliverOrderInput {
+  orderNo: string;
+  /** The delivery text; each non-empty line becomes one delivery_data entry (D21). */
+  payloadText: string;
+  adminUserId?: number;
+  /** Audit actor when no admin is given ("cli" by default). */
+  actor?: string;
+}
+
+const MAX_PAYLOAD_CHARS = 1_000_000;
+
+/** Non-empty lines, trimmed, CRLF or LF. */
+export function payloadLines(text: string): string[] {
+  return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+}
+
+/**
+ * Manual fulfilment (admin UI, `npm run cli -- order:deliver`): a processing
+ * or review order becomes delivered with the given lines, its Profile U
+ * callback is queued, and the audit log records who did it (line count only,
+ * never the payload). Refuses any other state with a clear 409.
+ */
+export async function deliverOrder(input: DeliverOrderInput) {
+  if (input.payloadText.length > MAX_PAYLOAD_CHARS) throw new AppError("bad_request", 400, "payload is too long");
+  const lines = payloadLines(input.payloadText);
+  if (!lines.length) throw new AppError("bad_request", 400, "payload has no lines to deliver");
+  return db().$transaction(async (tx) => {
+    const orderId = await orderIdByNo(tx, input.orderNo);
+    const result = await transitionOrder(tx, orderId, { to: "delivered", lines, source: "manual", adminUserId: input.adminUserId });
+    await writeAuditLog(tx, {
+      adminUserId: input.adminUserId, actor: input.actor, action: "order.deliver", targetType: "order",
+      targetId: result.orderNo, details: { orderId, from: result.from, lines: lines.length },
+    });
+    return { orderId, orderNo: result.orderNo, status: "delivered" as const, lines: lines.length, callbackQueued: result.callbackId !== null };
+  });
+}

@@ -1,0 +1,54 @@
+import type { Tx } from "../db/tx";
+
+/**
+ * Every job the worker knows, with its payload. Add a line here and a handler
+ * in task-list.ts for a new kind of job. Payloads carry ids only, never
+ * secrets, card keys or form values: graphile-worker stores them in plain JSON.
+ */
+export interface JobPayloads {
+  /** Deliver one Profile U callback (D26-D28); `attempt` = attempts made before this one. */
+  "callback:deliver": { callbackId: number; attempt: number };
+}
+export type JobName = keyof JobPayloads;
+
+export interface EnqueueOptions {
+  /** Run no earlier than this (retries, scheduled polls). */
+  runAt?: Date;
+  /**
+   * De-duplicates: a second enqueue with the same key replaces a job that has
+   * not started yet (graphile-worker's "replace" mode) instead of adding one.
+   */
+  jobKey?: string;
+  /** Attempts graphile-worker makes when the handler throws (its own back-off: exp(n) seconds). */
+  maxAttempts?: number;
+  /** Jobs of one queue run one at a time, in order. */
+  queueName?: string;
+}
+
+/**
+ * Adds a job inside the caller's transaction, through graphile-worker's own
+ * SQL function, so the job commits or rolls back together with the state
+ * change that caused it: no job without its change, no change without its
+ * job, whatever moment a process dies. Workers are woken by the NOTIFY that
+ * add_job sends, which PostgreSQL delivers at commit.
+ */
+export async function enqueueJob<N extends JobName>(
+  tx: Tx,
+  name: N,
+  payload: JobPayloads[N],
+  opts: EnqueueOptions = {},
+): Promise<bigint> {
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+    SELECT (graphile_worker.add_job(
+      identifier => ${name}::text,
+      payload => ${JSON.stringify(payload)}::json,
+      queue_name => ${opts.queueName ?? null}::text,
+      run_at => ${opts.runAt ?? null}::timestamptz,
+      max_attempts => ${opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}::int,
+      job_key => ${opts.jobKey ?? null}::text
+    )).id AS id`;
+  return rows[0].id;
+}
+
+/** graphile-worker's default is 25 (days of retries); our handlers are idempotent but 10 is plenty. */
+export const DEFAULT_MAX_ATTEMPTS = 10;

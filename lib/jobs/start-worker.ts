@@ -1,0 +1,97 @@
+import pg from "pg";
+import { run, type Runner, type RunnerOptions } from "graphile-worker";
+import { allowPrivateNetworks } from "../callbacks/callback-config";
+import { log } from "../log";
+import { installJobSchema } from "./install-job-schema";
+import { holdLivenessLocks, newWorkerId, recoverStaleLocks } from "./recover-stale-locks";
+import { repairs, taskList } from "./task-list";
+import { workerLogger } from "./worker-logger";
+
+export interface StartWorkerOptions {
+  connectionString?: string;
+  /** Jobs run at once by this process (WORKER_CONCURRENCY, default 4). */
+  concurrency?: number;
+  /** Fallback poll for jobs scheduled in the future; new jobs arrive by LISTEN/NOTIFY (WORKER_POLL_INTERVAL_MS, default 1000). */
+  pollIntervalMs?: number;
+  /** How often dead workers' jobs are looked for (WORKER_SWEEP_INTERVAL_MS, default 15000). */
+  sweepIntervalMs?: number;
+}
+
+export interface WorkerHandle {
+  workerIds: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts this process's share of the job workers. Any number of processes on
+ * any number of machines may run this against one database: graphile-worker
+ * hands each job to one worker (SELECT ... FOR UPDATE SKIP LOCKED).
+ *
+ * One graphile-worker runner per concurrency slot, each with a worker id we
+ * choose, so the id's liveness lock (recover-stale-locks.ts) is held before
+ * the worker can take its first job.
+ */
+export async function startWorker(opts: StartWorkerOptions = {}): Promise<WorkerHandle> {
+  const connectionString = opts.connectionString ?? process.env.DATABASE_URL;
+  if (!connectionString) throw new Error("DATABASE_URL is not set");
+  const concurrency = Math.max(1, opts.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 4));
+  const pollInterval = opts.pollIntervalMs ?? Number(process.env.WORKER_POLL_INTERVAL_MS ?? 1000);
+  const sweepInterval = opts.sweepIntervalMs ?? Number(process.env.WORKER_SWEEP_INTERVAL_MS ?? 15_000);
+
+  await installJobSchema(connectionString);
+  // Each runner keeps one connection for LISTEN and uses one per running job.
+  const pool = new pg.Pool({ connectionString, max: concurrency * 2 + 2, application_name: "cardkey-worker" });
+  pool.on("error", (err) => log.error({ component: "jobs", err: err.message }, "worker pool connection error"));
+
+  const workerIds = Array.from({ length: concurrency }, (_, i) => newWorkerId(i));
+  const liveness = new pg.Client({ connectionString, application_name: "cardkey-worker-liveness" });
+  liveness.on("error", (err) =>
+    // Our locks are gone with the session; other processes may now release our running jobs.
+    log.error({ component: "jobs", err: err.message }, "worker liveness connection lost: running jobs may be retried elsewhere"),
+  );
+  await liveness.connect();
+  await holdLivenessLocks(liveness, workerIds);
+
+  await recoverStaleLocks(pool, workerIds);
+  const runners: Runner[] = [];
+  for (const workerId of workerIds) {
+    const options = {
+      pgPool: pool, concurrency: 1, workerId, taskList, pollInterval,
+      noHandleSignals: true, logger: workerLogger, crontab: "",
+    };
+    runners.push(await run(options as RunnerOptions));
+  }
+  await runRepairs();
+
+  const sweep = setInterval(() => {
+    recoverStaleLocks(pool, workerIds)
+      .catch((err) => log.warn({ component: "jobs", err: String(err?.message ?? err) }, "stale lock sweep failed"))
+      .then(runRepairs);
+  }, sweepInterval);
+  sweep.unref();
+  log.info({ component: "jobs", concurrency }, "job worker started");
+  allowPrivateNetworks(); // D29: says so loudly at start when the private-network switch is on
+
+  let stopped: Promise<void> | undefined;
+  return {
+    workerIds,
+    stop: () =>
+      (stopped ??= (async () => {
+        clearInterval(sweep);
+        // Waits for running jobs to finish (graceful), then releases connections.
+        await Promise.allSettled(runners.map((r) => r.stop()));
+        await liveness.end().catch(() => {});
+        await pool.end().catch(() => {});
+      })()),
+  };
+}
+
+async function runRepairs(): Promise<void> {
+  for (const repair of repairs) {
+    const count = await repair.run().catch((err) => {
+      log.error({ component: "jobs", err: String(err?.message ?? err) }, `repair failed: ${repair.name}`);
+      return 0;
+    });
+    if (count) log.warn({ component: "jobs", count }, `repaired: ${repair.name}`);
+  }
+}

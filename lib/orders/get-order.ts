@@ -1,0 +1,13 @@
+import { db } from "../db/client";
+import { notFound } from "../errors";
+import { loadOrderView, type OrderView } from "./order-view";
+
+/**
+ * Reads an order of the calling credential (spec 4.6). Another credential's
+ * order and a missing one answer the same 404 order_not_found (D20).
+ */
+export async function getOrder({ credentialId, orderId }: { credentialId: number; orderId: number }): Promise<OrderView> {
+  const order = Number.isSafeInteger(orderId) && orderId > 0 && orderId <= 2_147_483_647 ? await loadOrderView(db(), credentialId, orderId) : null;
+  if (!order) throw notFound("order_not_found", "order not found");
+  return order;
+}

@@ -1,0 +1,66 @@
+import type { Tx } from "../db/tx";
+import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
+
+export interface OrderContext {
+  /** The order already stored under (credential, downstream_order_no), if any. */
+  existing: { id: number; digest: string } | null;
+  pointsDebitEnabled: boolean;
+  sku: {
+    skuId: number;
+    productId: number;
+    priceCents: bigint;
+    skuActive: boolean;
+    skuLive: boolean;
+    stockQuantity: number | null;
+    productActive: boolean;
+    productLive: boolean;
+    fulfillmentType: FulfillmentType;
+    deliveryFormat: DeliveryFormat;
+    manualFormSchema: unknown;
+    title: unknown;
+  } | null;
+}
+
+const MAX_INT4 = 2_147_483_647;
+
+/**
+ * Everything createOrder must know before it writes, in one round trip: the
+ * idempotency record, the SKU with its product, and the points switch.
+ */
+export async function readOrderContext(tx: Tx, credentialId: number, downstreamOrderNo: string, skuId: number): Promise<OrderContext> {
+  // An id out of the column's range cannot exist; asking would be a type error in SQL.
+  const skuKey = Number.isSafeInteger(skuId) && skuId > 0 && skuId <= MAX_INT4 ? skuId : 0;
+  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+    SELECT s."id" AS "skuId", s."productId", s."priceCents", s."isActive" AS "skuActive", (s."deletedAt" IS NULL) AS "skuLive",
+           s."stockQuantity", p."isActive" AS "productActive", (p."deletedAt" IS NULL) AS "productLive",
+           p."fulfillmentType"::text AS "fulfillmentType", p."deliveryFormat"::text AS "deliveryFormat",
+           p."manualFormSchema", p."title",
+           (SELECT "pointsDebitEnabled" FROM "SiteSettings" WHERE "id" = 1) AS "pointsDebitEnabled",
+           e."id" AS "existingId", e."requestDigest" AS "existingDigest"
+    FROM (SELECT 1) AS one
+    LEFT JOIN "Sku" s ON s."id" = ${skuKey}
+    LEFT JOIN "Product" p ON p."id" = s."productId"
+    LEFT JOIN "Order" e ON e."credentialId" = ${credentialId} AND e."downstreamOrderNo" = ${downstreamOrderNo}`;
+  const r = rows[0];
+  return {
+    existing: r.existingId == null ? null : { id: Number(r.existingId), digest: String(r.existingDigest) },
+    pointsDebitEnabled: r.pointsDebitEnabled !== false,
+    sku:
+      r.skuId == null
+        ? null
+        : {
+            skuId: Number(r.skuId),
+            productId: Number(r.productId),
+            priceCents: BigInt(r.priceCents as bigint),
+            skuActive: r.skuActive === true,
+            skuLive: r.skuLive === true,
+            stockQuantity: r.stockQuantity == null ? null : Number(r.stockQuantity),
+            productActive: r.productActive === true,
+            productLive: r.productLive === true,
+            fulfillmentType: r.fulfillmentType as FulfillmentType,
+            deliveryFormat: r.deliveryFormat as DeliveryFormat,
+            manualFormSchema: r.manualFormSchema,
+            title: r.title,
+          },
+  };
+}

@@ -1,0 +1,39 @@
+import crypto from "node:crypto";
+
+/** JSON with object keys sorted at every level, so equal values give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export interface DigestInput {
+  profile: "U" | "P";
+  skuId: number;
+  quantity: number;
+  traceId?: string | null;
+  /** Profile P: the normalised form; Profile U: the form as sent (reserved), or {}. */
+  manualFormData?: Record<string, unknown> | null;
+  callbackUrl?: string | null;
+}
+
+/**
+ * The idempotency digest of a create-order request (D18): SHA-256 over the
+ * canonical JSON of sku_id, quantity, trace_id or null, the normalised
+ * manual_form_data or {}, and in Profile U callback_url or null. Stored with
+ * the order; a repeat with the same downstream_order_no must match it.
+ */
+export function requestDigest(input: DigestInput): string {
+  const fields: Record<string, unknown> = {
+    sku_id: input.skuId,
+    quantity: input.quantity,
+    trace_id: input.traceId ?? null,
+    manual_form_data: input.manualFormData ?? {},
+  };
+  if (input.profile === "U") fields.callback_url = input.callbackUrl ?? null;
+  return crypto.createHash("sha256").update(canonicalJson(fields), "utf8").digest("hex");
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import type { Profile } from "./profiles";
+
+// Query parameters of GET {prefix}/products (section 4.3, D10).
+// Profile P rejects malformed or out-of-range values (400 bad_request);
+// Profile U clamps page_size into 1..100 and page to >= 1, and treats a
+// malformed value as the default.
+
+export const PAGE_SIZE_DEFAULT = 50;
+export const PAGE_SIZE_MAX = 100;
+const PAGE_MAX = 1_000_000_000;
+
+export interface ProductsQuery {
+  page: number;
+  page_size: number;
+  include_inactive: boolean;
+}
+
+const BOOL_VALUES: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
+const intText = /^[0-9]{1,10}$/;
+
+const strictInt = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || (intText.test(v) && Number(v) >= min && Number(v) <= max), {
+      message: `must be an integer from ${min} to ${max}`,
+    })
+    .transform((v) => (v === undefined ? fallback : Number(v)));
+
+const strictBool = z
+  .string()
+  .optional()
+  .refine((v) => v === undefined || Object.hasOwn(BOOL_VALUES, v), { message: "must be true, false, 1 or 0" })
+  .transform((v) => (v === undefined ? false : BOOL_VALUES[v]));
+
+const lenientInt = (min: number, max: number, fallback: number) =>
+  z
+    .unknown()
+    .optional()
+    .transform((v) => (typeof v === "string" && /^-?[0-9]{1,10}$/.test(v) ? Math.min(max, Math.max(min, Number(v))) : fallback));
+
+const lenientBool = z.unknown().optional().transform((v) => (typeof v === "string" && Object.hasOwn(BOOL_VALUES, v) ? BOOL_VALUES[v] : false));
+
+/** Input: Object.fromEntries(url.searchParams). Unknown parameters are ignored in both profiles. */
+export const ProductsQuerySchema = {
+  P: z.object({
+    page: strictInt(1, PAGE_MAX, 1),
+    page_size: strictInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
+    include_inactive: strictBool,
+  }),
+  U: z.object({
+    page: lenientInt(1, PAGE_MAX, 1),
+    page_size: lenientInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
+    include_inactive: lenientBool,
+  }),
+} satisfies Record<Profile, z.ZodType<ProductsQuery>>;

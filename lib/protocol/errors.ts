@@ -1,0 +1,43 @@
+import { AppError } from "../errors";
+
+// Wire error codes and their HTTP status (section 7, D1, D8, D11, D17, D20, D23,
+// D24, D30-D32). Where section 7 allows two statuses, the decisions pick one;
+// the status here is the default and an AppError may carry another (for
+// example product_unavailable is 404 on product detail (D11) and 400 on
+// order creation (D32)).
+export const ERROR_STATUS = {
+  bad_request: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  replay_detected: 409,
+  points_disabled: 403,
+  product_unavailable: 400,
+  product_not_found: 404,
+  sku_unavailable: 400,
+  insufficient_stock: 400,
+  insufficient_balance: 400,
+  idempotency_conflict: 409,
+  order_not_found: 404,
+  cancel_not_allowed: 409,
+  not_found: 404,
+  request_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** D1 error body. */
+export interface ErrorBody {
+  ok: false;
+  error_code: ErrorCode | string;
+  error_message: string;
+}
+
+/** An AppError for a wire error code, with the table's status unless given. */
+export function wireError(code: ErrorCode, message: string, opts: { status?: number; headers?: Record<string, string> } = {}): AppError {
+  return new AppError(code, opts.status ?? ERROR_STATUS[code], message, opts.headers);
+}
+
+/** D7: every authentication failure looks the same, with no hint which part failed. */
+export const UNAUTHORIZED_MESSAGE = "authentication failed";

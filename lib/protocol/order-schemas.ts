@@ -1,0 +1,44 @@
+import { z } from "zod";
+import type { Profile } from "./profiles";
+
+// Request bodies of the order endpoints (spec 4.5, 4.7, D17, D23).
+// Profile P is strict: unknown top-level fields, callback_url included, are
+// 400 bad_request. Profile U ignores unknown top-level fields.
+
+const downstreamOrderNo = z.string().min(1, "must not be empty").max(128, "must be at most 128 characters");
+const skuId = z.int("must be an integer").positive("must be a positive integer");
+const quantity = z.int("must be an integer").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000");
+const traceId = z.string().max(128, "must be at most 128 characters");
+const formData = z.record(z.string(), z.unknown(), "must be an object");
+
+export const CreateOrderBodySchema = {
+  P: z.strictObject({
+    downstream_order_no: downstreamOrderNo,
+    sku_id: skuId,
+    quantity,
+    trace_id: traceId.optional(),
+    manual_form_data: formData.optional(),
+  }),
+  U: z.object({
+    downstream_order_no: downstreamOrderNo,
+    sku_id: skuId,
+    quantity,
+    trace_id: traceId.nullish(),
+    // An empty string means "no callback" (some shops send the field always).
+    callback_url: z
+      .string()
+      .max(2048, "must be at most 2048 characters")
+      .nullish()
+      .transform((v) => (v ? v : null)),
+    manual_form_data: formData.nullish(),
+  }),
+} satisfies Record<Profile, z.ZodType>;
+
+export type CreateOrderBodyP = z.infer<typeof CreateOrderBodySchema.P>;
+export type CreateOrderBodyU = z.infer<typeof CreateOrderBodySchema.U>;
+
+/** D23: Profile P accepts an empty body or {} only; Profile U ignores the body. */
+export const CancelOrderBodySchema = {
+  P: z.strictObject({}),
+  U: z.unknown(),
+} satisfies Record<Profile, z.ZodType>;

@@ -1,0 +1,46 @@
+import { ensureFirstAdmin } from "./ensure-first-admin";
+import { isDatabaseEmpty, seedDemo } from "./seed-demo";
+
+/**
+ * What `npm start` seeds (issue 2, item 5): on an empty embedded database the
+ * demo catalogue, buyer and API key; in every case the first administrator
+ * when there is none. Returns the lines to show the operator once (empty when
+ * nothing was made).
+ */
+export async function seedOnStart({ embedded }: { embedded: boolean }): Promise<string[]> {
+  const lines: string[] = [];
+  if (embedded && (await isDatabaseEmpty())) {
+    const demo = await seedDemo();
+    const c = demo.catalog;
+    lines.push(
+      row("Demo catalogue:", `${c.categoriesCreated} categories, ${c.productsCreated} products, ${c.cardKeysAdded} card keys`),
+      row("Demo buyer:", `${demo.buyerEmail} (1000.00 points)`),
+      row("Demo API key:", demo.apiKey),
+      row("Demo API secret:", demo.apiSecret),
+      "",
+    );
+  }
+  const admin = await ensureFirstAdmin();
+  if (admin) {
+    lines.push(
+      row("Admin login:", admin.email),
+      row("Admin password:", admin.generatedPassword ?? "(the ADMIN_PASSWORD you set)"),
+    );
+  }
+  if (lines.at(-1) === "") lines.pop();
+  if (lines.length) lines.push("", "Shown once. Store them now: secrets are kept only encrypted or hashed.");
+  return lines;
+}
+
+const row = (label: string, value: string) => `${label.padEnd(17)}${value}`;
+
+/**
+ * A plain box on stdout, not through the logger: the logger is JSON for
+ * machines (and redacts secrets by design), this is for the person at the terminal.
+ */
+export function printBox(lines: string[], out: NodeJS.WritableStream = process.stdout): void {
+  if (!lines.length) return;
+  const width = Math.max(...lines.map((l) => l.length));
+  const rule = "═".repeat(width + 2);
+  out.write(`\n╔${rule}╗\n${lines.map((l) => `║ ${l.padEnd(width)} ║`).join("\n")}\n╚${rule}╝\n\n`);
+}

@@ -1,0 +1,231 @@
+import crypto from "node:crypto";
+import { z } from "zod";
+import { AppError } from "../errors";
+import { log } from "../log";
+import { ERROR_STATUS, wireError, type ErrorBody } from "../protocol/errors";
+import { HEADER_REQUEST_ID } from "../protocol/headers";
+import { profileFromSegment, type Profile } from "../protocol/profiles";
+import { getCachedSettings } from "../settings/get-cached-settings";
+import { authenticate, type AuthenticatedCredential } from "./authenticate";
+import { clientIp, consumeRateLimit } from "./rate-limit";
+import { readBodyLimited } from "./read-body";
+import { recordSignedRequest } from "./replay";
+import { parseJsonObject } from "./strict-json";
+import { touchCredential } from "./touch-credential";
+import { zodMessage } from "./zod-message";
+
+/**
+ * THE HTTP EDGE OF THE SUPPLIER API: one wrapper for all seven endpoints.
+ *
+ * ```ts
+ * // lib/supplier-api/endpoints/create-order.ts
+ * export const createOrderEndpoint = defineEndpoint({
+ *   name: "orders.create",
+ *   body: { U: CreateOrderBodyU, P: CreateOrderBodyP },   // zod schemas per profile
+ *   allowReplay: async (ctx) => matchesStoredOrder(ctx),    // D8 exception, optional
+ *   handler: async (ctx) => serializeOrder(ctx.profile, await createOrder({ ... ctx.body })),
+ * });
+ * // app/api/v1/[profile]/orders/route.ts
+ * export const dynamic = "force-dynamic";
+ * export const POST = createOrderEndpoint;
+ * ```
+ *
+ * Every request passes these steps, in the order of D7:
+ *  1. request id (X-Request-Id on every response, also in the log line, D1);
+ *     the [profile] segment must be `upstream` or `provider`, else 404 not_found;
+ *  2. body limit 1 MiB (D30): Content-Length checked first, bytes counted while streaming → 413;
+ *  3. authentication (section 5, D6, D7, D9): headers, timestamp ±60 s, key and
+ *     its user active, HMAC over the path the client requested (req.url keeps
+ *     /v1/... after the rewrite) → 401 unauthorized;
+ *  4. replay protection, Profile P only (D8): (key, timestamp, signature) stored
+ *     in ReplayRecord; seen within 120 s → 409 replay_detected. If the endpoint
+ *     declares `allowReplay`, a replayed request is instead parsed and
+ *     validated (failures still answer 409 replay_detected) and handed to
+ *     `allowReplay(ctx)`; when it resolves true the handler runs with
+ *     `ctx.replayed === true` and must answer read-only;
+ *  5. rate limits (D31): per key in both profiles, per IP in P → 429 + Retry-After;
+ *  6. body (only when `body` is declared): a JSON object; P strict (D17:
+ *     unparseable or duplicate top-level key → invalid_json, non-object →
+ *     bad_request); then the profile's zod schema → 400 bad_request naming the
+ *     field, never its value. Query parameters likewise with `query`;
+ *  7. handler; its result is the success body (or a Response, e.g. jsonText()).
+ * Errors: an AppError becomes the D1 body with its status and headers; any
+ * other error becomes 500 internal_error, logged with the request id only.
+ * One log line per request: request id, profile, endpoint, status, duration,
+ * credential id (never bodies, headers, secrets, signatures or form values).
+ */
+export interface EndpointDefinition<BU, BP, QU, QP> {
+  /** Log name, e.g. "orders.create". */
+  name: string;
+  /** When set, the raw body must be a JSON object valid for the profile's schema. Omit to ignore the body. */
+  body?: { U: z.ZodType<BU>; P: z.ZodType<BP>; allowEmpty?: boolean };
+  /** When set, Object.fromEntries(searchParams) is validated by the profile's schema. */
+  query?: { U: z.ZodType<QU>; P: z.ZodType<QP> };
+  /** D8 exception hook; see step 4 above. Runs after validation; never for Profile U. */
+  allowReplay?: (ctx: EndpointContext<BU, BP, QU, QP>) => Promise<boolean>;
+  handler: (ctx: EndpointContext<BU, BP, QU, QP>) => Promise<object | Response>;
+}
+
+/**
+ * What a handler gets. Discriminated on `profile`: after `if (ctx.profile === "P")`
+ * `ctx.body` has the P schema's type.
+ */
+export type EndpointContext<BU = unknown, BP = unknown, QU = unknown, QP = unknown> =
+  | (EndpointContextBase & { profile: "U"; body: BU; query: QU })
+  | (EndpointContextBase & { profile: "P"; body: BP; query: QP });
+
+export interface EndpointContextBase {
+  profile: Profile;
+  /** The prefix the client used, e.g. "/v1/provider" (for logs or links). */
+  prefix: string;
+  requestId: string;
+  credential: AuthenticatedCredential;
+  /** Validated body (undefined when the endpoint declares no `body`). */
+  body: unknown;
+  /** Validated query (undefined when the endpoint declares no `query`). */
+  query: unknown;
+  /** Path parameters other than `profile`, e.g. { id: "12" }; validate with parseIdParam. */
+  params: Record<string, string>;
+  /** The exact request body as received (UTF-8 text). Never log it. */
+  rawBody: string;
+  /** True only when a replayed P request was let through by `allowReplay`. */
+  replayed: boolean;
+  req: Request;
+}
+
+/** The shape Next expects of a route handler export (GET, POST). */
+export type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
+
+export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, QP = undefined>(
+  def: EndpointDefinition<BU, BP, QU, QP>,
+): RouteHandler {
+  return async (req, routeCtx) => {
+    const started = performance.now();
+    const requestId = crypto.randomUUID();
+    let profile: Profile | undefined;
+    let credentialId: number | undefined;
+    let res: Response;
+    try {
+      const { profile: segment, ...rest } = await routeCtx.params;
+      profile = profileFromSegment(String(segment));
+      if (!profile) throw wireError("not_found", "no such endpoint");
+      const url = new URL(req.url);
+      const prefix = url.pathname.startsWith("/api/") ? `/api/v1/${segment}` : `/v1/${segment}`;
+
+      const raw = await readBodyLimited(req);
+      const auth = await authenticate(req, url.pathname, raw);
+      credentialId = auth.credential.id;
+      touchCredential(credentialId);
+
+      let replayed = false;
+      if (profile === "P" && !(await recordSignedRequest(credentialId, auth.timestamp, auth.signature, url.search))) {
+        if (!def.allowReplay) throw replayDetected();
+        replayed = true;
+      }
+
+      const settings = await getCachedSettings();
+      await consumeRateLimit("key", String(credentialId), settings.rateLimitPerKey);
+      if (profile === "P") await consumeRateLimit("ip", clientIp(req), settings.rateLimitPerIp);
+
+      const rawBody = raw.toString("utf8");
+      const base: EndpointContextBase = {
+        profile,
+        prefix,
+        requestId,
+        credential: auth.credential,
+        body: undefined,
+        query: undefined,
+        params: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : String(v)])),
+        rawBody,
+        replayed,
+        req,
+      };
+      const ctx = base as EndpointContext<BU, BP, QU, QP>;
+      try {
+        if (def.body) {
+          const schema: z.ZodType<unknown> = def.body[profile];
+          base.body = validate(schema, readJsonBody(rawBody, profile, def.body.allowEmpty ?? false));
+        }
+        if (def.query) {
+          const schema: z.ZodType<unknown> = def.query[profile];
+          base.query = validate(schema, Object.fromEntries(url.searchParams));
+        }
+        if (replayed && !(await def.allowReplay!(ctx))) throw replayDetected();
+      } catch (err) {
+        // A replayed request is answered as a replay, whatever else is wrong with it (D7 order).
+        throw replayed && err instanceof AppError ? replayDetected() : err;
+      }
+
+      const result = await def.handler(ctx);
+      res = result instanceof Response ? result : jsonResponse(result);
+    } catch (err) {
+      res = errorResponse(err, requestId);
+    }
+    res.headers.set(HEADER_REQUEST_ID, requestId);
+    log.info(
+      {
+        requestId,
+        profile: profile ?? null,
+        endpoint: def.name,
+        method: req.method,
+        status: res.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        credentialId: credentialId ?? null,
+      },
+      "supplier api request",
+    );
+    return res;
+  };
+}
+
+const replayDetected = () => wireError("replay_detected", "this signed request was already processed");
+
+function readJsonBody(rawBody: string, profile: Profile, allowEmpty: boolean): Record<string, unknown> {
+  if (rawBody.length === 0 && allowEmpty) return {};
+  if (rawBody.length === 0) throw wireError("bad_request", "request body must be a JSON object");
+  return parseJsonObject(rawBody, profile);
+}
+
+/** zod validation with a D17 message: the field's name, never its value. */
+export function validate<T>(schema: z.ZodType<T>, input: unknown): T {
+  const r = schema.safeParse(input);
+  if (!r.success) throw wireError("bad_request", zodMessage(r.error));
+  return r.data;
+}
+
+/** D20/D11: a path id must be a positive integer, else 400 bad_request. */
+export function parseIdParam(value: string | undefined, field = "id"): number {
+  if (!value || !/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > 2_147_483_647) {
+    throw wireError("bad_request", `${field} must be a positive integer`);
+  }
+  return Number(value);
+}
+
+/** D2 success response. */
+export function jsonResponse(body: object, status = 200): Response {
+  return jsonText(JSON.stringify(body), status);
+}
+
+/** A success response from already-serialized JSON (the catalogue cache serves these). */
+export function jsonText(text: string | Uint8Array<ArrayBuffer>, status = 200): Response {
+  return new Response(text, { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
+}
+
+export function errorResponse(err: unknown, requestId: string): Response {
+  if (err instanceof AppError) {
+    const body: ErrorBody = { ok: false, error_code: err.code, error_message: err.publicMessage };
+    const res = jsonResponse(body, err.status);
+    for (const [k, v] of Object.entries(err.headers)) res.headers.set(k, v);
+    return res;
+  }
+  if (err instanceof z.ZodError) return errorResponse(wireError("bad_request", zodMessage(err)), requestId);
+  // Unknown error: the log line carries the request id and where it happened,
+  // not the message (it could quote a value from the request or a query).
+  const e = err as { name?: string; code?: string; stack?: string } | null;
+  log.error(
+    { requestId, errorName: e?.name ?? typeof err, errorCode: e?.code, at: e?.stack?.split("\n").slice(1, 6).join(" | ") },
+    "supplier api internal error",
+  );
+  const body: ErrorBody = { ok: false, error_code: "internal_error", error_message: "internal error" };
+  return jsonResponse(body, ERROR_STATUS.internal_error);
+}

@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+
+// The seven endpoints of section 4, with the route file that serves each and
+// a request that passes authentication without changing anything (unknown
+// ids, an unknown SKU). Tests iterate this table, so an endpoint added by its
+// route file is covered by the shared security suite automatically.
+
+export interface EndpointSpec {
+  name: string;
+  method: "GET" | "POST";
+  /** Path after the prefix, for a harmless request. */
+  path: string;
+  /** Body of the harmless request ("" for none); may use a unique token. */
+  body: (unique: string) => string;
+  /** Route file relative to the project root. */
+  routeFile: string;
+}
+
+const ROUTES = "app/api/v1/[profile]";
+
+export const SUPPLIER_ENDPOINTS: readonly EndpointSpec[] = [
+  { name: "ping (GET)", method: "GET", path: "/ping", body: () => "", routeFile: `${ROUTES}/ping/route.ts` },
+  { name: "ping (POST)", method: "POST", path: "/ping", body: () => "", routeFile: `${ROUTES}/ping/route.ts` },
+  { name: "categories", method: "GET", path: "/categories", body: () => "", routeFile: `${ROUTES}/categories/route.ts` },
+  { name: "products", method: "GET", path: "/products", body: () => "", routeFile: `${ROUTES}/products/route.ts` },
+  { name: "product detail", method: "GET", path: "/products/999999", body: () => "", routeFile: `${ROUTES}/products/[id]/route.ts` },
+  {
+    name: "create order",
+    method: "POST",
+    path: "/orders",
+    body: (u) => JSON.stringify({ downstream_order_no: `SEC-${u}`, sku_id: 999999, quantity: 1 }),
+    routeFile: `${ROUTES}/orders/route.ts`,
+  },
+  { name: "read order", method: "GET", path: "/orders/999999", body: () => "", routeFile: `${ROUTES}/orders/[id]/route.ts` },
+  { name: "cancel order", method: "POST", path: "/orders/999999/cancel", body: () => "{}", routeFile: `${ROUTES}/orders/[id]/cancel/route.ts` },
+];
+
+/** The endpoints whose route file exists in this working tree. */
+export function existingEndpoints(root = process.cwd()): EndpointSpec[] {
+  return SUPPLIER_ENDPOINTS.filter((e) => fs.existsSync(path.join(root, e.routeFile)));
+}
+
+/** Every route.ts under app/api/v1/[profile], relative to the root. */
+export function routeFilesOnDisk(root = process.cwd()): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name === "route.ts") out.push(rel);
+    }
+  };
+  walk(ROUTES);
+  return out.sort();
+}

@@ -1,0 +1,35 @@
+import { ProductsQuerySchema } from "../../protocol/catalog-query";
+import { wireError } from "../../protocol/errors";
+import { catalogView, productDetail, productPage } from "../catalog-cache";
+import { defineEndpoint, jsonText, parseIdParam } from "../define-endpoint";
+
+/** Section 4.2: `{ ok, categories }`; parent_id 0 is top level. */
+export const listCategoriesEndpoint = defineEndpoint({
+  name: "categories.list",
+  handler: async (ctx) => jsonText((await catalogView(ctx.profile)).categoriesBody),
+});
+
+/** Section 4.3, D10, D12, D13, D15. */
+export const listProductsEndpoint = defineEndpoint({
+  name: "products.list",
+  query: ProductsQuerySchema,
+  handler: async (ctx) => {
+    const { page, page_size, include_inactive } = ctx.query;
+    return jsonText(productPage(await catalogView(ctx.profile), page, page_size, include_inactive));
+  },
+});
+
+/** Section 4.4, D11: inactive products are returned with is_active false; unknown ones are 404. */
+export const getProductEndpoint = defineEndpoint({
+  name: "products.get",
+  handler: async (ctx) => {
+    const id = parseIdParam(ctx.params.id);
+    const body = productDetail(await catalogView(ctx.profile), id);
+    if (!body) {
+      throw ctx.profile === "P"
+        ? wireError("product_not_found", "product not found")
+        : wireError("product_unavailable", "product not found", { status: 404 });
+    }
+    return jsonText(body);
+  },
+});

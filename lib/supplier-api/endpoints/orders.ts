@@ -1,0 +1,57 @@
+import { cancelOrder } from "../../orders/cancel-order";
+import { createOrder, type CreateOrderArgs } from "../../orders/create-order";
+import { getOrder } from "../../orders/get-order";
+import { matchStoredOrder } from "../../orders/match-stored-order";
+import { CancelOrderBodySchema, CreateOrderBodySchema, type CreateOrderBodyP, type CreateOrderBodyU } from "../../protocol/order-schemas";
+import { orderCreatedWire, orderReadWire } from "../../protocol/order-wire";
+import { defineEndpoint, parseIdParam, type EndpointContext } from "../define-endpoint";
+
+type CreateCtx = EndpointContext<CreateOrderBodyU, CreateOrderBodyP, undefined, undefined>;
+
+/** Wire body → service arguments; the service never sees wire names. */
+function createArgs(ctx: CreateCtx): CreateOrderArgs {
+  const b = ctx.body;
+  return {
+    credential: ctx.credential,
+    profile: ctx.profile,
+    input: {
+      downstreamOrderNo: b.downstream_order_no,
+      skuId: b.sku_id,
+      quantity: b.quantity,
+      traceId: b.trace_id ?? null,
+      callbackUrl: ctx.profile === "U" ? ctx.body.callback_url : null,
+      manualFormData: b.manual_form_data ?? null,
+    },
+  };
+}
+
+/**
+ * Section 4.5, D17-D19, D24, D32, D33. A replayed Profile P request (D8) whose
+ * body matches a stored order exactly is answered read-only with that order.
+ */
+export const createOrderEndpoint = defineEndpoint({
+  name: "orders.create",
+  body: CreateOrderBodySchema,
+  allowReplay: async (ctx) => (await matchStoredOrder(createArgs(ctx))) !== null,
+  handler: async (ctx) => {
+    if (ctx.replayed) {
+      const order = await matchStoredOrder(createArgs(ctx));
+      if (order) return orderCreatedWire(ctx.profile, order);
+    }
+    const { order } = await createOrder(createArgs(ctx));
+    return orderCreatedWire(ctx.profile, order);
+  },
+});
+
+/** Section 4.6, D20: own orders only; anything else is 404 order_not_found; a non-numeric id is 400. */
+export const readOrderEndpoint = defineEndpoint({
+  name: "orders.read",
+  handler: async (ctx) => orderReadWire(ctx.profile, await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id) })),
+});
+
+/** Section 4.7, D23: never cancellable; 409 cancel_not_allowed for an own order, else 404. */
+export const cancelOrderEndpoint = defineEndpoint({
+  name: "orders.cancel",
+  body: { ...CancelOrderBodySchema, allowEmpty: true },
+  handler: async (ctx) => cancelOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id) }),
+});

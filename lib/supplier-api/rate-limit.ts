@@ -1,0 +1,93 @@
+import pg from "pg";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { wireError } from "../protocol/errors";
+
+// D31: per API key in both profiles, per IP in Profile P, requests per minute.
+// The counters live in PostgreSQL (schema "rate_limit", outside Prisma's
+// "public" schema so migrations never see it), so several app instances
+// share them. Thresholds come from SiteSettings and may change at run time:
+// limiters differ only in `points`, the counters (rows) are shared.
+
+const WINDOW_SECONDS = 60;
+const SCHEMA = "rate_limit";
+const TABLE = "counters";
+
+type Scope = "key" | "ip";
+
+let pool: pg.Pool | undefined;
+let ready: Promise<void> | undefined;
+const limiters = new Map<string, RateLimiterPostgres>();
+
+function storePool(): pg.Pool {
+  if (!pool) {
+    const connectionString = process.env.DATABASE_URL;
+    if (!connectionString) throw new Error("DATABASE_URL is not set");
+    pool = new pg.Pool({ connectionString, max: Number(process.env.RATE_LIMIT_POOL_SIZE ?? 6) });
+    pool.on("error", () => undefined);
+  }
+  return pool;
+}
+
+function ensureTable(): Promise<void> {
+  ready ??= (async () => {
+    const p = storePool();
+    await p.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`).catch(ignoreConcurrentCreate);
+    await p
+      .query(`CREATE TABLE IF NOT EXISTS ${SCHEMA}.${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`)
+      .catch(ignoreConcurrentCreate);
+  })().catch((err) => {
+    ready = undefined;
+    throw err;
+  });
+  return ready;
+}
+
+/** Two instances creating the same schema or table at once: one gets 23505/42P06/42P07; the object exists either way. */
+function ignoreConcurrentCreate(err: { code?: string }) {
+  if (!["23505", "42P06", "42P07"].includes(err.code ?? "")) throw err;
+}
+
+function limiter(scope: Scope, points: number): RateLimiterPostgres {
+  const id = `${scope}:${points}`;
+  let l = limiters.get(id);
+  if (!l) {
+    l = new RateLimiterPostgres({
+      storeClient: storePool(),
+      storeType: "pool",
+      schemaName: SCHEMA,
+      tableName: TABLE,
+      tableCreated: true,
+      keyPrefix: `supplier-api:${scope}`,
+      points,
+      duration: WINDOW_SECONDS,
+    });
+    limiters.set(id, l);
+  }
+  return l;
+}
+
+/**
+ * Counts one request against `id` in `scope`; throws 429 rate_limited with
+ * Retry-After (whole seconds) when over `perMinute`. A limit of 0 or less
+ * switches that limit off (for closed benchmarks; not the default).
+ */
+export async function consumeRateLimit(scope: Scope, id: string, perMinute: number): Promise<void> {
+  if (perMinute <= 0) return;
+  await ensureTable();
+  try {
+    await limiter(scope, perMinute).consume(id, 1);
+  } catch (err) {
+    if (err instanceof RateLimiterRes) {
+      const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+      throw wireError("rate_limited", "rate limit exceeded, retry later", { headers: { "Retry-After": String(retryAfter) } });
+    }
+    throw err;
+  }
+}
+
+/** The client address for the per-IP limit: the right-most X-Forwarded-For entry, which Next sets from the socket when absent. */
+export function clientIp(req: Request): string {
+  const xff = req.headers.get("x-forwarded-for");
+  const last = xff?.split(",").pop()?.trim();
+  return last || "unknown";
+}

@@ -1,0 +1,61 @@
+import type { CatalogCategory, CatalogProduct, CatalogSku } from "../../catalog/load-catalog";
+import { stripImages } from "../../catalog/strip-images";
+import { formatAmount } from "../../protocol/amount";
+import type { LanguageText } from "../../protocol/language";
+import type { Profile } from "../../protocol/profiles";
+
+// Wire shapes of sections 2.2-2.4 per profile (D10-D15). Field order follows
+// the specification's tables.
+
+export interface ImageSettings {
+  publicBaseUrl: string;
+  imageExposure: boolean;
+}
+
+export function serializeCategory(c: CatalogCategory) {
+  return { id: c.id, parent_id: c.parentId ?? 0, slug: c.slug, name: c.name, sort_order: c.sortOrder };
+}
+
+/** D13: -1 and `unlimited` when there is no limit. */
+export function serializeSku(s: CatalogSku) {
+  return {
+    id: s.id,
+    sku_code: s.skuCode,
+    spec_values: s.specValues,
+    price_amount: formatAmount(s.priceCents),
+    stock_status: s.stock === null ? "unlimited" : s.stock > 0 ? "available" : "out_of_stock",
+    stock_quantity: s.stock === null ? -1 : s.stock,
+    is_active: s.isActive,
+  };
+}
+
+export function serializeProduct(profile: Profile, p: CatalogProduct, images: ImageSettings) {
+  const show = images.imageExposure;
+  const content: LanguageText = show ? p.content : { "zh-CN": stripImages(p.content["zh-CN"]), en: stripImages(p.content.en) };
+  return {
+    id: p.id,
+    slug: p.slug,
+    title: p.title,
+    description: p.description,
+    content,
+    price_amount: formatAmount(p.priceCents),
+    original_price: formatAmount(p.originalPriceCents),
+    fulfillment_type: p.fulfillmentType,
+    ...(profile === "P" ? { manual_form_schema: p.manualFormSchema } : {}),
+    is_active: p.isActive,
+    category_id: p.categoryId,
+    delivery_format: p.deliveryFormat,
+    delivery_delimiter: p.deliveryDelimiter,
+    logo_url: show && p.logo ? absoluteUrl(images.publicBaseUrl, p.logo) : "",
+    images: show ? p.images.filter(Boolean).map((i) => absoluteUrl(images.publicBaseUrl, i)) : [],
+    // D12: more than one SKU, or a single SKU that has spec values.
+    has_sku: p.skus.length > 1 || (p.skus.length === 1 && Object.keys(p.skus[0].specValues).length > 0),
+    skus: p.skus.map(serializeSku),
+  };
+}
+
+/** D15: stored paths become absolute URLs under the public base URL; absolute URLs stay as they are. */
+export function absoluteUrl(base: string, path: string): string {
+  if (/^https?:\/\//i.test(path)) return path;
+  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}

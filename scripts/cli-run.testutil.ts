@@ -1,0 +1,36 @@
+import { spawn } from "node:child_process";
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The last line of stdout, parsed (the CLI's contract); undefined when it is not JSON. */
+  json: any;
+}
+
+/** Runs `scripts/cli.ts` as an operator would (a separate process, through tsx). */
+export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+      cwd: process.cwd(),
+      env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      let json: any;
+      try {
+        json = JSON.parse(stdout.trimEnd().split("\n").at(-1) ?? "");
+      } catch {
+        json = undefined;
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
+}

@@ -1,0 +1,69 @@
+// A closed-loop load runner for the benchmark scripts: N requests, C in
+// flight at a time; latency percentiles and errors as plain numbers.
+
+export interface LoadResult {
+  requests: number;
+  concurrency: number;
+  errors: number;
+  /** Status → count for non-2xx answers and "network" for failures. */
+  errorKinds: Record<string, number>;
+  seconds: number;
+  requests_per_second: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+/** `task(i)` returns true for success, false (or throws) for an error; a string names the error kind. */
+export async function runLoad(n: number, c: number, task: (i: number) => Promise<true | string>): Promise<LoadResult> {
+  const latencies = new Float64Array(n);
+  const errorKinds: Record<string, number> = {};
+  let next = 0;
+  let errors = 0;
+  const started = performance.now();
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= n) return;
+      const t0 = performance.now();
+      let outcome: true | string;
+      try {
+        outcome = await task(i);
+      } catch (err) {
+        outcome = `network:${(err as { code?: string }).code ?? "error"}`;
+      }
+      latencies[i] = performance.now() - t0;
+      if (outcome !== true) {
+        errors++;
+        errorKinds[outcome] = (errorKinds[outcome] ?? 0) + 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(c, n) }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = Array.from(latencies).sort((a, b) => a - b);
+  const pct = (p: number) => round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
+  return {
+    requests: n,
+    concurrency: c,
+    errors,
+    errorKinds,
+    seconds: round(seconds),
+    requests_per_second: round(n / seconds),
+    p50_ms: pct(50),
+    p99_ms: pct(99),
+    max_ms: round(sorted.at(-1) ?? 0),
+  };
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+/** `--name value` or `--name=value`, else the environment variable, else the default. */
+export function arg(name: string, env: string, fallback?: string): string | undefined {
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === `--${name}`) return argv[i + 1];
+    if (argv[i].startsWith(`--${name}=`)) return argv[i].slice(name.length + 3);
+  }
+  return process.env[env] ?? fallback;
+}

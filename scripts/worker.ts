@@ -1,0 +1,30 @@
+// `npm run worker`: job workers only, no web server. Run any number of these,
+// on any machines, against one database (set DATABASE_URL and SECRET_KEY like
+// the app; without DATABASE_URL it joins the embedded database under DATA_DIR).
+// Pair with WORKER_IN_SERVER=false on the app servers if jobs should run here only.
+import { ensureSecrets } from "../lib/config/secrets";
+import { connectDatabase } from "../lib/db/connect";
+import { disconnectDb } from "../lib/db/client";
+import { applyMigrations } from "../lib/db/migrate";
+import { startWorker } from "../lib/jobs/start-worker";
+import { log } from "../lib/log";
+
+ensureSecrets();
+const database = await connectDatabase();
+// Idempotent; whichever process starts first brings the schema up to date.
+await applyMigrations(database.url);
+const worker = await startWorker({ connectionString: database.url });
+log.info({ workerIds: worker.workerIds }, "worker process running; Ctrl-C to stop");
+
+let stopping = false;
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  log.info("stopping: waiting for running jobs");
+  await worker.stop();
+  await disconnectDb();
+  await database.stop?.();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown());
+process.on("SIGTERM", () => void shutdown());
