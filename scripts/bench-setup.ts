@@ -1,0 +1,55 @@
+// `npm run bench:setup`: prepares a running (or stopped) installation for the
+// benchmarks through the ops CLI — a buyer with plenty of points, an API key,
+// an `auto` product with enough card keys, a catalogue of 150 products, rate
+// limits raised for the run — and prints the BENCH_* variables to export.
+// Uses the same DATA_DIR / DATABASE_URL configuration as the server.
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const keys = Number(process.env.BENCH_KEYS ?? 10_000);
+const run = crypto.randomBytes(3).toString("hex");
+
+function cli(...args: string[]): any {
+  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { encoding: "utf8" });
+  return JSON.parse(out.trimEnd().split("\n").at(-1)!);
+}
+
+const lang = (s: string) => ({ "zh-CN": s, en: s });
+const product = (slug: string, cardKeys: string[]) => ({
+  slug, category: `bench-${run}`, title: lang(slug), description: lang("benchmark product"),
+  content: lang("Benchmark product ![logo](/uploads/logo.png) with some detail text. ".repeat(4)),
+  fulfillment_type: "auto", delivery_format: "text", delivery_delimiter: "----",
+  price_amount: "1.00", original_price: "2.00", is_active: true, logo: "/uploads/logo.png",
+  images: ["/uploads/a.png", "/uploads/b.png"], manual_form_schema: { fields: [] },
+  skus: [{ sku_code: `${slug}-sku`, spec_values: { name: "1" }, price_amount: "1.00", is_active: true, stock_quantity: null, card_keys: cardKeys }],
+});
+const file = path.join(os.tmpdir(), `bench-catalog-${run}.json`);
+fs.writeFileSync(file, JSON.stringify({
+  categories: [{ slug: `bench-${run}`, name: lang("Bench"), sort_order: 0, parent: null }],
+  products: [
+    product(`bench-${run}-orders`, Array.from({ length: keys }, (_, i) => `BENCH-${run}-${i}-${crypto.randomBytes(6).toString("hex")}`)),
+    ...Array.from({ length: 149 }, (_, i) => product(`bench-${run}-p${i}`, [`K-${run}-${i}`])),
+  ],
+}));
+cli("catalog:import", file);
+fs.rmSync(file);
+const email = `bench-${run}@example.test`;
+cli("user:create", "--email", email, "--points", "10000000.00");
+const key = cli("apikey:create", "--email", email, "--name", "bench");
+cli("settings:set", "rate_limit_per_key=1000000", "rate_limit_per_ip=1000000");
+
+// The SKU id: the CLI prints counts only, so read it with the same configuration.
+const { connectDatabase } = await import("../lib/db/connect");
+const { db, disconnectDb } = await import("../lib/db/client");
+const conn = await connectDatabase();
+const sku = await db().sku.findUniqueOrThrow({ where: { skuCode: `bench-${run}-orders-sku` } });
+await disconnectDb();
+await conn.stop?.();
+console.log(JSON.stringify({
+  note: "export these, then run npm run bench:orders / bench:catalog against the server",
+  BENCH_API_KEY: key.api_key, BENCH_API_SECRET: key.api_secret, BENCH_SKU_ID: sku.id,
+}));
+process.exit(0);
