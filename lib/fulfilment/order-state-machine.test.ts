@@ -66,8 +66,8 @@ describe("manual delivery and failure", () => {
     expect(stored.status).toBe("delivered");
     expect(stored.completedAt).not.toBeNull();
     expect(stored.fulfillment?.source).toBe("manual");
-    expect(Buffer.from(stored.fulfillment!.payloadCiphertext).toString("latin1")).not.toContain("LINE-A-secret");
-    expect(openPayload(stored.fulfillment!.payloadCiphertext)).toEqual(["LINE-A-secret", "LINE-B-secret"]);
+    expect(Buffer.from(stored.fulfillment!.payloadCiphertext!).toString("latin1")).not.toContain("LINE-A-secret");
+    expect(openPayload(stored.fulfillment!.payloadCiphertext!)).toEqual(["LINE-A-secret", "LINE-B-secret"]);
     expect(await balance(buyer.user.id)).toBe(before); // delivery moves no points
     const audit = await db().auditLog.findFirstOrThrow({ where: { action: "order.deliver", targetId: o.orderNo } });
     expect(audit.actor).toBe("cli");
@@ -139,7 +139,7 @@ describe("manual delivery and failure", () => {
     await expectError(db().$transaction((tx) => transitionOrder(tx, r.id, { to: "unknown_review" })), "invalid_transition", 409);
 
     expect(await balance(buyer.user.id)).toBe(balanceBefore); // no second refund
-    expect(openPayload((await db().fulfillment.findUniqueOrThrow({ where: { orderId: d.id } })).payloadCiphertext)).toEqual(["X"]);
+    expect(openPayload((await db().fulfillment.findUniqueOrThrow({ where: { orderId: d.id } })).payloadCiphertext!)).toEqual(["X"]);
     expect((await db().order.findUniqueOrThrow({ where: { id: f.id } })).errorMessage).toBe("no");
   });
 

@@ -2,6 +2,8 @@ import type { JobHelpers, TaskList } from "graphile-worker";
 import type { JobName, JobPayloads } from "./enqueue-job";
 import { deliverCallbackJob } from "../callbacks/deliver-callback";
 import { requeuePendingCallbacks } from "../callbacks/requeue-pending-callbacks";
+import { requeueUpstreamPurchases } from "../upstream/requeue-upstream-purchases";
+import { runPurchaseJob } from "../upstream/run-purchase";
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], helpers: JobHelpers) => Promise<void>;
 
@@ -11,6 +13,7 @@ type Handler<N extends JobName> = (payload: JobPayloads[N], helpers: JobHelpers)
  */
 const handlers: { [N in JobName]: Handler<N> } = {
   "callback:deliver": (payload) => deliverCallbackJob(payload),
+  "upstream:purchase": (payload) => runPurchaseJob(payload),
 };
 
 export const taskList = handlers as unknown as TaskList;
@@ -22,4 +25,5 @@ export const taskList = handlers as unknown as TaskList;
  */
 export const repairs: { name: string; run: () => Promise<number> }[] = [
   { name: "requeue pending callbacks", run: requeuePendingCallbacks },
+  { name: "requeue upstream purchases", run: requeueUpstreamPurchases },
 ];

@@ -41,6 +41,19 @@ export function openPayload(ciphertext: Uint8Array): string[] {
   return Array.isArray(lines) ? lines.map(String) : [];
 }
 
+/**
+ * The delivered lines of an order. A manual or upstream delivery stores them
+ * in Fulfillment.payloadCiphertext; an `auto` delivery stores none (NULL):
+ * its lines are the card keys the order took, the CardKey rows with its id,
+ * in id order (place_order writes the order in one statement and never sees
+ * the keys in clear; a delivered order is final, so the rows never change).
+ */
+export async function deliveredLines(tx: Tx, orderId: number, payloadCiphertext: Uint8Array | null): Promise<string[]> {
+  if (payloadCiphertext !== null) return openPayload(payloadCiphertext);
+  const keys = await tx.cardKey.findMany({ where: { orderId }, orderBy: { id: "asc" }, select: { ciphertext: true } });
+  return keys.map((k) => decryptText(k.ciphertext));
+}
+
 /** Loads one order of one credential, or null (another credential's order is "not there", D20). */
 export async function loadOrderView(tx: Tx, credentialId: number, orderId: number): Promise<OrderView | null> {
   const order = await tx.order.findFirst({
@@ -48,6 +61,7 @@ export async function loadOrderView(tx: Tx, credentialId: number, orderId: numbe
     include: { items: { orderBy: { id: "asc" } }, fulfillment: true },
   });
   if (!order) return null;
+  const f = order.fulfillment;
   return {
     id: order.id,
     orderNo: order.orderNo,
@@ -66,8 +80,6 @@ export async function loadOrderView(tx: Tx, credentialId: number, orderId: numbe
       unitPriceCents: i.unitPriceCents,
       totalPriceCents: i.totalPriceCents,
     })),
-    fulfillment: order.fulfillment
-      ? { source: order.fulfillment.source, deliveryFormat: order.fulfillment.deliveryFormat, lines: openPayload(order.fulfillment.payloadCiphertext) }
-      : null,
+    fulfillment: f ? { source: f.source, deliveryFormat: f.deliveryFormat, lines: await deliveredLines(tx, order.id, f.payloadCiphertext) } : null,
   };
 }

@@ -70,12 +70,56 @@ function limiter(scope: Scope, points: number): RateLimiterPostgres {
  * Counts one request against `id` in `scope`; throws 429 rate_limited with
  * Retry-After (whole seconds) when over `perMinute`. A limit of 0 or less
  * switches that limit off (for closed benchmarks; not the default).
+ *
+ * Counting each request in the shared store costs a database round trip per
+ * request. For high limits this process reserves its allowance in blocks
+ * instead: one shared `consume(id, block)` counts `block` requests at once,
+ * which are then admitted here until used or until the window ends.
+ * block = perMinute / 100 (at least 1), so a limit under 200/min is counted
+ * request by request exactly as before. Above that the shared counter still
+ * never admits more than the limit across all instances (D31); the cost is
+ * that a key can be refused up to one block (1 %) per instance early, since
+ * reserved but unused requests count until the window ends.
  */
 export async function consumeRateLimit(scope: Scope, id: string, perMinute: number): Promise<void> {
   if (perMinute <= 0) return;
+  const block = Math.max(1, Math.floor(perMinute / BLOCK_DIVISOR));
+  if (block === 1) {
+    await consumeShared(scope, id, perMinute, 1);
+    return;
+  }
+  const key = `${scope}:${perMinute}:${id}`;
+  for (;;) {
+    const a = allowances.get(key);
+    if (a && a.left > 0 && Date.now() < a.until) {
+      a.left--;
+      return;
+    }
+    // One reservation at a time per key; concurrent requests wait for it (and share its 429).
+    let reserving = reservations.get(key);
+    if (!reserving) {
+      reserving = consumeShared(scope, id, perMinute, block)
+        .then((msLeft) => {
+          if (allowances.size >= MAX_ALLOWANCES) allowances.clear();
+          allowances.set(key, { left: block, until: Date.now() + msLeft });
+        })
+        .finally(() => reservations.delete(key));
+      reservations.set(key, reserving);
+    }
+    await reserving;
+  }
+}
+
+const BLOCK_DIVISOR = 100;
+const MAX_ALLOWANCES = 10_000;
+const allowances = new Map<string, { left: number; until: number }>();
+const reservations = new Map<string, Promise<void>>();
+
+/** Counts `points` requests in the shared store; returns ms until the window ends, or throws 429. */
+async function consumeShared(scope: Scope, id: string, perMinute: number, points: number): Promise<number> {
   await ensureTable();
   try {
-    await limiter(scope, perMinute).consume(id, 1);
+    return (await limiter(scope, perMinute).consume(id, points)).msBeforeNext;
   } catch (err) {
     if (err instanceof RateLimiterRes) {
       const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));

@@ -9,6 +9,8 @@ export interface AppServer {
   /** Everything the server printed so far (stdout and stderr). */
   output(): string;
   stop(): Promise<void>;
+  /** kill -9: no shutdown at all (crash tests). */
+  kill(): Promise<void>;
 }
 
 /**
@@ -63,6 +65,12 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      }),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
       }),
   };
 }

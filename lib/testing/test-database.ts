@@ -10,6 +10,18 @@ import { disconnectDb } from "../db/client";
  * started by the test can use the same database.
  */
 export async function useTestDatabase(): Promise<string> {
+  const url = await cloneTestDatabase();
+  await disconnectDb();
+  process.env.DATABASE_URL = url;
+  return url;
+}
+
+/**
+ * Another clone of the migrated template, WITHOUT pointing this process at
+ * it: for a second app instance in the same test (an upstream supplier with
+ * its own database). Use `onDatabase(url, fn)` to run services against it.
+ */
+export async function cloneTestDatabase(): Promise<string> {
   const serverUrl = inject("testServerUrl");
   const template = inject("testTemplateDb");
   const name = template.replace(/_template$/, `_${crypto.randomBytes(6).toString("hex")}`);
@@ -20,8 +32,22 @@ export async function useTestDatabase(): Promise<string> {
   } finally {
     await admin.end();
   }
+  return withDatabase(serverUrl, name);
+}
+
+/**
+ * Runs `fn` with this process's services (db()) pointed at another database,
+ * then points them back. Only for sequential test set-up and checks: nothing
+ * else in the process may use db() meanwhile.
+ */
+export async function onDatabase<T>(url: string, fn: () => Promise<T>): Promise<T> {
+  const previous = process.env.DATABASE_URL;
   await disconnectDb();
-  const url = withDatabase(serverUrl, name);
   process.env.DATABASE_URL = url;
-  return url;
+  try {
+    return await fn();
+  } finally {
+    await disconnectDb();
+    process.env.DATABASE_URL = previous;
+  }
 }

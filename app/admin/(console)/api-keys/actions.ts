@@ -1,0 +1,44 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import type { ActionState } from "@/lib/admin-auth/action-state";
+import { auditAdmin } from "@/lib/admin-auth/audit-admin";
+import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { createApiKey } from "@/lib/credentials/create-api-key";
+import { disableApiKey } from "@/lib/credentials/disable-api-key";
+import { getUserByEmail } from "@/lib/users/get-user-by-email";
+
+const CreateSchema = z.object({
+  email: z.email().max(254).transform((e) => e.trim().toLowerCase()),
+  name: z.string().trim().max(100).default(""),
+});
+
+/** The secret is returned to this one response only (ActionForm shows it once); it is never logged or audited. */
+export async function createApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(CreateSchema, form, async (input, { admin, t }) => {
+    const user = await getUserByEmail(input.email);
+    const key = await createApiKey(user.id, input.name);
+    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "api_key.create", targetType: "api_credential", targetId: String(key.id), details: { apiKey: key.apiKey, userId: user.id, name: input.name }, ip: admin.ip });
+    revalidatePath("/admin/api-keys");
+    revalidatePath(`/admin/buyers/${user.id}`);
+    return {
+      ok: true,
+      message: t("common.saved"),
+      revealNote: t("apiKeys.secretOnce"),
+      reveal: [{ label: t("apiKeys.key"), value: key.apiKey }, { label: t("apiKeys.secret"), value: key.apiSecret }],
+    };
+  });
+}
+
+const DisableSchema = z.object({ apiKey: z.string().trim().min(1).max(200) });
+
+export async function disableApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(DisableSchema, form, async (input, { admin, t }) => {
+    await disableApiKey(input.apiKey);
+    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "api_key.disable", targetType: "api_credential", targetId: input.apiKey, ip: admin.ip });
+    revalidatePath("/admin/api-keys");
+    revalidatePath("/admin/buyers", "layout");
+    return { ok: true, message: t("apiKeys.disabledDone") };
+  });
+}

@@ -1,0 +1,53 @@
+import { ActionForm } from "@/components/action-form";
+import { apiKeyRows } from "@/components/api-key-list";
+import { DataTable } from "@/components/data-table";
+import { TextField } from "@/components/form-fields";
+import { Card, PageHeader } from "@/components/page-header";
+import { SearchBar } from "@/components/search-bar";
+import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { API_KEY_SORTS, listApiKeys } from "@/lib/admin-views/list-api-keys";
+import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
+import { formatDateTime } from "@/lib/i18n/format";
+import { getI18n } from "@/lib/i18n/server";
+import { createApiKeyAction, disableApiKeyAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireAdmin();
+  const { t } = await getI18n();
+  const params = await searchParams;
+  const paging = parsePaging(params, API_KEY_SORTS, "createdAt");
+  const q = one(params, "q");
+  const { total, rows } = await listApiKeys({ paging, q });
+  return (
+    <>
+      <PageHeader title={t("apiKeys.title")} />
+      <Card title={t("apiKeys.create")}>
+        <ActionForm action={createApiKeyAction} submitLabel={t("apiKeys.create")} copyLabel={t("common.copy")} copiedLabel={t("common.copied")} testId="create-key-form">
+          <TextField name="email" type="email" label={t("apiKeys.forUser")} defaultValue={one(params, "email")} required />
+          <TextField name="name" label={t("common.name")} />
+        </ActionForm>
+      </Card>
+      <SearchBar q={q} placeholder={`${t("apiKeys.key")} / ${t("common.email")}`} submitLabel={t("common.search")} />
+      <DataTable
+        testId="api-keys-table"
+        columns={[
+          { id: "apiKey", header: t("apiKeys.key") },
+          { id: "name", header: t("common.name") },
+          { id: "owner", header: t("apiKeys.owner") },
+          { id: "status", header: t("common.status") },
+          { id: "lastUsedAt", header: t("apiKeys.lastUsed"), sortable: true },
+          { id: "createdAt", header: t("common.created"), sortable: true },
+          { id: "actions", header: t("common.actions") },
+        ]}
+        rows={apiKeyRows(rows.map((k) => ({
+          id: k.id, apiKey: k.apiKey, name: k.name, isActive: k.isActive, owner: k.user,
+          lastUsed: k.lastUsedAt ? formatDateTime(k.lastUsedAt) : t("apiKeys.never"), created: formatDateTime(k.createdAt),
+        })), { active: t("apiKeys.active"), disabled: t("apiKeys.disabled"), disable: t("apiKeys.disable") }, disableApiKeyAction)}
+        total={total} page={paging.page} pageSize={paging.pageSize} sort={paging.sort} dir={paging.dir}
+        labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { DataTable } from "@/components/data-table";
+import { PageHeader } from "@/components/page-header";
+import { SearchBar } from "@/components/search-bar";
+import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { listAuditLog } from "@/lib/admin-views/list-audit-log";
+import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
+import { formatDateTime } from "@/lib/i18n/format";
+import { getI18n } from "@/lib/i18n/server";
+
+export const dynamic = "force-dynamic";
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireAdmin();
+  const { t } = await getI18n();
+  const params = await searchParams;
+  const paging = parsePaging(params, ["createdAt"] as const, "createdAt");
+  const q = one(params, "q");
+  const { total, rows } = await listAuditLog({ paging, q });
+  return (
+    <>
+      <PageHeader title={t("audit.title")} />
+      <SearchBar q={q} placeholder={`${t("audit.action")} / ${t("audit.actor")}`} submitLabel={t("common.search")} />
+      <DataTable
+        testId="audit-table"
+        columns={[
+          { id: "createdAt", header: t("audit.when"), sortable: true },
+          { id: "actor", header: t("audit.actor") },
+          { id: "action", header: t("audit.action") },
+          { id: "target", header: t("audit.target") },
+          { id: "ip", header: t("audit.ip") },
+          { id: "details", header: t("common.details"), wrap: true },
+        ]}
+        rows={rows.map((r) => ({
+          id: String(r.id),
+          cells: {
+            createdAt: formatDateTime(r.createdAt), actor: r.actor, action: r.action,
+            target: [r.targetType, r.targetId].filter(Boolean).join(" "), ip: r.ip ?? "",
+            details: JSON.stringify(r.details),
+          },
+        }))}
+        total={total} page={paging.page} pageSize={paging.pageSize} sort={paging.sort} dir={paging.dir}
+        labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
+      />
+    </>
+  );
+}

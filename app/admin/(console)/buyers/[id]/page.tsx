@@ -1,0 +1,83 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ActionForm } from "@/components/action-form";
+import { apiKeyRows } from "@/components/api-key-list";
+import { DataTable } from "@/components/data-table";
+import { HiddenField, TextField } from "@/components/form-fields";
+import { Card, PageHeader } from "@/components/page-header";
+import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { getBuyer } from "@/lib/admin-views/list-buyers";
+import { formatDateTime, pickText } from "@/lib/i18n/format";
+import { getI18n } from "@/lib/i18n/server";
+import { formatAmount } from "@/lib/protocol/amount";
+import { createApiKeyAction, disableApiKeyAction } from "../../api-keys/actions";
+import { adjustPointsAction } from "../actions";
+
+export const dynamic = "force-dynamic";
+
+export default async function BuyerPage({ params }: { params: Promise<{ id: string }> }) {
+  await requireAdmin();
+  const { t, locale } = await getI18n();
+  const user = await getBuyer((await params).id);
+  if (!user) notFound();
+  const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
+  return (
+    <>
+      <PageHeader title={user.email}><Link href="/admin/buyers">{t("common.back")}</Link></PageHeader>
+      <Card>
+        <dl className="kv">
+          <dt>{t("buyers.balance")}</dt><dd data-testid="buyer-balance">{formatAmount(user.balanceCents)}</dd>
+          <dt>{t("buyers.level")}</dt><dd>{pickText(user.memberLevel.name, locale) || user.memberLevel.slug}</dd>
+          <dt>{t("common.status")}</dt><dd>{user.status}</dd>
+          <dt>{t("common.created")}</dt><dd>{formatDateTime(user.createdAt)}</dd>
+        </dl>
+      </Card>
+      <Card title={t("buyers.adjust")}>
+        <ActionForm action={adjustPointsAction} submitLabel={t("buyers.adjust")} testId="adjust-points-form">
+          <HiddenField name="email" value={user.email} />
+          <TextField name="amount" label={t("common.amount")} help={t("buyers.adjustHelp")} inputMode="decimal" required />
+          <TextField name="reason" label={t("common.reason")} required />
+        </ActionForm>
+      </Card>
+      <Card title={t("buyers.ledger")}>
+        <DataTable
+          testId="ledger-table"
+          columns={[
+            { id: "createdAt", header: t("common.created") },
+            { id: "delta", header: t("buyers.delta") },
+            { id: "after", header: t("buyers.balanceAfter") },
+            { id: "reason", header: t("common.reason"), wrap: true },
+            { id: "order", header: t("buyers.order") },
+          ]}
+          rows={user.ledger.map((l) => ({
+            id: String(l.id),
+            cells: {
+              createdAt: formatDateTime(l.createdAt), delta: formatAmount(l.deltaCents), after: formatAmount(l.balanceAfterCents), reason: l.reason,
+              order: l.order ? { text: l.order.orderNo, href: `/admin/orders/${l.order.orderNo}` } : "",
+            },
+          }))}
+          total={user.ledger.length} pager={false} page={1} pageSize={Math.max(user.ledger.length, 1)} labels={labels}
+        />
+      </Card>
+      <Card title={t("apiKeys.title")}>
+        <DataTable
+          testId="buyer-keys-table"
+          columns={[
+            { id: "apiKey", header: t("apiKeys.key") }, { id: "name", header: t("common.name") }, { id: "status", header: t("common.status") },
+            { id: "lastUsedAt", header: t("apiKeys.lastUsed") }, { id: "createdAt", header: t("common.created") }, { id: "actions", header: t("common.actions") },
+          ]}
+          rows={apiKeyRows(user.credentials.map((k) => ({
+            id: k.id, apiKey: k.apiKey, name: k.name, isActive: k.isActive,
+            lastUsed: k.lastUsedAt ? formatDateTime(k.lastUsedAt) : t("apiKeys.never"), created: formatDateTime(k.createdAt),
+          })), { active: t("apiKeys.active"), disabled: t("apiKeys.disabled"), disable: t("apiKeys.disable") }, disableApiKeyAction)}
+          total={user.credentials.length} pager={false} page={1} pageSize={Math.max(user.credentials.length, 1)} labels={labels}
+        />
+        <div style={{ height: 12 }} />
+        <ActionForm action={createApiKeyAction} submitLabel={t("apiKeys.create")} copyLabel={t("common.copy")} copiedLabel={t("common.copied")}>
+          <HiddenField name="email" value={user.email} />
+          <TextField name="name" label={t("common.name")} />
+        </ActionForm>
+      </Card>
+    </>
+  );
+}

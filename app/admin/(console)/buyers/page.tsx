@@ -1,0 +1,58 @@
+import { ActionForm } from "@/components/action-form";
+import { DataTable } from "@/components/data-table";
+import { TextField } from "@/components/form-fields";
+import { Card, PageHeader } from "@/components/page-header";
+import { SearchBar } from "@/components/search-bar";
+import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { BUYER_SORTS, listBuyers } from "@/lib/admin-views/list-buyers";
+import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
+import { formatDateTime, pickText } from "@/lib/i18n/format";
+import { getI18n } from "@/lib/i18n/server";
+import { formatAmount } from "@/lib/protocol/amount";
+import { createBuyerAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+export default async function BuyersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireAdmin();
+  const { t, locale } = await getI18n();
+  const params = await searchParams;
+  const paging = parsePaging(params, BUYER_SORTS, "createdAt");
+  const q = one(params, "q");
+  const { total, rows } = await listBuyers({ paging, q });
+  return (
+    <>
+      <PageHeader title={t("buyers.title")} />
+      <SearchBar q={q} placeholder={t("buyers.searchPlaceholder")} submitLabel={t("common.search")} />
+      <DataTable
+        testId="buyers-table"
+        columns={[
+          { id: "email", header: t("common.email"), sortable: true },
+          { id: "balanceCents", header: t("buyers.balance"), sortable: true },
+          { id: "level", header: t("buyers.level") },
+          { id: "keys", header: t("nav.apiKeys") },
+          { id: "createdAt", header: t("common.created"), sortable: true },
+        ]}
+        rows={rows.map((u) => ({
+          id: u.id,
+          cells: {
+            email: { text: u.email, href: `/admin/buyers/${u.id}` },
+            balanceCents: formatAmount(u.balanceCents),
+            level: pickText(u.memberLevel.name, locale) || u.memberLevel.slug,
+            keys: String(u._count.credentials),
+            createdAt: formatDateTime(u.createdAt),
+          },
+        }))}
+        total={total} page={paging.page} pageSize={paging.pageSize} sort={paging.sort} dir={paging.dir}
+        labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
+      />
+      <div style={{ height: 16 }} />
+      <Card title={t("buyers.create")}>
+        <ActionForm action={createBuyerAction} submitLabel={t("buyers.create")} testId="create-buyer-form">
+          <TextField name="email" type="email" label={t("common.email")} required />
+          <TextField name="points" label={t("buyers.initialPoints")} defaultValue="0.00" inputMode="decimal" />
+        </ActionForm>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ReactNode } from "react";
+import { AdminNav } from "@/components/admin-nav";
+import { LanguageSwitch } from "@/components/language-switch";
+import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { getI18n } from "@/lib/i18n/server";
+
+export const dynamic = "force-dynamic";
+
+/** Every console page sits under this layout, which refuses a request without a session. */
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const admin = await requireAdmin();
+  const { t, locale } = await getI18n();
+  const items = [
+    { href: "/admin", label: t("nav.dashboard") },
+    { href: "/admin/orders", label: t("nav.orders") },
+    { href: "/admin/manual", label: t("nav.manual") },
+    { href: "/admin/buyers", label: t("nav.buyers") },
+    { href: "/admin/api-keys", label: t("nav.apiKeys") },
+    { href: "/admin/settings", label: t("nav.settings") },
+    { href: "/admin/audit", label: t("nav.audit") },
+    { href: "/admin/security", label: t("nav.security") },
+  ];
+  return (
+    <div className="admin-shell">
+      <aside className="admin-side">
+        <div className="admin-brand"><span>{t("app.title")}</span></div>
+        <LanguageSwitch current={locale} label={t("nav.language")} />
+        <AdminNav items={items} menuLabel={t("nav.menu")} signOutLabel={t("nav.signOut")} />
+        <div className="admin-user">{t("nav.signedInAs", { email: admin.email })}</div>
+      </aside>
+      <main className="admin-main">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { DataTable } from "@/components/data-table";
+import { PageHeader } from "@/components/page-header";
+import { SearchBar } from "@/components/search-bar";
+import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { listOrders, ORDER_SORTS, ORDER_STATUSES } from "@/lib/admin-views/list-orders";
+import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
+import { formatDateTime, pickText } from "@/lib/i18n/format";
+import { getI18n } from "@/lib/i18n/server";
+import { formatAmount } from "@/lib/protocol/amount";
+
+export const dynamic = "force-dynamic";
+
+export default async function OrdersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireAdmin();
+  const { t, locale } = await getI18n();
+  const params = await searchParams;
+  const paging = parsePaging(params, ORDER_SORTS, "createdAt");
+  const q = one(params, "q");
+  const statusRaw = one(params, "status");
+  const status = ORDER_STATUSES.find((s) => s === statusRaw);
+  const { total, rows } = await listOrders({ paging, status, q });
+  return (
+    <>
+      <PageHeader title={t("orders.title")} />
+      <SearchBar q={q} placeholder={t("orders.searchPlaceholder")} submitLabel={t("common.search")} keep={{ sort: one(params, "sort"), dir: one(params, "dir") }}>
+        <select name="status" defaultValue={status ?? ""} aria-label={t("common.status")}>
+          <option value="">{t("common.status")}: {t("common.all")}</option>
+          {ORDER_STATUSES.map((s) => <option key={s} value={s}>{t(`orders.status.${s}`)}</option>)}
+        </select>
+      </SearchBar>
+      <DataTable
+        testId="orders-table"
+        columns={[
+          { id: "orderNo", header: t("orders.orderNo"), sortable: true },
+          { id: "downstream", header: t("orders.downstreamNo") },
+          { id: "status", header: t("common.status"), sortable: true },
+          { id: "product", header: t("orders.product"), wrap: true },
+          { id: "amountCents", header: t("common.amount"), sortable: true },
+          { id: "buyer", header: t("orders.buyer") },
+          { id: "profile", header: t("orders.profile") },
+          { id: "createdAt", header: t("common.created"), sortable: true },
+        ]}
+        rows={rows.map((o) => ({
+          id: String(o.id),
+          cells: {
+            orderNo: { text: o.orderNo, href: `/admin/orders/${o.orderNo}` },
+            downstream: o.downstreamOrderNo,
+            status: { text: t(`orders.status.${o.status}`), badge: o.status },
+            product: o.items[0] ? `${pickText(o.items[0].title, locale)} × ${o.items[0].quantity}` : "",
+            amountCents: formatAmount(o.amountCents),
+            buyer: o.user.email,
+            profile: o.profile,
+            createdAt: formatDateTime(o.createdAt),
+          },
+        }))}
+        total={total} page={paging.page} pageSize={paging.pageSize} sort={paging.sort} dir={paging.dir}
+        labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { ActionForm } from "@/components/action-form";
+import { TextField, Toggle } from "@/components/form-fields";
+import { Card, PageHeader } from "@/components/page-header";
+import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { getI18n } from "@/lib/i18n/server";
+import { getSettings } from "@/lib/settings/get-settings";
+import { saveSettings } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+export default async function SettingsPage() {
+  await requireAdmin();
+  const { t } = await getI18n();
+  const s = await getSettings();
+  return (
+    <>
+      <PageHeader title={t("settings.title")} />
+      <Card>
+        <ActionForm action={saveSettings} submitLabel={t("common.save")} keepValues testId="settings-form">
+          <TextField name="site_name" label={t("settings.siteName")} defaultValue={s.siteName} required />
+          <TextField name="public_base_url" type="url" label={t("settings.publicBaseUrl")} defaultValue={s.publicBaseUrl} help={t("settings.publicBaseUrlHelp")} required />
+          <Toggle name="image_exposure" label={t("settings.imageExposure")} defaultChecked={s.imageExposure} help={t("settings.imageExposureNote")} />
+          <Toggle name="points_debit_enabled" label={t("settings.pointsDebit")} defaultChecked={s.pointsDebitEnabled} help={t("settings.pointsDebitNote")} />
+          <TextField name="rate_limit_per_key" type="number" inputMode="numeric" label={t("settings.rateLimitPerKey")} defaultValue={s.rateLimitPerKey} required />
+          <TextField name="rate_limit_per_ip" type="number" inputMode="numeric" label={t("settings.rateLimitPerIp")} defaultValue={s.rateLimitPerIp} required />
+        </ActionForm>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAdmin } from "@/lib/admins/create-admin";
+import { currentTotp, hashRecoveryCode } from "@/lib/admin-auth/totp";
+import { encryptText } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/db/client";
+import { startAppServer, type AppServer } from "@/lib/testing/app-server";
+import { useTestDatabase } from "@/lib/testing/test-database";
+
+// Issue 5: every admin page checks the session on the server; sign-in is
+// next-auth credentials with scrypt passwords, lock-out after 5 failures and
+// optional TOTP with one-time recovery codes; every outcome is audited with the IP.
+
+let server: AppServer;
+const PASSWORD = "correct horse battery staple";
+
+beforeAll(async () => {
+  const url = await useTestDatabase();
+  server = await startAppServer(url);
+});
+afterAll(async () => server?.stop());
+
+/** next-auth's own HTTP flow: CSRF cookie + token, then the credentials callback. */
+async function signIn(email: string, password: string, code = "", ip = "203.0.113.7") {
+  const csrfRes = await fetch(`${server.baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const cookie = csrfRes.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const res = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie, "x-forwarded-for": ip },
+    body: new URLSearchParams({ csrfToken, email, password, code, json: "true" }),
+  });
+  const body = (await res.json()) as { url: string };
+  const error = new URL(body.url).searchParams.get("error");
+  const session = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="))?.split(";")[0];
+  return { error, session };
+}
+
+describe("admin console access", () => {
+  it("redirects a signed-out request for any admin page to the sign-in page", async () => {
+    for (const path of ["/admin", "/admin/orders", "/admin/settings", "/admin/buyers", "/admin/api-keys", "/admin/manual", "/admin/audit", "/admin/security", "/admin/orders/X1"]) {
+      const res = await fetch(`${server.baseUrl}${path}`, { redirect: "manual" });
+      expect([303, 307, 308], path).toContain(res.status);
+      expect(res.headers.get("location"), path).toMatch(/\/admin\/sign-in$/);
+    }
+    const page = await fetch(`${server.baseUrl}/admin/sign-in`);
+    expect(page.status).toBe(200);
+  });
+
+  it("signs in with the right password only, and the session opens the console", async () => {
+    await createAdmin({ email: "ok@example.com", password: PASSWORD });
+    expect((await signIn("ok@example.com", "wrong password!")).error).toBe("invalid");
+    expect((await signIn("nobody@example.com", PASSWORD)).error).toBe("invalid");
+    const good = await signIn("ok@example.com", PASSWORD);
+    expect(good.error).toBeNull();
+    expect(good.session).toBeTruthy();
+    const res = await fetch(`${server.baseUrl}/admin/settings`, { headers: { cookie: good.session! }, redirect: "manual" });
+    expect(res.status).toBe(200);
+    const failed = await db().auditLog.findMany({ where: { action: "admin.sign_in_failed" } });
+    expect(failed.map((r) => r.actor).sort()).toEqual(["nobody@example.com", "ok@example.com"]);
+    const success = await db().auditLog.findFirstOrThrow({ where: { action: "admin.sign_in", actor: "ok@example.com" } });
+    expect(success.ip).toBe("203.0.113.7");
+    // A successful sign-in resets the failure counter.
+    expect((await db().adminUser.findUniqueOrThrow({ where: { email: "ok@example.com" } })).failedLoginCount).toBe(0);
+  });
+
+  it("locks an account for 15 minutes after 5 failures in a row, even for the right password", async () => {
+    await createAdmin({ email: "lock@example.com", password: PASSWORD });
+    for (let i = 1; i <= 4; i++) expect((await signIn("lock@example.com", `wrong-${i}-password`)).error).toBe("invalid");
+    expect((await signIn("lock@example.com", "wrong-5-password")).error).toBe("locked");
+    const locked = await signIn("lock@example.com", PASSWORD);
+    expect(locked.error).toBe("locked");
+    expect(locked.session).toBeUndefined();
+    const row = await db().adminUser.findUniqueOrThrow({ where: { email: "lock@example.com" } });
+    expect(row.lockedUntil!.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
+    const actions = (await db().auditLog.findMany({ where: { actor: "lock@example.com" }, orderBy: { id: "asc" } })).map((r) => r.action);
+    expect(actions).toEqual([...Array(5).fill("admin.sign_in_failed"), "admin.locked_out", "admin.sign_in_refused_locked"]);
+    // Once the lock has passed, the right password works again.
+    await db().adminUser.update({ where: { id: row.id }, data: { lockedUntil: new Date(Date.now() - 1000) } });
+    expect((await signIn("lock@example.com", PASSWORD)).error).toBeNull();
+  });
+
+  it("requires the TOTP code when two-factor is on; a recovery code works exactly once", async () => {
+    const { id } = await createAdmin({ email: "totp@example.com", password: PASSWORD });
+    const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+    await db().adminUser.update({ where: { id }, data: { totpEnabled: true, totpSecretCiphertext: encryptText(secret), recoveryCodeHashes: [hashRecoveryCode("abcde-12345")] } });
+    expect((await signIn("totp@example.com", PASSWORD)).error).toBe("totp_required");
+    expect((await signIn("totp@example.com", PASSWORD, "000000")).error).toBe("invalid");
+    expect((await signIn("totp@example.com", PASSWORD, currentTotp(secret))).error).toBeNull();
+    expect((await signIn("totp@example.com", PASSWORD, "abcde-12345")).error).toBeNull();
+    expect((await signIn("totp@example.com", PASSWORD, "abcde-12345")).error).toBe("invalid");
+  });
+});

@@ -1,0 +1,24 @@
+import type { ActionState } from "@/lib/admin-auth/action-state";
+import { ActionForm } from "./action-form";
+import { HiddenField, TextArea, TextField } from "./form-fields";
+
+type Action = (s: ActionState, f: FormData) => Promise<ActionState>;
+
+/** Deliver-with-payload and fail-with-reason forms for one order (manual queue, order page). */
+export function OrderActions({ orderNo, deliver, fail, labels }: {
+  orderNo: string; deliver: Action; fail: Action;
+  labels: { payload: string; deliver: string; reason: string; fail: string };
+}) {
+  return (
+    <div className="queue-item">
+      <ActionForm action={deliver} submitLabel={labels.deliver} testId={`deliver-${orderNo}`}>
+        <HiddenField name="orderNo" value={orderNo} />
+        <TextArea name="payload" id={`payload-${orderNo}`} label={labels.payload} required rows={3} />
+      </ActionForm>
+      <ActionForm action={fail} submitLabel={labels.fail} variant="danger" testId={`fail-${orderNo}`}>
+        <HiddenField name="orderNo" value={orderNo} />
+        <TextField name="reason" id={`reason-${orderNo}`} label={labels.reason} required />
+      </ActionForm>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export function StatusBadge({ status, label }: { status: string; label: string }) {
+  return <span className={`badge badge-${status}`}>{label}</span>;
+}

@@ -1,0 +1,107 @@
+import { expect, test } from "@playwright/test";
+import { currentTotp } from "../lib/admin-auth/totp";
+import { ADMIN_EMAIL, ADMIN_PAGES, cli, signIn } from "./helpers";
+
+// Issue 5: a signed-out browser cannot reach any admin page or action;
+// wrong passwords are refused; 5 failures lock the account.
+
+test("a signed-out browser is sent to sign-in from every admin page", async ({ page }) => {
+  for (const path of [...ADMIN_PAGES, "/admin/orders/NO-SUCH-ORDER", "/admin/buyers/00000000-0000-0000-0000-000000000000"]) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL(/\/admin\/sign-in$/);
+    await expect(page.locator("#password")).toBeVisible();
+  }
+});
+
+test("a wrong password is refused with a message, and the right one signs in", async ({ page }) => {
+  await page.goto("/admin/sign-in");
+  await page.locator("#email").fill(ADMIN_EMAIL);
+  await page.locator("#password").fill("not-the-password");
+  await page.locator('[data-testid="sign-in-form"] button[type=submit]').click();
+  await expect(page.locator(".msg[role=alert]")).toHaveText("Wrong e-mail or password.");
+  await expect(page).toHaveURL(/\/admin\/sign-in/);
+  await signIn(page);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+});
+
+test("five failures lock the account, even against the right password", async ({ page }) => {
+  const email = `locked-${Date.now()}@example.com`;
+  const password = "the-right-password-1";
+  cli("admin:create", "--email", email, "--password", password);
+  await page.goto("/admin/sign-in");
+  await page.locator("#email").fill(email);
+  const submit = page.locator('[data-testid="sign-in-form"] button[type=submit]');
+  for (let i = 1; i <= 4; i++) {
+    await page.locator("#password").fill(`wrong-password-${i}`);
+    await submit.click();
+    await expect(page.locator(".msg[role=alert]")).toHaveText("Wrong e-mail or password.");
+    await expect(submit).toBeEnabled();
+  }
+  await page.locator("#password").fill("wrong-password-5");
+  await submit.click();
+  await expect(page.locator(".msg[role=alert]")).toContainText("locked for 15 minutes");
+  await page.locator("#password").fill(password);
+  await submit.click();
+  await expect(submit).toBeEnabled();
+  await expect(page.locator(".msg[role=alert]")).toContainText("locked for 15 minutes");
+  await expect(page).toHaveURL(/\/admin\/sign-in/);
+});
+
+test("a server action posted after the session is gone changes nothing and goes to sign-in", async ({ page, context }) => {
+  await signIn(page);
+  await page.goto("/admin/settings");
+  const before = await page.locator("#f-site_name").inputValue();
+  await context.clearCookies();
+  await page.locator("#f-site_name").fill("Should not be saved");
+  await page.locator('[data-testid="settings-form"] button[type=submit]').click();
+  await expect(page).toHaveURL(/\/admin\/sign-in$/);
+  await signIn(page);
+  await page.goto("/admin/settings");
+  await expect(page.locator("#f-site_name")).toHaveValue(before);
+});
+
+test("signing out ends the session", async ({ page }) => {
+  await signIn(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole("link", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/admin\/sign-in\?signedOut=1$/);
+  await page.goto("/admin/orders");
+  await expect(page).toHaveURL(/\/admin\/sign-in$/);
+});
+
+test("two-factor: set up with an authenticator code, then sign-in needs a code; a recovery code works", async ({ page, context }) => {
+  const email = `totp-${Date.now()}@example.com`;
+  const password = "totp-admin-password-1";
+  cli("admin:create", "--email", email, "--password", password);
+  await signIn(page, email, password);
+  await page.goto("/admin/security");
+  await page.getByTestId("totp-begin-form").getByRole("button").first().click();
+  const secret = (await page.getByTestId("totp-begin-form").locator("[data-reveal] ").first().textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]+$/);
+  const enable = page.getByTestId("totp-enable-form");
+  await enable.locator("#f-code").fill(currentTotp(secret));
+  await enable.getByRole("button", { name: "Turn on two-factor" }).click();
+  const codes = enable.getByTestId("reveal").locator("[data-reveal]");
+  await expect(codes).toHaveCount(8);
+  const recovery = (await codes.first().textContent())!.trim();
+
+  await context.clearCookies();
+  await page.goto("/admin/sign-in");
+  await page.locator("#email").fill(email);
+  await page.locator("#password").fill(password);
+  const submit = page.locator('[data-testid="sign-in-form"] button[type=submit]');
+  await submit.click();
+  await expect(page.locator(".msg[role=alert]")).toContainText("authenticator");
+  await page.locator("#code").fill(currentTotp(secret));
+  await submit.click();
+  await expect(page).toHaveURL(/\/admin$/);
+
+  await context.clearCookies();
+  await page.goto("/admin/sign-in");
+  await page.locator("#email").fill(email);
+  await page.locator("#password").fill(password);
+  await submit.click();
+  await page.locator("#code").fill(recovery);
+  await submit.click();
+  await expect(page).toHaveURL(/\/admin$/);
+});

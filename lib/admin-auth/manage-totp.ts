@@ -1,0 +1,38 @@
+import { db } from "../db/client";
+import { decryptText, encryptText } from "../crypto/secret-box";
+import { AppError } from "../errors";
+import { verifyPassword } from "../admins/password";
+import { auditAdmin } from "./audit-admin";
+import type { AdminSession } from "./require-admin";
+import { checkTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from "./totp";
+
+// Two-factor for one administrator: begin (a new secret, stored encrypted,
+// not yet required), enable (proved by a code from the app; recovery codes
+// are made and shown once), disable (needs the password). Each step audited.
+
+export async function beginTotpSetup(admin: AdminSession): Promise<{ secret: string; uri: string }> {
+  const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { totpEnabled: true } });
+  if (row.totpEnabled) throw new AppError("conflict", 409, "two-factor is already on");
+  const secret = newTotpSecret();
+  await db().adminUser.update({ where: { id: admin.id }, data: { totpSecretCiphertext: encryptText(secret) } });
+  await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_setup_started", targetType: "admin_user", targetId: String(admin.id), ip: admin.ip });
+  return { secret, uri: totpUri(secret, admin.email) };
+}
+
+export async function enableTotp(admin: AdminSession, code: string): Promise<string[]> {
+  const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { totpEnabled: true, totpSecretCiphertext: true } });
+  if (row.totpEnabled) throw new AppError("conflict", 409, "two-factor is already on");
+  if (!row.totpSecretCiphertext) throw new AppError("bad_request", 400, "start the setup first");
+  if (!checkTotp(decryptText(row.totpSecretCiphertext), code)) throw new AppError("bad_request", 400, "the code does not match; check the time on your phone and try again");
+  const codes = newRecoveryCodes();
+  await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: true, recoveryCodeHashes: codes.map(hashRecoveryCode) } });
+  await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_enabled", targetType: "admin_user", targetId: String(admin.id), details: { recoveryCodes: codes.length }, ip: admin.ip });
+  return codes;
+}
+
+export async function disableTotp(admin: AdminSession, password: string): Promise<void> {
+  const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { passwordHash: true } });
+  if (!(await verifyPassword(password, row.passwordHash))) throw new AppError("bad_request", 400, "wrong password");
+  await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: false, totpSecretCiphertext: null, recoveryCodeHashes: [] } });
+  await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_disabled", targetType: "admin_user", targetId: String(admin.id), ip: admin.ip });
+}

@@ -1,0 +1,40 @@
+import { db } from "../db/client";
+import { decryptText } from "../crypto/secret-box";
+
+/**
+ * An order with everything the order page shows. The manual form is
+ * returned as field NAMES only; values come through revealFormField (audited).
+ * The delivered payload is reduced to its line count.
+ */
+export async function getOrderDetail(orderNo: string) {
+  const order = await db().order.findUnique({
+    where: { orderNo },
+    include: {
+      user: { select: { id: true, email: true } },
+      credential: { select: { apiKey: true } },
+      items: { include: { sku: { select: { skuCode: true } } } },
+      fulfillment: { select: { source: true, deliveryFormat: true, payloadCiphertext: true, createdAt: true, adminUserId: true } },
+      callbacks: { include: { attempts: { orderBy: { id: "asc" } } }, orderBy: { id: "asc" } },
+      ledger: { orderBy: { id: "asc" } },
+      upstreamPurchase: true,
+    },
+  });
+  if (!order) return null;
+  const { manualFormData, fulfillment, ...rest } = order;
+  const formFields = manualFormData && typeof manualFormData === "object" && !Array.isArray(manualFormData) ? Object.keys(manualFormData) : [];
+  let deliveredLines = 0;
+  if (fulfillment) {
+    try {
+      // An auto delivery stores no payload: its lines are the order's card keys (lib/orders/order-view.ts deliveredLines).
+      const parsed = fulfillment.payloadCiphertext ? JSON.parse(decryptText(fulfillment.payloadCiphertext)) : null;
+      deliveredLines = Array.isArray(parsed) ? parsed.length : await db().cardKey.count({ where: { orderId: order.id } });
+    } catch {
+      deliveredLines = 0;
+    }
+  }
+  return {
+    ...rest,
+    formFields,
+    fulfillment: fulfillment ? { source: fulfillment.source, deliveryFormat: fulfillment.deliveryFormat, createdAt: fulfillment.createdAt, adminUserId: fulfillment.adminUserId, deliveredLines } : null,
+  };
+}

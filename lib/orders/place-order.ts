@@ -1,0 +1,73 @@
+import type { Tx } from "../db/tx";
+import { AppError } from "../errors";
+import type { DeliveryFormat, Profile } from "../generated/prisma/enums";
+
+export interface PlaceOrderRow {
+  orderNo: string;
+  credentialId: number;
+  userId: string;
+  profile: Profile;
+  downstreamOrderNo: string;
+  requestDigest: string;
+  traceId: string | null;
+  callbackUrl: string | null;
+  manualFormData: Record<string, unknown>;
+  skuId: number;
+  productId: number;
+  title: unknown;
+  quantity: number;
+  unitPriceCents: bigint;
+  /** `auto`: card keys are taken and the order is delivered in the same statement. */
+  auto: boolean;
+  deliveryFormat: DeliveryFormat;
+}
+
+export interface PlacedOrder {
+  id: number;
+  createdAt: Date;
+  /** The delivered card keys (encrypted), in id order; empty unless `auto`. */
+  keys: { id: bigint; ciphertext: Uint8Array }[];
+}
+
+/**
+ * Writes a new order with everything it takes, through the SQL function
+ * place_order (prisma/migrations/*_place_order): order, item, card keys or
+ * stock, fulfilment row, debit and ledger row, in ONE statement. Called on
+ * db() it is one round trip and its own transaction (autocommit); called on a
+ * transaction client it joins that transaction. Returns null when the
+ * (credential, downstream_order_no) is already stored (D18: the caller loads
+ * and compares). Throws insufficient_stock / insufficient_balance, having
+ * written nothing.
+ */
+export async function placeOrder(client: Tx, o: PlaceOrderRow): Promise<PlacedOrder | null> {
+  let rows: { orderId: number; createdAt: Date; keyId: bigint | null; keyCiphertext: Uint8Array | null }[];
+  try {
+    rows = await client.$queryRaw`
+      SELECT * FROM place_order(
+        ${o.orderNo}, ${o.credentialId}, ${o.userId}::uuid, ${o.profile}::"Profile", ${o.downstreamOrderNo},
+        ${o.requestDigest}, ${o.traceId}, ${o.callbackUrl}, ${JSON.stringify(o.manualFormData)}::jsonb,
+        ${o.skuId}, ${o.productId}, ${JSON.stringify(o.title)}::jsonb, ${o.quantity}, ${o.unitPriceCents},
+        ${o.auto}, ${o.deliveryFormat}::"DeliveryFormat")`;
+  } catch (err) {
+    throw refusal(err) ?? err;
+  }
+  if (rows.length === 0) return null;
+  return {
+    id: rows[0].orderId,
+    createdAt: rows[0].createdAt,
+    keys: rows.flatMap((r) => (r.keyId === null || r.keyCiphertext === null ? [] : [{ id: r.keyId, ciphertext: r.keyCiphertext }])),
+  };
+}
+
+const REFUSALS: Record<string, () => AppError> = {
+  insufficient_stock: () => new AppError("insufficient_stock", 400, "stock too low"),
+  insufficient_balance: () => new AppError("insufficient_balance", 400, "points balance too low"),
+};
+
+/** place_order's RAISE (SQLSTATE P0001, message = our code), as the driver adapter reports it. */
+function refusal(err: unknown): AppError | null {
+  const cause = (err as { meta?: { driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string } } } })?.meta
+    ?.driverAdapterError?.cause;
+  if (cause?.originalCode !== "P0001" || !cause.originalMessage) return null;
+  return REFUSALS[cause.originalMessage]?.() ?? null;
+}

@@ -1,0 +1,43 @@
+import { encryptText } from "../crypto/secret-box";
+import { db } from "../db/client";
+import { AppError } from "../errors";
+import { writeAuditLog } from "../fulfilment/write-audit-log";
+import { UpstreamConnectionInputSchema, type UpstreamConnectionInput } from "./connection-input";
+import { upstreamClient, UpstreamError } from "./upstream-client";
+
+
+/**
+ * Adds an upstream supplier. It is pinged first with the given credentials
+ * (signed GET {prefix}/ping); a connection that does not answer, or answers
+ * with an error, is refused and nothing is stored. The secret is stored only
+ * encrypted (AES-256-GCM) and never returned.
+ */
+export async function addUpstreamConnection(raw: UpstreamConnectionInput, opts: { adminUserId?: number; actor?: string } = {}) {
+  const parsed = UpstreamConnectionInputSchema.safeParse(raw);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    throw new AppError("bad_request", 400, `${String(i.path[0] ?? "input")}: ${i.message}`);
+  }
+  const input = parsed.data;
+  let balance: string;
+  try {
+    balance = (await upstreamClient(input).ping()).balance;
+  } catch (err) {
+    const why = err instanceof UpstreamError ? err.message : "ping failed";
+    throw new AppError("upstream_unreachable", 502, `the upstream did not answer the ping correctly (${why}); connection not added`);
+  }
+  return db().$transaction(async (tx) => {
+    const c = await tx.upstreamConnection.create({
+      data: {
+        name: input.name, baseUrl: input.baseUrl, profile: input.profile, apiKey: input.apiKey,
+        secretCiphertext: encryptText(input.apiSecret), maxWaitSeconds: input.maxWaitSeconds,
+        lastPingAt: new Date(), lastPingOk: true, lastBalance: balance,
+      },
+    });
+    await writeAuditLog(tx, {
+      adminUserId: opts.adminUserId, actor: opts.actor, action: "upstream.add", targetType: "upstream_connection",
+      targetId: String(c.id), details: { name: c.name, baseUrl: c.baseUrl, profile: c.profile },
+    });
+    return { id: c.id, name: c.name, balance };
+  });
+}

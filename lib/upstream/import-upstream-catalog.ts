@@ -1,0 +1,205 @@
+import { isDeepStrictEqual } from "node:util";
+import { db } from "../db/client";
+import type { Tx } from "../db/tx";
+import { AppError } from "../errors";
+import { ManualFormSchemaSchema } from "../forms/form-schema";
+import { DeliveryFormat } from "../generated/prisma/enums";
+import { writeAuditLog } from "../fulfilment/write-audit-log";
+import { parseAmount } from "../protocol/amount";
+import { clientFor, loadConnection } from "./connection";
+import { UpstreamError, type UpstreamCategory, type UpstreamProduct } from "./upstream-client";
+
+export interface UpstreamImportCounts {
+  categoriesCreated: number; categoriesUpdated: number; categoriesDelisted: number;
+  productsCreated: number; productsUpdated: number; productsDelisted: number;
+  skusCreated: number; skusUpdated: number; skusDelisted: number;
+}
+
+/** "10", "12.5", "0.25": a percentage with at most two decimals → basis points (1/100 of a percent). */
+export function markupBasisPoints(percent: string): number {
+  if (!/^\d{1,4}(\.\d{1,2})?$/.test(percent.trim())) throw new AppError("bad_request", 400, "markup percent must be a number like 10 or 12.5 (at most two decimals)");
+  return Number(parseAmount(percent.trim())); // parseAmount: "12.5" → 1250n, i.e. basis points
+}
+
+/** price × (1 + markup), rounded UP to 0.01, in integer fen: ceil(cents × (10000 + bp) / 10000). */
+export function applyMarkup(cents: bigint, basisPoints: number): bigint {
+  const num = cents * BigInt(10_000 + basisPoints);
+  return (num + 9_999n) / 10_000n;
+}
+
+const FORMATS = new Set<string>(Object.values(DeliveryFormat));
+
+/**
+ * Imports an upstream's catalogue (admin UI, `npm run cli -- upstream:import`):
+ * every category and every product page (inactive ones included) is read
+ * first, then ONE transaction creates or updates the mapped local categories,
+ * products and SKUs (keyed by the upstream ids: Category.upstreamCategoryId,
+ * Product.upstreamProductId, Sku.upstreamSkuId). Products are `upstream`
+ * fulfilment with the upstream's titles, description, content, delivery
+ * format, delimiter and form schema; stock mirrors the upstream's
+ * stock_quantity (-1 → unlimited); prices are the upstream's plus the markup,
+ * rounded up to 0.01. What the upstream delisted or no longer lists is
+ * delisted here (is_active false; a category no longer listed is hidden). A
+ * row is written only when a value differs, so a re-import of an unchanged
+ * catalogue changes nothing.
+ */
+export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string; adminUserId?: number; actor?: string }): Promise<UpstreamImportCounts> {
+  const bp = markupBasisPoints(input.markupPercent ?? "0");
+  const conn = await loadConnection(input.connectionId);
+  const client = clientFor(conn);
+  let categories: UpstreamCategory[];
+  let products: UpstreamProduct[];
+  try {
+    categories = await client.categories();
+    products = await client.allProducts();
+  } catch (err) {
+    const why = err instanceof UpstreamError ? err.message : "unexpected error";
+    throw new AppError("upstream_unreachable", 502, `could not read the upstream catalogue (${why}); nothing was imported`);
+  }
+  return db().$transaction(async (tx) => {
+    const counts = await importInto(tx, conn.id, bp, categories, products);
+    await writeAuditLog(tx, {
+      adminUserId: input.adminUserId, actor: input.actor, action: "upstream.import", targetType: "upstream_connection",
+      targetId: String(conn.id), details: { markupBasisPoints: bp, ...counts },
+    });
+    return counts;
+  }, { maxWait: 10_000, timeout: 300_000 });
+}
+
+async function importInto(tx: Tx, connId: number, bp: number, categories: UpstreamCategory[], products: UpstreamProduct[]): Promise<UpstreamImportCounts> {
+  const counts: UpstreamImportCounts = {
+    categoriesCreated: 0, categoriesUpdated: 0, categoriesDelisted: 0,
+    productsCreated: 0, productsUpdated: 0, productsDelisted: 0,
+    skusCreated: 0, skusUpdated: 0, skusDelisted: 0,
+  };
+
+  // ---- categories: rows first, then parents (the upstream may list a child before its parent) ----
+  const localCats = await tx.category.findMany({ where: { upstreamConnectionId: connId } });
+  const catByUpstream = new Map(localCats.map((c) => [c.upstreamCategoryId!, c]));
+  const catId = new Map<number, number>();
+  const touched = new Set<number>();
+  for (const c of categories) {
+    const data = { slug: `up${connId}-${c.slug}`, name: c.name, sortOrder: c.sort_order, deletedAt: null };
+    const existing = catByUpstream.get(c.id);
+    if (!existing) {
+      const row = await tx.category.create({ data: { ...data, upstreamConnectionId: connId, upstreamCategoryId: c.id } });
+      catId.set(c.id, row.id);
+      counts.categoriesCreated++;
+      touched.add(row.id);
+    } else {
+      catId.set(c.id, existing.id);
+      if (await updateChanged(existing, data, (changed) => tx.category.update({ where: { id: existing.id }, data: changed }))) {
+        counts.categoriesUpdated++;
+        touched.add(existing.id);
+      }
+    }
+  }
+  for (const c of categories) {
+    const id = catId.get(c.id)!;
+    const parentId = c.parent_id ? (catId.get(c.parent_id) ?? null) : null;
+    const current = catByUpstream.get(c.id)?.parentId ?? null;
+    if (parentId === current) continue;
+    await tx.category.update({ where: { id }, data: { parentId } });
+    if (!touched.has(id)) counts.categoriesUpdated++;
+    touched.add(id);
+  }
+  const listedCats = new Set(categories.map((c) => c.id));
+  for (const c of localCats) {
+    if (listedCats.has(c.upstreamCategoryId!) || c.deletedAt) continue;
+    await tx.category.update({ where: { id: c.id }, data: { deletedAt: new Date() } });
+    counts.categoriesDelisted++;
+  }
+
+  // ---- products and their SKUs ----
+  const localProducts = await tx.product.findMany({ where: { upstreamConnectionId: connId }, include: { skus: true } });
+  const prodByUpstream = new Map(localProducts.map((p) => [p.upstreamProductId!, p]));
+  const listedProducts = new Set<number>();
+  for (const up of products) {
+    const categoryId = catId.get(up.category_id);
+    if (categoryId === undefined) continue; // in a category the upstream does not list: cannot be placed
+    listedProducts.add(up.id);
+    const form = up.manual_form_schema ? ManualFormSchemaSchema.safeParse(up.manual_form_schema) : null;
+    const data = {
+      slug: `up${connId}-${up.slug}`,
+      categoryId,
+      title: up.title,
+      description: up.description,
+      content: up.content,
+      fulfillmentType: "upstream" as const,
+      deliveryFormat: (FORMATS.has(up.delivery_format) ? up.delivery_format : "text") as DeliveryFormat,
+      deliveryDelimiter: up.delivery_delimiter.slice(0, 16) || "----",
+      // Through JSON: drops undefined keys, so stored and compared values agree.
+      manualFormSchema: form?.success ? JSON.parse(JSON.stringify(form.data)) : { fields: [] },
+      logo: up.logo_url,
+      images: up.images,
+      priceCents: applyMarkup(parseAmount(up.price_amount), bp),
+      originalPriceCents: applyMarkup(parseAmount(up.original_price ?? up.price_amount), bp),
+      // A form we cannot read would let orders through that the upstream refuses: not sold.
+      isActive: up.is_active && form?.success !== false,
+      deletedAt: null,
+    };
+    const existing = prodByUpstream.get(up.id);
+    let productId: number;
+    if (!existing) {
+      productId = (await tx.product.create({ data: { ...data, upstreamConnectionId: connId, upstreamProductId: up.id } })).id;
+      counts.productsCreated++;
+    } else {
+      productId = existing.id;
+      const changed = await updateChanged(existing, data, (c) => tx.product.update({ where: { id: existing.id }, data: c }));
+      if (changed && existing.isActive && !data.isActive) counts.productsDelisted++;
+      else if (changed) counts.productsUpdated++;
+    }
+
+    const skuByUpstream = new Map((existing?.skus ?? []).map((s) => [s.upstreamSkuId!, s]));
+    const listedSkus = new Set<number>();
+    for (const [index, s] of up.skus.entries()) {
+      listedSkus.add(s.id);
+      const skuData = {
+        skuCode: `up${connId}-${s.id}-${s.sku_code}`.slice(0, 200),
+        specValues: JSON.parse(JSON.stringify(s.spec_values)),
+        priceCents: applyMarkup(parseAmount(s.price_amount), bp),
+        isActive: s.is_active,
+        stockQuantity: s.stock_quantity < 0 ? null : s.stock_quantity, // D13: -1 is unlimited
+        sortOrder: index,
+        deletedAt: null,
+      };
+      const local = skuByUpstream.get(s.id);
+      if (!local) {
+        await tx.sku.create({ data: { ...skuData, productId, upstreamSkuId: s.id } });
+        counts.skusCreated++;
+      } else {
+        const changed = await updateChanged(local, skuData, (c) => tx.sku.update({ where: { id: local.id }, data: c }));
+        if (changed && local.isActive && !skuData.isActive) counts.skusDelisted++;
+        else if (changed) counts.skusUpdated++;
+      }
+    }
+    for (const local of existing?.skus ?? []) {
+      if (listedSkus.has(local.upstreamSkuId!) || !local.isActive) continue;
+      await tx.sku.update({ where: { id: local.id }, data: { isActive: false } });
+      counts.skusDelisted++;
+    }
+  }
+  for (const p of localProducts) {
+    if (listedProducts.has(p.upstreamProductId!) || !p.isActive) continue;
+    await tx.product.update({ where: { id: p.id }, data: { isActive: false } });
+    counts.productsDelisted++;
+  }
+  return counts;
+}
+
+/** Updates only the fields whose values differ; returns whether anything changed. */
+async function updateChanged(existing: Record<string, unknown>, data: Record<string, unknown>, update: (changed: any) => Promise<unknown>): Promise<boolean> {
+  const changed = Object.fromEntries(Object.entries(data).filter(([k, v]) => !isDeepStrictEqual(canonical(existing[k]), canonical(v))));
+  if (!Object.keys(changed).length) return false;
+  await update(changed);
+  return true;
+}
+
+// jsonb comes back with its keys reordered: compare objects by content.
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === "object" && !(v instanceof Date)) {
+    return Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
+  }
+  return v;
+}

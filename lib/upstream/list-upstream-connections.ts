@@ -1,0 +1,43 @@
+import { db } from "../db/client";
+import { clientFor, loadConnection } from "./connection";
+
+export interface UpstreamConnectionRow {
+  id: number;
+  name: string;
+  baseUrl: string;
+  profile: "U" | "P";
+  apiKey: string;
+  maxWaitSeconds: number;
+  isEnabled: boolean;
+  lastPingAt: string | null;
+  lastPingOk: boolean | null;
+  /** The balance the upstream reported at the last successful ping ("12.30"). */
+  lastBalance: string | null;
+  products: number;
+}
+
+/** Connections for the administrator (admin UI, `upstream:list`): never the secret. */
+export async function listUpstreamConnections(): Promise<UpstreamConnectionRow[]> {
+  const rows = await db().upstreamConnection.findMany({ orderBy: { id: "asc" }, include: { _count: { select: { products: true } } } });
+  return rows.map((c) => ({
+    id: c.id, name: c.name, baseUrl: c.baseUrl, profile: c.profile, apiKey: c.apiKey, maxWaitSeconds: c.maxWaitSeconds,
+    isEnabled: c.isEnabled, lastPingAt: c.lastPingAt?.toISOString() ?? null, lastPingOk: c.lastPingOk,
+    lastBalance: c.lastBalance, products: c._count.products,
+  }));
+}
+
+/** Pings one connection now and records the outcome (and the balance when it answered). */
+export async function pingUpstreamConnection(id: number): Promise<{ ok: boolean; balance: string | null; error: string | null }> {
+  const conn = await loadConnection(id);
+  let result: { ok: boolean; balance: string | null; error: string | null };
+  try {
+    result = { ok: true, balance: (await clientFor(conn).ping()).balance, error: null };
+  } catch (err) {
+    result = { ok: false, balance: null, error: (err as Error).message };
+  }
+  await db().upstreamConnection.update({
+    where: { id },
+    data: { lastPingAt: new Date(), lastPingOk: result.ok, ...(result.ok ? { lastBalance: result.balance } : {}) },
+  });
+  return result;
+}

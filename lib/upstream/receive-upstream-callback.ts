@@ -1,0 +1,66 @@
+import crypto from "node:crypto";
+import { db } from "../db/client";
+import { log } from "../log";
+import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SECONDS } from "../protocol/headers";
+import { UNAUTHORIZED_MESSAGE, wireError } from "../protocol/errors";
+import { verifySignature } from "../protocol/signing";
+import { loadConnection } from "./connection";
+import { enqueuePurchaseRun } from "./queue-purchase";
+
+export interface UpstreamCallbackRequest {
+  connectionId: number;
+  method: string;
+  /** The path of our callback URL as requested: what the upstream signed (section 5 rule 6). */
+  path: string;
+  headers: Headers;
+  rawBody: Buffer;
+}
+
+const unauthorized = () => wireError("unauthorized", UNAUTHORIZED_MESSAGE);
+
+/**
+ * A Profile U upstream tells us an order changed (spec 6). Verified before
+ * anything is read: the API key must be the connection's, the timestamp
+ * within ±60 s, the signature the HMAC of this connection's secret over our
+ * callback path and the exact body. A connection can reach only its own
+ * purchases (found by connection and our downstream_order_no). The body is not
+ * trusted for delivery data: the callback only schedules an immediate poll of
+ * the upstream order (run-purchase.ts), which reads the result over our own
+ * signed request. Unknown connection, bad signature: 401; no such purchase of
+ * this connection: 404 order_not_found.
+ */
+export async function receiveUpstreamCallback(req: UpstreamCallbackRequest): Promise<{ ok: true; polled: boolean }> {
+  const apiKey = req.headers.get(HEADER_API_KEY);
+  const ts = req.headers.get(HEADER_TIMESTAMP);
+  const signature = req.headers.get(HEADER_SIGNATURE);
+  if (!apiKey || !ts || !signature || !/^[0-9]{1,12}$/.test(ts)) throw unauthorized();
+  if (Math.abs(Number(ts) - Date.now() / 1000) > TIMESTAMP_WINDOW_SECONDS) throw unauthorized();
+  const conn = await loadConnection(req.connectionId).catch(() => null);
+  if (!conn || conn.profile !== "U" || !sameText(apiKey, conn.apiKey)) throw unauthorized();
+  if (!verifySignature({ method: req.method, path: req.path, timestamp: ts, body: req.rawBody, secret: conn.apiSecret, signature })) throw unauthorized();
+
+  let body: { downstream_order_no?: unknown; order_id?: unknown };
+  try {
+    body = JSON.parse(req.rawBody.toString("utf8"));
+  } catch {
+    throw wireError("bad_request", "callback body must be JSON");
+  }
+  if (typeof body?.downstream_order_no !== "string") throw wireError("bad_request", "downstream_order_no is required");
+  const purchase = await db().upstreamPurchase.findFirst({
+    where: { connectionId: conn.id, downstreamOrderNo: body.downstream_order_no },
+    select: { id: true, status: true, upstreamOrderId: true },
+  });
+  if (!purchase || (purchase.upstreamOrderId !== null && body.order_id !== undefined && body.order_id !== purchase.upstreamOrderId)) {
+    throw wireError("order_not_found", "no such order of this connection");
+  }
+  const open = purchase.status === "pending" || purchase.status === "placed";
+  if (open) await db().$transaction((tx) => enqueuePurchaseRun(tx, purchase.id));
+  log.info({ component: "upstream", connectionId: conn.id, purchaseId: purchase.id, polled: open }, "upstream callback accepted");
+  return { ok: true, polled: open };
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}

@@ -1,0 +1,164 @@
+import { db } from "../db/client";
+import type { Tx } from "../db/tx";
+import type { OrderStatus } from "../generated/prisma/enums";
+import { transitionOrder } from "../fulfilment/transition-order";
+import { log } from "../log";
+import { parseAmount } from "../protocol/amount";
+import { clientFor, loadConnection, type LoadedConnection } from "./connection";
+import { nextRunAt } from "./purchase-schedule";
+import { enqueuePurchaseRun } from "./queue-purchase";
+import { deliveredLines, UpstreamError, type UpstreamCreateOrder, type UpstreamOrder } from "./upstream-client";
+
+// Errors after which the upstream certainly holds no order for our number: it
+// refused the create before storing anything (D18: a failed request leaves no
+// record). Anything else (5xx, timeouts, 401, 409, 429) may be transient or
+// may hide an order that was created: we repeat the same request until the
+// deadline, then the order goes to review.
+const DEFINITE_REFUSALS = new Set([
+  "bad_request", "invalid_json", "points_disabled", "product_unavailable", "product_not_found",
+  "sku_unavailable", "insufficient_stock", "insufficient_balance",
+]);
+
+type Purchase = NonNullable<Awaited<ReturnType<typeof loadPurchase>>>;
+
+function loadPurchase(purchaseId: number) {
+  return db().upstreamPurchase.findUnique({
+    where: { id: purchaseId },
+    include: { order: { select: { id: true, orderNo: true, status: true, manualFormData: true, items: { select: { quantity: true }, orderBy: { id: "asc" } } } } },
+  });
+}
+
+/**
+ * Job handler of "upstream:purchase": one step of buying an `upstream` order
+ * from its supplier. Without an upstream order id it sends the create (same
+ * downstream_order_no and body on every run, so a lost response or a 409 is
+ * resolved by repeating it); with one it reads the upstream order. Delivered
+ * upstream → our order delivered with the upstream lines (source upstream,
+ * D21); failed upstream or a definite refusal → our order failed and refunded
+ * (D22); still processing or no answer → the next run is scheduled with
+ * back-off; past the deadline (D25) → our order to unknown_review. Idempotent:
+ * a finished purchase or an order no longer processing ends the work.
+ */
+export async function runPurchaseJob(job: { purchaseId: number }): Promise<void> {
+  const p = await loadPurchase(job.purchaseId);
+  if (!p || p.status === "delivered" || p.status === "failed" || p.status === "unknown") return;
+  if (p.order.status !== "processing") return; // an administrator resolved it (or it is in review)
+  if (Date.now() >= p.deadlineAt.getTime()) return toReview(p, p.lastError ?? "no answer from the upstream");
+
+  const conn = await loadConnection(p.connectionId);
+  let upstream: UpstreamOrder;
+  try {
+    if (!conn.isEnabled) throw new UpstreamError("network", "the upstream connection is disabled");
+    const client = clientFor(conn);
+    upstream = p.upstreamOrderId === null ? await client.createOrder(createBody(p, conn)) : await client.getOrder(p.upstreamOrderId);
+  } catch (err) {
+    const e = err instanceof UpstreamError ? err : new UpstreamError("invalid", "unexpected error calling the upstream");
+    if (p.upstreamOrderId === null && e.kind === "http" && e.errorCode && DEFINITE_REFUSALS.has(e.errorCode) && e.status! < 500) {
+      return finish(p, { to: "failed", reason: `the upstream supplier refused the order (${e.errorCode})`, costCents: null, upstreamOrderId: null }, e.message);
+    }
+    return scheduleNext(p, e.message);
+  }
+
+  if (upstream.downstream_order_no !== p.downstreamOrderNo) return scheduleNext(p, "the upstream answered with another order");
+  const costCents = safeAmount(upstream.amount);
+  if (upstream.status === "delivered") {
+    const lines = deliveredLines(upstream);
+    if (lines.length) return finish(p, { to: "delivered", lines, costCents, upstreamOrderId: upstream.order_id });
+    return scheduleNext(p, "the upstream order is delivered without delivery data", upstream.order_id, costCents);
+  }
+  if (upstream.status === "failed") {
+    const why = upstream.error_message?.trim();
+    return finish(p, { to: "failed", reason: `the upstream supplier failed the order${why ? `: ${why}` : ""}`, costCents, upstreamOrderId: upstream.order_id });
+  }
+  return scheduleNext(p, null, upstream.order_id, costCents);
+}
+
+/** The create request: identical on every run (the upstream's idempotency digest, D18). */
+function createBody(p: Purchase, conn: LoadedConnection): UpstreamCreateOrder {
+  const form = (p.order.manualFormData ?? {}) as Record<string, unknown>;
+  const callbackBase = process.env.UPSTREAM_CALLBACK_BASE_URL?.trim().replace(/\/+$/, "");
+  return {
+    downstream_order_no: p.downstreamOrderNo,
+    sku_id: p.upstreamSkuId,
+    quantity: p.order.items[0]?.quantity ?? 1,
+    trace_id: p.order.orderNo,
+    // Profile U only: the upstream tells us of changes; the callback only triggers a poll.
+    ...(conn.profile === "U" && callbackBase ? { callback_url: `${callbackBase}/api/upstream-callbacks/${conn.id}` } : {}),
+    // The normalised form stored with our order (spec 4.5 rule 3).
+    ...(conn.profile === "P" && Object.keys(form).length ? { manual_form_data: form } : {}),
+  };
+}
+
+type Outcome =
+  | { to: "delivered"; lines: string[]; costCents: bigint | null; upstreamOrderId: number }
+  | { to: "failed"; reason: string; costCents: bigint | null; upstreamOrderId: number | null };
+
+/** Our order follows the upstream's, in one transaction with the purchase row. */
+async function finish(p: Purchase, outcome: Outcome, lastError: string | null = null): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const status = await lockOrder(tx, p.order.id);
+    const data = {
+      attemptCount: { increment: 1 }, lastError,
+      ...(outcome.upstreamOrderId !== null ? { upstreamOrderId: outcome.upstreamOrderId } : {}),
+      ...(outcome.costCents !== null ? { costCents: outcome.costCents } : {}),
+    };
+    if (status !== "processing" && status !== "unknown_review") {
+      await tx.upstreamPurchase.update({ where: { id: p.id }, data: { ...data, status: outcome.to } });
+      return;
+    }
+    if (outcome.to === "delivered") await transitionOrder(tx, p.order.id, { to: "delivered", lines: outcome.lines, source: "upstream" });
+    else await transitionOrder(tx, p.order.id, { to: "failed", reason: outcome.reason });
+    await tx.upstreamPurchase.update({ where: { id: p.id }, data: { ...data, status: outcome.to } });
+  });
+  log.info({ component: "upstream", purchaseId: p.id, orderId: p.order.id, outcome: outcome.to }, "upstream purchase finished");
+}
+
+/** Not finished yet: record what we know and schedule the next run (no later than the deadline). */
+async function scheduleNext(p: Purchase, lastError: string | null, upstreamOrderId?: number, costCents?: bigint | null): Promise<void> {
+  const runsDone = p.attemptCount + 1;
+  if (Date.now() >= p.deadlineAt.getTime()) return toReview(p, lastError ?? "the upstream order is still processing", upstreamOrderId, costCents);
+  await db().$transaction(async (tx) => {
+    // Only while still open: a concurrent run (after a crash) may have finished it.
+    const { count } = await tx.upstreamPurchase.updateMany({
+      where: { id: p.id, status: { in: ["pending", "placed"] } },
+      data: {
+        attemptCount: runsDone, lastError,
+        ...(upstreamOrderId !== undefined ? { upstreamOrderId, status: "placed" as const } : {}),
+        ...(costCents != null ? { costCents } : {}),
+      },
+    });
+    if (count === 1) await enqueuePurchaseRun(tx, p.id, nextRunAt(runsDone, p.deadlineAt));
+  });
+  if (lastError) log.warn({ component: "upstream", purchaseId: p.id, orderId: p.order.id, attempt: runsDone, error: lastError }, "upstream purchase not done; retry scheduled");
+}
+
+/** D25: no answer within the connection's maximum wait → internal review (public: processing). */
+async function toReview(p: Purchase, lastError: string, upstreamOrderId?: number, costCents?: bigint | null): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const status = await lockOrder(tx, p.order.id);
+    if (status !== "processing") return; // finished meanwhile (a concurrent run, or an administrator)
+    await transitionOrder(tx, p.order.id, { to: "unknown_review" });
+    await tx.upstreamPurchase.update({
+      where: { id: p.id },
+      data: {
+        status: "unknown", attemptCount: { increment: 1 }, lastError,
+        ...(upstreamOrderId !== undefined ? { upstreamOrderId } : {}),
+        ...(costCents != null ? { costCents } : {}),
+      },
+    });
+  });
+  log.warn({ component: "upstream", purchaseId: p.id, orderId: p.order.id, error: lastError }, "upstream purchase past its maximum wait: order moved to review");
+}
+
+async function lockOrder(tx: Tx, orderId: number): Promise<OrderStatus> {
+  const [row] = await tx.$queryRaw<{ status: OrderStatus }[]>`SELECT "status"::text AS "status" FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`;
+  return row.status;
+}
+
+function safeAmount(text: string): bigint | null {
+  try {
+    return parseAmount(text);
+  } catch {
+    return null;
+  }
+}

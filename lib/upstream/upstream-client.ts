@@ -1,0 +1,179 @@
+import { z } from "zod";
+import { supplierClient, type SupplierCredentials } from "../protocol/client";
+import { PROFILE_PREFIXES, type Profile } from "../protocol/profiles";
+import { LanguageTextSchema } from "../protocol/language";
+
+// Our client of another supplier that speaks the same protocol (issue 4,
+// upstream fulfilment). Signing is lib/protocol/client.ts (the one signer);
+// this file adds timeouts, the profile's prefix and lenient parsing of the
+// answers into plain objects. No database: integrators could reuse it.
+
+export interface UpstreamEndpoint extends SupplierCredentials {
+  baseUrl: string;
+  profile: Profile;
+}
+
+/**
+ * Why a call did not give a usable answer. `kind`:
+ * - "network": no HTTP answer (refused, reset, timeout). The request may or
+ *   may not have been processed upstream: a create must be repeated as is.
+ * - "http": an HTTP error answer; `status` and the D1 `errorCode` tell more.
+ * - "invalid": a 2xx answer we could not parse.
+ * The message is safe to store and log: never a secret, body or signature.
+ */
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: "network" | "http" | "invalid",
+    message: string,
+    readonly status: number | null = null,
+    readonly errorCode: string | null = null,
+  ) {
+    super(message);
+    this.name = "UpstreamError";
+  }
+}
+
+const Amount = z.string().regex(/^-?\d{1,15}(\.\d{1,2})?$/);
+
+export const UpstreamPingSchema = z.object({ ok: z.literal(true), site_name: z.string().optional(), balance: Amount, currency: z.string().optional() });
+
+export const UpstreamCategorySchema = z.object({
+  id: z.int().positive(), parent_id: z.int().min(0).catch(0), slug: z.string(), name: LanguageTextSchema, sort_order: z.int().catch(0),
+});
+
+export const UpstreamSkuSchema = z.object({
+  id: z.int().positive(),
+  sku_code: z.string(),
+  spec_values: z.record(z.string(), z.unknown()).catch({}),
+  price_amount: Amount,
+  stock_quantity: z.int(),
+  is_active: z.boolean(),
+});
+
+export const UpstreamProductSchema = z.object({
+  id: z.int().positive(),
+  slug: z.string(),
+  title: LanguageTextSchema,
+  description: LanguageTextSchema.catch({ "zh-CN": "", en: "" }),
+  content: LanguageTextSchema.catch({ "zh-CN": "", en: "" }),
+  price_amount: Amount,
+  original_price: Amount.optional(),
+  fulfillment_type: z.string().optional(),
+  manual_form_schema: z.object({ fields: z.array(z.unknown()) }).loose().optional(),
+  is_active: z.boolean(),
+  category_id: z.int().positive(),
+  delivery_format: z.string().catch("text"),
+  delivery_delimiter: z.string().catch("----"),
+  logo_url: z.string().catch(""),
+  images: z.array(z.string()).catch([]),
+  skus: z.array(UpstreamSkuSchema),
+});
+
+const ProductsPageSchema = z.object({ items: z.array(UpstreamProductSchema), total: z.int().min(0), page: z.int(), page_size: z.int() });
+
+export const UpstreamOrderSchema = z.object({
+  order_id: z.int().positive(),
+  order_no: z.string(),
+  downstream_order_no: z.string(),
+  status: z.enum(["processing", "delivered", "failed"]),
+  amount: Amount,
+  error_message: z.string().nullish(),
+  fulfillment: z.object({ payload: z.string().optional(), delivery_data: z.array(z.string()).optional() }).loose().optional(),
+});
+
+export type UpstreamCategory = z.infer<typeof UpstreamCategorySchema>;
+export type UpstreamProduct = z.infer<typeof UpstreamProductSchema>;
+export type UpstreamOrder = z.infer<typeof UpstreamOrderSchema>;
+
+export interface UpstreamCreateOrder {
+  downstream_order_no: string;
+  sku_id: number;
+  quantity: number;
+  trace_id?: string;
+  callback_url?: string;
+  manual_form_data?: Record<string, unknown>;
+}
+
+/** UPSTREAM_HTTP_TIMEOUT_MS (default 15 s): a call without an answer by then is a "network" failure. */
+export function upstreamTimeoutMs(): number {
+  return Number(process.env.UPSTREAM_HTTP_TIMEOUT_MS ?? 15_000);
+}
+
+/** Delivered lines of an upstream order (D21 delivery_data, else payload split by line). */
+export function deliveredLines(order: UpstreamOrder): string[] {
+  const f = order.fulfillment;
+  const lines = f?.delivery_data?.length ? f.delivery_data : (f?.payload ?? "").split(/\r?\n/);
+  return lines.map((l) => l.trim()).filter((l) => l.length > 0);
+}
+
+export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: number } = {}) {
+  const client = supplierClient(endpoint.baseUrl, PROFILE_PREFIXES[endpoint.profile][0], endpoint);
+  const timeoutMs = opts.timeoutMs ?? upstreamTimeoutMs();
+
+  /**
+   * Profile P refuses a signed request seen before (D8: key, timestamp,
+   * signature), and two identical GETs within one second sign alike. So a
+   * replay_detected answer is retried once the clock has moved to the next
+   * second (a new timestamp). Bounded: two retries.
+   */
+  async function call<T>(schema: z.ZodType<T>, method: "GET" | "POST", path: string, body?: object): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await callOnce(schema, method, path, body);
+      } catch (err) {
+        if (attempt >= 2 || !(err instanceof UpstreamError) || err.errorCode !== "replay_detected") throw err;
+        await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+      }
+    }
+  }
+
+  async function callOnce<T>(schema: z.ZodType<T>, method: "GET" | "POST", path: string, body?: object): Promise<T> {
+    let res: Response;
+    let text: string;
+    try {
+      const signal = AbortSignal.timeout(timeoutMs);
+      res = method === "GET" ? await client.get(path, { signal }) : await client.post(path, body ?? "", { signal });
+      text = await res.text();
+    } catch (err) {
+      const e = err as { name?: string; cause?: { code?: string } };
+      const why = e?.name === "TimeoutError" || e?.name === "AbortError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${e?.cause?.code ?? e?.name ?? "error"}`;
+      throw new UpstreamError("network", why);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const err = json as { error_code?: unknown; error_message?: unknown } | undefined;
+      const code = typeof err?.error_code === "string" ? err.error_code.slice(0, 64) : null;
+      const message = typeof err?.error_message === "string" ? err.error_message.slice(0, 200) : "";
+      throw new UpstreamError("http", `HTTP ${res.status}${code ? ` ${code}` : ""}${message ? `: ${message}` : ""}`, res.status, code);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new UpstreamError("invalid", `unexpected answer from ${method} ${path.split("?")[0]}`, res.status);
+    return parsed.data;
+  }
+
+  return {
+    ping: () => call(UpstreamPingSchema, "GET", "/ping"),
+    categories: async () => (await call(z.object({ categories: z.array(UpstreamCategorySchema) }), "GET", "/categories")).categories,
+    productsPage: (page: number, pageSize = 100) =>
+      call(ProductsPageSchema, "GET", `/products?page=${page}&page_size=${pageSize}&include_inactive=true`),
+    /** Every product, inactive ones included (so a re-import can delist them). Bounded by `maxPages`. */
+    async allProducts(maxPages = 1000): Promise<UpstreamProduct[]> {
+      const out: UpstreamProduct[] = [];
+      for (let page = 1; page <= maxPages; page++) {
+        const p = await this.productsPage(page);
+        out.push(...p.items);
+        if (p.items.length === 0 || page * p.page_size >= p.total) return out;
+      }
+      throw new UpstreamError("invalid", `more than ${maxPages} pages of products`);
+    },
+    createOrder: (body: UpstreamCreateOrder) => call(UpstreamOrderSchema, "POST", "/orders", body),
+    getOrder: (orderId: number) => call(UpstreamOrderSchema, "GET", `/orders/${orderId}`),
+  };
+}
+
+export type UpstreamClient = ReturnType<typeof upstreamClient>;
