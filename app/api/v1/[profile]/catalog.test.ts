@@ -180,7 +180,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     });
   }
 
-  it("product fields: amounts, stock (D13), SKUs (D12), images (D15), form schema only in P (2.3, 2.4)", async () => {
+  it("product fields: amounts as two-decimal strings (D3), stock (D13), SKUs (D12), images (D15), form schema only in P (2.3, 2.4)", async () => {
     const items = (await get(prefix, "/products?include_inactive=1")).json().items as Record<string, any>[];
     const byId = new Map(items.map((p) => [p.id, p]));
     const auto = byId.get(ids.autoB)!;
