@@ -26,13 +26,24 @@ test("every admin page renders in both languages on desktop and phone without ov
       await page.goto("/admin/buyers");
       const buyerLink = page.getByTestId("buyers-table").locator("tbody a").first();
       if (await buyerLink.count()) pages.push((await buyerLink.getAttribute("href"))!);
+      // A product page and a SKU's card-key page (the catalogue).
+      await page.goto("/admin/catalog/products");
+      const productLink = page.getByTestId("products-table").locator("tbody a").first();
+      if (await productLink.count()) {
+        const href = (await productLink.getAttribute("href"))!;
+        pages.push(href);
+        await page.goto(href);
+        const keysLink = page.getByTestId("skus-table").locator('tbody a[href^="/admin/catalog/skus/"]').first();
+        if (await keysLink.count()) pages.push((await keysLink.getAttribute("href"))!);
+      }
       for (const path of pages) {
         await page.goto(path);
         await expect(page.locator(".admin")).toHaveAttribute("lang", locale);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${path} ${locale} ${sizeName} overflows by ${overflow}px`).toBeLessThanOrEqual(1);
         const name = path.startsWith("/admin/orders/") ? "order-detail" : path.startsWith("/admin/buyers/") ? "buyer-detail"
-          : path.replace(/^\/admin\/?/, "") || "dashboard";
+          : /^\/admin\/catalog\/products\/\d+$/.test(path) ? "catalog-product-detail" : path.startsWith("/admin/catalog/skus/") ? "catalog-sku-keys"
+          : path.replace(/^\/admin\/?/, "").replace(/\//g, "-") || "dashboard";
         await page.screenshot({ path: `${OUT}/${name}.${locale}.${sizeName}.png`, fullPage: true });
       }
     }

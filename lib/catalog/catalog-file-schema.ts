@@ -7,21 +7,30 @@ import { checkDelimiter, DEFAULT_DELIMITER, MAX_CARD_KEY_LENGTH } from "./delive
 // Strict objects: a misspelt field is an error, not silently ignored data.
 // Amounts are strings with at most two decimals (D3), never JSON numbers.
 
-const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
-const SKU_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+// Exported: the console forms (save-category/product/sku.ts) share these rules.
+export const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+export const SKU_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-const Slug = z.string().regex(SLUG, "must be lowercase letters, digits and '-' (at most 100)");
+export const Slug = z.string().regex(SLUG, "must be lowercase letters, digits and '-' (at most 100)");
 
-const Amount = z
+export const Amount = z
   .string()
   .refine((s) => isAmount(s) && parseAmount(s) >= 0n, "must be a non-negative amount string with at most two decimals, like \"10.00\"")
   .transform((s) => parseAmount(s));
 
 // A language object (D5): a key left out is stored as "".
-const Text = (max: number) =>
+export const Text = (max: number) =>
   z
     .strictObject({ "zh-CN": z.string().max(max).default(""), en: z.string().max(max).default("") })
     .transform((t) => ({ "zh-CN": t["zh-CN"], en: t.en }));
+
+export const Delimiter = z.string().superRefine((d, ctx) => {
+  const problem = checkDelimiter(d);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+export const FULFILLMENT_TYPES = ["auto", "manual", "upstream"] as const;
+export const DELIVERY_FORMATS = ["text", "account_password", "card_password", "apple_account"] as const;
+export const StockQuantity = z.int().min(0).max(1_000_000_000).nullable();
 
 const SkuSchema = z.strictObject({
   sku_code: z.string().regex(SKU_CODE, "must be letters, digits, '.', '_' or '-' (at most 100)"),
@@ -29,7 +38,7 @@ const SkuSchema = z.strictObject({
   // Defaults to the product's price when left out.
   price_amount: Amount.optional(),
   is_active: z.boolean().default(true),
-  stock_quantity: z.int().min(0).max(1_000_000_000).nullable().default(null),
+  stock_quantity: StockQuantity.default(null),
   // Length only here; the format check needs the product's delivery format.
   card_keys: z.array(z.string().max(MAX_CARD_KEY_LENGTH * 2)).max(100_000).default([]),
 });
@@ -40,15 +49,9 @@ const ProductSchema = z.strictObject({
   title: Text(200),
   description: Text(2000).default({ "zh-CN": "", en: "" }),
   content: Text(100_000).default({ "zh-CN": "", en: "" }),
-  fulfillment_type: z.enum(["auto", "manual", "upstream"]),
-  delivery_format: z.enum(["text", "account_password", "card_password", "apple_account"]).default("text"),
-  delivery_delimiter: z
-    .string()
-    .default(DEFAULT_DELIMITER)
-    .superRefine((d, ctx) => {
-      const problem = checkDelimiter(d);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
+  fulfillment_type: z.enum(FULFILLMENT_TYPES),
+  delivery_format: z.enum(DELIVERY_FORMATS).default("text"),
+  delivery_delimiter: Delimiter.default(DEFAULT_DELIMITER),
   price_amount: Amount,
   // Defaults to price_amount.
   original_price: Amount.optional(),
@@ -59,10 +62,12 @@ const ProductSchema = z.strictObject({
   skus: z.array(SkuSchema).min(1, "a product needs at least one SKU").max(500),
 });
 
+export const SortOrder = z.int().min(-1_000_000).max(1_000_000);
+
 const CategorySchema = z.strictObject({
   slug: Slug,
   name: Text(200),
-  sort_order: z.int().min(-1_000_000).max(1_000_000).default(0),
+  sort_order: SortOrder.default(0),
   parent: Slug.nullable().default(null),
 });
 

@@ -1,8 +1,14 @@
+import { opsEn, opsZhCN } from "./messages-ops";
+
 // Every admin console text, in English and Simplified Chinese. The English
 // table defines the keys; the Chinese one must have exactly the same keys
 // (the type enforces it), so a missing translation fails the build.
 
+import { catalogEn, catalogZhCN } from "./messages-catalog";
+
 const en = {
+  ...catalogEn,
+  ...opsEn,
   "app.title": "Admin console",
   "nav.dashboard": "Dashboard",
   "nav.orders": "Orders",
@@ -165,6 +171,8 @@ export type MessageKey = keyof typeof en;
 export type Messages = Record<MessageKey, string>;
 
 const zhCN: Messages = {
+  ...catalogZhCN,
+  ...opsZhCN,
   "app.title": "管理后台",
   "nav.dashboard": "概览",
   "nav.orders": "订单",

@@ -8,8 +8,8 @@ import type { Tx } from "../db/tx";
 export interface JobPayloads {
   /** Deliver one Profile U callback (D26-D28); `attempt` = attempts made before this one. */
   "callback:deliver": { callbackId: number; attempt: number };
-  /** One step (create or poll) of buying an `upstream` order from its supplier (lib/upstream/run-purchase.ts). */
-  "upstream:purchase": { purchaseId: number };
+  /** One step (create or poll) of buying an `upstream` order from its supplier (lib/upstream/run-purchase.ts); `recheck`: one administrator-requested check of an order in review. */
+  "upstream:purchase": { purchaseId: number; recheck?: boolean };
 }
 export type JobName = keyof JobPayloads;
 

@@ -39,11 +39,19 @@ function loadPurchase(purchaseId: number) {
  * back-off; past the deadline (D25) → our order to unknown_review. Idempotent:
  * a finished purchase or an order no longer processing ends the work.
  */
-export async function runPurchaseJob(job: { purchaseId: number }): Promise<void> {
+export async function runPurchaseJob(job: { purchaseId: number; recheck?: boolean }): Promise<void> {
   const p = await loadPurchase(job.purchaseId);
-  if (!p || p.status === "delivered" || p.status === "failed" || p.status === "unknown") return;
-  if (p.order.status !== "processing") return; // an administrator resolved it (or it is in review)
-  if (Date.now() >= p.deadlineAt.getTime()) return toReview(p, p.lastError ?? "no answer from the upstream");
+  if (!p || p.status === "delivered" || p.status === "failed") return;
+  // An administrator's re-check of an order in review (lib/upstream/recheck-upstream-purchase.ts):
+  // ONE create-or-poll past the deadline; a final upstream answer resolves the
+  // order, anything else leaves it in review (no new schedule).
+  const recheck = job.recheck === true && p.status === "unknown" && p.order.status === "unknown_review";
+  if (!recheck) {
+    if (p.status === "unknown") return;
+    if (p.order.status !== "processing") return; // an administrator resolved it (or it is in review)
+    if (Date.now() >= p.deadlineAt.getTime()) return toReview(p, p.lastError ?? (p.upstreamOrderId === null ? "no answer from the upstream" : "the upstream order was still processing at the deadline"));
+  }
+  const scheduleNext = recheck ? stayInReview : scheduleNextRun;
 
   const conn = await loadConnection(p.connectionId);
   let upstream: UpstreamOrder;
@@ -114,7 +122,7 @@ async function finish(p: Purchase, outcome: Outcome, lastError: string | null = 
 }
 
 /** Not finished yet: record what we know and schedule the next run (no later than the deadline). */
-async function scheduleNext(p: Purchase, lastError: string | null, upstreamOrderId?: number, costCents?: bigint | null): Promise<void> {
+async function scheduleNextRun(p: Purchase, lastError: string | null, upstreamOrderId?: number, costCents?: bigint | null): Promise<void> {
   const runsDone = p.attemptCount + 1;
   if (Date.now() >= p.deadlineAt.getTime()) return toReview(p, lastError ?? "the upstream order is still processing", upstreamOrderId, costCents);
   await db().$transaction(async (tx) => {
@@ -130,6 +138,19 @@ async function scheduleNext(p: Purchase, lastError: string | null, upstreamOrder
     if (count === 1) await enqueuePurchaseRun(tx, p.id, nextRunAt(runsDone, p.deadlineAt));
   });
   if (lastError) log.warn({ component: "upstream", purchaseId: p.id, orderId: p.order.id, attempt: runsDone, error: lastError }, "upstream purchase not done; retry scheduled");
+}
+
+/** A re-check without a final answer: record it; the order stays in review for the administrator. */
+async function stayInReview(p: Purchase, lastError: string | null, upstreamOrderId?: number, costCents?: bigint | null): Promise<void> {
+  await db().upstreamPurchase.updateMany({
+    where: { id: p.id, status: "unknown" },
+    data: {
+      attemptCount: { increment: 1 }, lastError: lastError ?? "the upstream order is still processing",
+      ...(upstreamOrderId !== undefined ? { upstreamOrderId } : {}),
+      ...(costCents != null ? { costCents } : {}),
+    },
+  });
+  log.info({ component: "upstream", purchaseId: p.id, orderId: p.order.id }, "upstream re-check: no final answer; order stays in review");
 }
 
 /** D25: no answer within the connection's maximum wait → internal review (public: processing). */

@@ -13,9 +13,13 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const items = [
     { href: "/admin", label: t("nav.dashboard") },
     { href: "/admin/orders", label: t("nav.orders") },
+    { href: "/admin/catalog", label: t("nav.catalog") },
     { href: "/admin/manual", label: t("nav.manual") },
+    { href: "/admin/review", label: t("nav.review") },
     { href: "/admin/buyers", label: t("nav.buyers") },
     { href: "/admin/api-keys", label: t("nav.apiKeys") },
+    { href: "/admin/upstream", label: t("nav.upstream") },
+    { href: "/admin/jobs", label: t("nav.jobs") },
     { href: "/admin/settings", label: t("nav.settings") },
     { href: "/admin/audit", label: t("nav.audit") },
     { href: "/admin/security", label: t("nav.security") },

@@ -7,6 +7,7 @@ import { auditAdmin } from "@/lib/admin-auth/audit-admin";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { createApiKey } from "@/lib/credentials/create-api-key";
 import { disableApiKey } from "@/lib/credentials/disable-api-key";
+import { rotateApiKey } from "@/lib/credentials/rotate-api-key";
 import { getUserByEmail } from "@/lib/users/get-user-by-email";
 
 const CreateSchema = z.object({
@@ -40,5 +41,20 @@ export async function disableApiKeyAction(_prev: ActionState, form: FormData): P
     revalidatePath("/admin/api-keys");
     revalidatePath("/admin/buyers", "layout");
     return { ok: true, message: t("apiKeys.disabledDone") };
+  });
+}
+
+/** New key and secret for the same buyer, the old key disabled (one transaction, audited); the secret is shown once by ActionForm. */
+export async function rotateApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(DisableSchema, form, async (input, { admin, t }) => {
+    const key = await rotateApiKey({ apiKey: input.apiKey, admin });
+    revalidatePath("/admin/api-keys");
+    revalidatePath(`/admin/buyers/${key.userId}`);
+    return {
+      ok: true,
+      message: t("common.saved"),
+      revealNote: t("apiKeys.rotated"),
+      reveal: [{ label: t("apiKeys.key"), value: key.apiKey }, { label: t("apiKeys.secret"), value: key.apiSecret }],
+    };
   });
 }

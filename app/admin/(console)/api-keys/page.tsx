@@ -9,7 +9,7 @@ import { API_KEY_SORTS, listApiKeys } from "@/lib/admin-views/list-api-keys";
 import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
 import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
-import { createApiKeyAction, disableApiKeyAction } from "./actions";
+import { createApiKeyAction, disableApiKeyAction, rotateApiKeyAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -27,6 +27,11 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
         <ActionForm action={createApiKeyAction} submitLabel={t("apiKeys.create")} copyLabel={t("common.copy")} copiedLabel={t("common.copied")} testId="create-key-form">
           <TextField name="email" type="email" label={t("apiKeys.forUser")} defaultValue={one(params, "email")} required />
           <TextField name="name" label={t("common.name")} />
+        </ActionForm>
+      </Card>
+      <Card title={t("apiKeys.rotate")}>
+        <ActionForm action={rotateApiKeyAction} submitLabel={t("apiKeys.rotate")} copyLabel={t("common.copy")} copiedLabel={t("common.copied")} testId="rotate-key-form">
+          <TextField name="apiKey" id="rotate-apiKey" label={t("apiKeys.key")} placeholder="sk_…" required autoComplete="off" />
         </ActionForm>
       </Card>
       <SearchBar q={q} placeholder={`${t("apiKeys.key")} / ${t("common.email")}`} submitLabel={t("common.search")} />

@@ -8,6 +8,7 @@ import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { adjustPoints } from "@/lib/points/adjust-points";
 import { formatAmount, isAmount, parseAmount } from "@/lib/protocol/amount";
 import { createUser } from "@/lib/users/create-user";
+import { setMemberLevel } from "@/lib/users/set-member-level";
 
 const Email = z.email().max(254).transform((e) => e.trim().toLowerCase());
 const Amount = z.string().trim().refine(isAmount, "must be an amount with at most two decimals, e.g. 10.00");
@@ -39,5 +40,16 @@ export async function adjustPointsAction(_prev: ActionState, form: FormData): Pr
     await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "points.adjust", targetType: "user", targetId: input.email, details: { amount: formatAmount(deltaCents), reason: input.reason, balance: formatAmount(balance) }, ip: admin.ip });
     revalidatePath("/admin/buyers");
     return { ok: true, message: t("buyers.adjusted", { balance: formatAmount(balance) }) };
+  });
+}
+
+const LevelSchema = z.object({ userId: z.uuid(), level: z.string().trim().min(1).max(100) });
+
+export async function setMemberLevelAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(LevelSchema, form, async (input, { admin, t }) => {
+    await setMemberLevel({ userId: input.userId, levelSlug: input.level, admin });
+    revalidatePath(`/admin/buyers/${input.userId}`);
+    revalidatePath("/admin/buyers");
+    return { ok: true, message: t("buyers.levelChanged") };
   });
 }

@@ -3,6 +3,7 @@ import { PageHeader } from "@/components/page-header";
 import { SearchBar } from "@/components/search-bar";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { listOrders, ORDER_SORTS, ORDER_STATUSES } from "@/lib/admin-views/list-orders";
+import { filterQuery, parseOrderFilters } from "@/lib/admin-views/order-filters";
 import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
@@ -15,18 +16,27 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   const { t, locale } = await getI18n();
   const params = await searchParams;
   const paging = parsePaging(params, ORDER_SORTS, "createdAt");
-  const q = one(params, "q");
-  const statusRaw = one(params, "status");
-  const status = ORDER_STATUSES.find((s) => s === statusRaw);
-  const { total, rows } = await listOrders({ paging, status, q });
+  const filters = parseOrderFilters(params);
+  const { total, rows } = await listOrders({ paging, ...filters });
   return (
     <>
-      <PageHeader title={t("orders.title")} />
-      <SearchBar q={q} placeholder={t("orders.searchPlaceholder")} submitLabel={t("common.search")} keep={{ sort: one(params, "sort"), dir: one(params, "dir") }}>
-        <select name="status" defaultValue={status ?? ""} aria-label={t("common.status")}>
+      <PageHeader title={t("orders.title")}>
+        <a className="btn" href={`/admin/orders.csv?${filterQuery(filters)}`} data-testid="orders-csv" download>{t("orders.exportCsv")}</a>
+      </PageHeader>
+      <SearchBar q={filters.q} placeholder={t("orders.searchPlaceholder")} submitLabel={t("common.search")} keep={{ sort: one(params, "sort"), dir: one(params, "dir") }}>
+        <select name="status" defaultValue={filters.status ?? ""} aria-label={t("common.status")}>
           <option value="">{t("common.status")}: {t("common.all")}</option>
           {ORDER_STATUSES.map((s) => <option key={s} value={s}>{t(`orders.status.${s}`)}</option>)}
         </select>
+        <select name="profile" defaultValue={filters.profile ?? ""} aria-label={t("orders.profile")}>
+          <option value="">{t("orders.anyProfile")}</option>
+          <option value="U">U</option>
+          <option value="P">P</option>
+        </select>
+        <input name="key" defaultValue={filters.apiKey} placeholder={t("orders.credential")} aria-label={t("orders.credential")} size={14} />
+        <input name="product" defaultValue={filters.productId} placeholder={t("orders.productId")} aria-label={t("orders.productId")} inputMode="numeric" size={8} />
+        <input type="date" name="from" defaultValue={filters.from} aria-label={t("orders.from")} title={t("orders.from")} />
+        <input type="date" name="to" defaultValue={filters.to} aria-label={t("orders.to")} title={t("orders.to")} />
       </SearchBar>
       <DataTable
         testId="orders-table"
@@ -38,6 +48,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
           { id: "amountCents", header: t("common.amount"), sortable: true },
           { id: "buyer", header: t("orders.buyer") },
           { id: "profile", header: t("orders.profile") },
+          { id: "apiKey", header: t("orders.credential") },
           { id: "createdAt", header: t("common.created"), sortable: true },
         ]}
         rows={rows.map((o) => ({
@@ -50,6 +61,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
             amountCents: formatAmount(o.amountCents),
             buyer: o.user.email,
             profile: o.profile,
+            apiKey: o.credential.apiKey,
             createdAt: formatDateTime(o.createdAt),
           },
         }))}

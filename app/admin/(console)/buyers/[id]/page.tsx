@@ -11,14 +11,15 @@ import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
 import { createApiKeyAction, disableApiKeyAction } from "../../api-keys/actions";
-import { adjustPointsAction } from "../actions";
+import { adjustPointsAction, setMemberLevelAction } from "../actions";
+import { listMemberLevels } from "@/lib/users/set-member-level";
 
 export const dynamic = "force-dynamic";
 
 export default async function BuyerPage({ params }: { params: Promise<{ id: string }> }) {
   await requireAdmin();
   const { t, locale } = await getI18n();
-  const user = await getBuyer((await params).id);
+  const [user, levels] = await Promise.all([getBuyer((await params).id), listMemberLevels()]);
   if (!user) notFound();
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
@@ -31,6 +32,17 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
           <dt>{t("common.status")}</dt><dd>{user.status}</dd>
           <dt>{t("common.created")}</dt><dd>{formatDateTime(user.createdAt)}</dd>
         </dl>
+      </Card>
+      <Card title={t("buyers.changeLevel")}>
+        <ActionForm action={setMemberLevelAction} submitLabel={t("common.save")} keepValues testId="member-level-form">
+          <HiddenField name="userId" value={user.id} />
+          <div className="field">
+            <label htmlFor="f-level">{t("buyers.level")}</label>
+            <select id="f-level" name="level" defaultValue={user.memberLevel.slug}>
+              {levels.map((l) => <option key={l.id} value={l.slug}>{pickText(l.name, locale) || l.slug}</option>)}
+            </select>
+          </div>
+        </ActionForm>
       </Card>
       <Card title={t("buyers.adjust")}>
         <ActionForm action={adjustPointsAction} submitLabel={t("buyers.adjust")} testId="adjust-points-form">

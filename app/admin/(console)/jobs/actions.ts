@@ -1,0 +1,28 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import type { ActionState } from "@/lib/admin-auth/action-state";
+import { auditAdmin } from "@/lib/admin-auth/audit-admin";
+import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { resendCallback } from "@/lib/callbacks/resend-callback";
+import { retryJob } from "@/lib/jobs/list-jobs";
+
+/** resendCallback writes its own audit row with the new series of attempts. */
+export async function resendCallbackAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ callbackId: z.coerce.number().int().positive() }), form, async (input, { admin, t }) => {
+    await resendCallback({ callbackId: input.callbackId, adminUserId: admin.id });
+    revalidatePath("/admin/jobs");
+    return { ok: true, message: t("jobs.resent") };
+  });
+}
+
+export async function retryJobAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ jobId: z.string().regex(/^[1-9][0-9]{0,18}$/) }), form, async (input, { admin, t }) => {
+    const found = await retryJob(input.jobId);
+    if (!found) return { ok: false, message: t("jobs.notFound") };
+    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "job.retry", targetType: "job", targetId: input.jobId, ip: admin.ip });
+    revalidatePath("/admin/jobs");
+    return { ok: true, message: t("jobs.retried") };
+  });
+}

@@ -1,0 +1,55 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import type { ActionState } from "@/lib/admin-auth/action-state";
+import { auditAdmin } from "@/lib/admin-auth/audit-admin";
+import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { addUpstreamConnection } from "@/lib/upstream/add-upstream-connection";
+import { MarkupPercentSchema, UpstreamConnectionInputSchema } from "@/lib/upstream/connection-input";
+import { importUpstreamCatalog } from "@/lib/upstream/import-upstream-catalog";
+import { pingUpstreamConnection } from "@/lib/upstream/list-upstream-connections";
+import { setUpstreamEnabled } from "@/lib/upstream/set-upstream-enabled";
+
+const ConnectionId = z.coerce.number().int().positive();
+
+/** Pings first (the service refuses a supplier that does not answer); the secret is stored encrypted and never echoed back. */
+export async function addUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(UpstreamConnectionInputSchema, form, async (input, { admin, t }) => {
+    await addUpstreamConnection(input, { adminUserId: admin.id, actor: admin.email });
+    revalidatePath("/admin/upstream");
+    return { ok: true, message: t("upstream.added") };
+  });
+}
+
+export async function pingUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ id: ConnectionId }), form, async (input, { admin, t }) => {
+    const r = await pingUpstreamConnection(input.id);
+    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "upstream.ping", targetType: "upstream_connection", targetId: String(input.id), details: { ok: r.ok }, ip: admin.ip });
+    revalidatePath("/admin/upstream");
+    return r.ok ? { ok: true, message: t("upstream.pingOk", { balance: r.balance ?? "" }) } : { ok: false, message: t("upstream.pingFailed", { error: r.error ?? "" }) };
+  });
+}
+
+export async function importUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ id: ConnectionId, markupPercent: MarkupPercentSchema.default("0") }), form, async (input, { admin, t }) => {
+    const c = await importUpstreamCatalog({ connectionId: input.id, markupPercent: input.markupPercent, adminUserId: admin.id, actor: admin.email });
+    revalidatePath("/admin/upstream");
+    return {
+      ok: true,
+      message: t("upstream.imported", {
+        cc: c.categoriesCreated, cu: c.categoriesUpdated, cd: c.categoriesDelisted,
+        pc: c.productsCreated, pu: c.productsUpdated, pd: c.productsDelisted,
+        sc: c.skusCreated, su: c.skusUpdated, sd: c.skusDelisted,
+      }),
+    };
+  });
+}
+
+export async function setUpstreamEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ id: ConnectionId, enabled: z.enum(["true", "false"]) }), form, async (input, { admin, t }) => {
+    await setUpstreamEnabled({ connectionId: input.id, enabled: input.enabled === "true", adminUserId: admin.id, actor: admin.email });
+    revalidatePath("/admin/upstream");
+    return { ok: true, message: t("upstream.toggled") };
+  });
+}

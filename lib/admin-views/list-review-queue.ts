@@ -1,0 +1,29 @@
+import { db } from "../db/client";
+
+/**
+ * Orders in unknown_review (D25: the upstream gave no final answer in time),
+ * oldest first, each with its upstream purchase (connection, upstream order
+ * id, runs, last error, deadline, cost). Form data as field names only.
+ */
+export async function listReviewQueue(take = 50) {
+  const rows = await db().order.findMany({
+    where: { status: "unknown_review" },
+    orderBy: { createdAt: "asc" },
+    take,
+    select: {
+      id: true, orderNo: true, downstreamOrderNo: true, status: true, profile: true, amountCents: true, createdAt: true, manualFormData: true,
+      user: { select: { email: true } },
+      items: { select: { title: true, quantity: true } },
+      upstreamPurchase: {
+        select: {
+          id: true, status: true, upstreamOrderId: true, upstreamSkuId: true, attemptCount: true, lastError: true,
+          deadlineAt: true, costCents: true, updatedAt: true, connection: { select: { id: true, name: true, baseUrl: true } },
+        },
+      },
+    },
+  });
+  return rows.map(({ manualFormData, ...r }) => ({
+    ...r,
+    formFields: manualFormData && typeof manualFormData === "object" && !Array.isArray(manualFormData) ? Object.keys(manualFormData) : [],
+  }));
+}

@@ -1,0 +1,20 @@
+import { db } from "../db/client";
+import { decryptText } from "../crypto/secret-box";
+import { AppError } from "../errors";
+import { auditAdmin } from "../admin-auth/audit-admin";
+import type { AdminSession } from "../admin-auth/require-admin";
+
+/**
+ * One card key in clear, for an administrator who asked to see it. The audit
+ * row (who, which key id, IP; never the key) is written in the same
+ * transaction before the key is returned. This is the ONLY place the console
+ * decrypts a key.
+ */
+export async function revealCardKey(keyId: bigint, admin: AdminSession): Promise<string> {
+  return db().$transaction(async (tx) => {
+    const key = await tx.cardKey.findUnique({ where: { id: keyId }, select: { id: true, skuId: true, status: true, ciphertext: true } });
+    if (!key) throw new AppError("not_found", 404, "card key not found");
+    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_key.reveal", targetType: "card_key", targetId: String(key.id), details: { skuId: key.skuId, status: key.status }, ip: admin.ip }, tx);
+    return decryptText(key.ciphertext);
+  });
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { db } from "../db/client";
+import { isUniqueViolation } from "../db/tx";
+import { AppError } from "../errors";
+import { auditAdmin } from "../admin-auth/audit-admin";
+import type { AdminSession } from "../admin-auth/require-admin";
+import { Slug, SortOrder, Text } from "./catalog-file-schema";
+import { parseInput } from "./parse-input";
+
+// Creates or edits one category from the console. Field rules are the
+// catalogue import's (catalog-file-schema.ts), so both paths accept the same.
+export const SaveCategorySchema = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  slug: Slug,
+  name: Text(200),
+  sortOrder: z.coerce.number().pipe(SortOrder),
+  parentId: z.coerce.number().int().positive().nullable(),
+});
+export type SaveCategoryInput = z.input<typeof SaveCategorySchema>;
+
+export async function saveCategory(raw: SaveCategoryInput, admin: AdminSession): Promise<{ id: number; created: boolean }> {
+  const input = parseInput(SaveCategorySchema, raw);
+  try {
+    return await db().$transaction(async (tx) => {
+      if (input.parentId !== null) {
+        // The parent must exist, and the new parent may not be this category or one of its descendants.
+        const all = await tx.category.findMany({ where: { deletedAt: null }, select: { id: true, parentId: true } });
+        const parentOf = new Map(all.map((c) => [c.id, c.parentId]));
+        if (!parentOf.has(input.parentId)) throw new AppError("bad_request", 400, "parent category not found");
+        for (let at: number | null | undefined = input.parentId; at; at = parentOf.get(at)) {
+          if (at === input.id) throw new AppError("bad_request", 400, "a category cannot be placed under itself or its own subcategory");
+        }
+      }
+      const data = { slug: input.slug, name: input.name, sortOrder: input.sortOrder, parentId: input.parentId };
+      const row = input.id
+        ? await tx.category.update({ where: { id: input.id }, data })
+        : await tx.category.create({ data });
+      await auditAdmin({
+        adminUserId: admin.id, actor: admin.email, action: input.id ? "category.update" : "category.create",
+        targetType: "category", targetId: String(row.id), details: { slug: row.slug, parentId: row.parentId, sortOrder: row.sortOrder }, ip: admin.ip,
+      }, tx);
+      return { id: row.id, created: !input.id };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `slug "${input.slug}" is already used by another category`);
+    if ((err as { code?: string }).code === "P2025") throw new AppError("not_found", 404, "category not found");
+    throw err;
+  }
+}

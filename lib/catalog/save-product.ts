@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { db } from "../db/client";
+import { isUniqueViolation } from "../db/tx";
+import { AppError } from "../errors";
+import { auditAdmin } from "../admin-auth/audit-admin";
+import type { AdminSession } from "../admin-auth/require-admin";
+import { ManualFormSchemaSchema } from "../forms/form-schema";
+import { Amount, DELIVERY_FORMATS, Delimiter, FULFILLMENT_TYPES, Slug, Text } from "./catalog-file-schema";
+import { parseInput } from "./parse-input";
+
+// Creates or edits one product from the console, with the catalogue import's
+// field rules (catalog-file-schema.ts) and the shared manual form schema
+// (lib/forms/form-schema.ts). Pictures are paths returned by save-upload.ts
+// (or absolute URLs); D15 makes them absolute in API responses.
+const ImagePath = z.string().trim().max(1000).refine((s) => s === "" || s.startsWith("/uploads/") || /^https?:\/\//.test(s), "must be an uploaded picture (/uploads/…) or an http(s) URL");
+
+export const SaveProductSchema = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  slug: Slug,
+  categoryId: z.coerce.number().int().positive(),
+  title: Text(200).refine((t) => t["zh-CN"].trim() !== "" || t.en.trim() !== "", "a title is needed in at least one language"),
+  description: Text(2000),
+  content: Text(100_000),
+  fulfillmentType: z.enum(FULFILLMENT_TYPES),
+  deliveryFormat: z.enum(DELIVERY_FORMATS),
+  deliveryDelimiter: Delimiter,
+  manualFormSchema: ManualFormSchemaSchema,
+  price: Amount,
+  originalPrice: Amount.optional(),
+  isActive: z.boolean(),
+  logo: ImagePath,
+  images: z.array(ImagePath.refine((s) => s !== "", "must not be empty")).max(50),
+});
+export type SaveProductInput = z.input<typeof SaveProductSchema>;
+
+export async function saveProduct(raw: SaveProductInput, admin: AdminSession): Promise<{ id: number; created: boolean }> {
+  const input = parseInput(SaveProductSchema, raw);
+  const data = {
+    slug: input.slug,
+    categoryId: input.categoryId,
+    title: input.title,
+    description: input.description,
+    content: input.content,
+    fulfillmentType: input.fulfillmentType,
+    deliveryFormat: input.deliveryFormat,
+    deliveryDelimiter: input.deliveryDelimiter,
+    // Through JSON: drops undefined optional keys, as the import stores it.
+    manualFormSchema: JSON.parse(JSON.stringify(input.manualFormSchema)),
+    priceCents: input.price,
+    originalPriceCents: input.originalPrice ?? input.price,
+    isActive: input.isActive,
+    logo: input.logo,
+    images: input.images,
+  };
+  try {
+    return await db().$transaction(async (tx) => {
+      const category = await tx.category.findFirst({ where: { id: input.categoryId, deletedAt: null }, select: { id: true } });
+      if (!category) throw new AppError("bad_request", 400, "category not found");
+      const row = input.id ? await tx.product.update({ where: { id: input.id }, data }) : await tx.product.create({ data });
+      await auditAdmin({
+        adminUserId: admin.id, actor: admin.email, action: input.id ? "product.update" : "product.create",
+        targetType: "product", targetId: String(row.id),
+        details: { slug: row.slug, categoryId: row.categoryId, fulfillmentType: row.fulfillmentType, isActive: row.isActive, formFields: input.manualFormSchema.fields.length },
+        ip: admin.ip,
+      }, tx);
+      return { id: row.id, created: !input.id };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `slug "${input.slug}" is already used by another product`);
+    if ((err as { code?: string }).code === "P2025") throw new AppError("not_found", 404, "product not found");
+    throw err;
+  }
+}

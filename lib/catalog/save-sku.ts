@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { db } from "../db/client";
+import { isUniqueViolation } from "../db/tx";
+import { AppError } from "../errors";
+import { auditAdmin } from "../admin-auth/audit-admin";
+import type { AdminSession } from "../admin-auth/require-admin";
+import { Amount, SKU_CODE, StockQuantity } from "./catalog-file-schema";
+import { parseInput } from "./parse-input";
+
+// Creates or edits one SKU from the console, with the import's rules.
+export const SaveSkuSchema = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  productId: z.coerce.number().int().positive(),
+  skuCode: z.string().regex(SKU_CODE, "must be letters, digits, '.', '_' or '-' (at most 100)"),
+  specValues: z.record(z.string().max(100), z.string().max(200)),
+  price: Amount,
+  isActive: z.boolean(),
+  /** null = unlimited (D13). Ignored for `auto` products, whose stock is their card keys. */
+  stockQuantity: StockQuantity,
+});
+export type SaveSkuInput = z.input<typeof SaveSkuSchema>;
+
+export async function saveSku(raw: SaveSkuInput, admin: AdminSession): Promise<{ id: number; created: boolean }> {
+  const input = parseInput(SaveSkuSchema, raw);
+  try {
+    return await db().$transaction(async (tx) => {
+      const product = await tx.product.findFirst({ where: { id: input.productId, deletedAt: null }, select: { fulfillmentType: true } });
+      if (!product) throw new AppError("bad_request", 400, "product not found");
+      if (input.id) {
+        const owner = await tx.sku.findUnique({ where: { id: input.id }, select: { productId: true } });
+        if (!owner) throw new AppError("not_found", 404, "SKU not found");
+        if (owner.productId !== input.productId) throw new AppError("bad_request", 400, "a SKU cannot move to another product");
+      }
+      const data = {
+        productId: input.productId, skuCode: input.skuCode, specValues: input.specValues, priceCents: input.price, isActive: input.isActive,
+        ...(product.fulfillmentType === "auto" ? {} : { stockQuantity: input.stockQuantity }),
+      };
+      const row = input.id ? await tx.sku.update({ where: { id: input.id }, data }) : await tx.sku.create({ data });
+      await auditAdmin({
+        adminUserId: admin.id, actor: admin.email, action: input.id ? "sku.update" : "sku.create", targetType: "sku", targetId: String(row.id),
+        details: { skuCode: row.skuCode, productId: row.productId, price: row.priceCents.toString(), isActive: row.isActive, stockQuantity: row.stockQuantity },
+        ip: admin.ip,
+      }, tx);
+      return { id: row.id, created: !input.id };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `SKU code "${input.skuCode}" is already used`);
+    throw err;
+  }
+}

@@ -1,0 +1,29 @@
+import { db } from "../db/client";
+import { AppError } from "../errors";
+import { auditAdmin } from "../admin-auth/audit-admin";
+import type { AdminSession } from "../admin-auth/require-admin";
+
+/**
+ * Undoes a card-key batch: deletes its keys, but ONLY while none of them has
+ * been delivered. Chosen rule: all or nothing — if any key of the batch was
+ * sold, the undo is refused (a partial undo would leave a batch that is half
+ * there, and the administrator can still see and count the rest).
+ *
+ * Race with an order picking a key: the DELETE locks the available rows (an
+ * order's pick skips locked rows or waits for them); the delivered count is
+ * taken afterwards in the same transaction, and any delivered key rolls the
+ * whole undo back.
+ */
+export async function undoCardKeyBatch(batchId: number, admin: AdminSession): Promise<{ deleted: number }> {
+  return db().$transaction(async (tx) => {
+    const batch = await tx.cardKeyBatch.findUnique({ where: { id: batchId } });
+    if (!batch) throw new AppError("not_found", 404, "batch not found");
+    if (batch.undoneAt) throw new AppError("conflict", 409, "this batch was already undone");
+    const { count } = await tx.cardKey.deleteMany({ where: { batchId, status: "available" } });
+    const delivered = await tx.cardKey.count({ where: { batchId, status: "delivered" } });
+    if (delivered > 0) throw new AppError("conflict", 409, `${delivered} key(s) of this batch were already delivered; the batch cannot be undone`);
+    await tx.cardKeyBatch.update({ where: { id: batchId }, data: { undoneAt: new Date() } });
+    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_keys.undo_batch", targetType: "sku", targetId: String(batch.skuId), details: { batchId, deleted: count }, ip: admin.ip }, tx);
+    return { deleted: count };
+  });
+}

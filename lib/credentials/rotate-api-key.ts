@@ -1,0 +1,26 @@
+import { auditAdmin } from "../admin-auth/audit-admin";
+import { db } from "../db/client";
+import { AppError } from "../errors";
+import { createApiKey } from "./create-api-key";
+
+/**
+ * Rotates an active API key (admin UI): a new key and secret for the same
+ * buyer and name, and the old key disabled, in ONE transaction with the audit
+ * row, so there is never a moment with both or neither. The new secret is
+ * returned once, for the caller to show; it is never logged or audited.
+ */
+export async function rotateApiKey(input: { apiKey: string; admin: { id: number; email: string; ip: string | null } }) {
+  return db().$transaction(async (tx) => {
+    const [old] = await tx.$queryRaw<{ id: number; userId: string; name: string; isActive: boolean }[]>`
+      SELECT "id", "userId"::text AS "userId", "name", "isActive" FROM "ApiCredential" WHERE "apiKey" = ${input.apiKey.trim()} FOR UPDATE`;
+    if (!old) throw new AppError("not_found", 404, "no such API key");
+    if (!old.isActive) throw new AppError("key_disabled", 409, "this API key is already disabled; create a new one instead");
+    const fresh = await createApiKey(old.userId, old.name, tx);
+    await tx.apiCredential.update({ where: { id: old.id }, data: { isActive: false, disabledAt: new Date() } });
+    await auditAdmin({
+      adminUserId: input.admin.id, actor: input.admin.email, action: "api_key.rotate", targetType: "api_credential",
+      targetId: String(old.id), details: { oldApiKey: input.apiKey.trim(), newApiKey: fresh.apiKey, newId: fresh.id, userId: old.userId }, ip: input.admin.ip,
+    }, tx);
+    return { userId: old.userId, oldId: old.id, ...fresh };
+  });
+}

@@ -1,0 +1,22 @@
+import { db } from "../db/client";
+import { AppError } from "../errors";
+import { writeAuditLog } from "../fulfilment/write-audit-log";
+
+/**
+ * Enables or disables an upstream connection (admin UI). A disabled
+ * connection takes no new orders (queueUpstreamPurchase refuses its SKUs) and
+ * running purchases stop calling it (run-purchase.ts) until it is enabled
+ * again or their deadline sends them to review. Audited with the change.
+ */
+export async function setUpstreamEnabled(input: { connectionId: number; enabled: boolean; adminUserId?: number; actor?: string }) {
+  return db().$transaction(async (tx) => {
+    const found = await tx.upstreamConnection.findUnique({ where: { id: input.connectionId }, select: { id: true, isEnabled: true } });
+    if (!found) throw new AppError("not_found", 404, `upstream connection ${input.connectionId} not found`);
+    await tx.upstreamConnection.update({ where: { id: found.id }, data: { isEnabled: input.enabled } });
+    await writeAuditLog(tx, {
+      adminUserId: input.adminUserId, actor: input.actor, action: input.enabled ? "upstream.enable" : "upstream.disable",
+      targetType: "upstream_connection", targetId: String(found.id), details: { previous: found.isEnabled },
+    });
+    return { id: found.id, isEnabled: input.enabled };
+  });
+}
