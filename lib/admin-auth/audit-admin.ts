@@ -1,34 +1,14 @@
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import type { InputJsonValue } from "../generated/prisma/internal/prismaNamespace";
+import { writeAuditLog, type AuditEntry } from "../audit/write-audit-log";
 
-export interface AdminAuditEntry {
-  adminUserId?: number;
-  /** The admin's e-mail, or what was typed at sign-in when no admin matched. */
-  actor: string;
-  action: string;
-  targetType?: string;
-  targetId?: string;
-  /** Ids, counts, reasons: never secrets, payloads or form values. */
-  details?: InputJsonValue;
-  ip?: string | null;
-}
+export type AdminAuditEntry = AuditEntry & { actor: string };
 
 /**
- * One AuditLog row for an admin console action, with the client IP (who,
- * what, when, from where). Joins the caller's transaction when given one so
- * the record and the action commit together.
+ * One AuditLog row for an admin console action, with the client IP. The
+ * console's name for lib/audit's writer; joins the caller's transaction when
+ * given one.
  */
 export async function auditAdmin(entry: AdminAuditEntry, tx: Tx = db()): Promise<void> {
-  await tx.auditLog.create({
-    data: {
-      adminUserId: entry.adminUserId,
-      actor: entry.actor.slice(0, 254),
-      action: entry.action,
-      targetType: entry.targetType,
-      targetId: entry.targetId,
-      details: entry.details ?? {},
-      ip: entry.ip ?? null,
-    },
-  });
+  await writeAuditLog(tx, entry);
 }

@@ -2,15 +2,12 @@ import { db } from "../db/client";
 import { AppError } from "../errors";
 import { orderIdByNo } from "./find-order-for-admin";
 import { transitionOrder } from "./transition-order";
-import { writeAuditLog } from "./write-audit-log";
+import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 
-export interface DeliverOrderInput {
+export interface DeliverOrderInput extends AuditActor {
   orderNo: string;
   /** The delivery text; each non-empty line becomes one delivery_data entry (D21). */
   payloadText: string;
-  adminUserId?: number;
-  /** Audit actor when no admin is given ("cli" by default). */
-  actor?: string;
 }
 
 const MAX_PAYLOAD_CHARS = 1_000_000;
@@ -34,7 +31,7 @@ export async function deliverOrder(input: DeliverOrderInput) {
     const orderId = await orderIdByNo(tx, input.orderNo);
     const result = await transitionOrder(tx, orderId, { to: "delivered", lines, source: "manual", adminUserId: input.adminUserId });
     await writeAuditLog(tx, {
-      adminUserId: input.adminUserId, actor: input.actor, action: "order.deliver", targetType: "order",
+      adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "order.deliver", targetType: "order",
       targetId: result.orderNo, details: { orderId, from: result.from, lines: lines.length },
     });
     return { orderId, orderNo: result.orderNo, status: "delivered" as const, lines: lines.length, callbackQueued: result.callbackId !== null };

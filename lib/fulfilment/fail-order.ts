@@ -2,14 +2,12 @@ import { db } from "../db/client";
 import { AppError } from "../errors";
 import { orderIdByNo } from "./find-order-for-admin";
 import { transitionOrder } from "./transition-order";
-import { writeAuditLog } from "./write-audit-log";
+import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 
-export interface FailOrderInput {
+export interface FailOrderInput extends AuditActor {
   orderNo: string;
   /** Shown to a Profile P buyer as error_message: short, no secrets. */
   reason: string;
-  adminUserId?: number;
-  actor?: string;
 }
 
 /**
@@ -26,7 +24,7 @@ export async function failOrder(input: FailOrderInput) {
     const orderId = await orderIdByNo(tx, input.orderNo);
     const result = await transitionOrder(tx, orderId, { to: "failed", reason, adminUserId: input.adminUserId });
     await writeAuditLog(tx, {
-      adminUserId: input.adminUserId, actor: input.actor, action: "order.fail", targetType: "order",
+      adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "order.fail", targetType: "order",
       targetId: result.orderNo, details: { orderId, from: result.from, reason },
     });
     return { orderId, orderNo: result.orderNo, status: "failed" as const, reason, callbackQueued: result.callbackId !== null };

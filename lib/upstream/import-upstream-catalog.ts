@@ -4,7 +4,7 @@ import type { Tx } from "../db/tx";
 import { AppError } from "../errors";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { DeliveryFormat } from "../generated/prisma/enums";
-import { writeAuditLog } from "../fulfilment/write-audit-log";
+import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 import { parseAmount } from "../protocol/amount";
 import { clientFor, loadConnection } from "./connection";
 import { UpstreamError, type UpstreamCategory, type UpstreamProduct } from "./upstream-client";
@@ -43,7 +43,7 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * row is written only when a value differs, so a re-import of an unchanged
  * catalogue changes nothing.
  */
-export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string; adminUserId?: number; actor?: string }): Promise<UpstreamImportCounts> {
+export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string } & AuditActor): Promise<UpstreamImportCounts> {
   const bp = markupBasisPoints(input.markupPercent ?? "0");
   const conn = await loadConnection(input.connectionId);
   const client = clientFor(conn);
@@ -59,7 +59,7 @@ export async function importUpstreamCatalog(input: { connectionId: number; marku
   return db().$transaction(async (tx) => {
     const counts = await importInto(tx, conn.id, bp, categories, products);
     await writeAuditLog(tx, {
-      adminUserId: input.adminUserId, actor: input.actor, action: "upstream.import", targetType: "upstream_connection",
+      adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "upstream.import", targetType: "upstream_connection",
       targetId: String(conn.id), details: { markupBasisPoints: bp, ...counts },
     });
     return counts;

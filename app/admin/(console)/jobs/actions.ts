@@ -11,7 +11,7 @@ import { retryJob } from "@/lib/jobs/list-jobs";
 /** resendCallback writes its own audit row with the new series of attempts. */
 export async function resendCallbackAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ callbackId: z.coerce.number().int().positive() }), form, async (input, { admin, t }) => {
-    await resendCallback({ callbackId: input.callbackId, adminUserId: admin.id });
+    await resendCallback({ callbackId: input.callbackId, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     revalidatePath("/admin/jobs");
     return { ok: true, message: t("jobs.resent") };
   });

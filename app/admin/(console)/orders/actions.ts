@@ -15,7 +15,7 @@ const OrderNo = z.string().trim().min(1).max(64);
 
 export async function deliverOrderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ orderNo: OrderNo, payload: z.string().min(1, "is required").max(1_000_000) }), form, async (input, { admin, t }) => {
-    await deliverOrder({ orderNo: input.orderNo, payloadText: input.payload, adminUserId: admin.id, actor: admin.email });
+    await deliverOrder({ orderNo: input.orderNo, payloadText: input.payload, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     revalidatePath("/admin/manual");
     revalidatePath(`/admin/orders/${input.orderNo}`);
     return { ok: true, message: t("manual.delivered") };
@@ -24,7 +24,7 @@ export async function deliverOrderAction(_prev: ActionState, form: FormData): Pr
 
 export async function failOrderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ orderNo: OrderNo, reason: z.string().trim().min(1, "is required").max(200) }), form, async (input, { admin, t }) => {
-    await failOrder({ orderNo: input.orderNo, reason: input.reason, adminUserId: admin.id, actor: admin.email });
+    await failOrder({ orderNo: input.orderNo, reason: input.reason, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     revalidatePath("/admin/manual");
     revalidatePath(`/admin/orders/${input.orderNo}`);
     return { ok: true, message: t("manual.failed") };

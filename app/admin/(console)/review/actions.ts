@@ -21,7 +21,7 @@ function refresh(orderNo: string) {
 
 export async function recheckUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ orderNo: OrderNo }), form, async (input, { admin, t }) => {
-    await recheckUpstreamPurchase({ orderNo: input.orderNo, adminUserId: admin.id, actor: admin.email });
+    await recheckUpstreamPurchase({ orderNo: input.orderNo, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     refresh(input.orderNo);
     return { ok: true, message: t("review.recheckQueued") };
   });
@@ -29,7 +29,7 @@ export async function recheckUpstreamAction(_prev: ActionState, form: FormData):
 
 export async function deliverReviewAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ orderNo: OrderNo, payload: z.string().min(1, "is required").max(1_000_000) }), form, async (input, { admin, t }) => {
-    await deliverOrder({ orderNo: input.orderNo, payloadText: input.payload, adminUserId: admin.id, actor: admin.email });
+    await deliverOrder({ orderNo: input.orderNo, payloadText: input.payload, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     refresh(input.orderNo);
     return { ok: true, message: t("manual.delivered") };
   });
@@ -37,7 +37,7 @@ export async function deliverReviewAction(_prev: ActionState, form: FormData): P
 
 export async function failReviewAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ orderNo: OrderNo, reason: z.string().trim().min(1, "is required").max(200) }), form, async (input, { admin, t }) => {
-    await failOrder({ orderNo: input.orderNo, reason: input.reason, adminUserId: admin.id, actor: admin.email });
+    await failOrder({ orderNo: input.orderNo, reason: input.reason, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     refresh(input.orderNo);
     return { ok: true, message: t("manual.failed") };
   });

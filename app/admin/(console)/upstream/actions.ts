@@ -16,7 +16,7 @@ const ConnectionId = z.coerce.number().int().positive();
 /** Pings first (the service refuses a supplier that does not answer); the secret is stored encrypted and never echoed back. */
 export async function addUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(UpstreamConnectionInputSchema, form, async (input, { admin, t }) => {
-    await addUpstreamConnection(input, { adminUserId: admin.id, actor: admin.email });
+    await addUpstreamConnection(input, { adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     revalidatePath("/admin/upstream");
     return { ok: true, message: t("upstream.added") };
   });
@@ -33,7 +33,7 @@ export async function pingUpstreamAction(_prev: ActionState, form: FormData): Pr
 
 export async function importUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ id: ConnectionId, markupPercent: MarkupPercentSchema.default("0") }), form, async (input, { admin, t }) => {
-    const c = await importUpstreamCatalog({ connectionId: input.id, markupPercent: input.markupPercent, adminUserId: admin.id, actor: admin.email });
+    const c = await importUpstreamCatalog({ connectionId: input.id, markupPercent: input.markupPercent, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     revalidatePath("/admin/upstream");
     return {
       ok: true,
@@ -48,7 +48,7 @@ export async function importUpstreamAction(_prev: ActionState, form: FormData): 
 
 export async function setUpstreamEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ id: ConnectionId, enabled: z.enum(["true", "false"]) }), form, async (input, { admin, t }) => {
-    await setUpstreamEnabled({ connectionId: input.id, enabled: input.enabled === "true", adminUserId: admin.id, actor: admin.email });
+    await setUpstreamEnabled({ connectionId: input.id, enabled: input.enabled === "true", adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     revalidatePath("/admin/upstream");
     return { ok: true, message: t("upstream.toggled") };
   });

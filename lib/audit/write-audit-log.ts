@@ -1,19 +1,28 @@
 import type { Tx } from "../db/tx";
 import type { InputJsonValue } from "../generated/prisma/internal/prismaNamespace";
 
-export interface AuditEntry {
+/** Who acted, for the audit log: an admin (with the IP of the request), the CLI or the system. */
+export interface AuditActor {
   /** The administrator who acted; absent for the CLI and the system. */
   adminUserId?: number;
   /** "cli", "system" or the admin's e-mail; defaults from adminUserId, else "cli". */
   actor?: string;
+  /** The client IP of an admin console request. */
+  ip?: string | null;
+}
+
+export interface AuditEntry extends AuditActor {
   action: string;
-  targetType: string;
-  targetId: string;
+  targetType?: string;
+  targetId?: string;
   /** Never secrets, payloads or form values: ids, counts, reasons. */
   details?: InputJsonValue;
 }
 
-/** One AuditLog row in the caller's transaction, so the record and the action commit together. */
+/**
+ * The one writer of AuditLog rows (who, what, when, from where), in the
+ * caller's transaction so the record and the action commit together.
+ */
 export async function writeAuditLog(tx: Tx, entry: AuditEntry): Promise<void> {
   let actor = entry.actor;
   if (!actor && entry.adminUserId !== undefined) {
@@ -23,11 +32,12 @@ export async function writeAuditLog(tx: Tx, entry: AuditEntry): Promise<void> {
   await tx.auditLog.create({
     data: {
       adminUserId: entry.adminUserId,
-      actor: actor ?? "cli",
+      actor: (actor ?? "cli").slice(0, 254),
       action: entry.action,
       targetType: entry.targetType,
       targetId: entry.targetId,
       details: entry.details ?? {},
+      ip: entry.ip ?? null,
     },
   });
 }
