@@ -2,5 +2,7 @@ import path from "node:path";
 
 /** Where the embedded database, generated secrets and uploads live. */
 export function dataDir(): string {
-  return path.resolve(process.env.DATA_DIR ?? ".data");
+  // turbopackIgnore: a runtime directory, not a build input (otherwise the
+  // bundler traces the whole project into the server output).
+  return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? ".data");
 }
