@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { formFieldNames } from "./queue-order";
 import { decryptText } from "../crypto/secret-box";
 
 /**
@@ -21,7 +22,7 @@ export async function getOrderDetail(orderNo: string) {
   });
   if (!order) return null;
   const { manualFormData, fulfillment, ...rest } = order;
-  const formFields = manualFormData && typeof manualFormData === "object" && !Array.isArray(manualFormData) ? Object.keys(manualFormData) : [];
+  const formFields = formFieldNames(manualFormData);
   let deliveredLines = 0;
   if (fulfillment) {
     try {

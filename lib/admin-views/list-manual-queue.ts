@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { queueOrderSelect, withFormFieldNames } from "./queue-order";
 
 /**
  * Orders an administrator must act on: manual products still processing, and
@@ -15,14 +16,7 @@ export async function listManualQueue(take = 50) {
     },
     orderBy: { createdAt: "asc" },
     take,
-    select: {
-      id: true, orderNo: true, downstreamOrderNo: true, status: true, profile: true, amountCents: true, createdAt: true, manualFormData: true,
-      user: { select: { email: true } },
-      items: { select: { title: true, quantity: true } },
-    },
+    select: queueOrderSelect,
   });
-  return rows.map(({ manualFormData, ...r }) => ({
-    ...r,
-    formFields: manualFormData && typeof manualFormData === "object" && !Array.isArray(manualFormData) ? Object.keys(manualFormData) : [],
-  }));
+  return rows.map(withFormFieldNames);
 }

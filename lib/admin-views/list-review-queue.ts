@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { queueOrderSelect, withFormFieldNames } from "./queue-order";
 
 /**
  * Orders in unknown_review (D25: the upstream gave no final answer in time),
@@ -11,9 +12,7 @@ export async function listReviewQueue(take = 50) {
     orderBy: { createdAt: "asc" },
     take,
     select: {
-      id: true, orderNo: true, downstreamOrderNo: true, status: true, profile: true, amountCents: true, createdAt: true, manualFormData: true,
-      user: { select: { email: true } },
-      items: { select: { title: true, quantity: true } },
+      ...queueOrderSelect,
       upstreamPurchase: {
         select: {
           id: true, status: true, upstreamOrderId: true, upstreamSkuId: true, attemptCount: true, lastError: true,
@@ -22,8 +21,5 @@ export async function listReviewQueue(take = 50) {
       },
     },
   });
-  return rows.map(({ manualFormData, ...r }) => ({
-    ...r,
-    formFields: manualFormData && typeof manualFormData === "object" && !Array.isArray(manualFormData) ? Object.keys(manualFormData) : [],
-  }));
+  return rows.map(withFormFieldNames);
 }
