@@ -1,0 +1,24 @@
+// The shape of one ops CLI command (README "CLI"): its options, how they are
+// checked before the database is touched, and what it runs.
+import type { parseArgs } from "node:util";
+import { z } from "zod";
+
+/** Bad input: exit code 2, nothing was written. */
+export class UsageError extends Error {}
+
+export type Options = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
+export interface Command<S extends z.ZodType> {
+  usage: string;
+  options: Options;
+  /** Arguments that are not options: a file, or key=value pairs. */
+  positionals?: boolean;
+  /** Checked before the database is touched: bad input writes nothing. */
+  input: (values: Record<string, unknown>, positionals: string[]) => unknown;
+  schema: S;
+  run: (input: z.output<S>) => Promise<object>;
+}
+export const command = <S extends z.ZodType>(c: Command<S>) => c;
+
+export const Email = z.email("must be an e-mail address").max(254);
+export const Amount = (signed: boolean) =>
+  z.string().regex(signed ? /^-?\d{1,13}(\.\d{1,2})?$/ : /^\d{1,13}(\.\d{1,2})?$/, `must be ${signed ? "an" : "a non-negative"} amount with at most two decimals, like ${signed ? "-5.00" : "12.34"}`);

@@ -1,0 +1,27 @@
+// Orders fulfilled or failed by hand.
+import { z } from "zod";
+import { command } from "./command";
+export const commands = {
+  "order:deliver": command({
+    usage: "order:deliver --order-no N --payload TEXT",
+    options: { "order-no": { type: "string" }, payload: { type: "string" } },
+    input: (v) => v,
+    schema: z.object({ "order-no": z.string().trim().min(1).max(64), payload: z.string().min(1, "is required") }),
+    run: async (a) => {
+      const { deliverOrder } = await import("../../lib/fulfilment/deliver-order");
+      const r = await deliverOrder({ orderNo: a["order-no"], payloadText: a.payload, actor: "cli" });
+      return { order_id: r.orderId, order_no: r.orderNo, status: r.status, lines: r.lines, callback_queued: r.callbackQueued };
+    },
+  }),
+  "order:fail": command({
+    usage: "order:fail --order-no N --reason R",
+    options: { "order-no": { type: "string" }, reason: { type: "string" } },
+    input: (v) => v,
+    schema: z.object({ "order-no": z.string().trim().min(1).max(64), reason: z.string().trim().min(1, "is required").max(200) }),
+    run: async (a) => {
+      const { failOrder } = await import("../../lib/fulfilment/fail-order");
+      const r = await failOrder({ orderNo: a["order-no"], reason: a.reason, actor: "cli" });
+      return { order_id: r.orderId, order_no: r.orderNo, status: r.status, reason: r.reason, callback_queued: r.callbackQueued };
+    },
+  }),
+};
