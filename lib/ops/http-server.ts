@@ -2,6 +2,7 @@ import http from "node:http";
 import next from "next";
 import type { TrustProxy } from "../config/trusted-proxies";
 import { setClientAddress } from "../net/client-address";
+import { earlyAnswer } from "../supplier-api/early-answer";
 
 export interface HttpServerOptions {
   port: number;
@@ -29,6 +30,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => {
+    const early = earlyAnswer(req.url ?? "/");
+    if (early) {
+      res.writeHead(early.status, early.headers).end(early.body);
+      return;
+    }
     setClientAddress(req, opts.trust);
     handle(req, res).catch(() => {
       // Next renders its own errors; this only guards against a rejected handler leaving the socket open.
