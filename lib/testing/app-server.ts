@@ -42,7 +42,8 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: tsx adds a few seconds to start, and a shared CI machine can be slow.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`app server exited early:\n${output}`);
     try {

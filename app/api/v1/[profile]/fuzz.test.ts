@@ -91,6 +91,6 @@ describe("issue 8.2: property-based fuzz of the supplier API", () => {
     expect(await snapshot()).toEqual(before);
     // The generator must reach validation and the services, not stop at authentication.
     const reached = [...statuses].filter(([s]) => s !== 401 && s !== 404 && s !== 405).reduce((n, [, c]) => n + c, 0);
-    expect(reached, JSON.stringify([...statuses])).toBeGreaterThan(RUNS / 4);
-  }, 240_000);
+    expect(reached, JSON.stringify([...statuses])).toBeGreaterThan(RUNS / 5);
+  }, 300_000);
 });
