@@ -1,8 +1,9 @@
 // `npm start`: secrets, database (embedded unless DATABASE_URL), migrations,
-// first-start seed, build when stale, then `next start` on PORT.
+// first-start seed, build when stale, then our server (scripts/server.ts) on PORT.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { ensureSecrets } from "../lib/config/secrets";
+import { parseTrustedProxies } from "../lib/config/trusted-proxies";
 import { connectDatabase } from "../lib/db/connect";
 import { applyMigrations } from "../lib/db/migrate";
 import { ensureBuild } from "../lib/ops/ensure-build";
@@ -10,6 +11,13 @@ import { log } from "../lib/log";
 import { printBox, seedOnStart } from "../lib/seed/seed-on-start";
 
 const port = process.env.PORT ?? "3000";
+try {
+  // A bad TRUSTED_PROXIES stops start at once, before the database is touched (issue 8.5).
+  parseTrustedProxies(process.env.TRUSTED_PROXIES);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(2);
+}
 ensureSecrets();
 const database = await connectDatabase();
 const applied = await applyMigrations(database.url);
@@ -24,7 +32,8 @@ try {
 }
 
 process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
-const server = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", port], {
+// scripts/server.ts, not `next start`: client addresses come from the socket and TRUSTED_PROXIES.
+const server = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/server.ts"), "--port", port], {
   stdio: "inherit",
   env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
 });

@@ -1,14 +1,24 @@
 /**
- * The client's address as the server saw it: the first X-Forwarded-For hop
- * (a reverse proxy in front of `next start`), else X-Real-IP. Only used for
- * the audit log, never for access decisions.
+ * The header our HTTP server (scripts/server.ts) sets on every request to the
+ * client's address, computed from the socket and TRUSTED_PROXIES (issue 8.5).
+ * Any copy a client sends is removed first, so route handlers, which cannot
+ * see the socket, can trust it.
  */
-export function clientIp(headers: { get(name: string): string | null } | Record<string, string | string[] | undefined>): string | null {
-  const read = (name: string): string | null => {
-    if (typeof (headers as { get?: unknown }).get === "function") return (headers as { get(n: string): string | null }).get(name);
-    const v = (headers as Record<string, string | string[] | undefined>)[name];
-    return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
-  };
-  const forwarded = read("x-forwarded-for")?.split(",")[0]?.trim();
-  return (forwarded || read("x-real-ip")?.trim() || null)?.slice(0, 100) ?? null;
+export const CLIENT_ADDRESS_HEADER = "x-client-address";
+
+type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
+
+/**
+ * The one source of the client's address: the per-IP rate limit of the
+ * supplier API (D31), the audit log and sign-in throttling all use it. Never
+ * X-Forwarded-For itself: any client can write that. Null when the request did
+ * not come through our server (e.g. `next dev`).
+ */
+export function clientIp(headers: HeaderSource): string | null {
+  const value =
+    typeof (headers as { get?: unknown }).get === "function"
+      ? (headers as { get(n: string): string | null }).get(CLIENT_ADDRESS_HEADER)
+      : (headers as Record<string, string | string[] | undefined>)[CLIENT_ADDRESS_HEADER];
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  return text ? text.slice(0, 100) : null;
 }

@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 
 // Wire error codes and their HTTP status (section 7, D1, D8, D11, D17, D20, D23,
-// D24, D30-D32). Where section 7 allows two statuses, the decisions pick one;
+// D24, D30-D32; not_found and method_not_allowed: issue 8.1). Where section 7 allows two statuses, the decisions pick one;
 // the status here is the default and an AppError may carry another (for
 // example product_unavailable is 404 on product detail (D11) and 400 on
 // order creation (D32)).
@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   order_not_found: 404,
   cancel_not_allowed: 409,
   not_found: 404,
+  method_not_allowed: 405,
   request_too_large: 413,
   rate_limited: 429,
   internal_error: 500,

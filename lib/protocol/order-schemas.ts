@@ -37,8 +37,10 @@ export const CreateOrderBodySchema = {
 export type CreateOrderBodyP = z.infer<typeof CreateOrderBodySchema.P>;
 export type CreateOrderBodyU = z.infer<typeof CreateOrderBodySchema.U>;
 
-/** D23: Profile P accepts an empty body or {} only; Profile U ignores the body. */
+/**
+ * D23: Profile P accepts an empty body or {} only. Profile U has no schema:
+ * it ignores the body entirely, JSON or not (issue 8.7).
+ */
 export const CancelOrderBodySchema = {
   P: z.strictObject({}),
-  U: z.unknown(),
-} satisfies Record<Profile, z.ZodType>;
+} satisfies Partial<Record<Profile, z.ZodType>>;

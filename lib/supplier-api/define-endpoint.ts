@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { z } from "zod";
+import { clientIp } from "../admin-auth/client-ip";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { ERROR_STATUS, wireError, type ErrorBody } from "../protocol/errors";
@@ -7,12 +8,14 @@ import { HEADER_REQUEST_ID } from "../protocol/headers";
 import { profileFromSegment, type Profile } from "../protocol/profiles";
 import { getCachedSettings } from "../settings/get-cached-settings";
 import { authenticate, type AuthenticatedCredential } from "./authenticate";
-import { clientIp, consumeRateLimit } from "./rate-limit";
+import { consumeRateLimit } from "./rate-limit";
 import { readBodyLimited } from "./read-body";
 import { recordSignedRequest } from "./replay";
-import { parseJsonObject } from "./strict-json";
 import { touchCredential } from "./touch-credential";
 import { zodMessage } from "./zod-message";
+import { parseIdParam, readJsonBody, validate } from "./validate-input";
+
+export { parseIdParam, validate };
 
 /**
  * THE HTTP EDGE OF THE SUPPLIER API: one wrapper for all seven endpoints.
@@ -57,8 +60,11 @@ import { zodMessage } from "./zod-message";
 export interface EndpointDefinition<BU, BP, QU, QP> {
   /** Log name, e.g. "orders.create". */
   name: string;
-  /** When set, the raw body must be a JSON object valid for the profile's schema. Omit to ignore the body. */
-  body?: { U: z.ZodType<BU>; P: z.ZodType<BP>; allowEmpty?: boolean };
+  /**
+   * When set, the raw body must be a JSON object valid for the profile's schema.
+   * Omit it (or the profile's schema, as cancel does for U, D23) to ignore the body.
+   */
+  body?: { U?: z.ZodType<BU>; P?: z.ZodType<BP>; allowEmpty?: boolean };
   /** When set, Object.fromEntries(searchParams) is validated by the profile's schema. */
   query?: { U: z.ZodType<QU>; P: z.ZodType<QP> };
   /** D8 exception hook; see step 4 above. Runs after validation; never for Profile U. */
@@ -125,7 +131,8 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
 
       const settings = await getCachedSettings();
       await consumeRateLimit("key", String(credentialId), settings.rateLimitPerKey);
-      if (profile === "P") await consumeRateLimit("ip", clientIp(req), settings.rateLimitPerIp);
+      // The address comes from the socket unless a proxy is trusted (issue 8.5).
+      if (profile === "P") await consumeRateLimit("ip", clientIp(req.headers) ?? "unknown", settings.rateLimitPerIp);
 
       const rawBody = raw.toString("utf8");
       const base: EndpointContextBase = {
@@ -142,10 +149,8 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
       };
       const ctx = base as EndpointContext<BU, BP, QU, QP>;
       try {
-        if (def.body) {
-          const schema: z.ZodType<unknown> = def.body[profile];
-          base.body = validate(schema, readJsonBody(rawBody, profile, def.body.allowEmpty ?? false));
-        }
+        const bodySchema: z.ZodType<unknown> | undefined = def.body?.[profile];
+        if (bodySchema) base.body = validate(bodySchema, readJsonBody(rawBody, profile, def.body?.allowEmpty ?? false));
         if (def.query) {
           const schema: z.ZodType<unknown> = def.query[profile];
           base.query = validate(schema, Object.fromEntries(url.searchParams));
@@ -179,27 +184,6 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
 }
 
 const replayDetected = () => wireError("replay_detected", "this signed request was already processed");
-
-function readJsonBody(rawBody: string, profile: Profile, allowEmpty: boolean): Record<string, unknown> {
-  if (rawBody.length === 0 && allowEmpty) return {};
-  if (rawBody.length === 0) throw wireError("bad_request", "request body must be a JSON object");
-  return parseJsonObject(rawBody, profile);
-}
-
-/** zod validation with a D17 message: the field's name, never its value. */
-export function validate<T>(schema: z.ZodType<T>, input: unknown): T {
-  const r = schema.safeParse(input);
-  if (!r.success) throw wireError("bad_request", zodMessage(r.error));
-  return r.data;
-}
-
-/** D20/D11: a path id must be a positive integer, else 400 bad_request. */
-export function parseIdParam(value: string | undefined, field = "id"): number {
-  if (!value || !/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > 2_147_483_647) {
-    throw wireError("bad_request", `${field} must be a positive integer`);
-  }
-  return Number(value);
-}
 
 /** D2 success response. */
 export function jsonResponse(body: object, status = 200): Response {

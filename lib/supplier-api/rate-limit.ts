@@ -128,10 +128,3 @@ async function consumeShared(scope: Scope, id: string, perMinute: number, points
     throw err;
   }
 }
-
-/** The client address for the per-IP limit: the right-most X-Forwarded-For entry, which Next sets from the socket when absent. */
-export function clientIp(req: Request): string {
-  const xff = req.headers.get("x-forwarded-for");
-  const last = xff?.split(",").pop()?.trim();
-  return last || "unknown";
-}

@@ -24,6 +24,8 @@ export interface RawRequest {
   body?: string | Buffer;
   /** Send the body chunked (no Content-Length). */
   chunked?: boolean;
+  /** Bind the socket to this loopback address (127.0.0.2…) to act as another client host. */
+  localAddress?: string;
 }
 
 export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawResponse> {
@@ -35,7 +37,7 @@ export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawResponse>
   if (body && !r.chunked && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length")) headers["Content-Length"] = String(body.length);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, method: r.method, path: r.path, headers, agent: r.chunked || (body && body.length > 65536) || explicitLength ? false : agent },
+      { host: url.hostname, port: url.port, method: r.method, path: r.path, headers, localAddress: r.localAddress, agent: r.chunked || (body && body.length > 65536) || explicitLength ? false : agent },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -79,6 +81,7 @@ export interface SignedRawRequest {
   /** Replace or, with undefined, drop headers. */
   headers?: Record<string, string | undefined>;
   chunked?: boolean;
+  localAddress?: string;
 }
 
 const lastTimestamp = new Map<string, number>();
@@ -117,5 +120,5 @@ export function signedRawRequest(baseUrl: string, creds: Creds, r: SignedRawRequ
     ...r.headers,
   };
   const headers = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
-  return rawRequest(baseUrl, { method: r.method, path: r.path, headers, body: r.body, chunked: r.chunked });
+  return rawRequest(baseUrl, { method: r.method, path: r.path, headers, body: r.body, chunked: r.chunked, localAddress: r.localAddress });
 }

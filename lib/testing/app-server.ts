@@ -14,7 +14,7 @@ export interface AppServer {
 }
 
 /**
- * Starts the real built app (`next start`) on a free loopback port against the
+ * Starts the real built app (scripts/server.ts, as `npm start` does) on a free loopback port against the
  * given database, and waits until /api/health answers 200. Tests then speak
  * real HTTP to the real route handlers.
  */
@@ -22,7 +22,8 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-app-"));
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // Our production server (scripts/server.ts), not `next start`: it sets the client address from the socket (issue 8.5).
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/server.ts", "--port", String(port), "--hostname", "127.0.0.1"], {
     cwd: process.cwd(),
     env: {
       ...process.env,
@@ -41,7 +42,8 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: tsx adds a few seconds to start, and a shared CI machine can be slow.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`app server exited early:\n${output}`);
     try {

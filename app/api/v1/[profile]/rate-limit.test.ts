@@ -7,15 +7,15 @@ import { signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
 
 // D31 rate limits and D8 replay records across TWO app instances on one
 // database: both are stored in PostgreSQL, so neither can be dodged by
-// spreading requests over instances. Per-IP limits are told apart by
-// X-Forwarded-For (the right-most entry is the client address).
+// spreading requests over instances. Per-IP limits are told apart by the
+// socket's address (issue 8.5): each "client host" binds 127.0.0.N.
 
 const PER_KEY = 5;
 const PER_IP = 8;
 let one: AppServer;
 let two: AppServer;
 let ipCounter = 0;
-const freshIp = () => `203.0.113.${++ipCounter}`;
+const freshIp = () => `127.0.1.${++ipCounter}`;
 
 beforeAll(async () => {
   const url = await useTestDatabase();
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 function ping(server: AppServer, creds: Creds, prefix: string, ip: string) {
-  return signedRawRequest(server.baseUrl, creds, { method: "GET", path: `${prefix}/ping`, headers: { "X-Forwarded-For": ip } });
+  return signedRawRequest(server.baseUrl, creds, { method: "GET", path: `${prefix}/ping`, localAddress: ip });
 }
 
 describe("D31 rate limits, shared across instances", () => {
@@ -66,7 +66,7 @@ describe("D8 replay records hold across instances", () => {
   it("a signed P request processed by one instance is refused by the other", async () => {
     const buyer = await makeBuyer();
     const timestamp = Math.floor(Date.now() / 1000) - 30;
-    const req = { method: "GET", path: "/api/v1/provider/categories", timestamp, headers: { "X-Forwarded-For": freshIp() } };
+    const req = { method: "GET", path: "/api/v1/provider/categories", timestamp, localAddress: freshIp() };
     expect((await signedRawRequest(one.baseUrl, buyer, req)).status).toBe(200);
     const again = await signedRawRequest(two.baseUrl, buyer, req);
     expect(again.status).toBe(409);
@@ -76,7 +76,7 @@ describe("D8 replay records hold across instances", () => {
   it("concurrent copies of one signed request: exactly one is processed", async () => {
     const buyer = await makeBuyer();
     const timestamp = Math.floor(Date.now() / 1000) - 30;
-    const req = { method: "GET", path: "/v1/provider/products", timestamp, headers: { "X-Forwarded-For": freshIp() } };
+    const req = { method: "GET", path: "/v1/provider/products", timestamp, localAddress: freshIp() };
     const results = await Promise.all(Array.from({ length: 4 }, (_, i) => signedRawRequest((i % 2 ? one : two).baseUrl, buyer, req)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
   });

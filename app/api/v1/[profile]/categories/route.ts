@@ -1,4 +1,5 @@
 import { listCategoriesEndpoint } from "@/lib/supplier-api/endpoints/catalog";
+import { routeMethods } from "@/lib/supplier-api/route-methods";
 
 export const dynamic = "force-dynamic";
-export const GET = listCategoriesEndpoint;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listCategoriesEndpoint });

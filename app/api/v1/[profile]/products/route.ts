@@ -1,4 +1,5 @@
 import { listProductsEndpoint } from "@/lib/supplier-api/endpoints/catalog";
+import { routeMethods } from "@/lib/supplier-api/route-methods";
 
 export const dynamic = "force-dynamic";
-export const GET = listProductsEndpoint;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listProductsEndpoint });

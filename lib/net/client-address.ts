@@ -1,0 +1,28 @@
+import type { IncomingMessage } from "node:http";
+import ipaddr from "ipaddr.js";
+import proxyaddr from "proxy-addr";
+import { CLIENT_ADDRESS_HEADER } from "../admin-auth/client-ip";
+import type { TrustProxy } from "../config/trusted-proxies";
+
+/**
+ * Issue 8.5: the client's address from the socket, or with trusted proxies
+ * the right-most X-Forwarded-For hop that is not one of them (proxy-addr, the
+ * library behind Express's "trust proxy"). IPv4-mapped IPv6 (::ffff:a.b.c.d)
+ * becomes plain IPv4, so one client has one rate-limit key however it connects.
+ */
+export function clientAddressOf(req: IncomingMessage, trust: TrustProxy): string {
+  const address = proxyaddr(req, trust);
+  return ipaddr.isValid(address) ? ipaddr.process(address).toString() : "unknown";
+}
+
+/** Overwrites the client-address header (dropping every copy the client sent) before Next sees the request. */
+export function setClientAddress(req: IncomingMessage, trust: TrustProxy): void {
+  const address = clientAddressOf(req, trust);
+  req.headers[CLIENT_ADDRESS_HEADER] = address;
+  const raw: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i].toLowerCase() !== CLIENT_ADDRESS_HEADER) raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  }
+  raw.push(CLIENT_ADDRESS_HEADER, address);
+  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
+}

@@ -1,0 +1,50 @@
+import http from "node:http";
+import next from "next";
+import type { TrustProxy } from "../config/trusted-proxies";
+import { setClientAddress } from "../net/client-address";
+import { earlyAnswer } from "../supplier-api/early-answer";
+
+export interface HttpServerOptions {
+  port: number;
+  /** Listen address; undefined = every interface (as `next start`). */
+  hostname?: string;
+  trust: TrustProxy;
+}
+
+export interface RunningHttpServer {
+  server: http.Server;
+  /** Stops the Next app (its instrumentation, caches). Not yet a drain: see below. */
+  closeApp(): Promise<void>;
+}
+
+/**
+ * The production HTTP server (issue 8.5): Next's request handler behind a
+ * plain node:http server, so the socket's address is known and becomes the
+ * client-address header before Next sees the request (App Router handlers
+ * cannot see the socket). Returned rather than wired to signals, so a graceful
+ * shutdown (stop accepting with server.close(), drain, then closeApp) can be
+ * added in the entry point without touching this file.
+ */
+export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
+  const app = next({ dev: false, dir: process.cwd(), hostname: opts.hostname ?? "localhost", port: opts.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => {
+    const early = earlyAnswer(req.url ?? "/");
+    if (early) {
+      res.writeHead(early.status, early.headers).end(early.body);
+      return;
+    }
+    setClientAddress(req, opts.trust);
+    handle(req, res).catch(() => {
+      // Next renders its own errors; this only guards against a rejected handler leaving the socket open.
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.hostname, () => resolve());
+  });
+  return { server, closeApp: () => app.close() };
+}
