@@ -7,7 +7,7 @@ import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 import { parseAmount } from "../protocol/amount";
 import { clientFor, loadConnection } from "./connection";
 import { applyMarkup, markupBasisPoints } from "./markup";
-import { parseUpstreamProduct, type SkippedUpstreamProduct } from "./parse-upstream-product";
+import { parseUpstreamProducts, type SkippedUpstreamProduct } from "./parse-upstream-product";
 import { updateChanged } from "./update-changed";
 import { UpstreamError, type UpstreamCategory, type UpstreamProduct } from "./upstream-client";
 
@@ -54,18 +54,7 @@ export async function importUpstreamCatalog(input: { connectionId: number; marku
     throw new AppError("upstream_unreachable", 502, `could not read the upstream catalogue (${why}); nothing was imported`);
   }
   // Issue 8.3: each product on its own; a malformed or negatively priced one is skipped with a reason.
-  const products: UpstreamProduct[] = [];
-  const skipped: SkippedUpstreamProduct[] = [];
-  const seen = new Set<number>();
-  for (const entry of entries) {
-    const p = parseUpstreamProduct(entry);
-    if (!p.ok) skipped.push(p.skipped);
-    else if (seen.has(p.product.id)) skipped.push({ upstreamProductId: p.product.id, reason: "listed more than once" });
-    else {
-      seen.add(p.product.id);
-      products.push(p.product);
-    }
-  }
+  const { products, skipped } = parseUpstreamProducts(entries);
   return db().$transaction(async (tx) => {
     const counts = await importInto(tx, conn.id, bp, categories, products, skipped);
     await writeAuditLog(tx, {

@@ -22,6 +22,39 @@ export function parseUpstreamProduct(raw: unknown): ParsedUpstreamProduct {
   return { ok: false, skipped: { upstreamProductId: idOf(raw), reason: reasonOf(parsed.error.issues) } };
 }
 
+/**
+ * Every entry of a catalogue: the products to import and the ones skipped.
+ * Besides a malformed entry, one that would collide with another once stored
+ * (the same product id, slug or SKU id twice) is skipped rather than failing
+ * the whole import on a unique index; the first one stays.
+ */
+export function parseUpstreamProducts(entries: unknown[]): { products: UpstreamProduct[]; skipped: SkippedUpstreamProduct[] } {
+  const products: UpstreamProduct[] = [];
+  const skipped: SkippedUpstreamProduct[] = [];
+  const ids = new Set<number>();
+  const slugs = new Set<string>();
+  const skuIds = new Set<number>();
+  for (const entry of entries) {
+    const p = parseUpstreamProduct(entry);
+    if (!p.ok) {
+      skipped.push(p.skipped);
+      continue;
+    }
+    const { id, slug, skus } = p.product;
+    const clash = ids.has(id) ? "id: listed more than once" : slugs.has(slug) ? "slug: used by another product"
+      : skus.some((s, i) => skuIds.has(s.id) || skus.findIndex((o) => o.id === s.id) !== i) ? "skus: a SKU id is used more than once" : null;
+    if (clash) {
+      skipped.push({ upstreamProductId: id, reason: clash });
+      continue;
+    }
+    ids.add(id);
+    slugs.add(slug);
+    for (const s of skus) skuIds.add(s.id);
+    products.push(p.product);
+  }
+  return { products, skipped };
+}
+
 function idOf(raw: unknown): number | null {
   const id = (raw as { id?: unknown } | null)?.id;
   return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : null;
