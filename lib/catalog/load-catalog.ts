@@ -1,5 +1,6 @@
 import { db } from "../db/client";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
+import { LISTED_PRODUCT_WHERE } from "./product-listed";
 import { toLanguageText, type LanguageText } from "../protocol/language";
 
 // The whole sellable catalogue in one read: categories, products, SKUs and
@@ -56,7 +57,7 @@ export async function loadCatalog(): Promise<Catalog> {
   const [categories, products, keyCounts] = await Promise.all([
     db().category.findMany({ where: { deletedAt: null }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] }),
     db().product.findMany({
-      where: { deletedAt: null, category: { deletedAt: null } },
+      where: LISTED_PRODUCT_WHERE,
       include: {
         category: { select: { sortOrder: true } },
         skus: { where: { deletedAt: null }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] },

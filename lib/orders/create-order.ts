@@ -12,7 +12,7 @@ import type { OrderView } from "./order-view";
 import { readOrderContext } from "./order-context";
 import { queueUpstreamPurchase } from "../upstream/queue-purchase";
 import { placeOrder, type PlaceOrderRow } from "./place-order";
-import { digestOf, replayIfSame } from "./replay-if-same";
+import { digestOf, rawDigestOf, replayIfSame } from "./replay-if-same";
 
 export interface CreateOrderInput {
   downstreamOrderNo: string;
@@ -83,6 +83,7 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
     profile,
     downstreamOrderNo: input.downstreamOrderNo,
     requestDigest: digestOf(profile, input, form),
+    requestRawDigest: rawDigestOf(profile, input),
     traceId: input.traceId ?? null,
     callbackUrl,
     manualFormData: form,

@@ -1,9 +1,18 @@
 import type { Tx } from "../db/tx";
+import { LISTED_PRODUCT_SQL } from "../catalog/product-listed";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
+
+/** What the stored order keeps of its create request (D18). */
+export interface StoredOrderDigests {
+  id: number;
+  digest: string;
+  /** NULL for orders stored before the raw digest existed. */
+  rawDigest: string | null;
+}
 
 export interface OrderContext {
   /** The order already stored under (credential, downstream_order_no), if any. */
-  existing: { id: number; digest: string } | null;
+  existing: StoredOrderDigests | null;
   pointsDebitEnabled: boolean;
   sku: {
     skuId: number;
@@ -13,6 +22,7 @@ export interface OrderContext {
     skuLive: boolean;
     stockQuantity: number | null;
     productActive: boolean;
+    /** Listed in the catalogue (lib/catalog/product-listed.ts): not deleted, nor its category (D11). */
     productLive: boolean;
     fulfillmentType: FulfillmentType;
     deliveryFormat: DeliveryFormat;
@@ -32,18 +42,20 @@ export async function readOrderContext(tx: Tx, credentialId: number, downstreamO
   const skuKey = Number.isSafeInteger(skuId) && skuId > 0 && skuId <= MAX_INT4 ? skuId : 0;
   const rows = await tx.$queryRaw<Record<string, unknown>[]>`
     SELECT s."id" AS "skuId", s."productId", s."priceCents", s."isActive" AS "skuActive", (s."deletedAt" IS NULL) AS "skuLive",
-           s."stockQuantity", p."isActive" AS "productActive", (p."deletedAt" IS NULL) AS "productLive",
+           s."stockQuantity", p."isActive" AS "productActive", ${LISTED_PRODUCT_SQL} AS "productLive",
            p."fulfillmentType"::text AS "fulfillmentType", p."deliveryFormat"::text AS "deliveryFormat",
            p."manualFormSchema", p."title",
            (SELECT "pointsDebitEnabled" FROM "SiteSettings" WHERE "id" = 1) AS "pointsDebitEnabled",
-           e."id" AS "existingId", e."requestDigest" AS "existingDigest"
+           e."id" AS "existingId", e."requestDigest" AS "existingDigest",
+           e."requestRawDigest" AS "existingRawDigest"
     FROM (SELECT 1) AS one
     LEFT JOIN "Sku" s ON s."id" = ${skuKey}
     LEFT JOIN "Product" p ON p."id" = s."productId"
+    LEFT JOIN "Category" c ON c."id" = p."categoryId"
     LEFT JOIN "Order" e ON e."credentialId" = ${credentialId} AND e."downstreamOrderNo" = ${downstreamOrderNo}`;
   const r = rows[0];
   return {
-    existing: r.existingId == null ? null : { id: Number(r.existingId), digest: String(r.existingDigest) },
+    existing: r.existingId == null ? null : { id: Number(r.existingId), digest: String(r.existingDigest), rawDigest: r.existingRawDigest == null ? null : String(r.existingRawDigest) },
     pointsDebitEnabled: r.pointsDebitEnabled !== false,
     sku:
       r.skuId == null

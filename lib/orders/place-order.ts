@@ -9,6 +9,8 @@ export interface PlaceOrderRow {
   profile: Profile;
   downstreamOrderNo: string;
   requestDigest: string;
+  /** D18: the digest of the request as sent (lib/orders/request-digest.ts). */
+  requestRawDigest: string;
   traceId: string | null;
   callbackUrl: string | null;
   manualFormData: Record<string, unknown>;
@@ -45,7 +47,7 @@ export async function placeOrder(client: Tx, o: PlaceOrderRow): Promise<PlacedOr
     rows = await client.$queryRaw`
       SELECT * FROM place_order(
         ${o.orderNo}, ${o.credentialId}, ${o.userId}::uuid, ${o.profile}::"Profile", ${o.downstreamOrderNo},
-        ${o.requestDigest}, ${o.traceId}, ${o.callbackUrl}, ${JSON.stringify(o.manualFormData)}::jsonb,
+        ${o.requestDigest}, ${o.requestRawDigest}, ${o.traceId}, ${o.callbackUrl}, ${JSON.stringify(o.manualFormData)}::jsonb,
         ${o.skuId}, ${o.productId}, ${JSON.stringify(o.title)}::jsonb, ${o.quantity}, ${o.unitPriceCents},
         ${o.auto}, ${o.deliveryFormat}::"DeliveryFormat")`;
   } catch (err) {

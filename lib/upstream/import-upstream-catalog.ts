@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from "node:util";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { AppError } from "../errors";
@@ -7,7 +6,12 @@ import { DeliveryFormat } from "../generated/prisma/enums";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 import { parseAmount } from "../protocol/amount";
 import { clientFor, loadConnection } from "./connection";
+import { applyMarkup, markupBasisPoints } from "./markup";
+import { parseUpstreamProducts, type SkippedUpstreamProduct } from "./parse-upstream-product";
+import { updateChanged } from "./update-changed";
 import { UpstreamError, type UpstreamCategory, type UpstreamProduct } from "./upstream-client";
+
+export { applyMarkup, markupBasisPoints } from "./markup";
 
 export interface UpstreamImportCounts {
   categoriesCreated: number; categoriesUpdated: number; categoriesDelisted: number;
@@ -15,16 +19,9 @@ export interface UpstreamImportCounts {
   skusCreated: number; skusUpdated: number; skusDelisted: number;
 }
 
-/** "10", "12.5", "0.25": a percentage with at most two decimals → basis points (1/100 of a percent). */
-export function markupBasisPoints(percent: string): number {
-  if (!/^\d{1,4}(\.\d{1,2})?$/.test(percent.trim())) throw new AppError("bad_request", 400, "markup percent must be a number like 10 or 12.5 (at most two decimals)");
-  return Number(parseAmount(percent.trim())); // parseAmount: "12.5" → 1250n, i.e. basis points
-}
-
-/** price × (1 + markup), rounded UP to 0.01, in integer fen: ceil(cents × (10000 + bp) / 10000). */
-export function applyMarkup(cents: bigint, basisPoints: number): bigint {
-  const num = cents * BigInt(10_000 + basisPoints);
-  return (num + 9_999n) / 10_000n;
+/** The import's result: the counts, and each upstream product left out with its reason (issue 8.3). */
+export interface UpstreamImportResult extends UpstreamImportCounts {
+  skipped: SkippedUpstreamProduct[];
 }
 
 const FORMATS = new Set<string>(Object.values(DeliveryFormat));
@@ -43,30 +40,34 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * row is written only when a value differs, so a re-import of an unchanged
  * catalogue changes nothing.
  */
-export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string } & AuditActor): Promise<UpstreamImportCounts> {
+export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string } & AuditActor): Promise<UpstreamImportResult> {
   const bp = markupBasisPoints(input.markupPercent ?? "0");
   const conn = await loadConnection(input.connectionId);
   const client = clientFor(conn);
   let categories: UpstreamCategory[];
-  let products: UpstreamProduct[];
+  let entries: unknown[];
   try {
     categories = await client.categories();
-    products = await client.allProducts();
+    entries = await client.allProducts();
   } catch (err) {
     const why = err instanceof UpstreamError ? err.message : "unexpected error";
     throw new AppError("upstream_unreachable", 502, `could not read the upstream catalogue (${why}); nothing was imported`);
   }
+  // Issue 8.3: each product on its own; a malformed or negatively priced one is skipped with a reason.
+  const { products, skipped } = parseUpstreamProducts(entries);
   return db().$transaction(async (tx) => {
-    const counts = await importInto(tx, conn.id, bp, categories, products);
+    const counts = await importInto(tx, conn.id, bp, categories, products, skipped);
     await writeAuditLog(tx, {
       adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "upstream.import", targetType: "upstream_connection",
-      targetId: String(conn.id), details: { markupBasisPoints: bp, ...counts },
+      targetId: String(conn.id), details: { markupBasisPoints: bp, ...counts, skipped: skipped.length },
     });
-    return counts;
+    return { ...counts, skipped };
   }, { maxWait: 10_000, timeout: 300_000 });
 }
 
-async function importInto(tx: Tx, connId: number, bp: number, categories: UpstreamCategory[], products: UpstreamProduct[]): Promise<UpstreamImportCounts> {
+async function importInto(
+  tx: Tx, connId: number, bp: number, categories: UpstreamCategory[], products: UpstreamProduct[], skipped: SkippedUpstreamProduct[],
+): Promise<UpstreamImportCounts> {
   const counts: UpstreamImportCounts = {
     categoriesCreated: 0, categoriesUpdated: 0, categoriesDelisted: 0,
     productsCreated: 0, productsUpdated: 0, productsDelisted: 0,
@@ -116,7 +117,10 @@ async function importInto(tx: Tx, connId: number, bp: number, categories: Upstre
   const listedProducts = new Set<number>();
   for (const up of products) {
     const categoryId = catId.get(up.category_id);
-    if (categoryId === undefined) continue; // in a category the upstream does not list: cannot be placed
+    if (categoryId === undefined) {
+      skipped.push({ upstreamProductId: up.id, reason: "category_id: not a category the upstream lists" });
+      continue;
+    }
     listedProducts.add(up.id);
     const form = up.manual_form_schema ? ManualFormSchemaSchema.safeParse(up.manual_form_schema) : null;
     const data = {
@@ -185,21 +189,4 @@ async function importInto(tx: Tx, connId: number, bp: number, categories: Upstre
     counts.productsDelisted++;
   }
   return counts;
-}
-
-/** Updates only the fields whose values differ; returns whether anything changed. */
-async function updateChanged(existing: Record<string, unknown>, data: Record<string, unknown>, update: (changed: any) => Promise<unknown>): Promise<boolean> {
-  const changed = Object.fromEntries(Object.entries(data).filter(([k, v]) => !isDeepStrictEqual(canonical(existing[k]), canonical(v))));
-  if (!Object.keys(changed).length) return false;
-  await update(changed);
-  return true;
-}
-
-// jsonb comes back with its keys reordered: compare objects by content.
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === "object" && !(v instanceof Date)) {
-    return Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
-  }
-  return v;
 }

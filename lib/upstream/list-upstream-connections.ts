@@ -1,5 +1,6 @@
 import { db } from "../db/client";
 import { clientFor, loadConnection } from "./connection";
+import { UpstreamError } from "./upstream-client";
 
 export interface UpstreamConnectionRow {
   id: number;
@@ -33,7 +34,8 @@ export async function pingUpstreamConnection(id: number): Promise<{ ok: boolean;
   try {
     result = { ok: true, balance: (await clientFor(conn).ping()).balance, error: null };
   } catch (err) {
-    result = { ok: false, balance: null, error: (err as Error).message };
+    // UpstreamError messages are ours (issue 8.3); anything else is not shown.
+    result = { ok: false, balance: null, error: err instanceof UpstreamError ? err.message : "unexpected error" };
   }
   await db().upstreamConnection.update({
     where: { id },

@@ -75,8 +75,8 @@ export async function runPurchaseJob(job: { purchaseId: number; recheck?: boolea
     return scheduleNext(p, "the upstream order is delivered without delivery data", upstream.order_id, costCents);
   }
   if (upstream.status === "failed") {
-    const why = upstream.error_message?.trim();
-    return finish(p, { to: "failed", reason: `the upstream supplier failed the order${why ? `: ${why}` : ""}`, costCents, upstreamOrderId: upstream.order_id });
+    // Issue 8.3: our words only; the upstream's error_message never reaches the buyer or the console.
+    return finish(p, { to: "failed", reason: "the upstream supplier failed the order", costCents, upstreamOrderId: upstream.order_id });
   }
   return scheduleNext(p, null, upstream.order_id, costCents);
 }
@@ -176,9 +176,11 @@ async function lockOrder(tx: Tx, orderId: number): Promise<OrderStatus> {
   return row.status;
 }
 
+/** The upstream's charge, when it is a plain amount of at least zero (a negative cost is not a cost we know). */
 function safeAmount(text: string): bigint | null {
   try {
-    return parseAmount(text);
+    const cents = parseAmount(text);
+    return cents >= 0n ? cents : null;
   } catch {
     return null;
   }

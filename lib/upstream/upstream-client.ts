@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { supplierClient, type SupplierCredentials } from "../protocol/client";
 import { PROFILE_PREFIXES, type Profile } from "../protocol/profiles";
+import { ERROR_STATUS } from "../protocol/errors";
 import { LanguageTextSchema } from "../protocol/language";
+import { BodyTooLargeError, MAX_UPSTREAM_BODY_BYTES, readCappedText } from "./read-capped-body";
 
 // Our client of another supplier that speaks the same protocol (issue 4,
 // upstream fulfilment). Signing is lib/protocol/client.ts (the one signer);
@@ -19,7 +21,9 @@ export interface UpstreamEndpoint extends SupplierCredentials {
  *   may not have been processed upstream: a create must be repeated as is.
  * - "http": an HTTP error answer; `status` and the D1 `errorCode` tell more.
  * - "invalid": a 2xx answer we could not parse.
- * The message is safe to store and log: never a secret, body or signature.
+ * The message is ours, safe to store, log and show: never a secret, body,
+ * signature or any text the upstream chose (issue 8.3); `errorCode` is only
+ * ever one of the protocol's own codes.
  */
 export class UpstreamError extends Error {
   constructor(
@@ -34,6 +38,8 @@ export class UpstreamError extends Error {
 }
 
 const Amount = z.string().regex(/^-?\d{1,15}(\.\d{1,2})?$/);
+// Issue 8.3: a price below zero would credit our buyer on every order; the product is skipped.
+const Price = Amount.refine((s) => !s.startsWith("-") || /^-0+(\.0+)?$/.test(s), "priced below zero");
 
 export const UpstreamPingSchema = z.object({ ok: z.literal(true), site_name: z.string().optional(), balance: Amount, currency: z.string().optional() });
 
@@ -45,7 +51,7 @@ export const UpstreamSkuSchema = z.object({
   id: z.int().positive(),
   sku_code: z.string(),
   spec_values: z.record(z.string(), z.unknown()).catch({}),
-  price_amount: Amount,
+  price_amount: Price,
   stock_quantity: z.int(),
   is_active: z.boolean(),
 });
@@ -56,8 +62,8 @@ export const UpstreamProductSchema = z.object({
   title: LanguageTextSchema,
   description: LanguageTextSchema.catch({ "zh-CN": "", en: "" }),
   content: LanguageTextSchema.catch({ "zh-CN": "", en: "" }),
-  price_amount: Amount,
-  original_price: Amount.optional(),
+  price_amount: Price,
+  original_price: Price.optional(),
   fulfillment_type: z.string().optional(),
   manual_form_schema: z.object({ fields: z.array(z.unknown()) }).loose().optional(),
   is_active: z.boolean(),
@@ -69,7 +75,8 @@ export const UpstreamProductSchema = z.object({
   skus: z.array(UpstreamSkuSchema),
 });
 
-const ProductsPageSchema = z.object({ items: z.array(UpstreamProductSchema), total: z.int().min(0), page: z.int(), page_size: z.int() });
+// Items are checked one by one by the import (parse-upstream-product.ts): one bad product must not sink the page.
+const ProductsPageSchema = z.object({ items: z.array(z.unknown()), total: z.int().min(0), page: z.int(), page_size: z.int() });
 
 export const UpstreamOrderSchema = z.object({
   order_id: z.int().positive(),
@@ -106,6 +113,11 @@ export function deliveredLines(order: UpstreamOrder): string[] {
   return lines.map((l) => l.trim()).filter((l) => l.length > 0);
 }
 
+/** A Node network error code ("ECONNREFUSED"), or null for anything that does not look like one. */
+function networkCode(code: unknown): string | null {
+  return typeof code === "string" && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : null;
+}
+
 export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: number } = {}) {
   const client = supplierClient(endpoint.baseUrl, PROFILE_PREFIXES[endpoint.profile][0], endpoint);
   const timeoutMs = opts.timeoutMs ?? upstreamTimeoutMs();
@@ -132,11 +144,18 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
     let text: string;
     try {
       const signal = AbortSignal.timeout(timeoutMs);
-      res = method === "GET" ? await client.get(path, { signal }) : await client.post(path, body ?? "", { signal });
-      text = await res.text();
+      // Issue 8.3: a redirect is not followed (it could lead anywhere, past the address checks).
+      res = method === "GET" ? await client.get(path, { signal, redirect: "manual" }) : await client.post(path, body ?? "", { signal, redirect: "manual" });
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new UpstreamError("http", `HTTP ${res.status}: the upstream redirected; redirects are not followed`, res.status);
+      }
+      text = await readCappedText(res, MAX_UPSTREAM_BODY_BYTES);
     } catch (err) {
+      if (err instanceof UpstreamError) throw err;
+      if (err instanceof BodyTooLargeError) throw new UpstreamError("invalid", `answer larger than ${MAX_UPSTREAM_BODY_BYTES} bytes; not read`);
       const e = err as { name?: string; cause?: { code?: string } };
-      const why = e?.name === "TimeoutError" || e?.name === "AbortError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${e?.cause?.code ?? e?.name ?? "error"}`;
+      const why = e?.name === "TimeoutError" || e?.name === "AbortError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${networkCode(e?.cause?.code) ?? e?.name ?? "error"}`;
       throw new UpstreamError("network", why);
     }
     let json: unknown;
@@ -146,10 +165,10 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
       json = undefined;
     }
     if (!res.ok) {
-      const err = json as { error_code?: unknown; error_message?: unknown } | undefined;
-      const code = typeof err?.error_code === "string" ? err.error_code.slice(0, 64) : null;
-      const message = typeof err?.error_message === "string" ? err.error_message.slice(0, 200) : "";
-      throw new UpstreamError("http", `HTTP ${res.status}${code ? ` ${code}` : ""}${message ? `: ${message}` : ""}`, res.status, code);
+      // Only a code of the protocol is kept; the upstream's error_message is never stored or shown.
+      const raw = (json as { error_code?: unknown } | undefined)?.error_code;
+      const code = typeof raw === "string" && Object.hasOwn(ERROR_STATUS, raw) ? raw : null;
+      throw new UpstreamError("http", `HTTP ${res.status}${code ? ` ${code}` : ""}`, res.status, code);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) throw new UpstreamError("invalid", `unexpected answer from ${method} ${path.split("?")[0]}`, res.status);
@@ -161,9 +180,9 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
     categories: async () => (await call(z.object({ categories: z.array(UpstreamCategorySchema) }), "GET", "/categories")).categories,
     productsPage: (page: number, pageSize = 100) =>
       call(ProductsPageSchema, "GET", `/products?page=${page}&page_size=${pageSize}&include_inactive=true`),
-    /** Every product, inactive ones included (so a re-import can delist them). Bounded by `maxPages`. */
-    async allProducts(maxPages = 1000): Promise<UpstreamProduct[]> {
-      const out: UpstreamProduct[] = [];
+    /** Every product entry, inactive ones included (so a re-import can delist them), unchecked. Bounded by `maxPages`. */
+    async allProducts(maxPages = 1000): Promise<unknown[]> {
+      const out: unknown[] = [];
       for (let page = 1; page <= maxPages; page++) {
         const p = await this.productsPage(page);
         out.push(...p.items);

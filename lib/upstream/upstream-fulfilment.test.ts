@@ -189,7 +189,7 @@ describe("A buys from B through the protocol", () => {
     expect(read.status).toBe("processing");
   }, 60_000);
 
-  it("B failing the order fails A's and refunds it (D22); the normalised form reaches B", async () => {
+  it("B failing the order fails A's and refunds it (D22) with our own reason (issue 8.3); the normalised form reaches B", async () => {
     const { order, buyer, sku } = await orderOnA(connP, seed.manual.sku.id, { form: { account: "  alice  " } });
     expect(sku.stockQuantity).toBe(10); // mirrored from B
     // Stored with the order, in its transaction: our order number goes upstream; deadline = now + max wait (D25).
@@ -202,7 +202,8 @@ describe("A buys from B through the protocol", () => {
     await onDatabase(bUrl, () => failOrder({ orderNo: theirs.orderNo, reason: "no such account at B" }));
     await waitFor(async () => (await statusOf(order.id)) === "failed", 20_000);
     const ours = await db().order.findUniqueOrThrow({ where: { id: order.id }, include: { upstreamPurchase: true } });
-    expect(ours.errorMessage).toContain("no such account at B");
+    // Issue 8.3: B's text is never echoed to our buyer.
+    expect(ours.errorMessage).toBe("the upstream supplier failed the order");
     expect(ours.upstreamPurchase).toMatchObject({ status: "failed", upstreamOrderId: theirs.id });
     expect(await balanceOf(buyer.user.id)).toBe(100_000n);
     expect(await ledgerSumOf(buyer.user.id)).toBe(100_000n);

@@ -42,6 +42,8 @@ export const commands = {
         categories_created: c.categoriesCreated, categories_updated: c.categoriesUpdated, categories_delisted: c.categoriesDelisted,
         products_created: c.productsCreated, products_updated: c.productsUpdated, products_delisted: c.productsDelisted,
         skus_created: c.skusCreated, skus_updated: c.skusUpdated, skus_delisted: c.skusDelisted,
+        // Issue 8.3: what was left out and why (our words, never the upstream's).
+        skipped: c.skipped.map((s) => ({ upstream_product_id: s.upstreamProductId, reason: s.reason })),
       };
     },
   }),

@@ -35,14 +35,14 @@ export async function importUpstreamAction(_prev: ActionState, form: FormData): 
   return runAdminAction(z.object({ id: ConnectionId, markupPercent: MarkupPercentSchema.default("0") }), form, async (input, { admin, t }) => {
     const c = await importUpstreamCatalog({ connectionId: input.id, markupPercent: input.markupPercent, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     revalidatePath("/admin/upstream");
-    return {
-      ok: true,
-      message: t("upstream.imported", {
-        cc: c.categoriesCreated, cu: c.categoriesUpdated, cd: c.categoriesDelisted,
-        pc: c.productsCreated, pu: c.productsUpdated, pd: c.productsDelisted,
-        sc: c.skusCreated, su: c.skusUpdated, sd: c.skusDelisted,
-      }),
-    };
+    const counts = t("upstream.imported", {
+      cc: c.categoriesCreated, cu: c.categoriesUpdated, cd: c.categoriesDelisted,
+      pc: c.productsCreated, pu: c.productsUpdated, pd: c.productsDelisted,
+      sc: c.skusCreated, su: c.skusUpdated, sd: c.skusDelisted,
+    });
+    // Issue 8.3: each product left out, with its reason.
+    const skipped = c.skipped.map((s) => t("upstream.skippedProduct", { id: s.upstreamProductId ?? "?", reason: s.reason }));
+    return { ok: true, message: skipped.length ? `${counts} ${t("upstream.skipped", { n: skipped.length })} ${skipped.join("; ")}` : counts };
   });
 }
 
