@@ -2,6 +2,7 @@ import { z } from "zod";
 import { supplierClient, type SupplierCredentials } from "../protocol/client";
 import { PROFILE_PREFIXES, type Profile } from "../protocol/profiles";
 import { LanguageTextSchema } from "../protocol/language";
+import { MAX_CONTENT_LENGTH } from "../catalog/catalog-file-schema";
 
 // Our client of another supplier that speaks the same protocol (issue 4,
 // upstream fulfilment). Signing is lib/protocol/client.ts (the one signer);
@@ -55,7 +56,11 @@ export const UpstreamProductSchema = z.object({
   slug: z.string(),
   title: LanguageTextSchema,
   description: LanguageTextSchema.catch({ "zh-CN": "", en: "" }),
-  content: LanguageTextSchema.catch({ "zh-CN": "", en: "" }),
+  // Capped as at every import (issue 8.6): longer content makes the product malformed.
+  content: LanguageTextSchema.catch({ "zh-CN": "", en: "" }).refine(
+    (t) => t["zh-CN"].length <= MAX_CONTENT_LENGTH && t.en.length <= MAX_CONTENT_LENGTH,
+    `content must be at most ${MAX_CONTENT_LENGTH} characters per language`,
+  ),
   price_amount: Amount,
   original_price: Amount.optional(),
   fulfillment_type: z.string().optional(),
