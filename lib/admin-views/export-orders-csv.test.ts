@@ -49,7 +49,7 @@ describe("orders CSV export", () => {
     const p = await manualOrder("P");
     const u = await manualOrder("U");
     const all = await csv({});
-    expect(all.startsWith("\uFEFForder_no,")).toBe(true);
+    expect(all.startsWith('\uFEFF"order_no","downstream_order_no",')).toBe(true);
     expect(all).toContain(p.order.orderNo);
     expect(all).toContain(u.order.orderNo);
     expect(all).toContain("phone=***");
@@ -76,9 +76,42 @@ describe("orders CSV export", () => {
 
   it("quotes cells and neutralises spreadsheet formulas", () => {
     expect(csvCell('a,"b"')).toBe('"a,""b"""');
-    expect(csvCell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
-    expect(csvCell("-5")).toBe("'-5");
-    expect(csvCell(null)).toBe("");
+    expect(csvCell("=HYPERLINK(1)")).toBe(`"'=HYPERLINK(1)"`);
+    expect(csvCell("-5")).toBe(`"'-5"`);
+    expect(csvCell(null)).toBe('""');
+  });
+
+  it("issue 8.7 CSV export: every cell is quoted, plain ones included", () => {
+    expect(csvCell("ORD-1")).toBe('"ORD-1"');
+    expect(csvCell(3)).toBe('"3"');
+    expect(csvCell("")).toBe('""');
+  });
+
+  it("issue 8.7 CSV export: a formula after any separator inside a cell is neutralised (OWASP CSV injection)", () => {
+    // Opened with ";", "|" or tab as the separator, each piece becomes a cell of its own.
+    expect(csvCell("x,=cmd|' /C calc'!A0")).toBe(`"x,'=cmd|' /C calc'!A0"`);
+    expect(csvCell("a;+1")).toBe(`"a;'+1"`);
+    expect(csvCell("Game card | @SUM(1)")).toBe(`"Game card | '@SUM(1)"`);
+    expect(csvCell("a\t-2")).toBe(`"a\t'-2"`);
+    expect(csvCell("line\r\n=1+1")).toBe(`"line\r\n'=1+1"`);
+    expect(csvCell("\t=1")).toBe(`"'\t'=1"`);
+    expect(csvCell("\r@x")).toBe(`"'\r'@x"`);
+    // Text that only looks similar stays as it is.
+    expect(csvCell("a=b, c-d")).toBe('"a=b, c-d"');
+  });
+
+  it("issue 8.7 CSV export: a hostile product title reaches the file quoted and neutralised", async () => {
+    const buyer = await makeBuyer({ pointsCents: 100_000n });
+    const title = { "zh-CN": "", en: 'Card;=HYPERLINK("http://evil")' };
+    const { product, sku } = await makeProduct({ fulfillmentType: "manual", priceCents: 100n, stockQuantity: 5 });
+    await db().product.update({ where: { id: product.id }, data: { title } });
+    const { order } = await createOrder({
+      credential: { id: buyer.id, userId: buyer.user.id }, profile: "U",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 },
+    });
+    const line = (await csv({ key: buyer.apiKey })).split("\r\n").find((l) => l.includes(order.orderNo))!;
+    expect(line).toContain(`"Card;'=HYPERLINK(""http://evil"")"`);
+    expect(line.startsWith(`"${order.orderNo}",`)).toBe(true);
   });
 });
 

@@ -8,14 +8,22 @@ const HEADER = [
   "amount", "error_message", "created_at", "completed_at", "form_data",
 ];
 
+// Where a spreadsheet may start a new cell: the separators Excel, LibreOffice
+// and Sheets offer on import (comma, semicolon, tab, pipe) and line breaks.
+// A cell that holds one is split there when the file is opened with that
+// separator, and the piece after it starts a cell of its own.
+// A lookbehind, so a tab or CR that is itself neutralised still starts the next piece.
+const FORMULA_START = /(?<=^|[,;\t|\r\n])( *)(?=[=+\-@\t\r])/g;
+
 /**
- * One CSV cell: quoted when needed, and a leading = + - @ (a spreadsheet
- * formula) neutralised with a quote mark so opening the file runs nothing.
+ * One CSV cell (OWASP "CSV injection"): always quoted, and a leading
+ * = + - @ tab or CR, at the start of the cell and after every separator
+ * inside it, neutralised with a quote mark, so opening the file runs no
+ * formula whatever separator the program splits on.
  */
 export function csvCell(value: string | number | null | undefined): string {
-  let s = value === null || value === undefined ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const s = value === null || value === undefined ? "" : String(value);
+  return `"${s.replace(FORMULA_START, "$1'").replace(/"/g, '""')}"`;
 }
 
 /**
@@ -26,7 +34,7 @@ export function csvCell(value: string | number | null | undefined): string {
  */
 export async function* exportOrdersCsv(filters: OrderFilters, batchSize = 500): AsyncGenerator<string> {
   // A byte-order mark so spreadsheet programs read the UTF-8 (Chinese titles) correctly.
-  yield "\uFEFF" + HEADER.join(",") + "\r\n";
+  yield "\uFEFF" + HEADER.map(csvCell).join(",") + "\r\n";
   const where = orderWhere(filters);
   let afterId = 0;
   for (;;) {

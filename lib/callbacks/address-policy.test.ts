@@ -109,3 +109,43 @@ describe("restricted addresses", () => {
     expect(restrictedReason("127.0.0.1")).toBe("loopback address");
   });
 });
+
+describe("issue 8.7 D29: IPv4-compatible IPv6 and cloud metadata", () => {
+  it("issue 8.7 D29: the IPv4-compatible range ::/96 is refused, with or without the private-network switch", async () => {
+    for (const allow of [false, true]) {
+      // ::7f00:1 is ::127.0.0.1, ::a9fe:a9fe is ::169.254.169.254, ::5db8:d822 is ::93.184.216.34.
+      for (const address of ["::7f00:1", "::a9fe:a9fe", "::a00:1", "::5db8:d822"]) {
+        expect(restrictedReason(address, allow), address).toBe("IPv4-compatible IPv6 address");
+      }
+      expect(restrictedReason("::1", allow)).toBe(allow ? null : "loopback address");
+    }
+    for (const url of ["http://[::127.0.0.1]/cb", "http://[::a9fe:a9fe]/latest", "http://[::93.184.216.34]/cb"]) {
+      await expect(assertCallbackUrlAllowed(url, resolverFor({})), url).rejects.toMatchObject({ code: "bad_request", status: 400 });
+      expect((await sendCallback(url, "{}", creds, { resolve: resolverFor({}) })).error).toBe("refused to connect: IPv4-compatible IPv6 address");
+    }
+  });
+
+  it("issue 8.7 D29: every cloud metadata address is refused even with CALLBACK_ALLOW_PRIVATE_NETWORKS=true", async () => {
+    process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true";
+    const metadata = ["169.254.169.254", "fd00:ec2::254", "100.100.100.200", "169.254.170.2", "168.63.129.16", "192.0.0.192", "::ffff:100.100.100.200"];
+    for (const address of metadata) expect(restrictedReason(address), address).toBe("cloud metadata address");
+    // The rest of CGNAT stays open with the switch, as before.
+    expect(restrictedReason("100.100.100.201")).toBeNull();
+    const alibaba = await sendCallback("http://100.100.100.200/latest/meta-data/", "{}", creds, { resolve: resolverFor({}) });
+    expect(alibaba.error).toBe("refused to connect: cloud metadata address");
+    await expect(assertCallbackUrlAllowed("http://100.100.100.200/latest/meta-data/", resolverFor({}))).rejects.toMatchObject({ code: "bad_request" });
+  });
+
+  it("issue 8.7 D29: metadata host names (GCP metadata.google.internal → 169.254.169.254) are refused by name and by address", async () => {
+    process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true";
+    // A resolver that answers an allowed address for the name: the name alone is enough to refuse.
+    const lying = resolverFor({ "metadata.google.internal": ["10.0.0.1"], "metadata.google.internal.": ["10.0.0.1"], "instance-data": ["10.0.0.1"] });
+    for (const url of ["http://metadata.google.internal/computeMetadata/v1/", "http://METADATA.google.internal./x", "http://instance-data/latest"]) {
+      await expect(assertCallbackUrlAllowed(url, lying), url).rejects.toMatchObject({ code: "bad_request", status: 400 });
+      expect((await sendCallback(url, "{}", creds, { resolve: lying })).error, url).toBe("refused to connect: cloud metadata address");
+    }
+    // What the name really resolves to inside GCP is refused as well.
+    const gcp = resolverFor({ "metadata.example.internal": ["169.254.169.254"] });
+    await expect(assertCallbackUrlAllowed("http://metadata.example.internal/", gcp)).rejects.toMatchObject({ code: "bad_request" });
+  });
+});

@@ -7,12 +7,27 @@ import { allowPrivateNetworks } from "./callback-config";
 // D29: where callbacks may go. Only public unicast addresses, unless
 // CALLBACK_ALLOW_PRIVATE_NETWORKS=true, which adds loopback and private
 // ranges. Link-local (which holds 169.254.169.254), multicast, unspecified,
-// broadcast, reserved, NAT64/6to4/Teredo and the cloud metadata addresses are
-// refused always. IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4
-// address it carries.
+// broadcast, reserved, NAT64/6to4/Teredo, the deprecated IPv4-compatible IPv6
+// range ::/96 and the cloud metadata addresses are refused always: the switch
+// is for closed test networks, and a metadata service hands out credentials.
+// IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries.
 
 const PRIVATE_WHEN_ALLOWED = new Set(["loopback", "private", "uniqueLocal", "carrierGradeNat"]);
-const METADATA = new Set(["169.254.169.254", "fd00:ec2::254"]);
+// Instance metadata services. Most sit at 169.254.169.254 (AWS, GCP, Azure,
+// OpenStack, Oracle, DigitalOcean, Hetzner), already link-local; these are the
+// ones in ranges the switch would open, or in public space.
+const METADATA = new Set([
+  "169.254.169.254", // most clouds
+  "169.254.170.2", // AWS ECS task metadata and credentials
+  "fd00:ec2::254", // AWS IMDS over IPv6
+  "100.100.100.200", // Alibaba Cloud (inside CGNAT 100.64.0.0/10)
+  "168.63.129.16", // Azure WireServer (public address space)
+  "192.0.0.192", // Oracle Cloud (legacy)
+]);
+// Names the clouds resolve to their metadata service inside an instance;
+// refused by name as well, whatever a resolver answers for them.
+const METADATA_HOSTS = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal", "metadata.tencentyun.com"]);
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
 
 /** Why an address is refused, or null when a callback may connect to it. */
 export function restrictedReason(address: string, allowPrivate = allowPrivateNetworks()): string | null {
@@ -20,9 +35,16 @@ export function restrictedReason(address: string, allowPrivate = allowPrivateNet
   const ip = ipaddr.process(address); // unwraps IPv4-mapped IPv6
   if (METADATA.has(ip.toNormalizedString()) || METADATA.has(ip.toString())) return "cloud metadata address";
   const range = ip.range();
+  // ::1 and :: are in ::/96 too; they keep their own answers below.
+  if (ip.kind() === "ipv6" && range === "unicast" && (ip as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return "IPv4-compatible IPv6 address";
   if (range === "unicast") return null;
   if (allowPrivate && PRIVATE_WHEN_ALLOWED.has(range)) return null;
   return `${range} address`;
+}
+
+/** A host name that names a cloud metadata service (refused before any lookup). */
+export function isMetadataHost(hostname: string): boolean {
+  return METADATA_HOSTS.has(hostname.toLowerCase().replace(/\.$/, ""));
 }
 
 export interface ResolvedAddress {
@@ -56,6 +78,7 @@ export async function assertCallbackUrlAllowed(url: string, resolve: Resolver = 
   const host = bareHost(parsed);
   let addresses: string[];
   if (net.isIP(host)) addresses = [host];
+  else if (isMetadataHost(host)) throw new AppError("bad_request", 400, "callback_url points to a restricted network address");
   else {
     try {
       addresses = (await resolve(host)).map((a) => a.address);
@@ -86,6 +109,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.
  */
 export function guardedLookup(resolve: Resolver = systemResolver) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    if (isMetadataHost(hostname)) return callback(new RestrictedAddressError("cloud metadata address"), "", 0);
     resolve(hostname).then(
       (all) => {
         const addresses = options.family ? all.filter((a) => a.family === options.family) : all;

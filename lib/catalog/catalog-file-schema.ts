@@ -18,6 +18,13 @@ export const Amount = z
   .refine((s) => isAmount(s) && parseAmount(s) >= 0n, "must be a non-negative amount string with at most two decimals, like \"10.00\"")
   .transform((s) => parseAmount(s));
 
+/**
+ * Longest product content per language, at every import (catalogue file,
+ * console, upstream): content is parsed for D15 image stripping on every
+ * catalogue snapshot while image exposure is off (issue 8.6).
+ */
+export const MAX_CONTENT_LENGTH = 100_000;
+
 // A language object (D5): a key left out is stored as "".
 export const Text = (max: number) =>
   z
@@ -48,7 +55,7 @@ const ProductSchema = z.strictObject({
   category: Slug,
   title: Text(200),
   description: Text(2000).default({ "zh-CN": "", en: "" }),
-  content: Text(100_000).default({ "zh-CN": "", en: "" }),
+  content: Text(MAX_CONTENT_LENGTH).default({ "zh-CN": "", en: "" }),
   fulfillment_type: z.enum(FULFILLMENT_TYPES),
   delivery_format: z.enum(DELIVERY_FORMATS).default("text"),
   delivery_delimiter: Delimiter.default(DEFAULT_DELIMITER),

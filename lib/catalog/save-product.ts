@@ -5,7 +5,7 @@ import { AppError } from "../errors";
 import { auditAdmin } from "../admin-auth/audit-admin";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
-import { Amount, DELIVERY_FORMATS, Delimiter, FULFILLMENT_TYPES, Slug, Text } from "./catalog-file-schema";
+import { Amount, DELIVERY_FORMATS, Delimiter, FULFILLMENT_TYPES, MAX_CONTENT_LENGTH, Slug, Text } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
 
 // Creates or edits one product from the console, with the catalogue import's
@@ -20,7 +20,7 @@ export const SaveProductSchema = z.object({
   categoryId: z.coerce.number().int().positive(),
   title: Text(200).refine((t) => t["zh-CN"].trim() !== "" || t.en.trim() !== "", "a title is needed in at least one language"),
   description: Text(2000),
-  content: Text(100_000),
+  content: Text(MAX_CONTENT_LENGTH),
   fulfillmentType: z.enum(FULFILLMENT_TYPES),
   deliveryFormat: z.enum(DELIVERY_FORMATS),
   deliveryDelimiter: Delimiter,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LanguageTextSchema } from "../protocol/language";
+import { checkFormPattern, MAX_PATTERN_LENGTH } from "./form-pattern";
 
 // A product's manual_form_schema (spec 4.5, Profile P): `{fields: [...]}`.
 // Shared by order creation (validation of manual_form_data) and the catalogue
@@ -20,7 +21,7 @@ export const FormFieldSchema = z
     label: LanguageTextSchema.optional().transform((v) => v ?? EMPTY_TEXT),
     placeholder: LanguageTextSchema.optional().transform((v) => v ?? EMPTY_TEXT),
     required: z.boolean().optional().transform((v) => v ?? false),
-    regex: z.string().max(1000).optional(),
+    regex: z.string().max(MAX_PATTERN_LENGTH).optional(),
     min: z.number().finite().optional(),
     max: z.number().finite().optional(),
     min_len: count.optional(),
@@ -29,11 +30,9 @@ export const FormFieldSchema = z
   })
   .superRefine((f, ctx) => {
     if (f.regex !== undefined) {
-      try {
-        new RegExp(f.regex);
-      } catch {
-        ctx.addIssue({ code: "custom", path: ["regex"], message: "regex is not a valid regular expression" });
-      }
+      // Compiled as it will run (RE2, issue 8.6): what passes here can never stall a match.
+      const checked = checkFormPattern(f.regex);
+      if (!checked.ok) ctx.addIssue({ code: "custom", path: ["regex"], message: checked.problem });
     }
     if (f.min !== undefined && f.max !== undefined && f.min > f.max) {
       ctx.addIssue({ code: "custom", path: ["min"], message: "min must not exceed max" });

@@ -140,3 +140,31 @@ describe("manual_form_data normalisation (D33)", () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
   });
 });
+
+describe("issue 8.6: form patterns run on a linear-time engine", () => {
+  const hostile = ManualFormSchemaSchema.parse({ fields: [{ key: "code", type: "text", regex: "^([a-z0-9]+)*$" }] });
+
+  it("issue 8.6: a pattern with nested quantifiers is tested in linear time (V8 would take minutes)", () => {
+    const started = performance.now();
+    const err = errorOf(() => normalizeManualForm(hostile, { code: "a".repeat(40) + "!" }));
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(err.publicMessage).toBe("manual_form_data.code: does not match the required format");
+    expect(normalizeManualForm(hostile, { code: "abc123" })).toEqual({ code: "abc123" });
+  });
+
+  it("issue 8.6: every boundary refuses a pattern the engine cannot run (lookarounds, backreferences) or too long", () => {
+    for (const regex of ["^(?=a)a$", "^(a)\\1$", "^(?!x).*$", "x".repeat(1001)]) {
+      const r = ManualFormSchemaSchema.safeParse({ fields: [{ key: "a", type: "text", regex }] });
+      expect(r.success, regex.slice(0, 20)).toBe(false);
+    }
+    // A stored schema that slipped past the entry checks is read as unusable, never run on V8's engine.
+    expect(readManualFormSchema({ fields: [{ key: "a", type: "text", regex: "^(?=a)a$" }] })).toEqual({ fields: [] });
+  });
+
+  it("issue 8.6: text values longer than 10,000 characters are refused before any check runs", () => {
+    const open = ManualFormSchemaSchema.parse({ fields: [{ key: "note", type: "textarea" }, { key: "level", type: "number" }] });
+    expect(errorOf(() => normalizeManualForm(open, { note: "x".repeat(10_001) })).publicMessage).toBe("manual_form_data.note: must be at most 10000 characters");
+    expect(errorOf(() => normalizeManualForm(open, { level: "1".repeat(10_001) })).publicMessage).toBe("manual_form_data.level: must be at most 10000 characters");
+    expect(normalizeManualForm(open, { note: "x".repeat(10_000) })).toEqual({ note: "x".repeat(10_000) });
+  });
+});

@@ -3,6 +3,7 @@ import { supplierClient, type SupplierCredentials } from "../protocol/client";
 import { PROFILE_PREFIXES, type Profile } from "../protocol/profiles";
 import { ERROR_STATUS } from "../protocol/errors";
 import { LanguageTextSchema } from "../protocol/language";
+import { MAX_CONTENT_LENGTH } from "../catalog/catalog-file-schema";
 import { BodyTooLargeError, MAX_UPSTREAM_BODY_BYTES, readCappedText } from "./read-capped-body";
 
 // Our client of another supplier that speaks the same protocol (issue 4,
@@ -61,7 +62,11 @@ export const UpstreamProductSchema = z.object({
   slug: z.string(),
   title: LanguageTextSchema,
   description: LanguageTextSchema.catch({ "zh-CN": "", en: "" }),
-  content: LanguageTextSchema.catch({ "zh-CN": "", en: "" }),
+  // Capped as at every import (issue 8.6): longer content makes the product malformed.
+  content: LanguageTextSchema.catch({ "zh-CN": "", en: "" }).refine(
+    (t) => t["zh-CN"].length <= MAX_CONTENT_LENGTH && t.en.length <= MAX_CONTENT_LENGTH,
+    `content must be at most ${MAX_CONTENT_LENGTH} characters per language`,
+  ),
   price_amount: Price,
   original_price: Price.optional(),
   fulfillment_type: z.string().optional(),
