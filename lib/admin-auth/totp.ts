@@ -35,9 +35,9 @@ export function checkTotp(secretBase32: string, code: string, now = Date.now()):
   return delta === null ? null : Math.floor(now / PERIOD_MS) + delta;
 }
 
-/** The current code (tests and the e2e suite act as the authenticator app). */
-export function currentTotp(secretBase32: string): string {
-  return totpFor(secretBase32).generate();
+/** The code at `at` (default now): tests and the e2e suite act as the authenticator app. */
+export function currentTotp(secretBase32: string, at = Date.now()): string {
+  return totpFor(secretBase32).generate({ timestamp: at });
 }
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
