@@ -12,7 +12,10 @@ import { verifySignIn } from "./verify-sign-in";
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 /** A session whose admin was disabled, or whose version was bumped (sign-out elsewhere, password change). */
-class SessionRevoked extends Error {}
+class SessionRevoked extends Error {
+  override name = "SessionRevoked";
+}
+const isRevoked = (m: unknown) => (m as Error | undefined)?.name === "SessionRevoked" || (m as { error?: Error } | undefined)?.error?.name === "SessionRevoked";
 
 /**
  * next-auth v4 options, built per request because the Secure flag follows the
@@ -79,7 +82,7 @@ export async function authOptions(): Promise<NextAuthOptions> {
       // configuration errors.
       error(code, metadata) {
         if (code === "CREDENTIALS_SIGNIN_ERROR" || code === "CLIENT_FETCH_ERROR") return;
-        if (code === "JWT_SESSION_ERROR" && (metadata instanceof SessionRevoked || (metadata as { error?: unknown })?.error instanceof SessionRevoked)) return;
+        if (code === "JWT_SESSION_ERROR" && isRevoked(metadata)) return;
         console.error(`[next-auth] ${code}`, metadata instanceof Error ? metadata.message : "");
       },
       warn() {},
