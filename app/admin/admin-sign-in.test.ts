@@ -6,6 +6,9 @@ import { db } from "@/lib/db/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { useTestDatabase } from "@/lib/testing/test-database";
 
+// Every sign-in runs scrypt (128 MiB); on a shared 2-core machine a burst takes minutes.
+const SLOW_MACHINE_MS = 300_000;
+
 // Issue 5: every admin page checks the session on the server; sign-in is
 // next-auth credentials with scrypt passwords, lock-out after 5 failures and
 // optional TOTP with one-time recovery codes; every outcome is audited with the IP.
@@ -36,9 +39,9 @@ async function signIn(email: string, password: string, code = "", ip = "203.0.11
   return { error, session };
 }
 
-describe("admin console access", () => {
+describe("admin console access", { timeout: SLOW_MACHINE_MS }, () => {
   it("redirects a signed-out request for any admin page to the sign-in page", async () => {
-    for (const path of ["/admin", "/admin/orders", "/admin/settings", "/admin/buyers", "/admin/api-keys", "/admin/manual", "/admin/audit", "/admin/security", "/admin/orders/X1"]) {
+    for (const path of ["/admin", "/admin/orders", "/admin/settings", "/admin/buyers", "/admin/api-keys", "/admin/manual", "/admin/audit", "/admin/security", "/admin/password", "/admin/orders/X1"]) {
       const res = await fetch(`${server.baseUrl}${path}`, { redirect: "manual" });
       expect([303, 307, 308], path).toContain(res.status);
       expect(res.headers.get("location"), path).toMatch(/\/admin\/sign-in$/);
@@ -61,23 +64,20 @@ describe("admin console access", () => {
     const success = await db().auditLog.findFirstOrThrow({ where: { action: "admin.sign_in", actor: "ok@example.com" } });
     // Issue 8.5: the socket's address; the X-Forwarded-For the test sends is ignored (no trusted proxy).
     expect(success.ip).toBe("127.0.0.1");
-    // A successful sign-in resets the failure counter.
-    expect((await db().adminUser.findUniqueOrThrow({ where: { email: "ok@example.com" } })).failedLoginCount).toBe(0);
+    // A successful sign-in resets this address's failure counter (issue 8.4).
+    expect(await db().adminSignInCounter.count({ where: { key: { startsWith: "acct-ip:ok%40example.com:" } } })).toBe(0);
   });
 
-  it("locks an account for 15 minutes after 5 failures in a row, even for the right password", async () => {
+  it("issue 8.4: locks an account for this address after 5 failures, even for the right password, answering like a wrong password", async () => {
     await createAdmin({ email: "lock@example.com", password: PASSWORD });
-    for (let i = 1; i <= 4; i++) expect((await signIn("lock@example.com", `wrong-${i}-password`)).error).toBe("invalid");
-    expect((await signIn("lock@example.com", "wrong-5-password")).error).toBe("locked");
+    for (let i = 1; i <= 5; i++) expect((await signIn("lock@example.com", `wrong-${i}-password`)).error).toBe("invalid");
     const locked = await signIn("lock@example.com", PASSWORD);
-    expect(locked.error).toBe("locked");
+    expect(locked.error).toBe("invalid");
     expect(locked.session).toBeUndefined();
-    const row = await db().adminUser.findUniqueOrThrow({ where: { email: "lock@example.com" } });
-    expect(row.lockedUntil!.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
     const actions = (await db().auditLog.findMany({ where: { actor: "lock@example.com" }, orderBy: { id: "asc" } })).map((r) => r.action);
-    expect(actions).toEqual([...Array(5).fill("admin.sign_in_failed"), "admin.locked_out", "admin.sign_in_refused_locked"]);
+    expect(actions).toEqual([...Array(5).fill("admin.sign_in_failed"), "admin.sign_in_throttled"]);
     // Once the lock has passed, the right password works again.
-    await db().adminUser.update({ where: { id: row.id }, data: { lockedUntil: new Date(Date.now() - 1000) } });
+    await db().adminSignInCounter.updateMany({ where: { key: { startsWith: "acct-ip:lock%40example.com:" } }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await signIn("lock@example.com", PASSWORD)).error).toBeNull();
   });
 

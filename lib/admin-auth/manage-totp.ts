@@ -23,9 +23,11 @@ export async function enableTotp(admin: AdminSession, code: string): Promise<str
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { totpEnabled: true, totpSecretCiphertext: true } });
   if (row.totpEnabled) throw new AppError("conflict", 409, "two-factor is already on");
   if (!row.totpSecretCiphertext) throw new AppError("bad_request", 400, "start the setup first");
-  if (!checkTotp(decryptText(row.totpSecretCiphertext), code)) throw new AppError("bad_request", 400, "the code does not match; check the time on your phone and try again");
+  const step = checkTotp(decryptText(row.totpSecretCiphertext), code);
+  if (step === null) throw new AppError("bad_request", 400, "the code does not match; check the time on your phone and try again");
   const codes = newRecoveryCodes();
-  await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: true, recoveryCodeHashes: codes.map(hashRecoveryCode) } });
+  // The step that proved the setup counts as used: the same code cannot then sign in.
+  await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: true, totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) } });
   await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_enabled", targetType: "admin_user", targetId: String(admin.id), details: { recoveryCodes: codes.length }, ip: admin.ip });
   return codes;
 }
@@ -33,6 +35,6 @@ export async function enableTotp(admin: AdminSession, code: string): Promise<str
 export async function disableTotp(admin: AdminSession, password: string): Promise<void> {
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { passwordHash: true } });
   if (!(await verifyPassword(password, row.passwordHash))) throw new AppError("bad_request", 400, "wrong password");
-  await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: false, totpSecretCiphertext: null, recoveryCodeHashes: [] } });
+  await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: false, totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [] } });
   await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_disabled", targetType: "admin_user", targetId: String(admin.id), ip: admin.ip });
 }

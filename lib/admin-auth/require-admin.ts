@@ -1,9 +1,9 @@
 import { getServerSession } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { db } from "../db/client";
 import { authOptions } from "./auth-options";
 import { clientIp } from "./client-ip";
+import { findLiveAdmin } from "./live-admin";
 
 export interface AdminSession {
   id: number;
@@ -11,13 +11,13 @@ export interface AdminSession {
   ip: string | null;
 }
 
-/** The signed-in administrator, or null (expired, signed out, disabled since). */
+/** The signed-in administrator, or null (expired, signed out, password changed, disabled since). */
 export async function currentAdmin(): Promise<AdminSession | null> {
-  const session = (await getServerSession(authOptions)) as { adminId?: number } | null;
+  const session = (await getServerSession(await authOptions())) as { adminId?: number; sv?: number } | null;
   if (!session?.adminId) return null;
-  // The JWT alone would outlive a disabled account: check the row every time.
-  const admin = await db().adminUser.findUnique({ where: { id: session.adminId }, select: { id: true, email: true, isActive: true } });
-  if (!admin?.isActive) return null;
+  // The JWT alone would outlive a sign-out or a disabled account: check the row every time.
+  const admin = await findLiveAdmin(session.adminId, session.sv);
+  if (!admin) return null;
   return { id: admin.id, email: admin.email, ip: clientIp(await headers()) };
 }
 

@@ -1,9 +1,11 @@
 import crypto from "node:crypto";
 import { Secret, TOTP } from "otpauth";
+import { deriveKey } from "../crypto/derive-key";
 
 // RFC 6238 TOTP (SHA-1, 6 digits, 30 s) as every authenticator app expects.
-// The secret is stored AES-256-GCM encrypted (AdminUser.totpSecretCiphertext);
-// recovery codes are random and high-entropy, so a SHA-256 hash is enough.
+// The secret is stored AES-256-GCM encrypted (AdminUser.totpSecretCiphertext).
+// Recovery codes carry 80 random bits and are stored as an HMAC keyed from
+// SECRET_KEY: a copy of the table alone cannot be used to test guesses.
 
 const ISSUER = "Card Key Supplier";
 
@@ -19,25 +21,38 @@ export function totpUri(secretBase32: string, email: string): string {
   return totpFor(secretBase32, email).toString();
 }
 
-/** Accepts the current code and one step either side (clock drift). */
-export function checkTotp(secretBase32: string, code: string): boolean {
+const PERIOD_MS = 30_000;
+
+/**
+ * Accepts the current code and one step either side (clock drift) and returns
+ * the time step it belongs to, or null. The caller must still claim that step
+ * (claimTotpStep) so a code is accepted once.
+ */
+export function checkTotp(secretBase32: string, code: string, now = Date.now()): number | null {
   const digits = code.replace(/\s+/g, "");
-  if (!/^\d{6}$/.test(digits)) return false;
-  return totpFor(secretBase32).validate({ token: digits, window: 1 }) !== null;
+  if (!/^\d{6}$/.test(digits)) return null;
+  const delta = totpFor(secretBase32).validate({ token: digits, window: 1, timestamp: now });
+  return delta === null ? null : Math.floor(now / PERIOD_MS) + delta;
 }
 
-/** The current code (tests and the e2e suite act as the authenticator app). */
-export function currentTotp(secretBase32: string): string {
-  return totpFor(secretBase32).generate();
+/** The code at `at` (default now): tests and the e2e suite act as the authenticator app. */
+export function currentTotp(secretBase32: string, at = Date.now()): string {
+  return totpFor(secretBase32).generate({ timestamp: at });
 }
 
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+/** Codes of 16 base32 characters (80 bits), shown as four groups: "abcd-efgh-ijkl-mnop". */
 export function newRecoveryCodes(count = 8): string[] {
   return Array.from({ length: count }, () => {
-    const raw = crypto.randomBytes(5).toString("hex");
-    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+    const bytes = crypto.randomBytes(16);
+    const chars = Array.from(bytes, (b) => BASE32[b & 31]).join("");
+    return chars.match(/.{4}/g)!.join("-");
   });
 }
 
+/** Keyed hash of a recovery code; separators, spaces and case do not matter. */
 export function hashRecoveryCode(code: string): string {
-  return crypto.createHash("sha256").update(code.trim().toLowerCase()).digest("hex");
+  const normal = code.replace(/[\s-]+/g, "").toLowerCase();
+  return crypto.createHmac("sha256", deriveKey("cardkey-supplier/recovery-code/v1")).update(normal).digest("hex");
 }

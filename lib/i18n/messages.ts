@@ -4,10 +4,12 @@ import { opsEn, opsZhCN } from "./messages-ops";
 // table defines the keys; the Chinese one must have exactly the same keys
 // (the type enforces it), so a missing translation fails the build.
 
+import { authEn, authZhCN } from "./messages-auth";
 import { catalogEn, catalogZhCN } from "./messages-catalog";
 
 const en = {
   ...catalogEn,
+  ...authEn,
   ...opsEn,
   "app.title": "Admin console",
   "nav.dashboard": "Dashboard",
@@ -29,8 +31,7 @@ const en = {
   "signIn.code": "Authenticator code or recovery code",
   "signIn.submit": "Sign in",
   "signIn.busy": "Signing in…",
-  "signIn.error.invalid": "Wrong e-mail or password.",
-  "signIn.error.locked": "Too many failed attempts. This account is locked for 15 minutes.",
+  "signIn.error.invalid": "Wrong e-mail or password. After several failed attempts, sign-in from this network pauses for 15 minutes.",
   "signIn.error.totp_required": "Enter the code from your authenticator app (or a recovery code).",
   "signIn.error.generic": "Sign-in failed. Please try again.",
   "signIn.signedOut": "You have been signed out.",
@@ -172,6 +173,7 @@ export type Messages = Record<MessageKey, string>;
 
 const zhCN: Messages = {
   ...catalogZhCN,
+  ...authZhCN,
   ...opsZhCN,
   "app.title": "管理后台",
   "nav.dashboard": "概览",
@@ -193,8 +195,7 @@ const zhCN: Messages = {
   "signIn.code": "验证器动态码或恢复码",
   "signIn.submit": "登录",
   "signIn.busy": "正在登录…",
-  "signIn.error.invalid": "邮箱或密码错误。",
-  "signIn.error.locked": "失败次数过多，该账号已锁定 15 分钟。",
+  "signIn.error.invalid": "邮箱或密码错误。多次失败后，此网络的登录将暂停 15 分钟。",
   "signIn.error.totp_required": "请输入验证器应用中的动态码（或一个恢复码）。",
   "signIn.error.generic": "登录失败，请重试。",
   "signIn.signedOut": "您已退出登录。",

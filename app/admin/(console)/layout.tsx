@@ -23,6 +23,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     { href: "/admin/settings", label: t("nav.settings") },
     { href: "/admin/audit", label: t("nav.audit") },
     { href: "/admin/security", label: t("nav.security") },
+    { href: "/admin/password", label: t("nav.password") },
   ];
   return (
     <div className="admin-shell">

@@ -14,7 +14,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const messages = {
     title: t("signIn.title"), email: t("signIn.email"), password: t("signIn.password"), code: t("signIn.code"),
     submit: t("signIn.submit"), busy: t("signIn.busy"),
-    errors: { invalid: t("signIn.error.invalid"), locked: t("signIn.error.locked"), totp_required: t("signIn.error.totp_required"), generic: t("signIn.error.generic") },
+    errors: { invalid: t("signIn.error.invalid"), totp_required: t("signIn.error.totp_required"), generic: t("signIn.error.generic") },
   };
   return (
     <main className="sign-in">
@@ -22,6 +22,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <div className="card">
         <h1 style={{ fontSize: 20, marginTop: 0 }}>{messages.title}</h1>
         {params.signedOut ? <div className="msg msg-ok" role="status">{t("signIn.signedOut")}</div> : null}
+        {params.passwordChanged ? <div className="msg msg-ok" role="status">{t("signIn.passwordChanged")}</div> : null}
         <SignInForm messages={messages} initialError={errorCode} />
       </div>
     </main>

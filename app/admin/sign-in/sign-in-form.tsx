@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { signIn } from "next-auth/react";
 
-type ErrorKey = "invalid" | "locked" | "totp_required" | "generic";
+// No "locked": a locked account answers exactly like a wrong password (issue 8.4).
+type ErrorKey = "invalid" | "totp_required" | "generic";
 
 /** Credentials form; the code field appears once the server says two-factor is required. */
 export function SignInForm({ messages, initialError }: {

@@ -1,0 +1,18 @@
+import { db } from "../db/client";
+import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import { AppError } from "../errors";
+import { unlockAccount } from "../admin-auth/sign-in-throttle";
+
+/**
+ * Lifts the sign-in lock-outs of one administrator at every address, and the
+ * account-wide slow-down. Per-address throttles (which are not about this
+ * account) stay.
+ */
+export async function unlockAdmin(email: string, by: AuditActor): Promise<{ id: number; email: string; cleared: number }> {
+  const normal = email.trim().toLowerCase();
+  const admin = await db().adminUser.findUnique({ where: { email: normal }, select: { id: true, email: true } });
+  if (!admin) throw new AppError("not_found", 404, "no such administrator");
+  const cleared = await unlockAccount(admin.email);
+  await writeAuditLog(db(), { ...by, action: "admin.unlocked", targetType: "admin_user", targetId: String(admin.id), details: { cleared } });
+  return { ...admin, cleared };
+}

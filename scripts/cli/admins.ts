@@ -1,0 +1,44 @@
+// Administrator accounts: password reset, disable, unlock (issue 8.4).
+import { z } from "zod";
+import { NewPasswordSchema } from "../../lib/admins/set-admin-password";
+import { command, Email } from "./command";
+
+const EmailOnly = z.object({ email: Email });
+
+export const commands = {
+  "admin:password": command({
+    usage: "admin:password --email E --password P   (ends every session of that admin)",
+    options: { email: { type: "string" }, password: { type: "string" } },
+    input: (v) => v,
+    schema: z.object({ email: Email, password: NewPasswordSchema }),
+    run: async (a) => {
+      const { getAdminByEmail } = await import("../../lib/admins/get-admin-by-email");
+      const { setAdminPassword } = await import("../../lib/admins/set-admin-password");
+      const admin = await getAdminByEmail(a.email);
+      await setAdminPassword(admin.id, a.password, { actor: "cli" });
+      return { id: admin.id, email: admin.email, sessions_ended: true };
+    },
+  }),
+  "admin:disable": command({
+    usage: "admin:disable --email E   (refuses sign-in and ends every session)",
+    options: { email: { type: "string" } },
+    input: (v) => v,
+    schema: EmailOnly,
+    run: async (a) => {
+      const { disableAdmin } = await import("../../lib/admins/disable-admin");
+      const admin = await disableAdmin(a.email, { actor: "cli" });
+      return { id: admin.id, email: admin.email, disabled: true };
+    },
+  }),
+  "admin:unlock": command({
+    usage: "admin:unlock --email E   (lifts sign-in lock-outs of that admin)",
+    options: { email: { type: "string" } },
+    input: (v) => v,
+    schema: EmailOnly,
+    run: async (a) => {
+      const { unlockAdmin } = await import("../../lib/admins/unlock-admin");
+      const r = await unlockAdmin(a.email, { actor: "cli" });
+      return { id: r.id, email: r.email, counters_cleared: r.cleared };
+    },
+  }),
+};
