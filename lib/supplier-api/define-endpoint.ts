@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import { AppError } from "../errors";
 import { log } from "../log";
+import { observeApiRequest } from "../metrics/registry";
 import { ERROR_STATUS, wireError, type ErrorBody } from "../protocol/errors";
 import { HEADER_REQUEST_ID } from "../protocol/headers";
 import { profileFromSegment, type Profile } from "../protocol/profiles";
@@ -162,6 +163,7 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
       res = errorResponse(err, requestId);
     }
     res.headers.set(HEADER_REQUEST_ID, requestId);
+    observeApiRequest(def.name, profile ?? null, res.status, performance.now() - started);
     log.info(
       {
         requestId,
