@@ -43,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 describe("issue 10.3: backup while orders are written, restore elsewhere", () => {
-  it("every order acknowledged before the backup started is in the archive, and its ledger reconciles", async () => {
+  it("every order acknowledged before the backup started is in the archive, and its ledger reconciles", { timeout: 240_000 }, async () => {
     const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("BAK", 3000) });
     const credential = { id: buyer.id, userId: buyer.user.id };
     const acked: { id: number; orderNo: string; lines: string[] }[] = [];
@@ -104,7 +104,7 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
     }
   });
 
-  it("restores into a fresh DATA_DIR on the embedded database; a second restore there is refused without --force", async () => {
+  it("restores into a fresh DATA_DIR on the embedded database; a second restore there is refused without --force", { timeout: 240_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(scratch, "data-"));
     fs.chmodSync(dataDir, 0o755);
     const env = { DATABASE_URL: undefined, DATA_DIR: dataDir };
@@ -124,7 +124,7 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
 });
 
 describe("issue 10.3: refusals", () => {
-  it("a non-empty target without --force, another SECRET_KEY, a damaged archive, a file that is no archive", async () => {
+  it("a non-empty target without --force, another SECRET_KEY, a damaged archive, a file that is no archive", { timeout: 240_000 }, async () => {
     const intoSource = await runCli(["restore", "--in", archive], { DATABASE_URL: sourceUrl });
     expect(intoSource.code).toBe(1);
     expect(intoSource.stderr).toMatch(/not empty/);
@@ -147,7 +147,7 @@ describe("issue 10.3: refusals", () => {
     expect((await runCli(["backup:verify"], {})).code).toBe(2);
   });
 
-  it("an archive from a newer schema is refused by verify and restore", async () => {
+  it("an archive from a newer schema is refused by verify and restore", { timeout: 240_000 }, async () => {
     const future = await useTestDatabase();
     await db().$executeRaw`INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
       VALUES (gen_random_uuid()::text, 'x', '29991231000000_from_the_future', now(), now(), 1)`;
