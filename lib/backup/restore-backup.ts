@@ -41,7 +41,7 @@ export async function restoreBackup(opts: { in: string; url?: string; force?: bo
         const newer = unknownMigrations(m.migrations);
         if (newer.length) throw refuse(`the archive is from a newer schema (${newer.length} migration(s) this version does not know, first ${newer[0]}): restore it with that version or later`);
         if (m.secretKeyCheck !== secretKeyCheck(process.env.SECRET_KEY ?? "")) {
-          throw refuse("SECRET_KEY differs from the one this archive's card keys and API secrets were encrypted with: set it (or put its file in DATA_DIR) before restoring");
+          throw refuse("SECRET_KEY differs from the one this archive's card keys and API secrets were encrypted with: set SECRET_KEY, or put the original secret-key file in DATA_DIR, before restoring");
         }
         if (!(await isEmpty(client))) {
           if (!opts.force) throw refuse("the target database is not empty: restore into an empty DATA_DIR or database, or pass --force to replace everything in it");
@@ -49,6 +49,7 @@ export async function restoreBackup(opts: { in: string; url?: string; force?: bo
         }
         await applyMigrations(url, { only: m.migrations });
         await client.query("BEGIN");
+        await skipTriggersIfAllowed(client);
         await client.query(`TRUNCATE ${m.tables.map((t) => quoteIdent(t.name)).join(", ")} CASCADE`);
       },
       onTable: async (table, data) => {
@@ -87,5 +88,22 @@ async function resetSequences(client: pg.Client): Promise<void> {
     WHERE s.relkind = 'S' AND n.nspname = 'public'`);
   for (const r of rows) {
     await client.query(`SELECT setval($1::regclass, coalesce((SELECT max(${quoteIdent(r.col)}) FROM ${quoteIdent(r.tbl)}), 0) + 1, false)`, [quoteIdent(r.seq)]);
+  }
+}
+
+/**
+ * Foreign-key checks row by row are most of a large restore's time. The rows
+ * come from one consistent snapshot and were checked against their SHA-256,
+ * so, like `pg_restore --disable-triggers`, the load skips triggers (and with
+ * them the checks) for this transaction when the role may (a superuser, as
+ * on the embedded database); otherwise every row is checked.
+ */
+async function skipTriggersIfAllowed(client: pg.Client): Promise<void> {
+  await client.query("SAVEPOINT before_replication_role");
+  try {
+    await client.query("SET LOCAL session_replication_role = replica");
+    await client.query("RELEASE SAVEPOINT before_replication_role");
+  } catch {
+    await client.query("ROLLBACK TO SAVEPOINT before_replication_role");
   }
 }
