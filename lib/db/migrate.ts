@@ -130,27 +130,31 @@ class ShadowSafePg extends PrismaPg {
   }
 }
 
-function readMigrations(): MigrationList {
+function readMigrations(only?: string[]): MigrationList {
   const lockPath = path.join(MIGRATIONS_DIR, "migration_lock.toml");
   const dirs = fs.existsSync(MIGRATIONS_DIR)
     ? fs.readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
     : [];
+  const wanted = only && new Set(only);
   return {
     baseDir: MIGRATIONS_DIR,
     lockfile: { path: "migration_lock.toml", content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null },
     shadowDbInitScript: "",
-    migrationDirectories: dirs.map((name) => ({
+    migrationDirectories: dirs.filter((name) => !wanted || wanted.has(name)).map((name) => ({
       path: name,
       migrationFile: { path: "migration.sql", content: { tag: "ok", value: fs.readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql"), "utf8") } },
     })),
   };
 }
 
-/** Applies pending migrations; returns the names applied. */
-export async function applyMigrations(url: string): Promise<string[]> {
+/**
+ * Applies pending migrations; returns the names applied. `only`: just these
+ * (a restore first recreates the schema version its archive was taken at).
+ */
+export async function applyMigrations(url: string, opts: { only?: string[] } = {}): Promise<string[]> {
   const { engine, close } = await openEngine(url);
   try {
-    const out = await engine.applyMigrations({ migrationsList: readMigrations(), filters });
+    const out = await engine.applyMigrations({ migrationsList: readMigrations(opts.only), filters });
     // graphile-worker's own schema (lib/jobs): present before anything can enqueue a job.
     await installJobSchema(url);
     return out.appliedMigrationNames;

@@ -44,3 +44,17 @@ export function printBox(lines: string[], out: NodeJS.WritableStream = process.s
   const rule = "═".repeat(width + 2);
   out.write(`\n╔${rule}╗\n${lines.map((l) => `║ ${l.padEnd(width)} ║`).join("\n")}\n╚${rule}╝\n\n`);
 }
+
+/**
+ * The start banner (issue 10 item 7): where the console and the four API
+ * prefixes (section 9) are, then whatever the first start made.
+ */
+export function startBanner(baseUrl: string, seedLines: string[]): string[] {
+  const base = baseUrl.replace(/\/+$/, "");
+  return [
+    row("Admin console:", `${base}/admin`),
+    row("API (Profile U):", `${base}/v1/upstream  or  ${base}/api/v1/upstream`),
+    row("API (Profile P):", `${base}/v1/provider  or  ${base}/api/v1/provider`),
+    ...(seedLines.length ? ["", ...seedLines] : []),
+  ];
+}

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { clientIp } from "../admin-auth/client-ip";
 import { AppError } from "../errors";
 import { log } from "../log";
+import { observeApiRequest } from "../metrics/registry";
 import { ERROR_STATUS, wireError, type ErrorBody } from "../protocol/errors";
 import { HEADER_REQUEST_ID } from "../protocol/headers";
 import { profileFromSegment, type Profile } from "../protocol/profiles";
@@ -167,6 +168,7 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
       res = errorResponse(err, requestId);
     }
     res.headers.set(HEADER_REQUEST_ID, requestId);
+    observeApiRequest(def.name, profile ?? null, res.status, performance.now() - started);
     log.info(
       {
         requestId,

@@ -15,6 +15,10 @@ export interface Command<S extends z.ZodType> {
   /** Checked before the database is touched: bad input writes nothing. */
   input: (values: Record<string, unknown>, positionals: string[]) => unknown;
   schema: S;
+  /** false: runs without a database (checks a file). */
+  database?: boolean;
+  /** false: the command manages migrations itself (restore). */
+  migrate?: boolean;
   run: (input: z.output<S>) => Promise<object>;
 }
 export const command = <S extends z.ZodType>(c: Command<S>) => c;
