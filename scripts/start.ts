@@ -17,7 +17,10 @@ if (applied.length) log.info({ applied }, "migrations applied");
 ensureBuild();
 // After the build, so the one-time credentials are not scrolled away by its output.
 try {
-  printBox(await seedOnStart({ embedded: database.embedded }));
+  const seeded = await seedOnStart({ embedded: database.embedded });
+  const base = `http://localhost:${port}`;
+  // Issue 11.2: where integrators and administrators start.
+  printBox([...seeded, ...(seeded.length ? [""] : []), `Admin console:   ${base}/admin`, `API reference:   ${base}/docs`]);
 } catch (err) {
   await database.stop?.();
   throw err;
