@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL } from "./helpers";
+import { BASE_URL, signIn } from "./helpers";
 
 // Issue 11.2: the API reference at /docs lists every endpoint of the OpenAPI
 // document, reaches the guide's key sections, and loads nothing from any
@@ -36,4 +36,11 @@ test("the reference page lists every endpoint and no request leaves the server",
   // The listener saw the page's own loads, and nothing else.
   expect(seen).toEqual(expect.arrayContaining(["/docs", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/api/docs/openapi.json"]));
   expect(foreign).toEqual([]);
+});
+
+test("the admin console links to the reference page", async ({ page }) => {
+  await signIn(page);
+  await page.getByTestId("api-reference-link").first().click();
+  await expect(page).toHaveURL(/\/docs$/);
+  await expect(page.locator("body[data-reference-ready=true]")).toBeAttached({ timeout: 30_000 });
 });

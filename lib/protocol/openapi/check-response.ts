@@ -40,8 +40,18 @@ export function responseChecker(doc: OpenApiDocument = openApiDocument()) {
     if (!fn) compiled.set(pointer, (fn = ajv.compile({ $ref: `${DOC_ID}#${pointer}` })));
     return fn;
   };
-  /** The error-body schema for a path that has no such operation (404 not_found / 405 method_not_allowed). */
-  const generic = (status: number) => (status === 404 ? "/components/responses/NotFound" : status === 405 ? "/components/responses/MethodNotAllowed" : null);
+  /**
+   * A path or method the document has no operation for: 404 not_found, 405
+   * method_not_allowed, or (say, authentication checked first) any D1 error body.
+   */
+  const generic = (status: number) =>
+    status === 404
+      ? "/components/responses/NotFound/content/application~1json/schema"
+      : status === 405
+        ? "/components/responses/MethodNotAllowed/content/application~1json/schema"
+        : status >= 400
+          ? "/components/schemas/ErrorBody"
+          : null;
 
   return {
     /** Whether the path (query string ignored) is a documented path, and under which operation for this method. */
@@ -60,9 +70,8 @@ export function responseChecker(doc: OpenApiDocument = openApiDocument()) {
         if (!responses[String(status)]) return { operationId: route.operationId, problems: [`${where}: status ${status} is not documented for ${route.operationId}`] };
         pointer = `/paths/${ptr(route.template)}/${route.method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
       } else {
-        pointer = pathKnown && status === 405 ? generic(405) : generic(status);
-        if (!pointer) return { operationId: null, problems: [`${where}: no documented operation answers this`] };
-        pointer += "/content/application~1json/schema";
+        pointer = generic(status);
+        if (!pointer) return { operationId: null, problems: [`${where}: no documented operation answers this${pathKnown ? " method" : " path"}`] };
       }
       const problems: string[] = [];
       if (!/^application\/json\b/i.test(contentType ?? "")) problems.push(`${where}: Content-Type is ${JSON.stringify(contentType)}, not application/json`);

@@ -82,5 +82,7 @@ describe("issue 11.1: the response check can fail", () => {
     expect(c.check("GET", "/api/v1/provider/nope", 404, json, okError("not_found")).problems).toEqual([]);
     expect(c.check("DELETE", "/api/v1/provider/ping", 405, json, okError("method_not_allowed")).problems).toEqual([]);
     expect(c.check("GET", "/api/v1/provider/nope", 404, "text/html", "<html>").problems).not.toEqual([]);
+    expect(c.check("GET", "/api/v1/provider/nope", 401, json, okError("unauthorized")).problems).toEqual([]);
+    expect(c.check("GET", "/api/v1/provider/nope", 200, json, "{}").problems.join()).toMatch(/no documented operation/);
   });
 });
