@@ -26,8 +26,9 @@ export const LanguageTextOutSchema = z.object({ "zh-CN": z.string(), en: z.strin
  * D1 error body. Codes beyond section 7: not_found (unknown path under a
  * prefix) and method_not_allowed (known path, unsupported method).
  */
-export const WIRE_ERROR_CODES = [...(Object.keys(ERROR_STATUS) as (keyof typeof ERROR_STATUS)[]), "method_not_allowed"] as const;
-export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
+export type WireErrorCode = keyof typeof ERROR_STATUS | "method_not_allowed";
+// A Set: the edge may add method_not_allowed to ERROR_STATUS itself.
+export const WIRE_ERROR_CODES: readonly WireErrorCode[] = [...new Set<WireErrorCode>([...(Object.keys(ERROR_STATUS) as WireErrorCode[]), "method_not_allowed"])];
 export const errorBodySchema = (codes: readonly WireErrorCode[] = WIRE_ERROR_CODES) =>
   z.object({ ok: z.literal(false), error_code: z.enum(codes as [WireErrorCode, ...WireErrorCode[]]), error_message: z.string() });
 export const ErrorBodySchema = errorBodySchema();
