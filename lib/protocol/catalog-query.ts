@@ -8,7 +8,7 @@ import type { Profile } from "./profiles";
 
 export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 100;
-const PAGE_MAX = 1_000_000_000;
+export const PAGE_MAX = 1_000_000_000;
 
 export interface ProductsQuery {
   page: number;

@@ -1,9 +1,14 @@
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "./headers";
 import { signRequest } from "./signing";
 
-// A minimal signed client of the supplier interface: what a downstream shop
-// does. Used by our benchmark scripts and tests, and meant for lib/upstream
-// (our client of other suppliers). No database, no Next imports.
+// THE DOWNSTREAM CLIENT of the supplier interface (issue 11.4): what a
+// downstream shop copies or imports. Two layers:
+//  - signedHeaders / signedFetch / supplierClient: signed requests, raw
+//    Responses (our benchmarks, tests and lib/upstream use these);
+//  - createSupplierClient (./typed-client): typed results parsed with the same
+//    zod schemas the OpenAPI document is generated from, createOrder with safe
+//    retries, waitForOrder polling; verifyCallback for Profile U callbacks.
+// No database, no Next imports: lib/protocol only.
 
 export interface SupplierCredentials {
   apiKey: string;
@@ -61,3 +66,6 @@ export function supplierClient(baseUrl: string, prefix: string, creds: SupplierC
       signedFetch(root + path, creds, { ...init, method: "POST", body }),
   };
 }
+
+export { createSupplierClient, SupplierApiError, SupplierProtocolError, type SupplierClient, type SupplierClientOptions } from "./typed-client";
+export { verifyCallback, type VerifiedCallback, type CallbackHeaders } from "./verify-callback";

@@ -53,6 +53,8 @@ export function startBanner(baseUrl: string, seedLines: string[]): string[] {
   const base = baseUrl.replace(/\/+$/, "");
   return [
     row("Admin console:", `${base}/admin`),
+    // Issue 11.2: where integrators start.
+    row("API reference:", `${base}/docs`),
     row("API (Profile U):", `${base}/v1/upstream  or  ${base}/api/v1/upstream`),
     row("API (Profile P):", `${base}/v1/provider  or  ${base}/api/v1/provider`),
     ...(seedLines.length ? ["", ...seedLines] : []),

@@ -1,6 +1,7 @@
 import http from "node:http";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "../protocol/headers";
 import { signRequest } from "../protocol/signing";
+import { checkTestResponse } from "../testing/response-check";
 
 // A raw HTTP client for tests of the supplier API: unlike fetch it can send a
 // body with GET, a Content-Length it does not keep, or a chunked body, and it
@@ -43,6 +44,12 @@ export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawResponse>
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
           const text = Buffer.concat(chunks).toString("utf8");
+          try {
+            // Issue 11.1: the response must match the OpenAPI document (our servers only).
+            checkTestResponse(new URL(r.path, baseUrl).toString(), r.method, res.statusCode ?? 0, String(res.headers["content-type"] ?? ""), text);
+          } catch (err) {
+            return reject(err);
+          }
           resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
         });
         res.on("error", reject);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { registerCheckedServer } from "./response-check";
 
 export interface AppServer {
   baseUrl: string;
@@ -58,6 +59,7 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
     }
     await new Promise((r) => setTimeout(r, 150));
   }
+  registerCheckedServer(baseUrl);
   return {
     baseUrl,
     output: () => output,

@@ -31,6 +31,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         <div className="admin-brand"><span>{t("app.title")}</span></div>
         <LanguageSwitch current={locale} label={t("nav.language")} />
         <AdminNav items={items} menuLabel={t("nav.menu")} signOutLabel={t("nav.signOut")} />
+        {/* A plain link: /docs is a static page outside the console (issue 11.2). */}
+        <a className="admin-docs-link" href="/docs" data-testid="api-reference-link">{t("nav.apiReference")}</a>
         <div className="admin-user">{t("nav.signedInAs", { email: admin.email })}</div>
       </aside>
       <main className="admin-main">{children}</main>

@@ -1,0 +1,88 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { ALL_PREFIXES } from "../profiles";
+import { responseChecker } from "./check-response";
+import { openApiDocument } from "./document";
+import { operations } from "./operations";
+
+// Issue 11.1: the OpenAPI document, generated from the zod wire schemas.
+
+const doc = openApiDocument();
+const okError = (code: string) => JSON.stringify({ ok: false, error_code: code, error_message: "m" });
+
+describe("issue 11.1: the OpenAPI document", () => {
+  it("validates as OpenAPI 3.1 with a maintained third-party validator, which rejects a broken copy", async () => {
+    const v = new Validator();
+    const result = await v.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    const broken = structuredClone(doc);
+    broken.paths["/api/v1/provider/ping"].get.parameters = [{ name: "x", in: "body" }];
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it("lists every endpoint under all four prefixes, tagged by profile, signed with the three Svc-* headers", () => {
+    for (const { profile, prefix } of ALL_PREFIXES) {
+      for (const op of operations(profile)) {
+        const o = doc.paths[prefix + op.path]?.[op.method];
+        expect(o, `${op.method} ${prefix}${op.path}`).toBeDefined();
+        expect(o.tags).toEqual([`Profile ${profile}`]);
+        expect(o.security).toEqual([{ SvcApiKey: [], SvcTimestamp: [], SvcSignature: [] }]);
+      }
+    }
+    expect(Object.keys(doc.paths)).toHaveLength(4 * 7);
+    expect(Object.values(doc.components.securitySchemes).map((s) => (s as { name: string }).name)).toEqual(["Svc-Api-Key", "Svc-Timestamp", "Svc-Signature"]);
+    expect(doc.components.securitySchemes.SvcSignature.description).toMatch(/HMAC-SHA256[\s\S]*signature\s+[0-9a-f]{64}/);
+  });
+
+  it("D17: Profile P request bodies forbid unknown fields; Profile U's do not", () => {
+    expect(doc.components.schemas.CreateOrderBodyP.additionalProperties).toBe(false);
+    expect(doc.components.schemas.CreateOrderBodyU.additionalProperties).toBeUndefined();
+    expect(doc.components.schemas.CreateOrderBodyU.properties.callback_url).toBeDefined();
+    expect(doc.components.schemas.CreateOrderBodyP.properties.callback_url).toBeUndefined();
+  });
+
+  it("D3: amounts are strings with a two-decimal pattern", () => {
+    const balance = doc.components.schemas.Account.properties.balance;
+    expect(balance).toMatchObject({ type: "string", pattern: "^[0-9]{1,15}\\.[0-9]{2}$" });
+  });
+
+  it("D1/D11/D23/D8: each error code is listed with its status per endpoint, not_found and method_not_allowed included", () => {
+    const codes = (path: string, method: string, status: number) =>
+      doc.paths[path][method].responses[status].content["application/json"].schema.properties.error_code.enum;
+    expect(codes("/api/v1/provider/products/{id}", "get", 404)).toEqual(["product_not_found"]);
+    expect(codes("/v1/upstream/products/{id}", "get", 404)).toEqual(["product_unavailable"]);
+    expect(codes("/api/v1/provider/orders/{id}/cancel", "post", 409)).toEqual(["replay_detected", "cancel_not_allowed"]);
+    expect(codes("/api/v1/provider/orders", "post", 403)).toEqual(["points_disabled"]);
+    expect(doc.paths["/api/v1/upstream/orders"].post.responses["403"]).toBeUndefined();
+    expect(doc.paths["/api/v1/upstream/ping"].get.responses["429"].headers["Retry-After"]).toBeDefined();
+    expect(doc.components.responses.NotFound.content["application/json"].schema.properties.error_code.enum).toEqual(["not_found"]);
+    expect(doc.components.responses.MethodNotAllowed.content["application/json"].schema.properties.error_code.enum).toEqual(["method_not_allowed"]);
+  });
+});
+
+describe("issue 11.1: the response check can fail", () => {
+  const c = responseChecker();
+  const ping = { ok: true, site_name: "s", provider_type: "SVC_KEY", protocol_version: "1.0", instance_id: "5b0e1a52-4c1e-4b8e-9f5e-2d7f6f0b1c3a",
+    user_id: "5b0e1a52-4c1e-4b8e-9f5e-2d7f6f0b1c3b", balance: "10.00", currency: "CNY", member_level: { id: 1, slug: "default", name: { "zh-CN": "", en: "" } } };
+
+  it("accepts a correct body and rejects an amount as a number, a missing field and an undocumented status", () => {
+    const json = "application/json; charset=utf-8";
+    expect(c.check("GET", "/api/v1/provider/ping", 200, json, JSON.stringify(ping)).problems).toEqual([]);
+    expect(c.check("GET", "/v1/provider/ping", 200, json, JSON.stringify({ ...ping, balance: 10 })).problems.join()).toMatch(/balance/);
+    const { user_id: _u, ...missing } = ping;
+    expect(c.check("POST", "/api/v1/upstream/ping", 200, json, JSON.stringify(missing)).problems.join()).toMatch(/user_id/);
+    expect(c.check("GET", "/api/v1/upstream/orders/5", 403, json, okError("points_disabled")).problems.join()).toMatch(/not documented/);
+    expect(c.check("GET", "/api/v1/upstream/orders/5", 404, json, okError("product_not_found")).problems.join()).toMatch(/error_code/);
+    expect(c.check("GET", "/api/v1/upstream/ping", 200, "text/html", JSON.stringify(ping)).problems.join()).toMatch(/Content-Type/);
+  });
+
+  it("checks unknown paths and methods under a prefix against not_found / method_not_allowed", () => {
+    const json = "application/json";
+    expect(c.check("GET", "/api/v1/provider/nope", 404, json, okError("not_found")).problems).toEqual([]);
+    expect(c.check("DELETE", "/api/v1/provider/ping", 405, json, okError("method_not_allowed")).problems).toEqual([]);
+    expect(c.check("GET", "/api/v1/provider/nope", 404, "text/html", "<html>").problems).not.toEqual([]);
+    expect(c.check("GET", "/api/v1/provider/nope", 401, json, okError("unauthorized")).problems).toEqual([]);
+    expect(c.check("GET", "/api/v1/provider/nope", 200, json, "{}").problems.join()).toMatch(/no documented operation/);
+  });
+});

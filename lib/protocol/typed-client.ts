@@ -1,0 +1,157 @@
+import type { z } from "zod";
+import { signedFetch, type SupplierCredentials } from "./client";
+import { HEADER_REQUEST_ID } from "./headers";
+import { PROFILE_PREFIXES, type Profile } from "./profiles";
+import {
+  AccountSchema,
+  CategoriesSchema,
+  ErrorBodySchema,
+  OrderCreatedSchema,
+  OrderReadSchema,
+  ProductDetailSchema,
+  ProductPageSchema,
+} from "./wire-responses";
+import type { CreateOrderBodySchema } from "./order-schemas";
+
+// The typed downstream client (issue 11.4). Results are parsed with the zod
+// schemas of lib/protocol/wire-responses, so a downstream gets exactly the
+// types the OpenAPI document describes.
+
+/** A D1 error answer: `status`, `code` (error_code), `message`, `requestId`. */
+export class SupplierApiError extends Error {
+  override name = "SupplierApiError";
+  constructor(readonly status: number, readonly code: string, message: string, readonly requestId: string | null, readonly retryAfterSeconds?: number) {
+    super(`${status} ${code}: ${message}`);
+  }
+}
+
+/** A response that is not what the interface promises (wrong shape, not JSON). */
+export class SupplierProtocolError extends Error {
+  override name = "SupplierProtocolError";
+}
+
+export interface SupplierClientOptions<P extends Profile> {
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  profile: P;
+  /** Defaults to the profile's primary prefix (/api/v1/upstream or /api/v1/provider). */
+  prefix?: string;
+  /** createOrder: attempts in all (default 5) and the back-off cap (default 30 s). */
+  retry?: { attempts?: number; maxDelayMs?: number };
+  /** Injected for tests; defaults to setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The create body of the profile, as you write it (P: no callback_url). */
+export type CreateBody<P extends Profile> = z.input<(typeof CreateOrderBodySchema)[P]>;
+type Out<S extends z.ZodType> = z.infer<S>;
+
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Exponential back-off from 500 ms, capped; Retry-After (seconds) wins when longer. */
+export function retryDelayMs(attempt: number, maxDelayMs: number, retryAfterSeconds?: number): number {
+  const backoff = Math.min(maxDelayMs, 500 * 2 ** attempt);
+  return retryAfterSeconds === undefined ? backoff : Math.min(Math.max(backoff, retryAfterSeconds * 1000), 5 * 60_000);
+}
+
+export function createSupplierClient<P extends Profile>(opts: SupplierClientOptions<P>) {
+  const creds: SupplierCredentials = { apiKey: opts.apiKey, apiSecret: opts.apiSecret };
+  const root = opts.baseUrl.replace(/\/+$/, "") + (opts.prefix ?? PROFILE_PREFIXES[opts.profile][0]);
+  const sleep = opts.sleep ?? wait;
+  const attempts = opts.retry?.attempts ?? 5;
+  const maxDelayMs = opts.retry?.maxDelayMs ?? 30_000;
+  let lastTs = 0;
+  // Profile P refuses a repeated (key, timestamp, signature) (D8): every request gets its own second.
+  const timestamp = () => (lastTs = Math.max(Math.floor(Date.now() / 1000), lastTs + 1));
+
+  async function call<S extends z.ZodType>(schema: S, method: "GET" | "POST", path: string, body?: string): Promise<Out<S>> {
+    const res = await signedFetch(root + path, creds, { method, body, timestamp: timestamp() });
+    const requestId = res.headers.get(HEADER_REQUEST_ID);
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw res.ok ? new SupplierProtocolError(`${method} ${path}: ${res.status} response is not JSON`) : new SupplierApiError(res.status, "http_error", text.slice(0, 200), requestId);
+    }
+    if (!res.ok) {
+      const err = ErrorBodySchema.safeParse(json);
+      const retryAfter = Number(res.headers.get("retry-after") ?? NaN);
+      const e = err.success ? err.data : { error_code: "http_error", error_message: `status ${res.status}` };
+      throw new SupplierApiError(res.status, e.error_code, e.error_message, requestId, Number.isFinite(retryAfter) ? retryAfter : undefined);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new SupplierProtocolError(`${method} ${path}: unexpected response shape at ${parsed.error.issues[0]?.path.join(".") || "body"}`);
+    return parsed.data;
+  }
+
+  const retryable = (err: unknown) =>
+    err instanceof SupplierApiError ? err.status >= 500 || err.status === 429 : !(err instanceof SupplierProtocolError) && (err as Error)?.name !== "AbortError";
+
+  const profile = opts.profile as Profile;
+  return {
+    profile: opts.profile,
+    ping: () => call(AccountSchema, "GET", "/ping"),
+    categories: async () => (await call(CategoriesSchema, "GET", "/categories")).categories,
+    products: (q: { page?: number; page_size?: number; include_inactive?: boolean } = {}) => {
+      const qs = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+      return call(ProductPageSchema[profile], "GET", `/products${qs ? `?${qs}` : ""}`) as Promise<Out<(typeof ProductPageSchema)[P]>>;
+    },
+    product: (id: number) => call(ProductDetailSchema[profile], "GET", `/products/${id}`) as Promise<Out<(typeof ProductDetailSchema)[P]>>,
+    getOrder: (id: number) => call(OrderReadSchema[profile], "GET", `/orders/${id}`) as Promise<Out<(typeof OrderReadSchema)[P]>>,
+
+    /**
+     * Create an order. After a network error, a 5xx or a 429 (waiting
+     * Retry-After) it sends the same body bytes again, same
+     * downstream_order_no, freshly signed: the server answers the original
+     * order (D18). Never a new number. Other errors are thrown at once.
+     */
+    async createOrder(body: CreateBody<P>): Promise<Out<(typeof OrderCreatedSchema)[P]>> {
+      const bytes = JSON.stringify(body);
+      const schema = OrderCreatedSchema[profile] as (typeof OrderCreatedSchema)[P];
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return (await call(schema, "POST", "/orders", bytes)) as Out<(typeof OrderCreatedSchema)[P]>;
+        } catch (err) {
+          if (attempt + 1 >= attempts || !retryable(err)) throw err;
+          await sleep(retryDelayMs(attempt, maxDelayMs, err instanceof SupplierApiError ? err.retryAfterSeconds : undefined));
+        }
+      }
+    },
+
+    /**
+     * Poll an order until it is delivered or failed (section 4.6): 1 s, 2 s,
+     * 4 s … capped at `maxDelayMs`; transient errors count as polls. Throws
+     * after `timeoutMs` (default 10 minutes): the order may still complete.
+     */
+    async waitForOrder(id: number, w: { timeoutMs?: number; initialDelayMs?: number; maxDelayMs?: number } = {}) {
+      const deadline = Date.now() + (w.timeoutMs ?? 600_000);
+      let delay = w.initialDelayMs ?? 1000;
+      for (;;) {
+        try {
+          const order = await this.getOrder(id);
+          if ((order as { status: string }).status !== "processing") return order;
+        } catch (err) {
+          if (!retryable(err)) throw err;
+        }
+        if (Date.now() + delay > deadline) throw new Error(`order ${id} still processing after the wait`);
+        await sleep(delay);
+        delay = Math.min(delay * 2, w.maxDelayMs ?? 30_000);
+      }
+    },
+
+    /** Never succeeds in this protocol (D23); resolves to the D1 error. */
+    async cancelOrder(id: number): Promise<SupplierApiError> {
+      try {
+        await call(ErrorBodySchema, "POST", `/orders/${id}/cancel`, profile === "P" ? "{}" : "");
+      } catch (err) {
+        if (err instanceof SupplierApiError) return err;
+        throw err;
+      }
+      throw new SupplierProtocolError("cancel succeeded, which the protocol never allows");
+    },
+  };
+}
+
+export type SupplierClient<P extends Profile = Profile> = ReturnType<typeof createSupplierClient<P>>;

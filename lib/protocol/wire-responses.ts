@@ -1,0 +1,165 @@
+import { z } from "zod";
+import { CURRENCY } from "./amount";
+import { ERROR_STATUS } from "./errors";
+import { PROTOCOL_VERSION, PROVIDER_TYPE } from "./headers";
+import type { Profile } from "./profiles";
+
+// Response bodies of the supplier interface as zod schemas, per profile
+// (sections 2, 4, 6, 7; D1-D5, D10-D16, D19-D21). The one source of the
+// success and error shapes: the OpenAPI document is generated from them,
+// the HTTP tests check every response against that document, and the
+// downstream client parses with them (z.object strips fields a newer server
+// adds; the document says additionalProperties: false, so our own server
+// cannot add one unnoticed).
+
+/** D3: a string with exactly two decimals, never a JSON number. */
+export const AMOUNT_WIRE_PATTERN = /^[0-9]{1,15}\.[0-9]{2}$/;
+export const AmountSchema = z.string().regex(AMOUNT_WIRE_PATTERN).meta({ description: "Amount, exactly two decimals (D3)", examples: ["12.30"] });
+
+const id = z.int().min(1).max(2_147_483_647);
+const count = z.int().min(0);
+
+/** D5: both keys, always strings. */
+export const LanguageTextOutSchema = z.object({ "zh-CN": z.string(), en: z.string() }).meta({ examples: [{ "zh-CN": "示例", en: "Example" }] });
+
+/**
+ * D1 error body. Codes beyond section 7: not_found (unknown path under a
+ * prefix) and method_not_allowed (known path, unsupported method).
+ */
+export type WireErrorCode = keyof typeof ERROR_STATUS | "method_not_allowed";
+// A Set: the edge may add method_not_allowed to ERROR_STATUS itself.
+export const WIRE_ERROR_CODES: readonly WireErrorCode[] = [...new Set<WireErrorCode>([...(Object.keys(ERROR_STATUS) as WireErrorCode[]), "method_not_allowed"])];
+export const errorBodySchema = (codes: readonly WireErrorCode[] = WIRE_ERROR_CODES) =>
+  z.object({ ok: z.literal(false), error_code: z.enum(codes as [WireErrorCode, ...WireErrorCode[]]), error_message: z.string() });
+export const ErrorBodySchema = errorBodySchema();
+
+/** 2.1, D4, D16. */
+export const AccountSchema = z.object({
+  ok: z.literal(true),
+  site_name: z.string(),
+  provider_type: z.literal(PROVIDER_TYPE),
+  protocol_version: z.literal(PROTOCOL_VERSION),
+  instance_id: z.uuid(),
+  user_id: z.uuid(),
+  balance: AmountSchema,
+  currency: z.literal(CURRENCY),
+  member_level: z.object({ id, slug: z.string(), name: LanguageTextOutSchema }),
+});
+
+/** 2.2: parent_id 0 is top level. */
+export const CategorySchema = z.object({ id, parent_id: z.int().min(0), slug: z.string(), name: LanguageTextOutSchema, sort_order: z.int() });
+export const CategoriesSchema = z.object({ ok: z.literal(true), categories: z.array(CategorySchema) });
+
+/** 2.4, D13: stock_quantity is -1 exactly when unlimited. */
+export const SkuSchema = z.object({
+  id,
+  sku_code: z.string(),
+  spec_values: z.record(z.string(), z.unknown()),
+  price_amount: AmountSchema,
+  stock_status: z.enum(["available", "out_of_stock", "unlimited"]),
+  stock_quantity: z.int().min(-1),
+  is_active: z.boolean(),
+});
+
+const productFields = {
+  id,
+  slug: z.string(),
+  title: LanguageTextOutSchema,
+  description: LanguageTextOutSchema,
+  content: LanguageTextOutSchema,
+  price_amount: AmountSchema,
+  original_price: AmountSchema,
+  fulfillment_type: z.enum(["auto", "manual", "upstream"]),
+  is_active: z.boolean(),
+  category_id: id,
+  delivery_format: z.enum(["text", "account_password", "card_password", "apple_account"]),
+  delivery_delimiter: z.string(),
+  logo_url: z.string().meta({ description: "absolute URL, or \"\" with image exposure off (D15)" }),
+  images: z.array(z.string()),
+  has_sku: z.boolean(),
+  skus: z.array(SkuSchema),
+};
+
+/** 2.3 per profile: manual_form_schema is Profile P only. */
+export const ProductSchema = {
+  U: z.object(productFields),
+  P: z.object({ ...productFields, manual_form_schema: z.object({ fields: z.array(z.unknown()) }).catchall(z.unknown()) }),
+} satisfies Record<Profile, z.ZodType>;
+
+/** 4.4: `{ ok, ...Product }`. */
+export const ProductDetailSchema = {
+  U: z.object({ ok: z.literal(true), ...ProductSchema.U.shape }),
+  P: z.object({ ok: z.literal(true), ...ProductSchema.P.shape }),
+} satisfies Record<Profile, z.ZodType>;
+
+const page = (profile: Profile) =>
+  z.object({
+    ok: z.literal(true),
+    items: z.array(ProductSchema[profile]),
+    total: count,
+    page: z.int().min(1),
+    page_size: z.int().min(1).max(100),
+    includes_inactive: z.boolean(),
+  });
+/** 4.3, D10. */
+export const ProductPageSchema = { U: page("U"), P: page("P") } satisfies Record<Profile, z.ZodType>;
+
+export const OrderStatusSchema = z.enum(["processing", "delivered", "failed"]);
+
+/** D21. */
+const fulfillment = (types: readonly [string, ...string[]]) =>
+  z.object({ type: z.enum(types), status: z.literal("delivered"), payload: z.string(), delivery_data: z.array(z.string()) });
+export const FulfillmentSchema = { U: fulfillment(["card_key"]), P: fulfillment(["card_key", "apple_account", "provider_delivery"]) };
+
+const itemFields = { product_id: id, sku_id: id, quantity: z.int().min(1), unit_price: AmountSchema, total_price: AmountSchema };
+const titledItem = z.object({ product_id: id, sku_id: id, title: LanguageTextOutSchema, quantity: itemFields.quantity, unit_price: AmountSchema, total_price: AmountSchema });
+
+const orderHead = {
+  ok: z.literal(true),
+  order_id: id,
+  order_no: z.string(),
+  downstream_order_no: z.string(),
+  amount: AmountSchema,
+  currency: z.literal(CURRENCY),
+  trace_id: z.string(),
+};
+
+/** 2.5, D19: P always answers processing, error_message null, titled items; U may already be delivered. */
+export const OrderCreatedSchema = {
+  U: z.object({ ...orderHead, status: OrderStatusSchema, items: z.array(titledItem), fulfillment: FulfillmentSchema.U.optional() }),
+  P: z.object({ ...orderHead, status: z.literal("processing"), error_message: z.null(), items: z.array(titledItem) }),
+} satisfies Record<Profile, z.ZodType>;
+
+/** 2.5, D20: P items omit title and carry error_message. */
+export const OrderReadSchema = {
+  U: OrderCreatedSchema.U,
+  P: z.object({
+    ...orderHead,
+    status: OrderStatusSchema,
+    error_message: z.string().nullable(),
+    items: z.array(z.object(itemFields)),
+    fulfillment: FulfillmentSchema.P.optional(),
+  }),
+} satisfies Record<Profile, z.ZodType>;
+
+/** Section 6: the body of a Profile U callback (kind order.updated). */
+export const OrderCallbackSchema = z.object({
+  event: z.literal("order.updated"),
+  ok: z.literal(true),
+  order_id: id,
+  order_no: z.string(),
+  downstream_order_no: z.string(),
+  status: OrderStatusSchema,
+  amount: AmountSchema,
+  currency: z.literal(CURRENCY),
+  timestamp: z.int(),
+  fulfillment: FulfillmentSchema.U.optional(),
+});
+
+export type Account = z.infer<typeof AccountSchema>;
+export type Category = z.infer<typeof CategorySchema>;
+export type ProductOf<P extends Profile> = z.infer<(typeof ProductSchema)[P]>;
+export type OrderCreated<P extends Profile> = z.infer<(typeof OrderCreatedSchema)[P]>;
+export type OrderRead<P extends Profile> = z.infer<(typeof OrderReadSchema)[P]>;
+export type OrderCallback = z.infer<typeof OrderCallbackSchema>;
+export type ErrorBodyWire = z.infer<typeof ErrorBodySchema>;
