@@ -38,7 +38,10 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * rounded up to 0.01. What the upstream delisted or no longer lists is
  * delisted here (is_active false; a category no longer listed is hidden). A
  * row is written only when a value differs, so a re-import of an unchanged
- * catalogue changes nothing.
+ * catalogue changes nothing. Issue 8.3: each product entry is checked on its
+ * own; one that is malformed, priced below zero or clashing is skipped with a
+ * reason (in the result) and, when it was imported before, delisted at its
+ * last good price.
  */
 export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string } & AuditActor): Promise<UpstreamImportResult> {
   const bp = markupBasisPoints(input.markupPercent ?? "0");

@@ -92,5 +92,5 @@ describe("issue 8.2: property-based fuzz of the supplier API", () => {
     // The generator must reach validation and the services, not stop at authentication.
     const reached = [...statuses].filter(([s]) => s !== 401 && s !== 404 && s !== 405).reduce((n, [, c]) => n + c, 0);
     expect(reached, JSON.stringify([...statuses])).toBeGreaterThan(RUNS / 5);
-  }, 300_000);
+  }, 480_000); // about 30 s on a quiet 2-core machine; the bound is for a heavily shared one
 });
