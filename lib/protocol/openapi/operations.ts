@@ -115,7 +115,8 @@ export function operations(profile: Profile): Operation[] {
       summary: "Cancel request: never allowed (D23)",
       guide: "cancel",
       pathId: "order",
-      body: { schema: CancelOrderBodySchema[profile], required: false },
+      // D23: Profile U ignores a cancel body; P checks it strictly.
+      ...(P ? { body: { schema: CancelOrderBodySchema.P, required: false } } : {}),
       errors: { ...(P ? { 400: ["invalid_json"] } : {}), 404: ["order_not_found"], 409: ["cancel_not_allowed"] },
     },
   ];
