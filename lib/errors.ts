@@ -1,7 +1,10 @@
+import { ERROR_STATUS, type ErrorCode } from "./protocol/errors";
+
 /**
  * The one error type of the product. `code` is the wire error_code of spec
  * section 7 (or an internal one); `publicMessage` is safe to show a client:
  * it never contains secrets, signatures, card keys or form values (D1).
+ * Make one with `appError(code, message)`: the status comes from the code.
  */
 export class AppError extends Error {
   constructor(
@@ -15,5 +18,28 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new AppError("bad_request", 400, message);
-export const notFound = (code: string, message: string) => new AppError(code, 404, message);
+/** Codes that never reach the supplier API (console, CLI, jobs), with their status. */
+const INTERNAL_ERROR_STATUS = {
+  conflict: 409,
+  user_not_found: 404,
+  key_disabled: 409,
+  callback_not_found: 404,
+  callback_pending: 409,
+  order_not_in_review: 409,
+  order_final: 409,
+  invalid_transition: 409,
+  no_upstream_purchase: 409,
+  upstream_unreachable: 502,
+} as const;
+
+export type AppErrorCode = ErrorCode | keyof typeof INTERNAL_ERROR_STATUS;
+const STATUS: Record<AppErrorCode, number> = { ...ERROR_STATUS, ...INTERNAL_ERROR_STATUS };
+
+/**
+ * An error from its code alone; the status is the code's row in the tables
+ * above. `status` overrides it only where a decision says so (D11: a missing
+ * product is 404 on detail, D32: 400 on order creation).
+ */
+export function appError(code: AppErrorCode, message: string, opts: { status?: number; headers?: Record<string, string> } = {}): AppError {
+  return new AppError(code, opts.status ?? STATUS[code], message, opts.headers);
+}

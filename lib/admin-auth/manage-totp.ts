@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { decryptText, encryptText } from "../crypto/secret-box";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { verifyPassword } from "../admins/password";
 import { auditAdmin } from "./audit-admin";
 import type { AdminSession } from "./require-admin";
@@ -12,7 +12,7 @@ import { checkTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri }
 
 export async function beginTotpSetup(admin: AdminSession): Promise<{ secret: string; uri: string }> {
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { totpEnabled: true } });
-  if (row.totpEnabled) throw new AppError("conflict", 409, "two-factor is already on");
+  if (row.totpEnabled) throw appError("conflict", "two-factor is already on");
   const secret = newTotpSecret();
   await db().adminUser.update({ where: { id: admin.id }, data: { totpSecretCiphertext: encryptText(secret) } });
   await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_setup_started", targetType: "admin_user", targetId: String(admin.id), ip: admin.ip });
@@ -21,10 +21,10 @@ export async function beginTotpSetup(admin: AdminSession): Promise<{ secret: str
 
 export async function enableTotp(admin: AdminSession, code: string): Promise<string[]> {
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { totpEnabled: true, totpSecretCiphertext: true } });
-  if (row.totpEnabled) throw new AppError("conflict", 409, "two-factor is already on");
-  if (!row.totpSecretCiphertext) throw new AppError("bad_request", 400, "start the setup first");
+  if (row.totpEnabled) throw appError("conflict", "two-factor is already on");
+  if (!row.totpSecretCiphertext) throw appError("bad_request", "start the setup first");
   const step = checkTotp(decryptText(row.totpSecretCiphertext), code);
-  if (step === null) throw new AppError("bad_request", 400, "the code does not match; check the time on your phone and try again");
+  if (step === null) throw appError("bad_request", "the code does not match; check the time on your phone and try again");
   const codes = newRecoveryCodes();
   // The step that proved the setup counts as used: the same code cannot then sign in.
   await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: true, totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) } });
@@ -34,7 +34,7 @@ export async function enableTotp(admin: AdminSession, code: string): Promise<str
 
 export async function disableTotp(admin: AdminSession, password: string): Promise<void> {
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { passwordHash: true } });
-  if (!(await verifyPassword(password, row.passwordHash))) throw new AppError("bad_request", 400, "wrong password");
+  if (!(await verifyPassword(password, row.passwordHash))) throw appError("bad_request", "wrong password");
   await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: false, totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [] } });
   await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_disabled", targetType: "admin_user", targetId: String(admin.id), ip: admin.ip });
 }

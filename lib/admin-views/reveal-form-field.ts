@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { auditAdmin } from "../admin-auth/audit-admin";
 
 /**
@@ -10,9 +10,9 @@ import { auditAdmin } from "../admin-auth/audit-admin";
 export async function revealFormField(input: { orderNo: string; field: string; admin: { id: number; email: string; ip: string | null } }): Promise<string> {
   return db().$transaction(async (tx) => {
     const order = await tx.order.findUnique({ where: { orderNo: input.orderNo }, select: { id: true, manualFormData: true } });
-    if (!order) throw new AppError("order_not_found", 404, "order not found");
+    if (!order) throw appError("order_not_found", "order not found");
     const data = order.manualFormData as Record<string, unknown> | null;
-    if (!data || typeof data !== "object" || !Object.hasOwn(data, input.field)) throw new AppError("not_found", 404, "no such form field");
+    if (!data || typeof data !== "object" || !Object.hasOwn(data, input.field)) throw appError("not_found", "no such form field");
     await auditAdmin({
       adminUserId: input.admin.id, actor: input.admin.email, action: "order.form_reveal", targetType: "order",
       targetId: input.orderNo, details: { orderId: order.id, field: input.field }, ip: input.admin.ip,

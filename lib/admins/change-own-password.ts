@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { reserveAttempt, clearAttempts } from "../admin-auth/attempt-counter";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { verifyPassword } from "./password";
@@ -16,9 +16,9 @@ const WINDOW_SECONDS = 15 * 60;
  */
 export async function changeOwnPassword(admin: AdminSession, currentPassword: string, newPassword: string): Promise<void> {
   const key = `pw-change:${admin.id}`;
-  if (!(await reserveAttempt(key, LIMIT, WINDOW_SECONDS)).allowed) throw new AppError("rate_limited", 429, "too many attempts; try again in 15 minutes");
+  if (!(await reserveAttempt(key, LIMIT, WINDOW_SECONDS)).allowed) throw appError("rate_limited", "too many attempts; try again in 15 minutes");
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { passwordHash: true } });
-  if (!(await verifyPassword(currentPassword.slice(0, 1024), row.passwordHash))) throw new AppError("bad_request", 400, "the current password is wrong");
+  if (!(await verifyPassword(currentPassword.slice(0, 1024), row.passwordHash))) throw appError("bad_request", "the current password is wrong");
   await setAdminPassword(admin.id, newPassword, { adminUserId: admin.id, actor: admin.email, ip: admin.ip });
   await clearAttempts(key);
 }

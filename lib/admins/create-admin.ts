@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation, type Tx } from "../db/tx";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
 
 export const AdminInputSchema = z.object({
@@ -17,7 +17,7 @@ export type AdminInput = z.input<typeof AdminInputSchema>;
 export async function createAdmin(input: AdminInput, { actor = "system", tx }: { actor?: string; tx?: Tx } = {}) {
   const parsed = AdminInputSchema.safeParse(input);
   if (!parsed.success) {
-    throw new AppError("bad_request", 400, parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+    throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   }
   const { email, password } = parsed.data;
   const passwordHash = await hashPassword(password);
@@ -29,7 +29,7 @@ export async function createAdmin(input: AdminInput, { actor = "system", tx }: {
   try {
     return tx ? await write(tx) : await db().$transaction(write);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `an administrator with email ${email} already exists`);
+    if (isUniqueViolation(err)) throw appError("conflict", `an administrator with email ${email} already exists`);
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 
 /**
  * Disables an administrator: sign-in is refused from now on (answered like a
@@ -9,7 +9,7 @@ import { AppError } from "../errors";
 export async function disableAdmin(email: string, by: AuditActor): Promise<{ id: number; email: string }> {
   return db().$transaction(async (tx) => {
     const admin = await tx.adminUser.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true, email: true } });
-    if (!admin) throw new AppError("not_found", 404, "no such administrator");
+    if (!admin) throw appError("not_found", "no such administrator");
     await tx.adminUser.update({ where: { id: admin.id }, data: { isActive: false, sessionVersion: { increment: 1 } } });
     await writeAuditLog(tx, { ...by, action: "admin.disabled", targetType: "admin_user", targetId: String(admin.id) });
     return admin;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
 
 export const NewPasswordSchema = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024);
@@ -14,11 +14,11 @@ export const NewPasswordSchema = z.string().min(MIN_PASSWORD_LENGTH, `must be at
  */
 export async function setAdminPassword(adminId: number, newPassword: string, by: AuditActor): Promise<void> {
   const parsed = NewPasswordSchema.safeParse(newPassword);
-  if (!parsed.success) throw new AppError("bad_request", 400, `password: ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success) throw appError("bad_request", `password: ${parsed.error.issues[0]!.message}`);
   const passwordHash = await hashPassword(parsed.data);
   await db().$transaction(async (tx) => {
     const { count } = await tx.adminUser.updateMany({ where: { id: adminId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
-    if (count !== 1) throw new AppError("not_found", 404, "no such administrator");
+    if (count !== 1) throw appError("not_found", "no such administrator");
     await writeAuditLog(tx, { ...by, action: "admin.password_changed", targetType: "admin_user", targetId: String(adminId) });
   });
 }

@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { unlockAccount } from "../admin-auth/sign-in-throttle";
 
 /**
@@ -11,7 +11,7 @@ import { unlockAccount } from "../admin-auth/sign-in-throttle";
 export async function unlockAdmin(email: string, by: AuditActor): Promise<{ id: number; email: string; cleared: number }> {
   const normal = email.trim().toLowerCase();
   const admin = await db().adminUser.findUnique({ where: { email: normal }, select: { id: true, email: true } });
-  if (!admin) throw new AppError("not_found", 404, "no such administrator");
+  if (!admin) throw appError("not_found", "no such administrator");
   const cleared = await unlockAccount(admin.email);
   await writeAuditLog(db(), { ...by, action: "admin.unlocked", targetType: "admin_user", targetId: String(admin.id), details: { cleared } });
   return { ...admin, cleared };

@@ -3,11 +3,11 @@ import { Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import tar from "tar-stream";
-import { AppError } from "../errors";
+import { AppError, appError } from "../errors";
 import { MANIFEST_ENTRY, ManifestSchema, type Manifest, type TableEntry } from "./archive-format";
 import { countingHash } from "./create-backup";
 
-const refuse = (msg: string) => new AppError("conflict", 409, msg);
+const refuse = (msg: string) => appError("conflict", msg);
 
 export interface ArchiveReader {
   /** After the manifest is read and checked; may refuse (throw) before any table is read. */

@@ -2,13 +2,13 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { applyMigrations } from "../db/migrate";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { unknownMigrations } from "../health/migration-state";
 import { type Manifest, secretKeyCheck } from "./archive-format";
 import { quoteIdent } from "./list-tables";
 import { readArchive } from "./read-archive";
 
-const refuse = (msg: string) => new AppError("conflict", 409, msg);
+const refuse = (msg: string) => appError("conflict", msg);
 
 export interface RestoreResult {
   file: string;

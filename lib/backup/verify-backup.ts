@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { pendingMigrations, unknownMigrations } from "../health/migration-state";
 import { readArchive } from "./read-archive";
 
@@ -10,7 +10,7 @@ import { readArchive } from "./read-archive";
 export async function verifyBackup(file: string) {
   const manifest = await readArchive(file);
   const newer = unknownMigrations(manifest.migrations);
-  if (newer.length) throw new AppError("conflict", 409, `the archive is from a newer schema (${newer.length} unknown migration(s), first ${newer[0]}): this version cannot restore it`);
+  if (newer.length) throw appError("conflict", `the archive is from a newer schema (${newer.length} unknown migration(s), first ${newer[0]}): this version cannot restore it`);
   return {
     file,
     ok: true,

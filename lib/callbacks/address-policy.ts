@@ -1,7 +1,7 @@
 import dns from "node:dns";
 import net from "node:net";
 import ipaddr from "ipaddr.js";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { allowPrivateNetworks } from "./callback-config";
 
 // D29: where callbacks may go. Only public unicast addresses, unless
@@ -70,25 +70,25 @@ export async function assertCallbackUrlAllowed(url: string, resolve: Resolver = 
   try {
     parsed = new URL(url);
   } catch {
-    throw new AppError("bad_request", 400, "callback_url is not a valid URL");
+    throw appError("bad_request", "callback_url is not a valid URL");
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new AppError("bad_request", 400, "callback_url must use http or https");
+    throw appError("bad_request", "callback_url must use http or https");
   }
   const host = bareHost(parsed);
   let addresses: string[];
   if (net.isIP(host)) addresses = [host];
-  else if (isMetadataHost(host)) throw new AppError("bad_request", 400, "callback_url points to a restricted network address");
+  else if (isMetadataHost(host)) throw appError("bad_request", "callback_url points to a restricted network address");
   else {
     try {
       addresses = (await resolve(host)).map((a) => a.address);
     } catch {
-      throw new AppError("bad_request", 400, "callback_url host name does not resolve");
+      throw appError("bad_request", "callback_url host name does not resolve");
     }
-    if (!addresses.length) throw new AppError("bad_request", 400, "callback_url host name does not resolve");
+    if (!addresses.length) throw appError("bad_request", "callback_url host name does not resolve");
   }
   for (const address of addresses) {
-    if (restrictedReason(address)) throw new AppError("bad_request", 400, "callback_url points to a restricted network address");
+    if (restrictedReason(address)) throw appError("bad_request", "callback_url points to a restricted network address");
   }
 }
 

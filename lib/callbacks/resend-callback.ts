@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 import { enqueueCallbackAttempt } from "./queue-callback";
 
@@ -13,8 +13,8 @@ export async function resendCallback(input: { callbackId: number } & AuditActor)
   return db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ status: string; orderId: number }[]>`
       SELECT "status"::text AS status, "orderId" FROM "Callback" WHERE "id" = ${input.callbackId} FOR UPDATE`;
-    if (!row) throw new AppError("callback_not_found", 404, `callback ${input.callbackId} not found`);
-    if (row.status === "pending") throw new AppError("callback_pending", 409, `callback ${input.callbackId} is still being delivered`);
+    if (!row) throw appError("callback_not_found", `callback ${input.callbackId} not found`);
+    if (row.status === "pending") throw appError("callback_pending", `callback ${input.callbackId} is still being delivered`);
     await tx.callback.update({
       where: { id: input.callbackId },
       data: { status: "pending", attemptCount: 0, nextAttemptAt: new Date(), deliveredAt: null },

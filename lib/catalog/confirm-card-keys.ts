@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { auditAdmin } from "../admin-auth/audit-admin";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { addCardKeys } from "./add-card-keys";
@@ -16,11 +16,11 @@ import { classifyCardKeys, type CardKeyPreview } from "./preview-card-keys";
 export async function confirmCardKeys(input: { skuId: number; text: string; kind: "txt" | "csv"; source: "admin-paste" | "admin-upload"; expectFresh: number }, admin: AdminSession): Promise<{ batchId: number; preview: CardKeyPreview }> {
   return db().$transaction(async (tx) => {
     const { preview, keys } = await classifyCardKeys(input.skuId, input.text, input.kind, tx);
-    if (preview.fresh !== input.expectFresh) throw new AppError("conflict", 409, `the keys changed since the preview (${preview.fresh} new now, ${input.expectFresh} previewed); preview again`);
-    if (preview.fresh === 0) throw new AppError("bad_request", 400, "there are no new keys to add");
+    if (preview.fresh !== input.expectFresh) throw appError("conflict", `the keys changed since the preview (${preview.fresh} new now, ${input.expectFresh} previewed); preview again`);
+    if (preview.fresh === 0) throw appError("bad_request", "there are no new keys to add");
     const batch = await tx.cardKeyBatch.create({ data: { skuId: input.skuId, source: input.source, keyCount: keys.length, adminUserId: admin.id } });
     const added = await addCardKeys(tx, input.skuId, keys, batch.id);
-    if (added !== keys.length) throw new AppError("conflict", 409, "another import added some of these keys at the same time; preview again");
+    if (added !== keys.length) throw appError("conflict", "another import added some of these keys at the same time; preview again");
     const { problems: _omit, ...counts } = preview;
     await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_keys.import", targetType: "sku", targetId: String(input.skuId), details: { batchId: batch.id, source: input.source, ...counts }, ip: admin.ip }, tx);
     return { batchId: batch.id, preview };

@@ -1,7 +1,7 @@
 import { fingerprint } from "../crypto/secret-box";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { checkCardKey } from "./delivery-format";
 
 export const MAX_CARD_KEY_LINES = 20_000;
@@ -29,7 +29,7 @@ export function splitCardKeyText(text: string, kind: "txt" | "csv"): { line: num
     const raw = kind === "csv" ? firstCsvCell(row) : row;
     if (raw.trim() !== "") out.push({ line: i + 1, raw });
   });
-  if (out.length > MAX_CARD_KEY_LINES) throw new AppError("bad_request", 400, `at most ${MAX_CARD_KEY_LINES} lines per import`);
+  if (out.length > MAX_CARD_KEY_LINES) throw appError("bad_request", `at most ${MAX_CARD_KEY_LINES} lines per import`);
   return out;
 }
 
@@ -51,8 +51,8 @@ function firstCsvCell(row: string): string {
  */
 export async function classifyCardKeys(skuId: number, text: string, kind: "txt" | "csv", tx: Tx = db()): Promise<{ preview: CardKeyPreview; keys: string[] }> {
   const sku = await tx.sku.findFirst({ where: { id: skuId, deletedAt: null }, select: { product: { select: { fulfillmentType: true, deliveryFormat: true, deliveryDelimiter: true } } } });
-  if (!sku) throw new AppError("not_found", 404, "SKU not found");
-  if (sku.product.fulfillmentType !== "auto") throw new AppError("bad_request", 400, "card keys are only for products with automatic fulfilment");
+  if (!sku) throw appError("not_found", "SKU not found");
+  if (sku.product.fulfillmentType !== "auto") throw appError("bad_request", "card keys are only for products with automatic fulfilment");
   const preview: CardKeyPreview = { lines: 0, fresh: 0, duplicateExisting: 0, duplicateInUpload: 0, malformed: 0, problems: [] };
   const valid: { fp: string; key: string }[] = [];
   const seen = new Set<string>();

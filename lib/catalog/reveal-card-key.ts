@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { decryptText } from "../crypto/secret-box";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { auditAdmin } from "../admin-auth/audit-admin";
 import type { AdminSession } from "../admin-auth/require-admin";
 
@@ -13,7 +13,7 @@ import type { AdminSession } from "../admin-auth/require-admin";
 export async function revealCardKey(keyId: bigint, admin: AdminSession): Promise<string> {
   return db().$transaction(async (tx) => {
     const key = await tx.cardKey.findUnique({ where: { id: keyId }, select: { id: true, skuId: true, status: true, ciphertext: true } });
-    if (!key) throw new AppError("not_found", 404, "card key not found");
+    if (!key) throw appError("not_found", "card key not found");
     await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_key.reveal", targetType: "card_key", targetId: String(key.id), details: { skuId: key.skuId, status: key.status }, ip: admin.ip }, tx);
     return decryptText(key.ciphertext);
   });

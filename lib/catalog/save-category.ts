@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { auditAdmin } from "../admin-auth/audit-admin";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { Slug, SortOrder, Text } from "./catalog-file-schema";
@@ -26,9 +26,9 @@ export async function saveCategory(raw: SaveCategoryInput, admin: AdminSession):
         // The parent must exist, and the new parent may not be this category or one of its descendants.
         const all = await tx.category.findMany({ where: { deletedAt: null }, select: { id: true, parentId: true } });
         const parentOf = new Map(all.map((c) => [c.id, c.parentId]));
-        if (!parentOf.has(input.parentId)) throw new AppError("bad_request", 400, "parent category not found");
+        if (!parentOf.has(input.parentId)) throw appError("bad_request", "parent category not found");
         for (let at: number | null | undefined = input.parentId; at; at = parentOf.get(at)) {
-          if (at === input.id) throw new AppError("bad_request", 400, "a category cannot be placed under itself or its own subcategory");
+          if (at === input.id) throw appError("bad_request", "a category cannot be placed under itself or its own subcategory");
         }
       }
       const data = { slug: input.slug, name: input.name, sortOrder: input.sortOrder, parentId: input.parentId };
@@ -42,8 +42,8 @@ export async function saveCategory(raw: SaveCategoryInput, admin: AdminSession):
       return { id: row.id, created: !input.id };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `slug "${input.slug}" is already used by another category`);
-    if ((err as { code?: string }).code === "P2025") throw new AppError("not_found", 404, "category not found");
+    if (isUniqueViolation(err)) throw appError("conflict", `slug "${input.slug}" is already used by another category`);
+    if ((err as { code?: string }).code === "P2025") throw appError("not_found", "category not found");
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { auditAdmin } from "../admin-auth/audit-admin";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
@@ -55,7 +55,7 @@ export async function saveProduct(raw: SaveProductInput, admin: AdminSession): P
   try {
     return await db().$transaction(async (tx) => {
       const category = await tx.category.findFirst({ where: { id: input.categoryId, deletedAt: null }, select: { id: true } });
-      if (!category) throw new AppError("bad_request", 400, "category not found");
+      if (!category) throw appError("bad_request", "category not found");
       const row = input.id ? await tx.product.update({ where: { id: input.id }, data }) : await tx.product.create({ data });
       await auditAdmin({
         adminUserId: admin.id, actor: admin.email, action: input.id ? "product.update" : "product.create",
@@ -66,8 +66,8 @@ export async function saveProduct(raw: SaveProductInput, admin: AdminSession): P
       return { id: row.id, created: !input.id };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `slug "${input.slug}" is already used by another product`);
-    if ((err as { code?: string }).code === "P2025") throw new AppError("not_found", 404, "product not found");
+    if (isUniqueViolation(err)) throw appError("conflict", `slug "${input.slug}" is already used by another product`);
+    if ((err as { code?: string }).code === "P2025") throw appError("not_found", "product not found");
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { auditAdmin } from "../admin-auth/audit-admin";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { Amount, SKU_CODE, StockQuantity } from "./catalog-file-schema";
@@ -25,11 +25,11 @@ export async function saveSku(raw: SaveSkuInput, admin: AdminSession): Promise<{
   try {
     return await db().$transaction(async (tx) => {
       const product = await tx.product.findFirst({ where: { id: input.productId, deletedAt: null }, select: { fulfillmentType: true } });
-      if (!product) throw new AppError("bad_request", 400, "product not found");
+      if (!product) throw appError("bad_request", "product not found");
       if (input.id) {
         const owner = await tx.sku.findUnique({ where: { id: input.id }, select: { productId: true } });
-        if (!owner) throw new AppError("not_found", 404, "SKU not found");
-        if (owner.productId !== input.productId) throw new AppError("bad_request", 400, "a SKU cannot move to another product");
+        if (!owner) throw appError("not_found", "SKU not found");
+        if (owner.productId !== input.productId) throw appError("bad_request", "a SKU cannot move to another product");
       }
       const data = {
         productId: input.productId, skuCode: input.skuCode, specValues: input.specValues, priceCents: input.price, isActive: input.isActive,
@@ -44,7 +44,7 @@ export async function saveSku(raw: SaveSkuInput, admin: AdminSession): Promise<{
       return { id: row.id, created: !input.id };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `SKU code "${input.skuCode}" is already used`);
+    if (isUniqueViolation(err)) throw appError("conflict", `SKU code "${input.skuCode}" is already used`);
     throw err;
   }
 }

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { dataDir } from "../config/paths";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 
 // Product pictures uploaded in the console live in DATA_DIR/uploads and are
 // served by app/uploads/[...path]/route.ts at /uploads/<name> (D15 makes the
@@ -29,10 +29,10 @@ export function imageTypeOf(bytes: Buffer): (typeof TYPES)[number] | undefined {
 
 /** Stores one picture under a random name; returns its public path "/uploads/<name>". */
 export async function saveUpload(bytes: Buffer): Promise<string> {
-  if (bytes.length === 0) throw new AppError("bad_request", 400, "the file is empty");
-  if (bytes.length > MAX_UPLOAD_BYTES) throw new AppError("bad_request", 400, `a picture may be at most ${Math.floor(MAX_UPLOAD_BYTES / 1024)} KB`);
+  if (bytes.length === 0) throw appError("bad_request", "the file is empty");
+  if (bytes.length > MAX_UPLOAD_BYTES) throw appError("bad_request", `a picture may be at most ${Math.floor(MAX_UPLOAD_BYTES / 1024)} KB`);
   const type = imageTypeOf(bytes);
-  if (!type) throw new AppError("bad_request", 400, "only PNG, JPEG, GIF or WebP pictures are accepted");
+  if (!type) throw appError("bad_request", "only PNG, JPEG, GIF or WebP pictures are accepted");
   const name = `${crypto.randomBytes(16).toString("hex")}.${type.ext}`;
   await fs.mkdir(uploadsDir(), { recursive: true });
   await fs.writeFile(path.join(uploadsDir(), name), bytes, { flag: "wx" });

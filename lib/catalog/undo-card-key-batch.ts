@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { auditAdmin } from "../admin-auth/audit-admin";
 import type { AdminSession } from "../admin-auth/require-admin";
 
@@ -17,11 +17,11 @@ import type { AdminSession } from "../admin-auth/require-admin";
 export async function undoCardKeyBatch(batchId: number, admin: AdminSession): Promise<{ deleted: number }> {
   return db().$transaction(async (tx) => {
     const batch = await tx.cardKeyBatch.findUnique({ where: { id: batchId } });
-    if (!batch) throw new AppError("not_found", 404, "batch not found");
-    if (batch.undoneAt) throw new AppError("conflict", 409, "this batch was already undone");
+    if (!batch) throw appError("not_found", "batch not found");
+    if (batch.undoneAt) throw appError("conflict", "this batch was already undone");
     const { count } = await tx.cardKey.deleteMany({ where: { batchId, status: "available" } });
     const delivered = await tx.cardKey.count({ where: { batchId, status: "delivered" } });
-    if (delivered > 0) throw new AppError("conflict", 409, `${delivered} key(s) of this batch were already delivered; the batch cannot be undone`);
+    if (delivered > 0) throw appError("conflict", `${delivered} key(s) of this batch were already delivered; the batch cannot be undone`);
     await tx.cardKeyBatch.update({ where: { id: batchId }, data: { undoneAt: new Date() } });
     await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_keys.undo_batch", targetType: "sku", targetId: String(batch.skuId), details: { batchId, deleted: count }, ip: admin.ip }, tx);
     return { deleted: count };

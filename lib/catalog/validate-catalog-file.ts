@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError, appError } from "../errors";
 import { CatalogFileSchema, formatPath, type CatalogFile } from "./catalog-file-schema";
 import { checkCardKey } from "./delivery-format";
 import { locateJsonError } from "./locate-json-error";
@@ -16,7 +16,7 @@ export function readCatalogFile(text: string): CatalogFile {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AppError("bad_request", 400, `catalogue file is not valid JSON${jsonErrorLocation(text)}`);
+    throw appError("bad_request", `catalogue file is not valid JSON${jsonErrorLocation(text)}`);
   }
   return validateCatalogFile(value);
 }
@@ -58,7 +58,7 @@ export function validateCatalogFile(value: unknown): CatalogFile {
 export function fail(problems: string[]): never {
   const shown = problems.slice(0, MAX_REPORTED);
   const more = problems.length > MAX_REPORTED ? `\n… and ${problems.length - MAX_REPORTED} more` : "";
-  throw new AppError("bad_request", 400, `invalid catalogue file, nothing was imported:\n${shown.join("\n")}${more}`);
+  throw appError("bad_request", `invalid catalogue file, nothing was imported:\n${shown.join("\n")}${more}`);
 }
 
 function duplicates(values: string[], report: (index: number, value: string) => void) {

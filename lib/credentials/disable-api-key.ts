@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 
 /**
  * Disables an API key; requests signed with it get 401 from now on (D9).
@@ -11,6 +11,6 @@ export async function disableApiKey(apiKey: string): Promise<void> {
     data: { isActive: false, disabledAt: new Date() },
   });
   if (count === 0 && !(await db().apiCredential.count({ where: { apiKey } }))) {
-    throw new AppError("not_found", 404, "no such API key");
+    throw appError("not_found", "no such API key");
   }
 }

@@ -1,6 +1,6 @@
 import { auditAdmin } from "../admin-auth/audit-admin";
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { createApiKey } from "./create-api-key";
 
 /**
@@ -13,8 +13,8 @@ export async function rotateApiKey(input: { apiKey: string; admin: { id: number;
   return db().$transaction(async (tx) => {
     const [old] = await tx.$queryRaw<{ id: number; userId: string; name: string; isActive: boolean }[]>`
       SELECT "id", "userId"::text AS "userId", "name", "isActive" FROM "ApiCredential" WHERE "apiKey" = ${input.apiKey.trim()} FOR UPDATE`;
-    if (!old) throw new AppError("not_found", 404, "no such API key");
-    if (!old.isActive) throw new AppError("key_disabled", 409, "this API key is already disabled; create a new one instead");
+    if (!old) throw appError("not_found", "no such API key");
+    if (!old.isActive) throw appError("key_disabled", "this API key is already disabled; create a new one instead");
     const fresh = await createApiKey(old.userId, old.name, tx);
     await tx.apiCredential.update({ where: { id: old.id }, data: { isActive: false, disabledAt: new Date() } });
     await auditAdmin({

@@ -1,7 +1,7 @@
-import { badRequest } from "../errors";
 import RE2 from "re2";
 import type { FormField, ManualFormSchema } from "./form-schema";
 import { matchesFormPattern, MAX_FORM_VALUE_LENGTH } from "./form-pattern";
+import { appError } from "../errors";
 
 export type FormValue = string | number | string[];
 export type NormalizedForm = Record<string, FormValue>;
@@ -33,14 +33,14 @@ export function normalizeManualForm(schema: ManualFormSchema, data: Record<strin
     if (!byKey.has(key)) {
       // The key is the client's; name it only when it looks like a field key.
       const name = /^[a-z0-9_]{1,64}$/.test(key) ? `manual_form_data.${key}` : "manual_form_data";
-      throw badRequest(`${name}: unknown field`);
+      throw appError("bad_request", `${name}: unknown field`);
     }
   }
   const out: NormalizedForm = {};
   for (const field of schema.fields) {
     const value = normalizeField(field, input[field.key]);
     if (value === undefined) {
-      if (field.required) throw badRequest(`manual_form_data.${field.key}: is required`);
+      if (field.required) throw appError("bad_request", `manual_form_data.${field.key}: is required`);
       continue;
     }
     out[field.key] = value;
@@ -52,14 +52,14 @@ function normalizeField(field: FormField, raw: unknown): FormValue | undefined {
   const name = `manual_form_data.${field.key}`;
   if (raw === undefined || raw === null) return undefined;
   // Before any other check: no value the product could want is this long, and nothing below sees more.
-  if (typeof raw === "string" && raw.length > MAX_FORM_VALUE_LENGTH) throw badRequest(`${name}: must be at most ${MAX_FORM_VALUE_LENGTH} characters`);
+  if (typeof raw === "string" && raw.length > MAX_FORM_VALUE_LENGTH) throw appError("bad_request", `${name}: must be at most ${MAX_FORM_VALUE_LENGTH} characters`);
   switch (field.type) {
     case "number":
       return normalizeNumber(field, raw, name);
     case "checkbox":
       return normalizeCheckbox(field, raw, name);
     default: {
-      if (typeof raw !== "string") throw badRequest(`${name}: must be a string`);
+      if (typeof raw !== "string") throw appError("bad_request", `${name}: must be a string`);
       const text = raw.trim();
       if (text === "") return undefined;
       checkText(field, text, name);
@@ -70,15 +70,15 @@ function normalizeField(field: FormField, raw: unknown): FormValue | undefined {
 
 function checkText(field: FormField, text: string, name: string) {
   const length = [...text].length; // characters, not UTF-16 units
-  if (field.min_len !== undefined && length < field.min_len) throw badRequest(`${name}: must be at least ${field.min_len} characters`);
-  if (field.max_len !== undefined && length > field.max_len) throw badRequest(`${name}: must be at most ${field.max_len} characters`);
-  if (field.type === "email" && !EMAIL_RE.test(text)) throw badRequest(`${name}: must be an e-mail address`);
-  if (field.type === "phone" && !PHONE_RE.test(text)) throw badRequest(`${name}: must be a phone number`);
+  if (field.min_len !== undefined && length < field.min_len) throw appError("bad_request", `${name}: must be at least ${field.min_len} characters`);
+  if (field.max_len !== undefined && length > field.max_len) throw appError("bad_request", `${name}: must be at most ${field.max_len} characters`);
+  if (field.type === "email" && !EMAIL_RE.test(text)) throw appError("bad_request", `${name}: must be an e-mail address`);
+  if (field.type === "phone" && !PHONE_RE.test(text)) throw appError("bad_request", `${name}: must be a phone number`);
   if ((field.type === "select" || field.type === "radio") && !field.options?.includes(text)) {
-    throw badRequest(`${name}: is not one of the allowed options`);
+    throw appError("bad_request", `${name}: is not one of the allowed options`);
   }
   // Lengths first: the pattern only ever sees bounded input.
-  if (field.regex !== undefined && !matchesFormPattern(field.regex, text)) throw badRequest(`${name}: does not match the required format`);
+  if (field.regex !== undefined && !matchesFormPattern(field.regex, text)) throw appError("bad_request", `${name}: does not match the required format`);
 }
 
 function normalizeNumber(field: FormField, raw: unknown, name: string): number | undefined {
@@ -87,20 +87,20 @@ function normalizeNumber(field: FormField, raw: unknown, name: string): number |
   else if (typeof raw === "string") {
     const text = raw.trim();
     if (text === "") return undefined;
-    if (!NUMERIC_RE.test(text)) throw badRequest(`${name}: must be a number`);
+    if (!NUMERIC_RE.test(text)) throw appError("bad_request", `${name}: must be a number`);
     n = Number(text);
-  } else throw badRequest(`${name}: must be a number`);
-  if (!Number.isFinite(n)) throw badRequest(`${name}: must be a number`);
-  if (field.min !== undefined && n < field.min) throw badRequest(`${name}: must be at least ${field.min}`);
-  if (field.max !== undefined && n > field.max) throw badRequest(`${name}: must be at most ${field.max}`);
+  } else throw appError("bad_request", `${name}: must be a number`);
+  if (!Number.isFinite(n)) throw appError("bad_request", `${name}: must be a number`);
+  if (field.min !== undefined && n < field.min) throw appError("bad_request", `${name}: must be at least ${field.min}`);
+  if (field.max !== undefined && n > field.max) throw appError("bad_request", `${name}: must be at most ${field.max}`);
   return n;
 }
 
 function normalizeCheckbox(field: FormField, raw: unknown, name: string): string[] | undefined {
-  if (!Array.isArray(raw) || raw.some((v) => typeof v !== "string")) throw badRequest(`${name}: must be an array of strings`);
+  if (!Array.isArray(raw) || raw.some((v) => typeof v !== "string")) throw appError("bad_request", `${name}: must be an array of strings`);
   const values = [...new Set((raw as string[]).map((v) => v.trim()).filter((v) => v !== ""))].sort();
   if (values.length === 0) return undefined;
-  for (const v of values) if (!field.options?.includes(v)) throw badRequest(`${name}: contains a value that is not an allowed option`);
+  for (const v of values) if (!field.options?.includes(v)) throw appError("bad_request", `${name}: contains a value that is not an allowed option`);
   return values.map(escapeHtml);
 }
 

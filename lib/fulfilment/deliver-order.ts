@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { orderIdByNo } from "./find-order-for-admin";
 import { transitionOrder } from "./transition-order";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
@@ -24,9 +24,9 @@ export function payloadLines(text: string): string[] {
  * never the payload). Refuses any other state with a clear 409.
  */
 export async function deliverOrder(input: DeliverOrderInput) {
-  if (input.payloadText.length > MAX_PAYLOAD_CHARS) throw new AppError("bad_request", 400, "payload is too long");
+  if (input.payloadText.length > MAX_PAYLOAD_CHARS) throw appError("bad_request", "payload is too long");
   const lines = payloadLines(input.payloadText);
-  if (!lines.length) throw new AppError("bad_request", 400, "payload has no lines to deliver");
+  if (!lines.length) throw appError("bad_request", "payload has no lines to deliver");
   return db().$transaction(async (tx) => {
     const orderId = await orderIdByNo(tx, input.orderNo);
     const result = await transitionOrder(tx, orderId, { to: "delivered", lines, source: "manual", adminUserId: input.adminUserId });

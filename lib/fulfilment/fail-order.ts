@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { orderIdByNo } from "./find-order-for-admin";
 import { transitionOrder } from "./transition-order";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
@@ -18,8 +18,8 @@ export interface FailOrderInput extends AuditActor {
  */
 export async function failOrder(input: FailOrderInput) {
   const reason = input.reason.trim();
-  if (!reason) throw new AppError("bad_request", 400, "a reason is required");
-  if (reason.length > 200) throw new AppError("bad_request", 400, "reason must be at most 200 characters");
+  if (!reason) throw appError("bad_request", "a reason is required");
+  if (reason.length > 200) throw appError("bad_request", "reason must be at most 200 characters");
   return db().$transaction(async (tx) => {
     const orderId = await orderIdByNo(tx, input.orderNo);
     const result = await transitionOrder(tx, orderId, { to: "failed", reason, adminUserId: input.adminUserId });

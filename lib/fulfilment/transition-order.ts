@@ -1,7 +1,7 @@
 import { queueOrderCallback } from "../callbacks/queue-callback";
 import { encryptText } from "../crypto/secret-box";
 import type { Tx } from "../db/tx";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import type { DeliveryFormat, OrderStatus } from "../generated/prisma/enums";
 import { changeBalance } from "../points/change-balance";
 import { canTransition, isPublicChange } from "./order-states";
@@ -40,22 +40,18 @@ export async function transitionOrder(tx: Tx, orderId: number, change: OrderChan
   const [order] = await tx.$queryRaw<{ id: number; orderNo: string; status: OrderStatus; userId: string }[]>`
     SELECT "id", "orderNo", "status"::text AS "status", "userId"::text AS "userId"
     FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`;
-  if (!order) throw new AppError("order_not_found", 404, `order ${orderId} not found`);
+  if (!order) throw appError("order_not_found", `order ${orderId} not found`);
   const from = order.status;
   if (!canTransition(from, change.to)) {
     const final = from === "delivered" || from === "failed";
-    throw new AppError(
-      final ? "order_final" : "invalid_transition",
-      409,
-      final
-        ? `order ${order.orderNo} is already ${from}; a delivered or failed order cannot change`
-        : `order ${order.orderNo} is ${from}; it cannot move to ${change.to}`,
-    );
+    throw final
+      ? appError("order_final", `order ${order.orderNo} is already ${from}; a delivered or failed order cannot change`)
+      : appError("invalid_transition", `order ${order.orderNo} is ${from}; it cannot move to ${change.to}`);
   }
 
   if (change.to === "delivered") {
     if (!change.lines.length || change.lines.some((l) => typeof l !== "string" || !l.length)) {
-      throw new AppError("bad_request", 400, "a delivery needs at least one non-empty line");
+      throw appError("bad_request", "a delivery needs at least one non-empty line");
     }
     const [item] = await tx.$queryRaw<{ deliveryFormat: string }[]>`
       SELECT p."deliveryFormat"::text AS "deliveryFormat" FROM "OrderItem" oi

@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError, notFound } from "../errors";
+import { appError } from "../errors";
 
 /**
  * Cancel request (spec 4.7, D23). Neither profile can cancel: an existing
@@ -10,6 +10,6 @@ import { AppError, notFound } from "../errors";
 export async function cancelOrder({ credentialId, orderId }: { credentialId: number; orderId: number }): Promise<never> {
   const inRange = Number.isSafeInteger(orderId) && orderId > 0 && orderId <= 2_147_483_647;
   const order = inRange ? await db().order.findFirst({ where: { id: orderId, credentialId }, select: { id: true } }) : null;
-  if (!order) throw notFound("order_not_found", "order not found");
-  throw new AppError("cancel_not_allowed", 409, "orders cannot be cancelled");
+  if (!order) throw appError("order_not_found", "order not found");
+  throw appError("cancel_not_allowed", "orders cannot be cancelled");
 }

@@ -3,7 +3,7 @@ import { queueOrderCallback } from "../callbacks/queue-callback";
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import { AppError, badRequest } from "../errors";
+import { appError } from "../errors";
 import { readManualFormSchema } from "../forms/form-schema";
 import { formForProduct } from "../forms/normalize-form";
 import { toLanguageText } from "../protocol/language";
@@ -64,12 +64,12 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
   if (ctx.existing) return replayIfSame(credential.id, profile, input, ctx, ctx.existing);
 
   const sku = ctx.sku;
-  if (!sku || !sku.skuActive || !sku.skuLive) throw new AppError("sku_unavailable", 400, "sku is not available");
+  if (!sku || !sku.skuActive || !sku.skuLive) throw appError("sku_unavailable", "sku is not available");
   if (!sku.productActive || !sku.productLive) {
-    throw profile === "U" ? new AppError("product_unavailable", 400, "product is not available") : new AppError("sku_unavailable", 400, "sku is not available");
+    throw profile === "U" ? appError("product_unavailable", "product is not available") : appError("sku_unavailable", "sku is not available");
   }
   if (!ctx.pointsDebitEnabled) {
-    throw profile === "P" ? new AppError("points_disabled", 403, "points debit is disabled") : badRequest("points payment is disabled");
+    throw profile === "P" ? appError("points_disabled", "points debit is disabled") : appError("bad_request", "points payment is disabled");
   }
   const form = profile === "P" ? formForProduct(sku.fulfillmentType, readManualFormSchema(sku.manualFormSchema), input.manualFormData ?? undefined) : {};
   const callbackUrl = profile === "U" ? (input.callbackUrl ?? null) : null;

@@ -1,6 +1,6 @@
 import { db } from "../db/client";
-import { notFound } from "../errors";
 import { loadOrderView, type OrderView } from "./order-view";
+import { appError } from "../errors";
 
 /**
  * Reads an order of the calling credential (spec 4.6). Another credential's
@@ -8,6 +8,6 @@ import { loadOrderView, type OrderView } from "./order-view";
  */
 export async function getOrder({ credentialId, orderId }: { credentialId: number; orderId: number }): Promise<OrderView> {
   const order = Number.isSafeInteger(orderId) && orderId > 0 && orderId <= 2_147_483_647 ? await loadOrderView(db(), credentialId, orderId) : null;
-  if (!order) throw notFound("order_not_found", "order not found");
+  if (!order) throw appError("order_not_found", "order not found");
   return order;
 }

@@ -1,5 +1,5 @@
 import type { Tx } from "../db/tx";
-import { AppError } from "../errors";
+import { AppError, appError } from "../errors";
 import type { DeliveryFormat, Profile } from "../generated/prisma/enums";
 
 export interface PlaceOrderRow {
@@ -62,8 +62,8 @@ export async function placeOrder(client: Tx, o: PlaceOrderRow): Promise<PlacedOr
 }
 
 const REFUSALS: Record<string, () => AppError> = {
-  insufficient_stock: () => new AppError("insufficient_stock", 400, "stock too low"),
-  insufficient_balance: () => new AppError("insufficient_balance", 400, "points balance too low"),
+  insufficient_stock: () => appError("insufficient_stock", "stock too low"),
+  insufficient_balance: () => appError("insufficient_balance", "points balance too low"),
 };
 
 /** place_order's RAISE (SQLSTATE P0001, message = our code), as the driver adapter reports it. */

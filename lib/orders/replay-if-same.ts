@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { readManualFormSchema } from "../forms/form-schema";
 import { formForProduct } from "../forms/normalize-form";
 import type { CreateOrderInput, CreateOrderResult } from "./create-order";
@@ -56,7 +56,7 @@ export async function replayIfSame(
 ): Promise<CreateOrderResult> {
   const same = (existing.rawDigest !== null && rawDigestOf(profile, input) === existing.rawDigest) || normalisedDigestOf(profile, input, ctx) === existing.digest;
   if (!same) {
-    throw new AppError("idempotency_conflict", 409, "downstream_order_no was already used with different parameters");
+    throw appError("idempotency_conflict", "downstream_order_no was already used with different parameters");
   }
   const order = await loadOrderView(db(), credentialId, existing.id);
   if (!order) throw new Error("order vanished during replay");

@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError, appError } from "../errors";
 import { formatAmount } from "../protocol/amount";
 import { getUserByEmail } from "../users/get-user-by-email";
 import { changeBalance } from "./change-balance";
@@ -17,8 +17,8 @@ export interface AdjustPointsInput {
  * never take the balance below zero. Returns the balance after.
  */
 export async function adjustPoints({ email, deltaCents, reason, adminUserId }: AdjustPointsInput): Promise<bigint> {
-  if (deltaCents === 0n) throw new AppError("bad_request", 400, "amount must not be zero");
-  if (!reason.trim()) throw new AppError("bad_request", 400, "a reason is required");
+  if (deltaCents === 0n) throw appError("bad_request", "amount must not be zero");
+  if (!reason.trim()) throw appError("bad_request", "a reason is required");
   return db().$transaction(async (tx) => {
     const user = await getUserByEmail(email, tx);
     try {
@@ -27,8 +27,7 @@ export async function adjustPoints({ email, deltaCents, reason, adminUserId }: A
       if (err instanceof AppError && err.code === "insufficient_balance") {
         // The guarded UPDATE wrote nothing, so the transaction is still usable.
         const { balanceCents } = await tx.user.findUniqueOrThrow({ where: { id: user.id }, select: { balanceCents: true } });
-        throw new AppError("insufficient_balance", 400,
-          `refused: ${formatAmount(deltaCents)} would take the balance of ${formatAmount(balanceCents)} below zero`);
+        throw appError("insufficient_balance", `refused: ${formatAmount(deltaCents)} would take the balance of ${formatAmount(balanceCents)} below zero`);
       }
       throw err;
     }

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import type { Tx } from "../db/tx";
 
 export interface BalanceChange {
@@ -39,8 +39,8 @@ export async function changeBalance(tx: Tx, change: BalanceChange): Promise<bigi
     SELECT "balanceCents" FROM u`;
   if (rows.length === 0) {
     const exists = await tx.user.count({ where: { id: userId } });
-    if (!exists) throw new AppError("user_not_found", 404, "user not found");
-    throw new AppError("insufficient_balance", 400, "points balance too low");
+    if (!exists) throw appError("user_not_found", "user not found");
+    throw appError("insufficient_balance", "points balance too low");
   }
   return rows[0].balanceCents;
 }

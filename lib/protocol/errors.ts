@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError, appError } from "../errors";
 
 // Wire error codes and their HTTP status (section 7, D1, D8, D11, D17, D20, D23,
 // D24, D30-D32; not_found and method_not_allowed: issue 8.1). Where section 7 allows two statuses, the decisions pick one;
@@ -33,11 +33,6 @@ export interface ErrorBody {
   ok: false;
   error_code: ErrorCode | string;
   error_message: string;
-}
-
-/** An AppError for a wire error code, with the table's status unless given. */
-export function wireError(code: ErrorCode, message: string, opts: { status?: number; headers?: Record<string, string> } = {}): AppError {
-  return new AppError(code, opts.status ?? ERROR_STATUS[code], message, opts.headers);
 }
 
 /** D7: every authentication failure looks the same, with no hint which part failed. */

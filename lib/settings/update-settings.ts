@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 
 // The settings an operator may change (CLI `settings:set`, admin console),
 // by their snake_case names. The instance id is made once and never changes (D4).
@@ -39,7 +39,7 @@ export async function updateSettings(patch: SettingsPatch) {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) =>
       i.code === "unrecognized_keys" ? `unknown setting ${i.keys.join(", ")} (known: ${SETTING_KEYS.join(", ")})` : `${i.path.join(".")}: ${i.message}`);
-    throw new AppError("bad_request", 400, problems.join("; "));
+    throw appError("bad_request", problems.join("; "));
   }
   const p = parsed.data;
   return db().siteSettings.update({

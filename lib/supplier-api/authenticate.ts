@@ -1,8 +1,9 @@
 import { db } from "../db/client";
 import { decryptText } from "../crypto/secret-box";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SECONDS } from "../protocol/headers";
-import { UNAUTHORIZED_MESSAGE, wireError } from "../protocol/errors";
+import { UNAUTHORIZED_MESSAGE } from "../protocol/errors";
 import { verifySignature } from "../protocol/signing";
+import { appError } from "../errors";
 
 export interface AuthenticatedCredential {
   id: number;
@@ -18,7 +19,7 @@ export interface Authentication {
 
 // D7: every failure is the same 401 with the same message, so a caller
 // cannot tell a missing header from an unknown key or a wrong signature.
-const unauthorized = () => wireError("unauthorized", UNAUTHORIZED_MESSAGE);
+const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE);
 
 const KEY_RE = /^[\x21-\x7e]{1,128}$/;
 const TIMESTAMP_RE = /^[0-9]{1,12}$/;

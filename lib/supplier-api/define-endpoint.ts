@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { clientIp } from "../admin-auth/client-ip";
-import { AppError } from "../errors";
+import { AppError, appError } from "../errors";
 import { log } from "../log";
 import { observeApiRequest } from "../metrics/registry";
-import { ERROR_STATUS, wireError, type ErrorBody } from "../protocol/errors";
+import { ERROR_STATUS, type ErrorBody } from "../protocol/errors";
 import { HEADER_REQUEST_ID } from "../protocol/headers";
 import { profileFromSegment, type Profile } from "../protocol/profiles";
 import { getCachedSettings } from "../settings/get-cached-settings";
@@ -115,7 +115,7 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
     try {
       const { profile: segment, ...rest } = await routeCtx.params;
       profile = profileFromSegment(String(segment));
-      if (!profile) throw wireError("not_found", "no such endpoint");
+      if (!profile) throw appError("not_found", "no such endpoint");
       const url = new URL(req.url);
       const prefix = url.pathname.startsWith("/api/") ? `/api/v1/${segment}` : `/v1/${segment}`;
 
@@ -185,7 +185,7 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
   };
 }
 
-const replayDetected = () => wireError("replay_detected", "this signed request was already processed");
+const replayDetected = () => appError("replay_detected", "this signed request was already processed");
 
 /** D2 success response. */
 export function jsonResponse(body: object, status = 200): Response {
@@ -204,7 +204,7 @@ export function errorResponse(err: unknown, requestId: string): Response {
     for (const [k, v] of Object.entries(err.headers)) res.headers.set(k, v);
     return res;
   }
-  if (err instanceof z.ZodError) return errorResponse(wireError("bad_request", zodMessage(err)), requestId);
+  if (err instanceof z.ZodError) return errorResponse(appError("bad_request", zodMessage(err)), requestId);
   // Unknown error: the log line carries the request id and where it happened,
   // not the message (it could quote a value from the request or a query).
   const e = err as { name?: string; code?: string; stack?: string } | null;

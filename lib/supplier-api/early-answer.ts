@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
-import { wireError, type ErrorBody } from "../protocol/errors";
+import { type ErrorBody } from "../protocol/errors";
 import { HEADER_REQUEST_ID } from "../protocol/headers";
 import type { AppError } from "../errors";
+import { appError } from "../errors";
 
 // Issues 8.1 and 8.2: Next's router answers some request targets before any
 // route handler runs: a path with broken percent-encoding ("/v1/provider/%zz")
@@ -24,9 +25,9 @@ export function earlyAnswer(target: string): EarlyAnswer | null {
   const supplier = SUPPLIER_PREFIX.test(pathname);
   if (!isDecodable(pathname)) {
     if (!supplier) return { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" }, body: "Bad Request" };
-    return d1(wireError("bad_request", "the request path has malformed percent-encoding"));
+    return d1(appError("bad_request", "the request path has malformed percent-encoding"));
   }
-  if (supplier && /\/\/|\/$/.test(pathname)) return d1(wireError("not_found", "no such endpoint"));
+  if (supplier && /\/\/|\/$/.test(pathname)) return d1(appError("not_found", "no such endpoint"));
   return null;
 }
 

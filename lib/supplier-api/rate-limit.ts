@@ -1,6 +1,6 @@
 import pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { wireError } from "../protocol/errors";
+import { appError } from "../errors";
 
 // D31: per API key in both profiles, per IP in Profile P, requests per minute.
 // The counters live in PostgreSQL (schema "rate_limit", outside Prisma's
@@ -123,7 +123,7 @@ async function consumeShared(scope: Scope, id: string, perMinute: number, points
   } catch (err) {
     if (err instanceof RateLimiterRes) {
       const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw wireError("rate_limited", "rate limit exceeded, retry later", { headers: { "Retry-After": String(retryAfter) } });
+      throw appError("rate_limited", "rate limit exceeded, retry later", { headers: { "Retry-After": String(retryAfter) } });
     }
     throw err;
   }

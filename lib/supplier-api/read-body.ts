@@ -1,9 +1,9 @@
 import { MAX_BODY_BYTES } from "../protocol/headers";
-import { wireError } from "../protocol/errors";
+import { appError } from "../errors";
 
 // The rest of the body is never read, so the connection cannot be reused: ask to close it.
 const tooLarge = () =>
-  wireError("request_too_large", `request body is larger than ${MAX_BODY_BYTES} bytes`, { headers: { Connection: "close" } });
+  appError("request_too_large", `request body is larger than ${MAX_BODY_BYTES} bytes`, { headers: { Connection: "close" } });
 
 /**
  * Reads the raw body bytes, refusing more than `limit` bytes (D30) before the

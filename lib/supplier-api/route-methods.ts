@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { log } from "../log";
-import { wireError } from "../protocol/errors";
 import { HEADER_REQUEST_ID } from "../protocol/headers";
 import { profileFromSegment } from "../protocol/profiles";
 import { errorResponse, type RouteHandler } from "./define-endpoint";
+import { appError } from "../errors";
 
 // Issue 8.1: every request under the four prefixes gets a D1 answer. Next
 // answers a method a route file does not export with an empty 405, and a path
@@ -29,15 +29,15 @@ export function routeMethods(handlers: Partial<Record<"GET" | "POST", RouteHandl
   const allow = HTTP_METHODS.filter((m) => served[m]).join(", ");
   const refuse = errorRoute("method_not_allowed", (profileKnown) =>
     profileKnown
-      ? wireError("method_not_allowed", "this endpoint does not accept this method", { headers: { Allow: allow } })
-      : wireError("not_found", "no such endpoint"),
+      ? appError("method_not_allowed", "this endpoint does not accept this method", { headers: { Allow: allow } })
+      : appError("not_found", "no such endpoint"),
   );
   return Object.fromEntries(HTTP_METHODS.map((m) => [m, served[m] ?? refuse])) as Record<HttpMethod, RouteHandler>;
 }
 
 /** Every method of the catch-all route: 404 not_found. */
 export function notFoundMethods(): Record<HttpMethod, RouteHandler> {
-  const route = errorRoute("not_found", () => wireError("not_found", "no such endpoint"));
+  const route = errorRoute("not_found", () => appError("not_found", "no such endpoint"));
   return Object.fromEntries(HTTP_METHODS.map((m) => [m, route])) as Record<HttpMethod, RouteHandler>;
 }
 

@@ -1,5 +1,5 @@
-import { wireError } from "../protocol/errors";
 import type { Profile } from "../protocol/profiles";
+import { appError } from "../errors";
 
 /**
  * Parses a request body that must be a JSON object (D17).
@@ -13,15 +13,15 @@ export function parseJsonObject(text: string, profile: Profile): Record<string, 
   try {
     value = JSON.parse(text);
   } catch {
-    throw profile === "P" ? wireError("invalid_json", "request body is not valid JSON") : wireError("bad_request", "request body is not valid JSON");
+    throw profile === "P" ? appError("invalid_json", "request body is not valid JSON") : appError("bad_request", "request body is not valid JSON");
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw wireError("bad_request", "request body must be a JSON object");
+    throw appError("bad_request", "request body must be a JSON object");
   }
   if (profile === "P") {
     const dup = firstDuplicateTopLevelKey(text);
     // The key is a field name chosen by the client, not a value: safe to name (D17).
-    if (dup !== undefined) throw wireError("invalid_json", `duplicated top-level field ${JSON.stringify(dup.slice(0, 64))}`);
+    if (dup !== undefined) throw appError("invalid_json", `duplicated top-level field ${JSON.stringify(dup.slice(0, 64))}`);
   }
   return value as Record<string, unknown>;
 }

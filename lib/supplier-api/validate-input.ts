@@ -1,15 +1,15 @@
 import type { z } from "zod";
-import { wireError } from "../protocol/errors";
 import type { Profile } from "../protocol/profiles";
 import { findUnstorableText } from "../protocol/storable-text";
 import { parseJsonObject } from "./strict-json";
 import { zodMessage } from "./zod-message";
+import { appError } from "../errors";
 
 // Step 6 of defineEndpoint (D7, D17): the body and query of a request, and path ids.
 
 export function readJsonBody(rawBody: string, profile: Profile, allowEmpty: boolean): Record<string, unknown> {
   if (rawBody.length === 0 && allowEmpty) return {};
-  if (rawBody.length === 0) throw wireError("bad_request", "request body must be a JSON object");
+  if (rawBody.length === 0) throw appError("bad_request", "request body must be a JSON object");
   return parseJsonObject(rawBody, profile);
 }
 
@@ -20,12 +20,12 @@ export function readJsonBody(rawBody: string, profile: Profile, allowEmpty: bool
  */
 export function validate<T>(schema: z.ZodType<T>, input: unknown): T {
   const r = schema.safeParse(input);
-  if (!r.success) throw wireError("bad_request", zodMessage(r.error));
+  if (!r.success) throw appError("bad_request", zodMessage(r.error));
   const bad = findUnstorableText(r.data);
   if (bad) {
     const field = bad.path.length ? bad.path.join(".").slice(0, 200) : "body";
     const what = bad.inKey ? "field names must not contain" : "must not contain";
-    throw wireError("bad_request", `field "${field}": ${what} NUL or unpaired surrogate characters`);
+    throw appError("bad_request", `field "${field}": ${what} NUL or unpaired surrogate characters`);
   }
   return r.data;
 }
@@ -33,7 +33,7 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown): T {
 /** D20/D11: a path id must be a positive integer, else 400 bad_request. */
 export function parseIdParam(value: string | undefined, field = "id"): number {
   if (!value || !/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > 2_147_483_647) {
-    throw wireError("bad_request", `${field} must be a positive integer`);
+    throw appError("bad_request", `${field} must be a positive integer`);
   }
   return Number(value);
 }

@@ -1,6 +1,6 @@
 import { encryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 import { UpstreamConnectionInputSchema, type UpstreamConnectionInput } from "./connection-input";
 import { upstreamClient, UpstreamError } from "./upstream-client";
@@ -16,7 +16,7 @@ export async function addUpstreamConnection(raw: UpstreamConnectionInput, opts: 
   const parsed = UpstreamConnectionInputSchema.safeParse(raw);
   if (!parsed.success) {
     const i = parsed.error.issues[0];
-    throw new AppError("bad_request", 400, `${String(i.path[0] ?? "input")}: ${i.message}`);
+    throw appError("bad_request", `${String(i.path[0] ?? "input")}: ${i.message}`);
   }
   const input = parsed.data;
   let balance: string;
@@ -24,7 +24,7 @@ export async function addUpstreamConnection(raw: UpstreamConnectionInput, opts: 
     balance = (await upstreamClient(input).ping()).balance;
   } catch (err) {
     const why = err instanceof UpstreamError ? err.message : "ping failed";
-    throw new AppError("upstream_unreachable", 502, `the upstream did not answer the ping correctly (${why}); connection not added`);
+    throw appError("upstream_unreachable", `the upstream did not answer the ping correctly (${why}); connection not added`);
   }
   return db().$transaction(async (tx) => {
     const c = await tx.upstreamConnection.create({

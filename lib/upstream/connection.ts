@@ -1,7 +1,7 @@
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import type { Profile } from "../protocol/profiles";
 import { upstreamClient, type UpstreamClient } from "./upstream-client";
 
@@ -20,7 +20,7 @@ export interface LoadedConnection {
 /** A connection with its secret opened (AES-256-GCM at rest), or 404. */
 export async function loadConnection(id: number, tx: Tx = db()): Promise<LoadedConnection> {
   const c = await tx.upstreamConnection.findUnique({ where: { id } });
-  if (!c) throw new AppError("not_found", 404, `upstream connection ${id} not found`);
+  if (!c) throw appError("not_found", `upstream connection ${id} not found`);
   return {
     id: c.id, name: c.name, baseUrl: c.baseUrl, profile: c.profile, apiKey: c.apiKey,
     apiSecret: decryptText(c.secretCiphertext), maxWaitSeconds: c.maxWaitSeconds, isEnabled: c.isEnabled,

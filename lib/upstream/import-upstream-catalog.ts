@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { DeliveryFormat } from "../generated/prisma/enums";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
@@ -54,7 +54,7 @@ export async function importUpstreamCatalog(input: { connectionId: number; marku
     entries = await client.allProducts();
   } catch (err) {
     const why = err instanceof UpstreamError ? err.message : "unexpected error";
-    throw new AppError("upstream_unreachable", 502, `could not read the upstream catalogue (${why}); nothing was imported`);
+    throw appError("upstream_unreachable", `could not read the upstream catalogue (${why}); nothing was imported`);
   }
   // Issue 8.3: each product on its own; a malformed or negatively priced one is skipped with a reason.
   const { products, skipped } = parseUpstreamProducts(entries);

@@ -1,5 +1,5 @@
 import type { Tx } from "../db/tx";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { enqueueJob } from "../jobs/enqueue-job";
 
 export const purchaseJobKey = (purchaseId: number) => `upstream:${purchaseId}`;
@@ -27,7 +27,7 @@ export async function queueUpstreamPurchase(tx: Tx, input: { orderId: number; sk
     LEFT JOIN "UpstreamConnection" c ON c."id" = p."upstreamConnectionId"
     WHERE s."id" = ${input.skuId}`;
   if (!row || row.upstreamSkuId === null || row.connectionId === null) return null;
-  if (!row.isEnabled) throw new AppError("sku_unavailable", 400, "sku is not available");
+  if (!row.isEnabled) throw appError("sku_unavailable", "sku is not available");
   const inserted = await tx.$queryRaw<{ id: number }[]>`
     INSERT INTO "UpstreamPurchase" ("orderId", "connectionId", "downstreamOrderNo", "upstreamSkuId", "status", "deadlineAt", "updatedAt")
     SELECT o."id", ${row.connectionId}, o."orderNo", ${row.upstreamSkuId}, 'pending', now() + make_interval(secs => ${row.maxWaitSeconds}::double precision), now()

@@ -2,10 +2,11 @@ import crypto from "node:crypto";
 import { db } from "../db/client";
 import { log } from "../log";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SECONDS } from "../protocol/headers";
-import { UNAUTHORIZED_MESSAGE, wireError } from "../protocol/errors";
+import { UNAUTHORIZED_MESSAGE } from "../protocol/errors";
 import { verifySignature } from "../protocol/signing";
 import { loadConnection } from "./connection";
 import { enqueuePurchaseRun } from "./queue-purchase";
+import { appError } from "../errors";
 
 export interface UpstreamCallbackRequest {
   connectionId: number;
@@ -16,7 +17,7 @@ export interface UpstreamCallbackRequest {
   rawBody: Buffer;
 }
 
-const unauthorized = () => wireError("unauthorized", UNAUTHORIZED_MESSAGE);
+const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE);
 
 /**
  * A Profile U upstream tells us an order changed (spec 6). Verified before
@@ -43,15 +44,15 @@ export async function receiveUpstreamCallback(req: UpstreamCallbackRequest): Pro
   try {
     body = JSON.parse(req.rawBody.toString("utf8"));
   } catch {
-    throw wireError("bad_request", "callback body must be JSON");
+    throw appError("bad_request", "callback body must be JSON");
   }
-  if (typeof body?.downstream_order_no !== "string") throw wireError("bad_request", "downstream_order_no is required");
+  if (typeof body?.downstream_order_no !== "string") throw appError("bad_request", "downstream_order_no is required");
   const purchase = await db().upstreamPurchase.findFirst({
     where: { connectionId: conn.id, downstreamOrderNo: body.downstream_order_no },
     select: { id: true, status: true, upstreamOrderId: true },
   });
   if (!purchase || (purchase.upstreamOrderId !== null && body.order_id !== undefined && body.order_id !== purchase.upstreamOrderId)) {
-    throw wireError("order_not_found", "no such order of this connection");
+    throw appError("order_not_found", "no such order of this connection");
   }
   const open = purchase.status === "pending" || purchase.status === "placed";
   if (open) await db().$transaction((tx) => enqueuePurchaseRun(tx, purchase.id));

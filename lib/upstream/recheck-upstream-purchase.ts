@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 import { enqueueJob } from "../jobs/enqueue-job";
 import { PURCHASE_HANDLER_MAX_ATTEMPTS, purchaseJobKey } from "./queue-purchase";
@@ -19,10 +19,10 @@ export async function recheckUpstreamPurchase(input: { orderNo: string } & Audit
       where: { orderNo: input.orderNo.trim() },
       select: { id: true, orderNo: true, status: true, upstreamPurchase: { select: { id: true, status: true } } },
     });
-    if (!order) throw new AppError("order_not_found", 404, `order ${input.orderNo.trim()} not found`);
-    if (order.status !== "unknown_review") throw new AppError("order_not_in_review", 409, `order ${order.orderNo} is not waiting for review`);
+    if (!order) throw appError("order_not_found", `order ${input.orderNo.trim()} not found`);
+    if (order.status !== "unknown_review") throw appError("order_not_in_review", `order ${order.orderNo} is not waiting for review`);
     const purchase = order.upstreamPurchase;
-    if (!purchase || purchase.status !== "unknown") throw new AppError("no_upstream_purchase", 409, `order ${order.orderNo} has no upstream purchase to check`);
+    if (!purchase || purchase.status !== "unknown") throw appError("no_upstream_purchase", `order ${order.orderNo} has no upstream purchase to check`);
     await enqueueJob(tx, "upstream:purchase", { purchaseId: purchase.id, recheck: true }, {
       jobKey: purchaseJobKey(purchase.id),
       maxAttempts: PURCHASE_HANDLER_MAX_ATTEMPTS,

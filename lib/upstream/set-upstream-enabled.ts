@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 
 /**
@@ -11,7 +11,7 @@ import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 export async function setUpstreamEnabled(input: { connectionId: number; enabled: boolean } & AuditActor) {
   return db().$transaction(async (tx) => {
     const found = await tx.upstreamConnection.findUnique({ where: { id: input.connectionId }, select: { id: true, isEnabled: true } });
-    if (!found) throw new AppError("not_found", 404, `upstream connection ${input.connectionId} not found`);
+    if (!found) throw appError("not_found", `upstream connection ${input.connectionId} not found`);
     await tx.upstreamConnection.update({ where: { id: found.id }, data: { isEnabled: input.enabled } });
     await writeAuditLog(tx, {
       adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: input.enabled ? "upstream.enable" : "upstream.disable",

@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { appError } from "../errors";
 import { isUniqueViolation } from "../db/tx";
 import { changeBalance } from "../points/change-balance";
 
@@ -10,7 +10,7 @@ export interface CreateUserInput {
 
 /** Creates a buyer on the default member level, with an opening ledger row when given points. */
 export async function createUser({ email, initialPointsCents = 0n }: CreateUserInput) {
-  if (initialPointsCents < 0n) throw new AppError("bad_request", 400, "initial points cannot be negative");
+  if (initialPointsCents < 0n) throw appError("bad_request", "initial points cannot be negative");
   try {
     return await db().$transaction(async (tx) => {
       const level = await tx.memberLevel.findFirstOrThrow({ where: { isDefault: true } });
@@ -21,7 +21,7 @@ export async function createUser({ email, initialPointsCents = 0n }: CreateUserI
       return user;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError("conflict", 409, `a user with email ${email} already exists`);
+    if (isUniqueViolation(err)) throw appError("conflict", `a user with email ${email} already exists`);
     throw err;
   }
 }

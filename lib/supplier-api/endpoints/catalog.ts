@@ -1,7 +1,7 @@
 import { ProductsQuerySchema } from "../../protocol/catalog-query";
-import { wireError } from "../../protocol/errors";
 import { catalogView, productDetail, productPage } from "../catalog-cache";
 import { defineEndpoint, jsonText, parseIdParam } from "../define-endpoint";
+import { appError } from "../../errors";
 
 /** Section 4.2: `{ ok, categories }`; parent_id 0 is top level. */
 export const listCategoriesEndpoint = defineEndpoint({
@@ -27,8 +27,8 @@ export const getProductEndpoint = defineEndpoint({
     const body = productDetail(await catalogView(ctx.profile), id);
     if (!body) {
       throw ctx.profile === "P"
-        ? wireError("product_not_found", "product not found")
-        : wireError("product_unavailable", "product not found", { status: 404 });
+        ? appError("product_not_found", "product not found")
+        : appError("product_unavailable", "product not found", { status: 404 }); // D11: 404 on detail in U
     }
     return jsonText(body);
   },

@@ -9,7 +9,7 @@ import { saveCategory } from "@/lib/catalog/save-category";
 import { saveProduct } from "@/lib/catalog/save-product";
 import { saveSku } from "@/lib/catalog/save-sku";
 import { saveUpload } from "@/lib/catalog/save-upload";
-import { AppError } from "@/lib/errors";
+import { appError } from "@/lib/errors";
 
 // Thin: the form's strings become the services' inputs; the services validate
 // (with the catalogue import's rules) and write the audit rows.
@@ -56,7 +56,7 @@ export async function saveProductAction(_prev: ActionState, form: FormData): Pro
     try {
       formSchema = JSON.parse(f.manual_form_schema || '{"fields":[]}');
     } catch {
-      throw new AppError("bad_request", 400, "manual form: not valid JSON");
+      throw appError("bad_request", "manual form: not valid JSON");
     }
     const [logo] = await uploads(form, "logo_file");
     const images = [...lines(f.images), ...(await uploads(form, "image_files"))];
@@ -85,7 +85,7 @@ export async function saveSkuAction(_prev: ActionState, form: FormData): Promise
     const specValues: Record<string, string> = {};
     for (const l of lines(f.spec_values)) {
       const at = l.indexOf("=");
-      if (at < 1) throw new AppError("bad_request", 400, `spec values: "${l.slice(0, 50)}" is not name=value`);
+      if (at < 1) throw appError("bad_request", `spec values: "${l.slice(0, 50)}" is not name=value`);
       specValues[l.slice(0, at).trim()] = l.slice(at + 1).trim();
     }
     await saveSku({
