@@ -1,6 +1,6 @@
 import { clearAttempts, clearAttemptsWithPrefix, releaseAttempt, reserveAttempt, type Reservation } from "./attempt-counter";
 
-// The sign-in guessing policy (docs/decisions/admin-sign-in.md). Three
+// The sign-in guessing policy (docs/decisions/0011-admin-sign-in.md). Three
 // counters, each reserved atomically BEFORE any scrypt work, checked in order:
 //  1. per client address: bounds the password hashing one address can cause,
 //     whatever accounts it names (known or not);

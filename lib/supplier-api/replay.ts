@@ -14,7 +14,7 @@ let lastSweep = 0;
  * The signature does not cover the query string, so `?page=1` and `?page=2`
  * sent in one second share a signature; they are different requests, not a
  * replay. The query therefore joins the identity (as a short digest in the
- * signature column) — see docs/decisions/replay-identity.md.
+ * signature column) — see docs/decisions/0010-replay-identity-includes-query.md.
  */
 export async function recordSignedRequest(credentialId: number, timestamp: bigint, signature: string, query: string): Promise<boolean> {
   const identity = query ? `${signature}?${crypto.createHash("sha256").update(query).digest("hex").slice(0, 32)}` : signature;

@@ -142,7 +142,7 @@ describe("wrapper rules over HTTP", () => {
     }
   });
 
-  it("D8 (docs/decisions/replay-identity.md): the query string is part of the replay identity, so pages of one second are not replays", async () => {
+  it("D8 (docs/decisions/0010-replay-identity-includes-query.md): the query string is part of the replay identity, so pages of one second are not replays", async () => {
     const timestamp = Math.floor(Date.now() / 1000) - 32;
     const page = (n: number) => signedRawRequest(server.baseUrl, buyer, { method: "GET", path: `/api/v1/provider/products?page=${n}`, timestamp });
     expect((await page(1)).status).toBe(200);
