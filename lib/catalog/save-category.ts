@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
 import { appError } from "../errors";
-import { auditAdmin } from "../admin-auth/audit-admin";
+import { auditCatalogSave } from "./audit-catalog-save";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { Slug, SortOrder, Text } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
@@ -35,11 +35,10 @@ export async function saveCategory(raw: SaveCategoryInput, admin: AdminSession):
       const row = input.id
         ? await tx.category.update({ where: { id: input.id }, data })
         : await tx.category.create({ data });
-      await auditAdmin({
-        adminUserId: admin.id, actor: admin.email, action: input.id ? "category.update" : "category.create",
-        targetType: "category", targetId: String(row.id), details: { slug: row.slug, parentId: row.parentId, sortOrder: row.sortOrder }, ip: admin.ip,
-      }, tx);
-      return { id: row.id, created: !input.id };
+      return auditCatalogSave(tx, {
+        admin, kind: "category", updating: !!input.id, id: row.id,
+        details: { slug: row.slug, parentId: row.parentId, sortOrder: row.sortOrder },
+      });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw appError("conflict", `slug "${input.slug}" is already used by another category`);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
 import { appError } from "../errors";
-import { auditAdmin } from "../admin-auth/audit-admin";
+import { auditCatalogSave } from "./audit-catalog-save";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { Amount, DELIVERY_FORMATS, Delimiter, FULFILLMENT_TYPES, MAX_CONTENT_LENGTH, Slug, Text } from "./catalog-file-schema";
@@ -57,13 +57,10 @@ export async function saveProduct(raw: SaveProductInput, admin: AdminSession): P
       const category = await tx.category.findFirst({ where: { id: input.categoryId, deletedAt: null }, select: { id: true } });
       if (!category) throw appError("bad_request", "category not found");
       const row = input.id ? await tx.product.update({ where: { id: input.id }, data }) : await tx.product.create({ data });
-      await auditAdmin({
-        adminUserId: admin.id, actor: admin.email, action: input.id ? "product.update" : "product.create",
-        targetType: "product", targetId: String(row.id),
+      return auditCatalogSave(tx, {
+        admin, kind: "product", updating: !!input.id, id: row.id,
         details: { slug: row.slug, categoryId: row.categoryId, fulfillmentType: row.fulfillmentType, isActive: row.isActive, formFields: input.manualFormSchema.fields.length },
-        ip: admin.ip,
-      }, tx);
-      return { id: row.id, created: !input.id };
+      });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw appError("conflict", `slug "${input.slug}" is already used by another product`);

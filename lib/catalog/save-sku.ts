@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
 import { appError } from "../errors";
-import { auditAdmin } from "../admin-auth/audit-admin";
+import { auditCatalogSave } from "./audit-catalog-save";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { Amount, SKU_CODE, StockQuantity } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
@@ -36,12 +36,10 @@ export async function saveSku(raw: SaveSkuInput, admin: AdminSession): Promise<{
         ...(product.fulfillmentType === "auto" ? {} : { stockQuantity: input.stockQuantity }),
       };
       const row = input.id ? await tx.sku.update({ where: { id: input.id }, data }) : await tx.sku.create({ data });
-      await auditAdmin({
-        adminUserId: admin.id, actor: admin.email, action: input.id ? "sku.update" : "sku.create", targetType: "sku", targetId: String(row.id),
+      return auditCatalogSave(tx, {
+        admin, kind: "sku", updating: !!input.id, id: row.id,
         details: { skuCode: row.skuCode, productId: row.productId, price: row.priceCents.toString(), isActive: row.isActive, stockQuantity: row.stockQuantity },
-        ip: admin.ip,
-      }, tx);
-      return { id: row.id, created: !input.id };
+      });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw appError("conflict", `SKU code "${input.skuCode}" is already used`);

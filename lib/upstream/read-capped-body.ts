@@ -1,3 +1,5 @@
+import { readCapped } from "../net/read-capped";
+
 /** Issue 8.3: the most we read of one upstream answer. A catalogue page of 100 products is far below it. */
 export const MAX_UPSTREAM_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -15,24 +17,6 @@ export class BodyTooLargeError extends Error {
  * Content-Length above the limit is refused before reading anything).
  */
 export async function readCappedText(res: Response, limit = MAX_UPSTREAM_BODY_BYTES): Promise<string> {
-  const declared = Number(res.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > limit) {
-    await res.body?.cancel().catch(() => undefined);
-    throw new BodyTooLargeError(limit);
-  }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new BodyTooLargeError(limit);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString("utf8");
+  const bytes = await readCapped(res.body, { declaredLength: res.headers.get("content-length"), limit, tooLarge: () => new BodyTooLargeError(limit) });
+  return bytes.toString("utf8");
 }
