@@ -117,8 +117,21 @@ export function stripMarkdownImages(text: string): string {
  * Content without images. Cutting one kind can join the text around it into
  * another (`![a]<img>(u)`), so the passes repeat until nothing changes; a
  * text that still changes after a few rounds was built to, and is withheld.
+ *
+ * The catalogue snapshot strips every product's content again on each
+ * rebuild while image exposure is off, and parsing Markdown is not cheap, so
+ * results are remembered by content (bounded by the characters they hold).
  */
 export function stripImages(content: string): string {
+  if (!content.includes("<") && !content.includes("![") && !content.includes("]:")) return content;
+  const known = remembered.get(content);
+  if (known !== undefined) return known;
+  const stripped = stripUntilStable(content);
+  remember(content, stripped);
+  return stripped;
+}
+
+function stripUntilStable(content: string): string {
   let out = content;
   for (let round = 0; round < 4; round++) {
     const next = stripHtmlImages(stripMarkdownImages(out));
@@ -126,4 +139,19 @@ export function stripImages(content: string): string {
     out = next;
   }
   return "";
+}
+
+const MAX_REMEMBERED_CHARS = 16_000_000;
+const remembered = new Map<string, string>();
+let rememberedChars = 0;
+
+function remember(content: string, stripped: string): void {
+  remembered.set(content, stripped);
+  rememberedChars += content.length + stripped.length;
+  // Oldest first (a Map keeps insertion order).
+  for (const [k, v] of remembered) {
+    if (rememberedChars <= MAX_REMEMBERED_CHARS) break;
+    remembered.delete(k);
+    rememberedChars -= k.length + v.length;
+  }
 }
