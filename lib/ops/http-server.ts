@@ -42,6 +42,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       res.end();
     });
   });
+  // Keep idle connections longer than the load balancers in front usually do
+  // (60 s), so a proxy or a client never sends on a socket we just closed
+  // ("other side closed"); headersTimeout must exceed it (Node's rule).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.hostname, () => resolve());
