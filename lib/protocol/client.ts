@@ -1,6 +1,3 @@
-import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "./headers";
-import { signRequest } from "./signing";
-
 // THE DOWNSTREAM CLIENT of the supplier interface (issue 11.4): what a
 // downstream shop copies or imports. Two layers:
 //  - signedHeaders / signedFetch / supplierClient: signed requests, raw
@@ -8,64 +5,9 @@ import { signRequest } from "./signing";
 //  - createSupplierClient (./typed-client): typed results parsed with the same
 //    zod schemas the OpenAPI document is generated from, createOrder with safe
 //    retries, waitForOrder polling; verifyCallback for Profile U callbacks.
-// No database, no Next imports: lib/protocol only.
+// No database, no Next imports: lib/protocol only. This file is the entry
+// point; the layers live in ./signed-fetch and ./typed-client.
 
-export interface SupplierCredentials {
-  apiKey: string;
-  apiSecret: string;
-}
-
-export interface SignedRequestInit {
-  method?: string;
-  /** Exact body text; objects are JSON.stringify'd once and those bytes are signed and sent. */
-  body?: string | object;
-  /** Unix seconds; defaults to now. */
-  timestamp?: number;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-  /** fetch's redirect mode; our upstream client uses "manual" (issue 8.3). */
-  redirect?: RequestRedirect;
-}
-
-/** Headers for one request. `pathWithQuery` may carry a query string; only the path is signed. */
-export function signedHeaders(
-  creds: SupplierCredentials,
-  method: string,
-  pathWithQuery: string,
-  body: string,
-  timestamp = Math.floor(Date.now() / 1000),
-): Record<string, string> {
-  const path = pathWithQuery.split("?")[0];
-  return {
-    [HEADER_API_KEY]: creds.apiKey,
-    [HEADER_TIMESTAMP]: String(timestamp),
-    [HEADER_SIGNATURE]: signRequest({ method, path, timestamp, body, secret: creds.apiSecret }),
-    "Content-Type": "application/json",
-  };
-}
-
-/**
- * fetch() with section 5 headers. `url` is absolute, e.g.
- * `${base}/api/v1/provider/products?page_size=100`; the signed PATH is the URL's path as sent.
- */
-export function signedFetch(url: string, creds: SupplierCredentials, init: SignedRequestInit = {}): Promise<Response> {
-  const method = (init.method ?? "GET").toUpperCase();
-  const body = init.body === undefined ? "" : typeof init.body === "string" ? init.body : JSON.stringify(init.body);
-  const u = new URL(url);
-  const headers = { ...signedHeaders(creds, method, u.pathname, body, init.timestamp), ...init.headers };
-  return fetch(u, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : body, signal: init.signal, redirect: init.redirect });
-}
-
-/** A client bound to one base URL, prefix and credential: `client.get("/products?page=2")`. */
-export function supplierClient(baseUrl: string, prefix: string, creds: SupplierCredentials) {
-  const root = baseUrl.replace(/\/+$/, "") + prefix;
-  return {
-    request: (path: string, init?: SignedRequestInit) => signedFetch(root + path, creds, init),
-    get: (path: string, init?: Omit<SignedRequestInit, "method" | "body">) => signedFetch(root + path, creds, { ...init, method: "GET" }),
-    post: (path: string, body: string | object = "", init?: Omit<SignedRequestInit, "method" | "body">) =>
-      signedFetch(root + path, creds, { ...init, method: "POST", body }),
-  };
-}
-
+export { signedFetch, signedHeaders, supplierClient, type SignedRequestInit, type SupplierCredentials } from "./signed-fetch";
 export { createSupplierClient, SupplierApiError, SupplierProtocolError, type SupplierClient, type SupplierClientOptions } from "./typed-client";
 export { verifyCallback, type VerifiedCallback, type CallbackHeaders } from "./verify-callback";

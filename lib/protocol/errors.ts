@@ -1,5 +1,3 @@
-import { AppError, appError } from "../errors";
-
 // Wire error codes and their HTTP status (section 7, D1, D8, D11, D17, D20, D23,
 // D24, D30-D32; not_found and method_not_allowed: issue 8.1). Where section 7 allows two statuses, the decisions pick one;
 // the status here is the default and an AppError may carry another (for
