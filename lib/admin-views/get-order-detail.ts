@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { formFieldNames } from "./queue-order";
+import { formFieldNames } from "./queue-row-fields";
 import { decryptText } from "../crypto/secret-box";
 
 /**

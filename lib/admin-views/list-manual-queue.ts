@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { queueOrderSelect, withFormFieldNames } from "./queue-order";
+import { queueOrderSelect, withFormFieldNames } from "./queue-row-fields";
 
 /**
  * Orders an administrator must act on: manual products still processing, and

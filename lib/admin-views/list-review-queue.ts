@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { queueOrderSelect, withFormFieldNames } from "./queue-order";
+import { queueOrderSelect, withFormFieldNames } from "./queue-row-fields";
 
 /**
  * Orders in unknown_review (D25: the upstream gave no final answer in time),
@@ -15,8 +15,8 @@ export async function listReviewQueue(take = 50) {
       ...queueOrderSelect,
       upstreamPurchase: {
         select: {
-          id: true, status: true, upstreamOrderId: true, upstreamSkuId: true, attemptCount: true, lastError: true,
-          deadlineAt: true, costCents: true, updatedAt: true, connection: { select: { id: true, name: true, baseUrl: true } },
+          status: true, upstreamOrderId: true, upstreamSkuId: true, attemptCount: true, lastError: true,
+          deadlineAt: true, costCents: true, connection: { select: { name: true, baseUrl: true } },
         },
       },
     },

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../testing/test-database";
+import { createAdmin } from "../admins/create-admin";
 import { makeCategory, makeProduct } from "../testing/factories";
 import { db } from "../db/client";
 import { AppError } from "../errors";
@@ -31,7 +32,7 @@ describe("catalogue console services", () => {
   beforeAll(async () => {
     await useTestDatabase();
     process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "catalog-uploads-"));
-    const row = await db().adminUser.create({ data: { email: `cat-${Date.now()}@example.com`, passwordHash: "x" } });
+    const row = await createAdmin({ email: `cat-${Date.now()}@example.com`, password: "a-test-password-123" });
     admin = { id: row.id, email: row.email, ip: "127.0.0.1" };
   });
 

@@ -1,10 +1,10 @@
-import { isDeepStrictEqual } from "node:util";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { fingerprint } from "../crypto/secret-box";
 import { addCardKeys } from "./add-card-keys";
 import type { CatalogFile } from "./catalog-file-schema";
 import { checkReferences, checkSkuOwnership, parentsFirst } from "./check-catalog-references";
+import { updateChanged } from "./same-content";
 
 export interface ImportCounts {
   categoriesCreated: number;
@@ -53,9 +53,11 @@ export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCount
       parentId: c.parent === null ? null : categoryIds.get(c.parent)!,
       deletedAt: null, // importing a deleted category brings it back
     };
-    const id = await upsert(bySlug.get(c.slug), data, counts, "categories",
-      () => tx.category.create({ data: { slug: c.slug, ...data } }),
-      (id, changed) => tx.category.update({ where: { id }, data: changed }));
+    const id = await upsert({
+      existing: bySlug.get(c.slug), data, counts, kind: "categories",
+      create: () => tx.category.create({ data: { slug: c.slug, ...data } }),
+      update: (id, changed) => tx.category.update({ where: { id }, data: changed }),
+    });
     categoryIds.set(c.slug, id);
   }
 
@@ -80,9 +82,11 @@ export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCount
       isActive: p.is_active,
       deletedAt: null,
     };
-    const productId = await upsert(productsBySlug.get(p.slug), data, counts, "products",
-      () => tx.product.create({ data: { slug: p.slug, ...data } }),
-      (id, changed) => tx.product.update({ where: { id }, data: changed }));
+    const productId = await upsert({
+      existing: productsBySlug.get(p.slug), data, counts, kind: "products",
+      create: () => tx.product.create({ data: { slug: p.slug, ...data } }),
+      update: (id, changed) => tx.product.update({ where: { id }, data: changed }),
+    });
 
     for (const [index, s] of p.skus.entries()) {
       const existing = skusByCode.get(s.sku_code);
@@ -96,9 +100,11 @@ export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCount
         // An auto SKU's stock is its card keys (D13): the number is left alone.
         ...(p.fulfillment_type === "auto" ? {} : { stockQuantity: s.stock_quantity }),
       };
-      const skuId = await upsert(existing, data, counts, "skus",
-        () => tx.sku.create({ data: { skuCode: s.sku_code, ...data } }),
-        (id, changed) => tx.sku.update({ where: { id }, data: changed }));
+      const skuId = await upsert({
+        existing, data, counts, kind: "skus",
+        create: () => tx.sku.create({ data: { skuCode: s.sku_code, ...data } }),
+        update: (id, changed) => tx.sku.update({ where: { id }, data: changed }),
+      });
       if (s.card_keys.length) {
         const added = await appendCardKeys(tx, skuId, s.card_keys);
         counts.cardKeysAdded += added;
@@ -109,38 +115,21 @@ export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCount
   return counts;
 }
 
-/** Creates the row, or updates only the fields whose values differ. Returns the id. */
-async function upsert<T extends { id: number }>(
-  existing: (T & Record<string, unknown>) | undefined,
-  data: Record<string, unknown>,
-  counts: ImportCounts,
-  kind: "categories" | "products" | "skus",
-  create: () => Promise<{ id: number }>,
-  update: (id: number, changed: any) => Promise<unknown>,
-): Promise<number> {
+/** Creates the row, or updates only the fields whose values differ (same-content.ts). Returns the id. */
+async function upsert<T extends { id: number }>({ existing, data, counts, kind, create, update }: {
+  existing: (T & Record<string, unknown>) | undefined;
+  data: Record<string, unknown>;
+  counts: ImportCounts;
+  kind: "categories" | "products" | "skus";
+  create: () => Promise<{ id: number }>;
+  update: (id: number, changed: any) => Promise<unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each model's own update input
+}): Promise<number> {
   if (!existing) {
     counts[`${kind}Created`]++;
     return (await create()).id;
   }
-  const changed = Object.fromEntries(Object.entries(data).filter(([k, v]) => !sameValue(existing[k], v)));
-  if (Object.keys(changed).length) {
-    counts[`${kind}Updated`]++;
-    await update(existing.id, changed);
-  }
+  if (await updateChanged({ existing, data, update: (changed) => update(existing.id, changed) })) counts[`${kind}Updated`]++;
   return existing.id;
-}
-
-// JSON columns come back from PostgreSQL (jsonb) with their keys reordered, so
-// objects are compared by content, not by key order.
-function sameValue(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(canonical(a), canonical(b));
-}
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === "object" && !(v instanceof Date)) {
-    return Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
-  }
-  return v;
 }
 
 /** Adds the keys the SKU does not hold yet, recorded as one import batch. Returns how many were added. */

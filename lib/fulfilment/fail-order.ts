@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { orderIdByNo } from "./find-order-for-admin";
+import { orderIdByNo } from "./order-id-by-no";
 import { transitionOrder } from "./transition-order";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 

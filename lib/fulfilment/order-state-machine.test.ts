@@ -5,7 +5,9 @@ import { AppError } from "../errors";
 import { listJobs } from "../jobs/list-jobs";
 import { createOrder } from "../orders/create-order";
 import { openPayload } from "../orders/order-view";
+import { expectError } from "../testing/expect-error";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
+import { balanceOf, ledgerSum } from "../testing/points";
 import { useTestDatabase } from "../testing/test-database";
 import { deliverOrder } from "./deliver-order";
 import { failOrder } from "./fail-order";
@@ -23,21 +25,6 @@ beforeAll(async () => {
 let seq = 0;
 const no = () => `SM-${Date.now()}-${++seq}`;
 
-async function expectError(p: Promise<unknown>, code: string, status: number): Promise<AppError> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err, `expected ${code}`).toBeInstanceOf(AppError);
-  expect((err as AppError).code).toBe(code);
-  expect((err as AppError).status).toBe(status);
-  return err as AppError;
-}
-
-async function ledgerSum(userId: string) {
-  const agg = await db().pointsLedger.aggregate({ where: { userId }, _sum: { deltaCents: true } });
-  return agg._sum.deltaCents ?? 0n;
-}
-async function balance(userId: string) {
-  return (await db().user.findUniqueOrThrow({ where: { id: userId } })).balanceCents;
-}
 
 async function setup(opts: { stockQuantity?: number | null; profile?: "U" | "P"; callbackUrl?: string; fulfillmentType?: "manual" | "upstream" } = {}) {
   const buyer = await makeBuyer({ pointsCents: 100_000n });
@@ -59,7 +46,7 @@ describe("manual delivery and failure", () => {
     const { buyer, order } = await setup();
     const o = await order();
     expect(o.status).toBe("processing");
-    const before = await balance(buyer.user.id);
+    const before = await balanceOf(buyer.user.id);
     const result = await deliverOrder({ orderNo: o.orderNo, payloadText: "LINE-A-secret\r\n\n  LINE-B-secret  \n" });
     expect(result).toEqual({ orderId: o.id, orderNo: o.orderNo, status: "delivered", lines: 2, callbackQueued: false });
     const stored = await db().order.findUniqueOrThrow({ where: { id: o.id }, include: { fulfillment: true } });
@@ -68,7 +55,7 @@ describe("manual delivery and failure", () => {
     expect(stored.fulfillment?.source).toBe("manual");
     expect(Buffer.from(stored.fulfillment!.payloadCiphertext!).toString("latin1")).not.toContain("LINE-A-secret");
     expect(openPayload(stored.fulfillment!.payloadCiphertext!)).toEqual(["LINE-A-secret", "LINE-B-secret"]);
-    expect(await balance(buyer.user.id)).toBe(before); // delivery moves no points
+    expect(await balanceOf(buyer.user.id)).toBe(before); // delivery moves no points
     const audit = await db().auditLog.findFirstOrThrow({ where: { action: "order.deliver", targetId: o.orderNo } });
     expect(audit.actor).toBe("cli");
     expect(JSON.stringify(audit.details)).not.toContain("LINE-A");
@@ -78,17 +65,17 @@ describe("manual delivery and failure", () => {
     const { buyer, sku, order } = await setup({ stockQuantity: 10 });
     const o = await order(3);
     expect((await db().sku.findUniqueOrThrow({ where: { id: sku.id } })).stockQuantity).toBe(7);
-    const before = await balance(buyer.user.id);
+    const before = await balanceOf(buyer.user.id);
     const result = await failOrder({ orderNo: o.orderNo, reason: "  supplier out of stock  " });
     expect(result).toMatchObject({ orderNo: o.orderNo, status: "failed", reason: "supplier out of stock" });
-    expect(await balance(buyer.user.id)).toBe(before + 4500n);
+    expect(await balanceOf(buyer.user.id)).toBe(before + 4500n);
     const refund = await db().pointsLedger.findMany({ where: { orderId: o.id }, orderBy: { id: "asc" } });
     expect(refund.map((r) => r.deltaCents)).toEqual([-4500n, 4500n]);
     expect(refund[1].reason).toContain("refund");
     expect((await db().sku.findUniqueOrThrow({ where: { id: sku.id } })).stockQuantity).toBe(10);
     const stored = await db().order.findUniqueOrThrow({ where: { id: o.id } });
     expect(stored).toMatchObject({ status: "failed", errorMessage: "supplier out of stock" });
-    expect(await ledgerSum(buyer.user.id)).toBe(await balance(buyer.user.id));
+    expect(await ledgerSum(buyer.user.id)).toBe(await balanceOf(buyer.user.id));
     expect(await db().auditLog.count({ where: { action: "order.fail", targetId: o.orderNo } })).toBe(1);
   });
 
@@ -127,7 +114,7 @@ describe("manual delivery and failure", () => {
     await failOrder({ orderNo: f.orderNo, reason: "no" });
     const r = await order();
     await db().$transaction((tx) => transitionOrder(tx, r.id, { to: "unknown_review" }));
-    const balanceBefore = await balance(buyer.user.id);
+    const balanceBefore = await balanceOf(buyer.user.id);
 
     let e = await expectError(failOrder({ orderNo: d.orderNo, reason: "late" }), "order_final", 409);
     expect(e.publicMessage).toContain(`order ${d.orderNo} is already delivered`);
@@ -138,7 +125,7 @@ describe("manual delivery and failure", () => {
     await expectError(db().$transaction((tx) => transitionOrder(tx, d.id, { to: "unknown_review" })), "order_final", 409);
     await expectError(db().$transaction((tx) => transitionOrder(tx, r.id, { to: "unknown_review" })), "invalid_transition", 409);
 
-    expect(await balance(buyer.user.id)).toBe(balanceBefore); // no second refund
+    expect(await balanceOf(buyer.user.id)).toBe(balanceBefore); // no second refund
     expect(openPayload((await db().fulfillment.findUniqueOrThrow({ where: { orderId: d.id } })).payloadCiphertext!)).toEqual(["X"]);
     expect((await db().order.findUniqueOrThrow({ where: { id: f.id } })).errorMessage).toBe("no");
   });
@@ -226,8 +213,8 @@ describe("concurrency", () => {
       expect(await db().callback.count({ where: { orderId: o.id } })).toBe(1);
       if (f.status === "fulfilled") failed++;
     }
-    expect(await ledgerSum(buyer.user.id)).toBe(await balance(buyer.user.id));
-    expect(await balance(buyer.user.id)).toBe(100_000n - 1500n * BigInt(8 - failed));
+    expect(await ledgerSum(buyer.user.id)).toBe(await balanceOf(buyer.user.id));
+    expect(await balanceOf(buyer.user.id)).toBe(100_000n - 1500n * BigInt(8 - failed));
     expect((await db().sku.findUniqueOrThrow({ where: { id: sku.id } })).stockQuantity).toBe(100 - (8 - failed));
   });
 });

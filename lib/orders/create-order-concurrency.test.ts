@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { AppError } from "../errors";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
+import { balanceOf, ledgerSum } from "../testing/points";
 import { useTestDatabase } from "../testing/test-database";
 import { createOrder } from "./create-order";
 
@@ -13,10 +14,9 @@ beforeAll(async () => {
 });
 
 async function balanceMatchesLedger(userId: string) {
-  const user = await db().user.findUniqueOrThrow({ where: { id: userId } });
-  const agg = await db().pointsLedger.aggregate({ where: { userId }, _sum: { deltaCents: true } });
-  expect(user.balanceCents).toBe(agg._sum.deltaCents ?? 0n);
-  return user.balanceCents;
+  const balance = await balanceOf(userId);
+  expect(balance).toBe(await ledgerSum(userId));
+  return balance;
 }
 
 describe("createOrder under concurrency", () => {

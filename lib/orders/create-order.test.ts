@@ -2,11 +2,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openCallbackBody } from "../callbacks/callback-body";
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { expectError } from "../testing/expect-error";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
+import { ledgerSum } from "../testing/points";
 import { useTestDatabase } from "../testing/test-database";
 import { cancelOrder } from "./cancel-order";
-import { createOrder, type CreateOrderArgs } from "./create-order";
+import { createOrder } from "./create-order";
+import type { CreateOrderArgs } from "./order-types";
 import { getOrder } from "./get-order";
 import { matchStoredOrder } from "./match-stored-order";
 import { newOrderNo } from "./order-number";
@@ -19,22 +21,6 @@ beforeAll(async () => {
 
 let seq = 0;
 const no = () => `DN-${Date.now()}-${++seq}`;
-
-async function expectError(p: Promise<unknown>, code: string, status?: number): Promise<AppError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err, `expected ${code}`).toBeInstanceOf(AppError);
-  expect((err as AppError).code).toBe(code);
-  if (status) expect((err as AppError).status).toBe(status);
-  return err as AppError;
-}
-
-async function ledgerSum(userId: string) {
-  const agg = await db().pointsLedger.aggregate({ where: { userId }, _sum: { deltaCents: true } });
-  return agg._sum.deltaCents ?? 0n;
-}
 
 describe("createOrder", () => {
   it("delivers auto card keys inside the transaction: keys marked, fulfilment stored (keys stay encrypted), one debit with the order id", async () => {

@@ -1,40 +1,15 @@
 import { assertCallbackUrlAllowed } from "../callbacks/address-policy";
 import { queueOrderCallback } from "../callbacks/queue-callback";
-import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
-import type { Tx } from "../db/tx";
 import { appError } from "../errors";
-import { readManualFormSchema } from "../forms/form-schema";
-import { formForProduct } from "../forms/normalize-form";
-import { toLanguageText } from "../protocol/language";
-import { newOrderNo } from "./order-number";
-import type { OrderView } from "./order-view";
-import { readOrderContext } from "./order-context";
 import { queueUpstreamPurchase } from "../upstream/queue-purchase";
-import { placeOrder, type PlaceOrderRow } from "./place-order";
-import { digestOf, rawDigestOf, replayIfSame } from "./replay-if-same";
-
-export interface CreateOrderInput {
-  downstreamOrderNo: string;
-  skuId: number;
-  quantity: number;
-  traceId?: string | null;
-  /** Profile U only (validated here, D29). */
-  callbackUrl?: string | null;
-  manualFormData?: Record<string, unknown> | null;
-}
-
-export interface CreateOrderArgs {
-  credential: { id: number; userId: string };
-  profile: "U" | "P";
-  input: CreateOrderInput;
-}
-
-/** `replayed`: the request repeated an earlier one (D18) and got the original order, read-only. */
-export interface CreateOrderResult {
-  order: OrderView;
-  replayed: boolean;
-}
+import { compareWithStoredOrder } from "./compare-with-stored-order";
+import { readOrderContext, type OrderContext } from "./order-context";
+import { orderForm } from "./order-form";
+import { newOrderNo } from "./order-number";
+import type { CreateOrderArgs, CreateOrderResult, OrderProfile } from "./order-types";
+import { placeOrderView, type PlaceOrderRow } from "./place-order";
+import { digestOf, rawDigestOf } from "./request-digest";
 
 /**
  * Creates a purchase order (spec 4.5, section 3).
@@ -60,18 +35,12 @@ export interface CreateOrderResult {
  * A request that fails leaves no record.
  */
 export async function createOrder({ credential, profile, input }: CreateOrderArgs): Promise<CreateOrderResult> {
-  const ctx = await readOrderContext(db(), credential.id, input.downstreamOrderNo, input.skuId);
-  if (ctx.existing) return replayIfSame(credential.id, profile, input, ctx, ctx.existing);
+  const key = { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId };
+  const ctx = await readOrderContext(db(), key);
+  if (ctx.existing) return compareWithStoredOrder({ credentialId: credential.id, profile, input, sku: ctx.sku, stored: ctx.existing });
 
-  const sku = ctx.sku;
-  if (!sku || !sku.skuActive || !sku.skuLive) throw appError("sku_unavailable", "sku is not available");
-  if (!sku.productActive || !sku.productLive) {
-    throw profile === "U" ? appError("product_unavailable", "product is not available") : appError("sku_unavailable", "sku is not available");
-  }
-  if (!ctx.pointsDebitEnabled) {
-    throw profile === "P" ? appError("points_disabled", "points debit is disabled") : appError("bad_request", "points payment is disabled");
-  }
-  const form = profile === "P" ? formForProduct(sku.fulfillmentType, readManualFormSchema(sku.manualFormSchema), input.manualFormData ?? undefined) : {};
+  const sku = sellableSku(ctx, profile);
+  const form = orderForm({ profile, product: sku, input });
   const callbackUrl = profile === "U" ? (input.callbackUrl ?? null) : null;
   if (callbackUrl) await assertCallbackUrlAllowed(callbackUrl);
 
@@ -82,8 +51,8 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
     userId: credential.userId,
     profile,
     downstreamOrderNo: input.downstreamOrderNo,
-    requestDigest: digestOf(profile, input, form),
-    requestRawDigest: rawDigestOf(profile, input),
+    requestDigest: digestOf({ profile, input, form }),
+    requestRawDigest: rawDigestOf({ profile, input }),
     traceId: input.traceId ?? null,
     callbackUrl,
     manualFormData: form,
@@ -101,19 +70,19 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
       const order =
         (callbackUrl && auto) || upstream
           ? await db().$transaction(async (tx) => {
-              const view = await place(tx, { ...row, orderNo });
+              const view = await placeOrderView(tx, { ...row, orderNo });
               // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
               if (view && auto) await queueOrderCallback(tx, { orderId: view.id, view });
               // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
               if (view && upstream) await queueUpstreamPurchase(tx, { orderId: view.id, skuId: sku.skuId });
               return view;
             })
-          : await place(db(), { ...row, orderNo });
+          : await placeOrderView(db(), { ...row, orderNo });
       if (order) return { order, replayed: false };
       // A concurrent request with the same number committed first: compare with it.
-      const again = await readOrderContext(db(), credential.id, input.downstreamOrderNo, input.skuId);
+      const again = await readOrderContext(db(), key);
       if (!again.existing) throw new Error("order vanished after an idempotency conflict");
-      return replayIfSame(credential.id, profile, input, again, again.existing);
+      return compareWithStoredOrder({ credentialId: credential.id, profile, input, sku: again.sku, stored: again.existing });
     } catch (err) {
       // Random order numbers can collide (D4); the unique index catches it, we draw again.
       if (attempt < 5 && isOrderNoCollision(err)) continue;
@@ -122,26 +91,17 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
   }
 }
 
-/** place_order, and the order as the caller sees it now (the response needs the delivered keys in clear). */
-async function place(client: Tx, row: PlaceOrderRow): Promise<OrderView | null> {
-  const placed = await placeOrder(client, row);
-  if (!placed) return null;
-  const amountCents = row.unitPriceCents * BigInt(row.quantity);
-  return {
-    id: placed.id,
-    orderNo: row.orderNo,
-    profile: row.profile,
-    downstreamOrderNo: row.downstreamOrderNo,
-    status: row.auto ? "delivered" : "processing",
-    amountCents,
-    traceId: row.traceId,
-    errorMessage: null,
-    createdAt: placed.createdAt,
-    items: [
-      { productId: row.productId, skuId: row.skuId, title: toLanguageText(row.title), quantity: row.quantity, unitPriceCents: row.unitPriceCents, totalPriceCents: amountCents },
-    ],
-    fulfillment: row.auto ? { source: "auto", deliveryFormat: row.deliveryFormat, lines: placed.keys.map((k) => decryptText(k.ciphertext)) } : null,
-  };
+/** The SKU if it may be ordered now (D11, D24, D32), else the profile's refusal. */
+function sellableSku(ctx: OrderContext, profile: OrderProfile): NonNullable<OrderContext["sku"]> {
+  const sku = ctx.sku;
+  if (!sku || !sku.skuActive || !sku.skuLive) throw appError("sku_unavailable", "sku is not available");
+  if (!sku.productActive || !sku.productLive) {
+    throw profile === "U" ? appError("product_unavailable", "product is not available") : appError("sku_unavailable", "sku is not available");
+  }
+  if (!ctx.pointsDebitEnabled) {
+    throw profile === "P" ? appError("points_disabled", "points debit is disabled") : appError("bad_request", "points payment is disabled");
+  }
+  return sku;
 }
 
 function isOrderNoCollision(err: unknown): boolean {

@@ -1,7 +1,7 @@
 import { db } from "../db/client";
-import type { CreateOrderArgs } from "./create-order";
-import { replayIfSame } from "./replay-if-same";
+import { compareWithStoredOrder } from "./compare-with-stored-order";
 import { readOrderContext } from "./order-context";
+import type { CreateOrderArgs } from "./order-types";
 import type { OrderView } from "./order-view";
 
 /**
@@ -11,10 +11,10 @@ import type { OrderView } from "./order-view";
  * ever writing.
  */
 export async function matchStoredOrder({ credential, profile, input }: CreateOrderArgs): Promise<OrderView | null> {
-  const ctx = await readOrderContext(db(), credential.id, input.downstreamOrderNo, input.skuId);
+  const ctx = await readOrderContext(db(), { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId });
   if (!ctx.existing) return null;
   try {
-    return (await replayIfSame(credential.id, profile, input, ctx, ctx.existing)).order;
+    return (await compareWithStoredOrder({ credentialId: credential.id, profile, input, sku: ctx.sku, stored: ctx.existing })).order;
   } catch {
     return null;
   }

@@ -20,7 +20,6 @@ export interface OrderContext {
     priceCents: bigint;
     skuActive: boolean;
     skuLive: boolean;
-    stockQuantity: number | null;
     productActive: boolean;
     /** Listed in the catalogue (lib/catalog/product-listed.ts): not deleted, nor its category (D11). */
     productLive: boolean;
@@ -37,12 +36,15 @@ const MAX_INT4 = 2_147_483_647;
  * Everything createOrder must know before it writes, in one round trip: the
  * idempotency record, the SKU with its product, and the points switch.
  */
-export async function readOrderContext(tx: Tx, credentialId: number, downstreamOrderNo: string, skuId: number): Promise<OrderContext> {
+export async function readOrderContext(
+  tx: Tx,
+  { credentialId, downstreamOrderNo, skuId }: { credentialId: number; downstreamOrderNo: string; skuId: number },
+): Promise<OrderContext> {
   // An id out of the column's range cannot exist; asking would be a type error in SQL.
   const skuKey = Number.isSafeInteger(skuId) && skuId > 0 && skuId <= MAX_INT4 ? skuId : 0;
   const rows = await tx.$queryRaw<Record<string, unknown>[]>`
     SELECT s."id" AS "skuId", s."productId", s."priceCents", s."isActive" AS "skuActive", (s."deletedAt" IS NULL) AS "skuLive",
-           s."stockQuantity", p."isActive" AS "productActive", ${LISTED_PRODUCT_SQL} AS "productLive",
+           p."isActive" AS "productActive", ${LISTED_PRODUCT_SQL} AS "productLive",
            p."fulfillmentType"::text AS "fulfillmentType", p."deliveryFormat"::text AS "deliveryFormat",
            p."manualFormSchema", p."title",
            (SELECT "pointsDebitEnabled" FROM "SiteSettings" WHERE "id" = 1) AS "pointsDebitEnabled",
@@ -66,7 +68,6 @@ export async function readOrderContext(tx: Tx, credentialId: number, downstreamO
             priceCents: BigInt(r.priceCents as bigint),
             skuActive: r.skuActive === true,
             skuLive: r.skuLive === true,
-            stockQuantity: r.stockQuantity == null ? null : Number(r.stockQuantity),
             productActive: r.productActive === true,
             productLive: r.productLive === true,
             fulfillmentType: r.fulfillmentType as FulfillmentType,

@@ -6,6 +6,8 @@ import { supplierClient } from "../protocol/client";
 import { PROFILE_PREFIXES } from "../protocol/profiles";
 import { startAppServer, type AppServer } from "../testing/app-server";
 import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "../testing/factories";
+import { jsonReply } from "../testing/json-reply";
+import { balanceOf } from "../testing/points";
 import { useTestDatabase } from "../testing/test-database";
 import { createOrder } from "./create-order";
 
@@ -20,11 +22,8 @@ let buyer: Awaited<ReturnType<typeof makeBuyer>>;
 let seq = 0;
 const no = () => `EDGE-${Date.now()}-${++seq}`;
 const api = (profile: "U" | "P") => supplierClient(server.baseUrl, PROFILE_PREFIXES[profile][0], buyer);
-const call = async (res: Promise<Response>) => {
-  const r = await res;
-  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
-};
-const balance = async () => (await db().user.findUniqueOrThrow({ where: { id: buyer.user.id } })).balanceCents;
+const call = jsonReply;
+const balance = () => balanceOf(buyer.user.id);
 // The catalogue endpoints serve a snapshot at most 1 s old.
 const snapshotAge = () => new Promise((r) => setTimeout(r, 1200));
 

@@ -1,6 +1,9 @@
+import { decryptText } from "../crypto/secret-box";
 import type { Tx } from "../db/tx";
 import { AppError, appError } from "../errors";
 import type { DeliveryFormat, Profile } from "../generated/prisma/enums";
+import { toLanguageText } from "../protocol/language";
+import type { OrderView } from "./order-view";
 
 export interface PlaceOrderRow {
   orderNo: string;
@@ -58,6 +61,31 @@ export async function placeOrder(client: Tx, o: PlaceOrderRow): Promise<PlacedOr
     id: rows[0].orderId,
     createdAt: rows[0].createdAt,
     keys: rows.flatMap((r) => (r.keyId === null || r.keyCiphertext === null ? [] : [{ id: r.keyId, ciphertext: r.keyCiphertext }])),
+  };
+}
+
+/**
+ * placeOrder, and the order as the caller sees it now (the create response
+ * needs the delivered keys in clear); null as placeOrder.
+ */
+export async function placeOrderView(client: Tx, row: PlaceOrderRow): Promise<OrderView | null> {
+  const placed = await placeOrder(client, row);
+  if (!placed) return null;
+  const amountCents = row.unitPriceCents * BigInt(row.quantity);
+  return {
+    id: placed.id,
+    orderNo: row.orderNo,
+    profile: row.profile,
+    downstreamOrderNo: row.downstreamOrderNo,
+    status: row.auto ? "delivered" : "processing",
+    amountCents,
+    traceId: row.traceId,
+    errorMessage: null,
+    createdAt: placed.createdAt,
+    items: [
+      { productId: row.productId, skuId: row.skuId, title: toLanguageText(row.title), quantity: row.quantity, unitPriceCents: row.unitPriceCents, totalPriceCents: amountCents },
+    ],
+    fulfillment: row.auto ? { source: "auto", deliveryFormat: row.deliveryFormat, lines: placed.keys.map((k) => decryptText(k.ciphertext)) } : null,
   };
 }
 

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { CreateOrderInput, OrderProfile } from "./order-types";
 
 /** JSON with object keys sorted at every level, so equal values give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -36,4 +37,33 @@ export function requestDigest(input: DigestInput): string {
   };
   if (input.profile === "U") fields.callback_url = input.callbackUrl ?? null;
   return crypto.createHash("sha256").update(canonicalJson(fields), "utf8").digest("hex");
+}
+
+/** The D18 digest of a create request, with the form as this profile stores it (lib/orders/order-form.ts). */
+export function digestOf({ profile, input, form }: { profile: OrderProfile; input: CreateOrderInput; form: Record<string, unknown> }): string {
+  return requestDigest({
+    profile,
+    skuId: input.skuId,
+    quantity: input.quantity,
+    traceId: input.traceId ?? null,
+    // P: the normalised form; U: the reserved field as sent.
+    manualFormData: profile === "P" ? form : (input.manualFormData ?? {}),
+    callbackUrl: input.callbackUrl ?? null,
+  });
+}
+
+/**
+ * The digest of the request exactly as sent (the form before normalisation).
+ * It needs no product, so an identical retry is recognised whatever happened
+ * to the product since (issue 8.7, D18).
+ */
+export function rawDigestOf({ profile, input }: { profile: OrderProfile; input: CreateOrderInput }): string {
+  return requestDigest({
+    profile,
+    skuId: input.skuId,
+    quantity: input.quantity,
+    traceId: input.traceId ?? null,
+    manualFormData: input.manualFormData ?? {},
+    callbackUrl: input.callbackUrl ?? null,
+  });
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { signedFetch, type SupplierCredentials } from "./signed-request";
+import { signedFetch, type SupplierCredentials } from "./signed-fetch";
 import { HEADER_REQUEST_ID } from "./headers";
 import { PROFILE_PREFIXES, type Profile } from "./profiles";
 import {

@@ -4,7 +4,6 @@ import { clientIp } from "../admin-auth/client-ip";
 import { AppError, appError } from "../errors";
 import { log } from "../log";
 import { observeApiRequest } from "../metrics/registry";
-import { ERROR_STATUS, type ErrorBody } from "../protocol/errors";
 import { HEADER_REQUEST_ID } from "../protocol/headers";
 import { profileFromSegment, type Profile } from "../protocol/profiles";
 import { getCachedSettings } from "../settings/get-cached-settings";
@@ -13,7 +12,7 @@ import { consumeRateLimit } from "./rate-limit";
 import { readBodyLimited } from "./read-body";
 import { recordSignedRequest } from "./replay";
 import { touchCredential } from "./touch-credential";
-import { zodMessage } from "./zod-message";
+import { errorResponse, jsonResponse } from "./responses";
 import { parseIdParam, readJsonBody, validate } from "./validate-input";
 
 export { parseIdParam, validate };
@@ -22,16 +21,16 @@ export { parseIdParam, validate };
  * THE HTTP EDGE OF THE SUPPLIER API: one wrapper for all seven endpoints.
  *
  * ```ts
- * // lib/supplier-api/endpoints/create-order.ts
+ * // lib/supplier-api/endpoints/orders.ts
  * export const createOrderEndpoint = defineEndpoint({
  *   name: "orders.create",
- *   body: { U: CreateOrderBodyU, P: CreateOrderBodyP },   // zod schemas per profile
- *   allowReplay: async (ctx) => matchesStoredOrder(ctx),    // D8 exception, optional
- *   handler: async (ctx) => serializeOrder(ctx.profile, await createOrder({ ... ctx.body })),
+ *   body: CreateOrderBodySchema,                 // { U, P }: zod schemas per profile (lib/protocol/order-schemas.ts)
+ *   allowReplay: async (ctx) => (await matchStoredOrder(createArgs(ctx))) !== null, // D8 exception, optional
+ *   handler: async (ctx) => orderCreatedWire(ctx.profile, (await createOrder(createArgs(ctx))).order),
  * });
  * // app/api/v1/[profile]/orders/route.ts
  * export const dynamic = "force-dynamic";
- * export const POST = createOrderEndpoint;
+ * export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: createOrderEndpoint });
  * ```
  *
  * Every request passes these steps, in the order of D7:
@@ -186,32 +185,3 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
 }
 
 const replayDetected = () => appError("replay_detected", "this signed request was already processed");
-
-/** D2 success response. */
-export function jsonResponse(body: object, status = 200): Response {
-  return jsonText(JSON.stringify(body), status);
-}
-
-/** A success response from already-serialized JSON (the catalogue cache serves these). */
-export function jsonText(text: string | Uint8Array<ArrayBuffer>, status = 200): Response {
-  return new Response(text, { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
-}
-
-export function errorResponse(err: unknown, requestId: string): Response {
-  if (err instanceof AppError) {
-    const body: ErrorBody = { ok: false, error_code: err.code, error_message: err.publicMessage };
-    const res = jsonResponse(body, err.status);
-    for (const [k, v] of Object.entries(err.headers)) res.headers.set(k, v);
-    return res;
-  }
-  if (err instanceof z.ZodError) return errorResponse(appError("bad_request", zodMessage(err)), requestId);
-  // Unknown error: the log line carries the request id and where it happened,
-  // not the message (it could quote a value from the request or a query).
-  const e = err as { name?: string; code?: string; stack?: string } | null;
-  log.error(
-    { requestId, errorName: e?.name ?? typeof err, errorCode: e?.code, at: e?.stack?.split("\n").slice(1, 6).join(" | ") },
-    "supplier api internal error",
-  );
-  const body: ErrorBody = { ok: false, error_code: "internal_error", error_message: "internal error" };
-  return jsonResponse(body, ERROR_STATUS.internal_error);
-}

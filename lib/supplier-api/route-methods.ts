@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { log } from "../log";
 import { HEADER_REQUEST_ID } from "../protocol/headers";
 import { profileFromSegment } from "../protocol/profiles";
-import { errorResponse, type RouteHandler } from "./define-endpoint";
+import type { RouteHandler } from "./define-endpoint";
+import { errorResponse } from "./responses";
 import { appError } from "../errors";
 
 // Issue 8.1: every request under the four prefixes gets a D1 answer. Next

@@ -1,12 +1,23 @@
 import crypto from "node:crypto";
-import { db } from "../db/client";
-import { createUser } from "../users/create-user";
-import { createApiKey } from "../credentials/create-api-key";
+import type { AdminSession } from "../admin-auth/require-admin";
+import { createAdmin } from "../admins/create-admin";
 import { addCardKeys } from "../catalog/add-card-keys";
+import { saveCategory } from "../catalog/save-category";
+import { saveProduct } from "../catalog/save-product";
+import { saveSku } from "../catalog/save-sku";
+import { createApiKey } from "../credentials/create-api-key";
+import { db } from "../db/client";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
+import { formatAmount } from "../protocol/amount";
+import { createUser } from "../users/create-user";
 
-// One set of factories for integration tests (and e2e fixtures). Every call
-// makes unique slugs/codes/emails, so tests in one database never collide.
+// One set of factories for integration tests (and e2e fixtures), built on the
+// services an operator uses (createUser, createApiKey, saveCategory,
+// saveProduct, saveSku, addCardKeys), so test data passes the same rules as
+// real data. A test that needs a state the services refuse (a deleted row,
+// data stored before a rule existed) makes a valid row here and then changes
+// it with an explicit update, saying why. Every call makes unique
+// slugs/codes/emails, so tests in one database never collide.
 
 const uid = () => crypto.randomBytes(4).toString("hex");
 
@@ -16,11 +27,27 @@ export async function makeBuyer(opts: { pointsCents?: bigint } = {}) {
   return { user, ...key };
 }
 
+/** The administrator the catalogue factories act as: one per database (tests may switch databases, onDatabase). */
+const factoryAdmins = new Map<string, Promise<AdminSession>>();
+function factoryAdmin(): Promise<AdminSession> {
+  const key = process.env.DATABASE_URL ?? "";
+  let admin = factoryAdmins.get(key);
+  if (!admin) {
+    admin = createAdmin({ email: `factory-${uid()}@example.test`, password: crypto.randomBytes(16).toString("hex") }, { actor: "test-factory" })
+      .then((a) => ({ id: a.id, email: a.email, ip: null }));
+    admin.catch(() => factoryAdmins.delete(key));
+    factoryAdmins.set(key, admin);
+  }
+  return admin;
+}
+
 export async function makeCategory(opts: { parentId?: number; sortOrder?: number } = {}) {
   const slug = `cat-${uid()}`;
-  return db().category.create({
-    data: { slug, name: { "zh-CN": `分类 ${slug}`, en: `Category ${slug}` }, sortOrder: opts.sortOrder ?? 0, parentId: opts.parentId },
-  });
+  const { id } = await saveCategory(
+    { slug, name: { "zh-CN": `分类 ${slug}`, en: `Category ${slug}` }, sortOrder: opts.sortOrder ?? 0, parentId: opts.parentId ?? null },
+    await factoryAdmin(),
+  );
+  return db().category.findUniqueOrThrow({ where: { id } });
 }
 
 export interface MakeProductOptions {
@@ -30,49 +57,64 @@ export interface MakeProductOptions {
   priceCents?: bigint;
   isActive?: boolean;
   skuActive?: boolean;
+  /** Ignored for `auto` products, whose stock is their card keys (D13), as saveSku does. */
   stockQuantity?: number | null;
   cardKeys?: string[];
   manualFormSchema?: object;
   content?: { "zh-CN": string; en: string };
   logo?: string;
   images?: string[];
-  specValues?: object;
+  specValues?: Record<string, string>;
 }
 
 /** A product with one SKU (and card keys for `auto`). */
 export async function makeProduct(opts: MakeProductOptions = {}) {
+  const admin = await factoryAdmin();
   const categoryId = opts.categoryId ?? (await makeCategory()).id;
   const slug = `prod-${uid()}`;
-  const priceCents = opts.priceCents ?? 1000n;
-  const product = await db().product.create({
-    data: {
-      slug,
-      categoryId,
-      title: { "zh-CN": `商品 ${slug}`, en: `Product ${slug}` },
-      description: { "zh-CN": "描述", en: "Description" },
-      content: opts.content ?? { "zh-CN": "详情", en: "Details" },
-      fulfillmentType: opts.fulfillmentType ?? "auto",
-      deliveryFormat: opts.deliveryFormat ?? "text",
-      manualFormSchema: opts.manualFormSchema ?? { fields: [] },
-      logo: opts.logo ?? "",
-      images: opts.images ?? [],
-      priceCents,
-      originalPriceCents: priceCents + 200n,
-      isActive: opts.isActive ?? true,
-    },
+  const price = formatAmount(opts.priceCents ?? 1000n);
+  const { id: productId } = await saveProduct({
+    slug,
+    categoryId,
+    title: { "zh-CN": `商品 ${slug}`, en: `Product ${slug}` },
+    description: { "zh-CN": "描述", en: "Description" },
+    content: opts.content ?? { "zh-CN": "详情", en: "Details" },
+    fulfillmentType: opts.fulfillmentType ?? "auto",
+    deliveryFormat: opts.deliveryFormat ?? "text",
+    deliveryDelimiter: "----",
+    manualFormSchema: (opts.manualFormSchema ?? { fields: [] }) as never,
+    price,
+    originalPrice: formatAmount((opts.priceCents ?? 1000n) + 200n),
+    isActive: opts.isActive ?? true,
+    logo: opts.logo ?? "",
+    images: opts.images ?? [],
+  }, admin);
+  const sku = await makeSku({
+    productId, priceCents: opts.priceCents, specValues: opts.specValues, isActive: opts.skuActive, stockQuantity: opts.stockQuantity, cardKeys: opts.cardKeys,
   });
-  const sku = await db().sku.create({
-    data: {
-      productId: product.id,
-      skuCode: `SKU-${uid()}`,
-      specValues: opts.specValues ?? { name: "default" },
-      priceCents,
-      isActive: opts.skuActive ?? true,
-      stockQuantity: opts.stockQuantity === undefined ? null : opts.stockQuantity,
-    },
-  });
-  if (opts.cardKeys?.length) await addCardKeys(db(), sku.id, opts.cardKeys);
-  return { product, sku };
+  return { product: await db().product.findUniqueOrThrow({ where: { id: productId } }), sku };
+}
+
+/** Another SKU of a product (makeProduct makes the first). */
+export async function makeSku(opts: {
+  productId: number;
+  skuCode?: string;
+  priceCents?: bigint;
+  specValues?: Record<string, string>;
+  isActive?: boolean;
+  stockQuantity?: number | null;
+  cardKeys?: string[];
+}) {
+  const { id } = await saveSku({
+    productId: opts.productId,
+    skuCode: opts.skuCode ?? `SKU-${uid()}`,
+    specValues: opts.specValues ?? { name: "default" },
+    price: formatAmount(opts.priceCents ?? 1000n),
+    isActive: opts.isActive ?? true,
+    stockQuantity: opts.stockQuantity ?? null,
+  }, await factoryAdmin());
+  if (opts.cardKeys?.length) await addCardKeys(db(), id, opts.cardKeys);
+  return db().sku.findUniqueOrThrow({ where: { id } });
 }
 
 export function cardKeysFor(prefix: string, count: number): string[] {

@@ -4,20 +4,17 @@ import { appError } from "../errors";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { DeliveryFormat } from "../generated/prisma/enums";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import { updateChanged } from "../catalog/same-content";
 import { parseAmount } from "../protocol/amount";
 import { clientFor, loadConnection } from "./connection";
 import { applyMarkup, markupBasisPoints } from "./markup";
+import { importUpstreamCategories } from "./import-upstream-categories";
+import { noUpstreamImportCounts, type UpstreamImportCounts } from "./upstream-import-counts";
 import { parseUpstreamProducts, type SkippedUpstreamProduct } from "./parse-upstream-product";
-import { updateChanged } from "./update-changed";
 import { UpstreamError, type UpstreamCategory, type UpstreamProduct } from "./upstream-client";
 
 export { applyMarkup, markupBasisPoints } from "./markup";
 
-export interface UpstreamImportCounts {
-  categoriesCreated: number; categoriesUpdated: number; categoriesDelisted: number;
-  productsCreated: number; productsUpdated: number; productsDelisted: number;
-  skusCreated: number; skusUpdated: number; skusDelisted: number;
-}
 
 /** The import's result: the counts, and each upstream product left out with its reason (issue 8.3). */
 export interface UpstreamImportResult extends UpstreamImportCounts {
@@ -59,7 +56,7 @@ export async function importUpstreamCatalog(input: { connectionId: number; marku
   // Issue 8.3: each product on its own; a malformed or negatively priced one is skipped with a reason.
   const { products, skipped } = parseUpstreamProducts(entries);
   return db().$transaction(async (tx) => {
-    const counts = await importInto(tx, conn.id, bp, categories, products, skipped);
+    const counts = await importInto(tx, { connId: conn.id, bp, categories, products, skipped });
     await writeAuditLog(tx, {
       adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "upstream.import", targetType: "upstream_connection",
       targetId: String(conn.id), details: { markupBasisPoints: bp, ...counts, skipped: skipped.length },
@@ -68,51 +65,18 @@ export async function importUpstreamCatalog(input: { connectionId: number; marku
   }, { maxWait: 10_000, timeout: 300_000 });
 }
 
-async function importInto(
-  tx: Tx, connId: number, bp: number, categories: UpstreamCategory[], products: UpstreamProduct[], skipped: SkippedUpstreamProduct[],
-): Promise<UpstreamImportCounts> {
-  const counts: UpstreamImportCounts = {
-    categoriesCreated: 0, categoriesUpdated: 0, categoriesDelisted: 0,
-    productsCreated: 0, productsUpdated: 0, productsDelisted: 0,
-    skusCreated: 0, skusUpdated: 0, skusDelisted: 0,
-  };
+async function importInto(tx: Tx, { connId, bp, categories, products, skipped }: {
+  connId: number;
+  /** The markup in basis points. */
+  bp: number;
+  categories: UpstreamCategory[];
+  products: UpstreamProduct[];
+  /** Products left out, with their reason; this adds those whose category is not listed. */
+  skipped: SkippedUpstreamProduct[];
+}): Promise<UpstreamImportCounts> {
+  const counts = noUpstreamImportCounts();
 
-  // ---- categories: rows first, then parents (the upstream may list a child before its parent) ----
-  const localCats = await tx.category.findMany({ where: { upstreamConnectionId: connId } });
-  const catByUpstream = new Map(localCats.map((c) => [c.upstreamCategoryId!, c]));
-  const catId = new Map<number, number>();
-  const touched = new Set<number>();
-  for (const c of categories) {
-    const data = { slug: `up${connId}-${c.slug}`, name: c.name, sortOrder: c.sort_order, deletedAt: null };
-    const existing = catByUpstream.get(c.id);
-    if (!existing) {
-      const row = await tx.category.create({ data: { ...data, upstreamConnectionId: connId, upstreamCategoryId: c.id } });
-      catId.set(c.id, row.id);
-      counts.categoriesCreated++;
-      touched.add(row.id);
-    } else {
-      catId.set(c.id, existing.id);
-      if (await updateChanged(existing, data, (changed) => tx.category.update({ where: { id: existing.id }, data: changed }))) {
-        counts.categoriesUpdated++;
-        touched.add(existing.id);
-      }
-    }
-  }
-  for (const c of categories) {
-    const id = catId.get(c.id)!;
-    const parentId = c.parent_id ? (catId.get(c.parent_id) ?? null) : null;
-    const current = catByUpstream.get(c.id)?.parentId ?? null;
-    if (parentId === current) continue;
-    await tx.category.update({ where: { id }, data: { parentId } });
-    if (!touched.has(id)) counts.categoriesUpdated++;
-    touched.add(id);
-  }
-  const listedCats = new Set(categories.map((c) => c.id));
-  for (const c of localCats) {
-    if (listedCats.has(c.upstreamCategoryId!) || c.deletedAt) continue;
-    await tx.category.update({ where: { id: c.id }, data: { deletedAt: new Date() } });
-    counts.categoriesDelisted++;
-  }
+  const catId = await importUpstreamCategories(tx, { connId, categories, counts });
 
   // ---- products and their SKUs ----
   const localProducts = await tx.product.findMany({ where: { upstreamConnectionId: connId }, include: { skus: true } });
@@ -152,7 +116,7 @@ async function importInto(
       counts.productsCreated++;
     } else {
       productId = existing.id;
-      const changed = await updateChanged(existing, data, (c) => tx.product.update({ where: { id: existing.id }, data: c }));
+      const changed = await updateChanged({ existing, data, update: (c) => tx.product.update({ where: { id: existing.id }, data: c }) });
       if (changed && existing.isActive && !data.isActive) counts.productsDelisted++;
       else if (changed) counts.productsUpdated++;
     }
@@ -175,7 +139,7 @@ async function importInto(
         await tx.sku.create({ data: { ...skuData, productId, upstreamSkuId: s.id } });
         counts.skusCreated++;
       } else {
-        const changed = await updateChanged(local, skuData, (c) => tx.sku.update({ where: { id: local.id }, data: c }));
+        const changed = await updateChanged({ existing: local, data: skuData, update: (c) => tx.sku.update({ where: { id: local.id }, data: c }) });
         if (changed && local.isActive && !skuData.isActive) counts.skusDelisted++;
         else if (changed) counts.skusUpdated++;
       }

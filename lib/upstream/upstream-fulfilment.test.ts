@@ -9,6 +9,7 @@ import { startAppServer, type AppServer } from "../testing/app-server";
 import { waitFor } from "../testing/callback-receiver";
 import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "../testing/factories";
 import { startFaultProxy, type Fault, type FaultProxy } from "../testing/fault-proxy";
+import { balanceOf, ledgerSum } from "../testing/points";
 import { cloneTestDatabase, onDatabase, useTestDatabase } from "../testing/test-database";
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { importUpstreamCatalog } from "./import-upstream-catalog";
@@ -99,8 +100,6 @@ async function orderOnA(connectionId: number, bSkuId: number, opts: { profile?: 
 }
 
 const statusOf = async (orderId: number) => (await db().order.findUniqueOrThrow({ where: { id: orderId } })).status;
-const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).balanceCents;
-const ledgerSumOf = async (userId: string) => (await db().pointsLedger.aggregate({ where: { userId }, _sum: { deltaCents: true } }))._sum.deltaCents ?? 0n;
 const bOrders = (downstreamOrderNo: string) =>
   bQuery<{ id: number; orderNo: string; status: string; manualFormData: unknown }>(
     `SELECT "id", "orderNo", "status"::text AS status, "manualFormData" FROM "Order" WHERE "downstreamOrderNo" = $1`, [downstreamOrderNo]);
@@ -135,7 +134,7 @@ describe("A buys from B through the protocol", () => {
     expect(read.fulfillment.delivery_data).toHaveLength(1);
     expect(read.fulfillment.delivery_data[0]).toMatch(/^HAPPY-/);
     expect(await balanceOf(buyer.user.id)).toBe(10_000n - 1100n);
-    expect(await ledgerSumOf(buyer.user.id)).toBe(await balanceOf(buyer.user.id));
+    expect(await ledgerSum(buyer.user.id)).toBe(await balanceOf(buyer.user.id));
     expect(A.output()).not.toContain(seed.account.apiSecret);
   }, 60_000);
 
@@ -206,7 +205,7 @@ describe("A buys from B through the protocol", () => {
     expect(ours.errorMessage).toBe("the upstream supplier failed the order");
     expect(ours.upstreamPurchase).toMatchObject({ status: "failed", upstreamOrderId: theirs.id });
     expect(await balanceOf(buyer.user.id)).toBe(100_000n);
-    expect(await ledgerSumOf(buyer.user.id)).toBe(100_000n);
+    expect(await ledgerSum(buyer.user.id)).toBe(100_000n);
     expect((await db().sku.findUniqueOrThrow({ where: { id: sku.id } })).stockQuantity).toBe(10); // released
   }, 60_000);
 });

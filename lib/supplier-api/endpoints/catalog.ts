@@ -1,6 +1,7 @@
 import { ProductsQuerySchema } from "../../protocol/catalog-query";
 import { catalogView, productDetail, productPage } from "../catalog-cache";
-import { defineEndpoint, jsonText, parseIdParam } from "../define-endpoint";
+import { defineEndpoint, parseIdParam } from "../define-endpoint";
+import { jsonText } from "../responses";
 import { appError } from "../../errors";
 
 /** Section 4.2: `{ ok, categories }`; parent_id 0 is top level. */

@@ -3,6 +3,7 @@ import { db } from "../../db/client";
 import { supplierClient } from "../../protocol/client";
 import { startAppServer, type AppServer } from "../../testing/app-server";
 import { cardKeysFor, makeBuyer, makeProduct } from "../../testing/factories";
+import { jsonReplyWithRequestId } from "../../testing/json-reply";
 import { useTestDatabase } from "../../testing/test-database";
 
 // Profile P order endpoints over real HTTP (spec 4.5-4.7, section 7, D8, D17-D24, D32, D33).
@@ -25,10 +26,7 @@ afterAll(async () => {
 
 const api = (creds = buyer, prefix = "/api/v1/provider") => supplierClient(server.baseUrl, prefix, creds);
 
-async function call(res: Promise<Response>) {
-  const r = await res;
-  return { status: r.status, body: (await r.json()) as Record<string, unknown>, requestId: r.headers.get("x-request-id") };
-}
+const call = jsonReplyWithRequestId;
 
 async function autoProduct(n = 5, opts: Parameters<typeof makeProduct>[0] = {}) {
   const keys = cardKeysFor("PKEY", n);

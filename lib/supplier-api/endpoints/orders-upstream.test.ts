@@ -4,6 +4,7 @@ import { db } from "../../db/client";
 import { supplierClient } from "../../protocol/client";
 import { startAppServer, type AppServer } from "../../testing/app-server";
 import { cardKeysFor, makeBuyer, makeProduct } from "../../testing/factories";
+import { jsonReply } from "../../testing/json-reply";
 import { useTestDatabase } from "../../testing/test-database";
 
 // Profile U order endpoints over real HTTP (spec 4.5-4.7, section 6, 7, D17-D24, D26, D29, D32).
@@ -26,10 +27,7 @@ afterAll(async () => {
 
 const api = (creds = buyer, prefix = "/api/v1/upstream") => supplierClient(server.baseUrl, prefix, creds);
 
-async function call(res: Promise<Response>) {
-  const r = await res;
-  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
-}
+const call = jsonReply;
 
 async function autoProduct(n = 5, opts: Parameters<typeof makeProduct>[0] = {}) {
   const keys = cardKeysFor("UKEY", n);

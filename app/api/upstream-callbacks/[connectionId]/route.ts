@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { errorResponse, jsonResponse } from "@/lib/supplier-api/define-endpoint";
+import { errorResponse, jsonResponse } from "@/lib/supplier-api/responses";
 import { readBodyLimited } from "@/lib/supplier-api/read-body";
 import { HEADER_REQUEST_ID } from "@/lib/protocol/headers";
 import { receiveUpstreamCallback } from "@/lib/upstream/receive-upstream-callback";

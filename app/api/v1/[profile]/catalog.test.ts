@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { ALL_PREFIXES, type Profile } from "@/lib/protocol/profiles";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
-import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "@/lib/testing/factories";
+import { cardKeysFor, makeBuyer, makeCategory, makeProduct, makeSku } from "@/lib/testing/factories";
 import { signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
 
 // Ping and the catalogue endpoints over real HTTP, for each profile and
@@ -37,7 +37,6 @@ beforeAll(async () => {
   const b = await makeCategory({ sortOrder: 1 });
   const child = await makeCategory({ sortOrder: 0, parentId: a.id });
   const deleted = await makeCategory({ sortOrder: 3 });
-  await db().category.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
   categoryIds = { a: a.id, b: b.id, child: child.id, deleted: deleted.id };
 
   const mk = async (name: string, opts: Parameters<typeof makeProduct>[0]) => {
@@ -50,10 +49,11 @@ beforeAll(async () => {
     categoryId: b.id,
     priceCents: 1230n,
     cardKeys: cardKeysFor("CAT-KEY", 3),
-    logo: "uploads/logo.png",
     images: ["/uploads/1.png", "https://cdn.example.net/2.png"],
     content: IMAGE_CONTENT,
   });
+  // A path without its leading slash (the console refuses one; an older import stored it): D15 still makes it absolute.
+  await db().product.update({ where: { id: ids.autoB }, data: { logo: "uploads/logo.png" } });
   await mk("manualA", { categoryId: a.id, fulfillmentType: "manual", stockQuantity: 5, manualFormSchema: FORM_SCHEMA });
   await mk("unlimitedA", { categoryId: a.id, fulfillmentType: "upstream", stockQuantity: null });
   await mk("inactiveA", { categoryId: a.id, isActive: false });
@@ -61,9 +61,12 @@ beforeAll(async () => {
   await mk("deletedB", { categoryId: b.id });
   await db().product.update({ where: { id: ids.deletedB }, data: { deletedAt: new Date() } });
   await mk("inDeletedCategory", { categoryId: deleted.id });
+  // Deleted after its product was made: the console refuses a product in a deleted category.
+  await db().category.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
   const multi = await mk("multiSkuB", { categoryId: b.id, fulfillmentType: "manual", stockQuantity: 0 });
-  await db().sku.create({ data: { productId: multi.product.id, skuCode: `X-${multi.sku.id}-2`, priceCents: 2000n, isActive: false, stockQuantity: 7 } });
-  await db().sku.create({ data: { productId: multi.product.id, skuCode: `X-${multi.sku.id}-3`, priceCents: 3000n, deletedAt: new Date() } });
+  await makeSku({ productId: multi.product.id, skuCode: `X-${multi.sku.id}-2`, priceCents: 2000n, specValues: {}, isActive: false, stockQuantity: 7 });
+  const gone = await makeSku({ productId: multi.product.id, skuCode: `X-${multi.sku.id}-3`, priceCents: 3000n, specValues: {} });
+  await db().sku.update({ where: { id: gone.id }, data: { deletedAt: new Date() } });
   await mk("noSpecs", { categoryId: b.id, specValues: {}, fulfillmentType: "manual", stockQuantity: 1 });
   // D5: a language object missing a key is completed with "".
   await db().product.update({ where: { id: ids.noSpecs }, data: { title: { "zh-CN": "只有中文" }, description: {} } });

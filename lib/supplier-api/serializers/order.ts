@@ -1,9 +1,11 @@
-import type { OrderView } from "../orders/order-view";
-import { CURRENCY, formatAmount } from "./amount";
+import type { OrderView } from "../../orders/order-view";
+import { CURRENCY, formatAmount } from "../../protocol/amount";
 
 // Purchase order on the wire (spec 2.5), per profile. Pure functions: used by
-// the supplier API's order endpoints and by the Profile U callback payload
-// (section 6), which must show the same fulfilment object.
+// the supplier API's order endpoints (endpoints/orders.ts) and by the Profile
+// U callback payload (section 6, lib/callbacks/queue-callback.ts), which must
+// show the same fulfilment object, so the one serializer of an order lives
+// here beside the catalogue's (lib/protocol stays free of services).
 
 type WireProfile = "U" | "P";
 

@@ -1,8 +1,7 @@
-// Signed requests of section 5, raw Responses: the lower layer of the
-// downstream client (./client), also used by our benchmarks, tests and
-// lib/upstream. No database, no Next imports: lib/protocol only.
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "./headers";
 import { signRequest } from "./signing";
+
+// Signed requests of section 5, raw Responses (the lower layer of ./client.ts).
 
 export interface SupplierCredentials {
   apiKey: string;

@@ -1,0 +1,28 @@
+import type { OrderView } from "./order-view";
+
+// The create-order request and result, in service terms (no wire names): the
+// edge (lib/supplier-api/endpoints/orders.ts) translates the body into these.
+
+export type OrderProfile = "U" | "P";
+
+export interface CreateOrderInput {
+  downstreamOrderNo: string;
+  skuId: number;
+  quantity: number;
+  traceId?: string | null;
+  /** Profile U only (validated in createOrder, D29). */
+  callbackUrl?: string | null;
+  manualFormData?: Record<string, unknown> | null;
+}
+
+export interface CreateOrderArgs {
+  credential: { id: number; userId: string };
+  profile: OrderProfile;
+  input: CreateOrderInput;
+}
+
+/** `replayed`: the request repeated an earlier one (D18) and got the original order, read-only. */
+export interface CreateOrderResult {
+  order: OrderView;
+  replayed: boolean;
+}
