@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { MarkupPercentSchema, UpstreamConnectionInputSchema } from "../../lib/upstream/connection-input";
 import { command } from "./command";
+import { Int4IdTextSchema } from "../../lib/protocol/ids";
 export const commands = {
   "upstream:add": command({
     usage: "upstream:add --name N --base-url URL --profile U|P --api-key K --api-secret S [--max-wait-seconds 1800]",
@@ -32,12 +33,12 @@ export const commands = {
     options: { connection: { type: "string" }, "markup-percent": { type: "string" } },
     input: (v) => v,
     schema: z.object({
-      connection: z.string().regex(/^[1-9][0-9]{0,9}$/, "must be a connection id"),
+      connection: Int4IdTextSchema,
       "markup-percent": MarkupPercentSchema.default("0"),
     }),
     run: async (a) => {
       const { importUpstreamCatalog } = await import("../../lib/upstream/import-upstream-catalog");
-      const c = await importUpstreamCatalog({ connectionId: Number(a.connection), markupPercent: a["markup-percent"], actor: "cli" });
+      const c = await importUpstreamCatalog({ connectionId: a.connection, markupPercent: a["markup-percent"], actor: "cli" });
       return {
         categories_created: c.categoriesCreated, categories_updated: c.categoriesUpdated, categories_delisted: c.categoriesDelisted,
         products_created: c.productsCreated, products_updated: c.productsUpdated, products_delisted: c.productsDelisted,
