@@ -5,19 +5,18 @@
 import { z } from "zod";
 
 /** An amount as text: optional minus, up to 15 whole digits, at most two decimals. */
-export const AMOUNT_PATTERN = /^(-)?(\d{1,15})(?:\.(\d{1,2}))?$/;
-const AMOUNT_RE = AMOUNT_PATTERN;
+const AMOUNT_PATTERN = /^(-)?(\d{1,15})(?:\.(\d{1,2}))?$/;
 
 /** "12.3" → 1230n; throws on anything that is not a plain decimal with ≤ 2 places. */
 export function parseAmount(text: string): bigint {
-  const m = AMOUNT_RE.exec(text.trim());
+  const m = AMOUNT_PATTERN.exec(text.trim());
   if (!m) throw new RangeError(`not an amount with at most two decimals: ${JSON.stringify(text)}`);
   const cents = BigInt(m[2]) * 100n + BigInt((m[3] ?? "").padEnd(2, "0"));
   return m[1] ? -cents : cents;
 }
 
 export function isAmount(text: string): boolean {
-  return AMOUNT_RE.test(text.trim());
+  return AMOUNT_PATTERN.test(text.trim());
 }
 
 /** 1230n → "12.30"; -5n → "-0.05". */
@@ -30,6 +29,9 @@ export function formatAmount(cents: bigint): string {
 }
 
 export const CURRENCY = "CNY";
+
+/** An amount as another supplier sends it: checked, kept as text (its sign is judged by the caller). */
+export const AmountTextSchema = z.string().regex(AMOUNT_PATTERN);
 
 /** An amount typed by a person (admin form, CLI): any sign, into fen. */
 export const AmountInputSchema = z
