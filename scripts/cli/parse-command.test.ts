@@ -32,6 +32,13 @@ describe("CLI arguments use the services' rules (issue 9.3)", () => {
     expect(usageError(["upstream:import", "--connection", "07"])).toMatch(/--connection: must be/);
   });
 
+  it("issue 9.3 (D25): upstream:add checks --max-wait-seconds with the connection's own rule (at most 30 days)", () => {
+    const add = (wait: string) => ["upstream:add", "--name", "up", "--base-url", "http://127.0.0.1:9", "--profile", "U", "--api-key", "k", "--api-secret", "s", "--max-wait-seconds", wait];
+    expect(parseCommand(add("2592000")).input).toMatchObject({ "max-wait-seconds": 2592000 });
+    expect(usageError(add("2592001"))).toMatch(/--max-wait-seconds: /);
+    expect(usageError(add("1.5"))).toMatch(/--max-wait-seconds: must be an integer/);
+  });
+
   it("issue 9.3: order:deliver refuses a payload with no lines before the database, like deliverOrder", () => {
     expect(usageError(["order:deliver", "--order-no", "SK1", "--payload", "  \n \r\n"])).toMatch(/--payload: has no lines to deliver/);
     expect(usageError(["order:fail", "--order-no", "SK1", "--reason", "x".repeat(201)])).toMatch(/--reason: must be at most 200 characters/);

@@ -17,12 +17,12 @@ export const commands = {
       profile: UpstreamConnectionInputSchema.shape.profile,
       "api-key": UpstreamConnectionInputSchema.shape.apiKey,
       "api-secret": UpstreamConnectionInputSchema.shape.apiSecret,
-      "max-wait-seconds": z.string().regex(/^[1-9][0-9]{0,6}$/, "must be a whole number of seconds").default("1800"),
+      "max-wait-seconds": UpstreamConnectionInputSchema.shape.maxWaitSeconds,
     }),
     run: async (a) => {
       const { addUpstreamConnection } = await import("../../lib/upstream/add-upstream-connection");
       const c = await addUpstreamConnection(
-        { name: a.name, baseUrl: a["base-url"], profile: a.profile, apiKey: a["api-key"], apiSecret: a["api-secret"], maxWaitSeconds: Number(a["max-wait-seconds"]) },
+        { name: a.name, baseUrl: a["base-url"], profile: a.profile, apiKey: a["api-key"], apiSecret: a["api-secret"], maxWaitSeconds: a["max-wait-seconds"] },
         { actor: "cli" },
       );
       return { id: c.id };
