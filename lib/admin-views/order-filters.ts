@@ -1,6 +1,7 @@
 import type { Prisma } from "../generated/prisma/client";
 import type { OrderStatus } from "../generated/prisma/enums";
 import { one, type SearchParams } from "./paging";
+import { isInt4IdText } from "../protocol/ids";
 
 export const ORDER_STATUSES = ["processing", "unknown_review", "delivered", "failed"] as const;
 
@@ -32,7 +33,7 @@ export function parseOrderFilters(params: SearchParams): OrderFilters {
     status: ORDER_STATUSES.find((s) => s === statusRaw),
     profile: profileRaw === "U" || profileRaw === "P" ? profileRaw : undefined,
     apiKey: apiKey ? apiKey.slice(0, 200) : undefined,
-    productId: productRaw && /^[1-9][0-9]{0,9}$/.test(productRaw) ? Number(productRaw) : undefined,
+    productId: isInt4IdText(productRaw) ? Number(productRaw) : undefined,
     from: validDay(one(params, "from")),
     to: validDay(one(params, "to")),
     q: q ? q.slice(0, 100) : undefined,

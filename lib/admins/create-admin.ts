@@ -3,9 +3,10 @@ import { db } from "../db/client";
 import { isUniqueViolation, type Tx } from "../db/tx";
 import { appError } from "../errors";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
+import { EmailSchema } from "../users/email";
 
 export const AdminInputSchema = z.object({
-  email: z.email("must be an e-mail address").max(254).transform((e) => e.trim().toLowerCase()),
+  email: EmailSchema,
   password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024),
 });
 export type AdminInput = z.input<typeof AdminInputSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isAmount, parseAmount } from "../protocol/amount";
+import { NonNegativeAmountInputSchema } from "../protocol/amount";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { checkDelimiter, DEFAULT_DELIMITER, MAX_CARD_KEY_LENGTH } from "./delivery-format";
 
@@ -13,10 +13,7 @@ export const SKU_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export const Slug = z.string().regex(SLUG, "must be lowercase letters, digits and '-' (at most 100)");
 
-export const Amount = z
-  .string()
-  .refine((s) => isAmount(s) && parseAmount(s) >= 0n, "must be a non-negative amount string with at most two decimals, like \"10.00\"")
-  .transform((s) => parseAmount(s));
+export const Amount = NonNegativeAmountInputSchema;
 
 /**
  * Longest product content per language, at every import (catalogue file,

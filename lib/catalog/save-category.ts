@@ -6,15 +6,16 @@ import { auditCatalogSave } from "./audit-catalog-save";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { Slug, SortOrder, Text } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
+import { Int4IdSchema } from "../protocol/ids";
 
 // Creates or edits one category from the console. Field rules are the
 // catalogue import's (catalog-file-schema.ts), so both paths accept the same.
 export const SaveCategorySchema = z.object({
-  id: z.coerce.number().int().positive().optional(),
+  id: Int4IdSchema.optional(),
   slug: Slug,
   name: Text(200),
   sortOrder: z.coerce.number().pipe(SortOrder),
-  parentId: z.coerce.number().int().positive().nullable(),
+  parentId: Int4IdSchema.nullable(),
 });
 export type SaveCategoryInput = z.input<typeof SaveCategorySchema>;
 

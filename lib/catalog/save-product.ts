@@ -7,6 +7,7 @@ import type { AdminSession } from "../admin-auth/require-admin";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { Amount, DELIVERY_FORMATS, Delimiter, FULFILLMENT_TYPES, MAX_CONTENT_LENGTH, Slug, Text } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
+import { Int4IdSchema } from "../protocol/ids";
 
 // Creates or edits one product from the console, with the catalogue import's
 // field rules (catalog-file-schema.ts) and the shared manual form schema
@@ -15,9 +16,9 @@ import { parseInput } from "./parse-input";
 const ImagePath = z.string().trim().max(1000).refine((s) => s === "" || s.startsWith("/uploads/") || /^https?:\/\//.test(s), "must be an uploaded picture (/uploads/…) or an http(s) URL");
 
 export const SaveProductSchema = z.object({
-  id: z.coerce.number().int().positive().optional(),
+  id: Int4IdSchema.optional(),
   slug: Slug,
-  categoryId: z.coerce.number().int().positive(),
+  categoryId: Int4IdSchema,
   title: Text(200).refine((t) => t["zh-CN"].trim() !== "" || t.en.trim() !== "", "a title is needed in at least one language"),
   description: Text(2000),
   content: Text(MAX_CONTENT_LENGTH),

@@ -6,11 +6,12 @@ import { auditCatalogSave } from "./audit-catalog-save";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { Amount, SKU_CODE, StockQuantity } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
+import { Int4IdSchema } from "../protocol/ids";
 
 // Creates or edits one SKU from the console, with the import's rules.
 export const SaveSkuSchema = z.object({
-  id: z.coerce.number().int().positive().optional(),
-  productId: z.coerce.number().int().positive(),
+  id: Int4IdSchema.optional(),
+  productId: Int4IdSchema,
   skuCode: z.string().regex(SKU_CODE, "must be letters, digits, '.', '_' or '-' (at most 100)"),
   specValues: z.record(z.string().max(100), z.string().max(200)),
   price: Amount,

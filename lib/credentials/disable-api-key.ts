@@ -1,5 +1,9 @@
+import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
+
+/** An API key as an operator types or pastes it (console, CLI); never a secret. */
+export const ApiKeyTextSchema = z.string().trim().min(1, "is required").max(200, "must be at most 200 characters");
 
 /**
  * Disables an API key; requests signed with it get 401 from now on (D9).

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
@@ -17,6 +18,13 @@ export function payloadLines(text: string): string[] {
   return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
 }
 
+/** What an administrator delivers by hand: at least one non-empty line, at most a million characters. */
+export const DeliveryPayloadSchema = z
+  .string()
+  .min(1, { error: "is required", abort: true })
+  .max(MAX_PAYLOAD_CHARS, { error: "is too long", abort: true })
+  .refine((text) => payloadLines(text).length > 0, "has no lines to deliver");
+
 /**
  * Manual fulfilment (admin UI, `npm run cli -- order:deliver`): a processing
  * or review order becomes delivered with the given lines, its Profile U
@@ -24,9 +32,9 @@ export function payloadLines(text: string): string[] {
  * never the payload). Refuses any other state with a clear 409.
  */
 export async function deliverOrder(input: DeliverOrderInput) {
-  if (input.payloadText.length > MAX_PAYLOAD_CHARS) throw appError("bad_request", "payload is too long");
-  const lines = payloadLines(input.payloadText);
-  if (!lines.length) throw appError("bad_request", "payload has no lines to deliver");
+  const checked = DeliveryPayloadSchema.safeParse(input.payloadText);
+  if (!checked.success) throw appError("bad_request", `payload ${checked.error.issues[0].message}`);
+  const lines = payloadLines(checked.data);
   return db().$transaction(async (tx) => {
     const orderId = await orderIdByNo(tx, input.orderNo);
     const result = await transitionOrder(tx, orderId, { to: "delivered", lines, source: "manual", adminUserId: input.adminUserId });

@@ -1,8 +1,12 @@
+import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
 import { transitionOrder } from "./transition-order";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+
+/** Why an order failed: shown to a Profile P buyer as error_message, so short and free of secrets. */
+export const FailReasonSchema = z.string().trim().min(1, "is required").max(200, "must be at most 200 characters");
 
 export interface FailOrderInput extends AuditActor {
   orderNo: string;
@@ -17,9 +21,9 @@ export interface FailOrderInput extends AuditActor {
  * log records who did it and why. Refuses any other state with a clear 409.
  */
 export async function failOrder(input: FailOrderInput) {
-  const reason = input.reason.trim();
-  if (!reason) throw appError("bad_request", "a reason is required");
-  if (reason.length > 200) throw appError("bad_request", "reason must be at most 200 characters");
+  const checked = FailReasonSchema.safeParse(input.reason);
+  if (!checked.success) throw appError("bad_request", `reason ${checked.error.issues[0].message}`);
+  const reason = checked.data;
   return db().$transaction(async (tx) => {
     const orderId = await orderIdByNo(tx, input.orderNo);
     const result = await transitionOrder(tx, orderId, { to: "failed", reason, adminUserId: input.adminUserId });

@@ -3,6 +3,7 @@ import { CURRENCY } from "./amount";
 import { ERROR_STATUS } from "./errors";
 import { PROTOCOL_VERSION, PROVIDER_TYPE } from "./headers";
 import type { Profile } from "./profiles";
+import { INT4_MAX } from "./ids";
 
 // Response bodies of the supplier interface as zod schemas, per profile
 // (sections 2, 4, 6, 7; D1-D5, D10-D16, D19-D21). The one source of the
@@ -16,7 +17,7 @@ import type { Profile } from "./profiles";
 export const AMOUNT_WIRE_PATTERN = /^[0-9]{1,15}\.[0-9]{2}$/;
 export const AmountSchema = z.string().regex(AMOUNT_WIRE_PATTERN).meta({ description: "Amount, exactly two decimals (D3)", examples: ["12.30"] });
 
-const id = z.int().min(1).max(2_147_483_647);
+const id = z.int().min(1).max(INT4_MAX);
 const count = z.int().min(0);
 
 /** D5: both keys, always strings. */

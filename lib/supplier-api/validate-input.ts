@@ -4,6 +4,7 @@ import { findUnstorableText } from "../protocol/storable-text";
 import { parseJsonObject } from "./strict-json";
 import { zodMessage } from "./zod-message";
 import { appError } from "../errors";
+import { isInt4IdText } from "../protocol/ids";
 
 // Step 6 of defineEndpoint (D7, D17): the body and query of a request, and path ids.
 
@@ -32,7 +33,7 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown): T {
 
 /** D20/D11: a path id must be a positive integer, else 400 bad_request. */
 export function parseIdParam(value: string | undefined, field = "id"): number {
-  if (!value || !/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > 2_147_483_647) {
+  if (!isInt4IdText(value)) {
     throw appError("bad_request", `${field} must be a positive integer`);
   }
   return Number(value);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { supplierClient, type SupplierCredentials } from "../protocol/client";
 import { PROFILE_PREFIXES, type Profile } from "../protocol/profiles";
 import { ERROR_STATUS } from "../protocol/errors";
+import { AmountTextSchema as Amount } from "../protocol/amount";
 import { LanguageTextSchema } from "../protocol/language";
 import { MAX_CONTENT_LENGTH } from "../catalog/catalog-file-schema";
 import { BodyTooLargeError, MAX_UPSTREAM_BODY_BYTES, readCappedText } from "./read-capped-body";
@@ -38,7 +39,6 @@ export class UpstreamError extends Error {
   }
 }
 
-const Amount = z.string().regex(/^-?\d{1,15}(\.\d{1,2})?$/);
 // Issue 8.3: a price below zero would credit our buyer on every order; the product is skipped.
 const Price = Amount.refine((s) => !s.startsWith("-") || /^-0+(\.0+)?$/.test(s), "priced below zero");
 

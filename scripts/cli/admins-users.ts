@@ -1,7 +1,11 @@
 // Administrators, buyers, points and API keys.
 import { z } from "zod";
 import { AdminInputSchema } from "../../lib/admins/create-admin";
-import { Amount, command, Email } from "./command";
+import { NonNegativeAmountInputSchema } from "../../lib/protocol/amount";
+import { AdjustReasonSchema, PointsDeltaSchema } from "../../lib/points/adjust-points";
+import { EmailSchema } from "../../lib/users/email";
+import { ApiKeyTextSchema } from "../../lib/credentials/disable-api-key";
+import { command } from "./command";
 export const commands = {
   "admin:create": command({
     usage: "admin:create --email E --password P",
@@ -17,11 +21,11 @@ export const commands = {
     usage: "user:create --email E [--points 12.34]",
     options: { email: { type: "string" }, points: { type: "string" } },
     input: (v) => v,
-    schema: z.object({ email: Email, points: Amount(false).default("0") }),
+    schema: z.object({ email: EmailSchema, points: NonNegativeAmountInputSchema.default(0n) }),
     run: async (a) => {
       const { createUser } = await import("../../lib/users/create-user");
-      const { formatAmount, parseAmount } = await import("../../lib/protocol/amount");
-      const user = await createUser({ email: a.email, initialPointsCents: parseAmount(a.points) });
+      const { formatAmount } = await import("../../lib/protocol/amount");
+      const user = await createUser({ email: a.email, initialPointsCents: a.points });
       return { id: user.id, email: user.email, points: formatAmount(user.balanceCents) };
     },
   }),
@@ -30,14 +34,14 @@ export const commands = {
     options: { email: { type: "string" }, amount: { type: "string" }, reason: { type: "string" } },
     input: (v) => v,
     schema: z.object({
-      email: Email,
-      amount: Amount(true).refine((s) => !/^-?0*(\.0*)?$/.test(s), "must not be zero"),
-      reason: z.string().trim().min(1, "is required").max(200),
+      email: EmailSchema,
+      amount: PointsDeltaSchema,
+      reason: AdjustReasonSchema,
     }),
     run: async (a) => {
       const { adjustPoints } = await import("../../lib/points/adjust-points");
-      const { formatAmount, parseAmount } = await import("../../lib/protocol/amount");
-      const balance = await adjustPoints({ email: a.email, deltaCents: parseAmount(a.amount), reason: `cli: ${a.reason}` });
+      const { formatAmount } = await import("../../lib/protocol/amount");
+      const balance = await adjustPoints({ email: a.email, deltaCents: a.amount, reason: `cli: ${a.reason}` });
       return { balance: formatAmount(balance) };
     },
   }),
@@ -67,7 +71,7 @@ export const commands = {
     usage: "apikey:create --email E [--name N]",
     options: { email: { type: "string" }, name: { type: "string" } },
     input: (v) => v,
-    schema: z.object({ email: Email, name: z.string().trim().max(100).default("") }),
+    schema: z.object({ email: EmailSchema, name: z.string().trim().max(100).default("") }),
     run: async (a) => {
       const { getUserByEmail } = await import("../../lib/users/get-user-by-email");
       const { createApiKey } = await import("../../lib/credentials/create-api-key");
@@ -80,7 +84,7 @@ export const commands = {
     usage: "apikey:disable --key K",
     options: { key: { type: "string" } },
     input: (v) => v,
-    schema: z.object({ key: z.string().trim().min(1).max(200) }),
+    schema: z.object({ key: ApiKeyTextSchema }),
     run: async (a) => {
       const { disableApiKey } = await import("../../lib/credentials/disable-api-key");
       await disableApiKey(a.key);

@@ -1,16 +1,17 @@
 // Administrator accounts: password reset, disable, unlock (issue 8.4).
 import { z } from "zod";
 import { NewPasswordSchema } from "../../lib/admins/set-admin-password";
-import { command, Email } from "./command";
+import { EmailSchema } from "../../lib/users/email";
+import { command } from "./command";
 
-const EmailOnly = z.object({ email: Email });
+const EmailOnly = z.object({ email: EmailSchema });
 
 export const commands = {
   "admin:password": command({
     usage: "admin:password --email E --password P   (ends every session of that admin)",
     options: { email: { type: "string" }, password: { type: "string" } },
     input: (v) => v,
-    schema: z.object({ email: Email, password: NewPasswordSchema }),
+    schema: z.object({ email: EmailSchema, password: NewPasswordSchema }),
     run: async (a) => {
       const { getAdminByEmail } = await import("../../lib/admins/get-admin-by-email");
       const { setAdminPassword } = await import("../../lib/admins/set-admin-password");

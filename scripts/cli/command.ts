@@ -22,7 +22,3 @@ export interface Command<S extends z.ZodType> {
   run: (input: z.output<S>) => Promise<object>;
 }
 export const command = <S extends z.ZodType>(c: Command<S>) => c;
-
-export const Email = z.email("must be an e-mail address").max(254);
-export const Amount = (signed: boolean) =>
-  z.string().regex(signed ? /^-?\d{1,13}(\.\d{1,2})?$/ : /^\d{1,13}(\.\d{1,2})?$/, `must be ${signed ? "an" : "a non-negative"} amount with at most two decimals, like ${signed ? "-5.00" : "12.34"}`);

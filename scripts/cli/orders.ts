@@ -1,12 +1,15 @@
 // Orders fulfilled or failed by hand.
 import { z } from "zod";
+import { DeliveryPayloadSchema } from "../../lib/fulfilment/deliver-order";
+import { FailReasonSchema } from "../../lib/fulfilment/fail-order";
+import { OrderNoSchema } from "../../lib/fulfilment/order-no-input";
 import { command } from "./command";
 export const commands = {
   "order:deliver": command({
     usage: "order:deliver --order-no N --payload TEXT",
     options: { "order-no": { type: "string" }, payload: { type: "string" } },
     input: (v) => v,
-    schema: z.object({ "order-no": z.string().trim().min(1).max(64), payload: z.string().min(1, "is required") }),
+    schema: z.object({ "order-no": OrderNoSchema, payload: DeliveryPayloadSchema }),
     run: async (a) => {
       const { deliverOrder } = await import("../../lib/fulfilment/deliver-order");
       const r = await deliverOrder({ orderNo: a["order-no"], payloadText: a.payload, actor: "cli" });
@@ -17,7 +20,7 @@ export const commands = {
     usage: "order:fail --order-no N --reason R",
     options: { "order-no": { type: "string" }, reason: { type: "string" } },
     input: (v) => v,
-    schema: z.object({ "order-no": z.string().trim().min(1).max(64), reason: z.string().trim().min(1, "is required").max(200) }),
+    schema: z.object({ "order-no": OrderNoSchema, reason: FailReasonSchema }),
     run: async (a) => {
       const { failOrder } = await import("../../lib/fulfilment/fail-order");
       const r = await failOrder({ orderNo: a["order-no"], reason: a.reason, actor: "cli" });

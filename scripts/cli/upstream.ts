@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { MarkupPercentSchema, UpstreamConnectionInputSchema } from "../../lib/upstream/connection-input";
 import { command } from "./command";
+import { Int4IdTextSchema } from "../../lib/protocol/ids";
 export const commands = {
   "upstream:add": command({
     usage: "upstream:add --name N --base-url URL --profile U|P --api-key K --api-secret S [--max-wait-seconds 1800]",
@@ -16,12 +17,12 @@ export const commands = {
       profile: UpstreamConnectionInputSchema.shape.profile,
       "api-key": UpstreamConnectionInputSchema.shape.apiKey,
       "api-secret": UpstreamConnectionInputSchema.shape.apiSecret,
-      "max-wait-seconds": z.string().regex(/^[1-9][0-9]{0,6}$/, "must be a whole number of seconds").default("1800"),
+      "max-wait-seconds": UpstreamConnectionInputSchema.shape.maxWaitSeconds,
     }),
     run: async (a) => {
       const { addUpstreamConnection } = await import("../../lib/upstream/add-upstream-connection");
       const c = await addUpstreamConnection(
-        { name: a.name, baseUrl: a["base-url"], profile: a.profile, apiKey: a["api-key"], apiSecret: a["api-secret"], maxWaitSeconds: Number(a["max-wait-seconds"]) },
+        { name: a.name, baseUrl: a["base-url"], profile: a.profile, apiKey: a["api-key"], apiSecret: a["api-secret"], maxWaitSeconds: a["max-wait-seconds"] },
         { actor: "cli" },
       );
       return { id: c.id };
@@ -32,12 +33,12 @@ export const commands = {
     options: { connection: { type: "string" }, "markup-percent": { type: "string" } },
     input: (v) => v,
     schema: z.object({
-      connection: z.string().regex(/^[1-9][0-9]{0,9}$/, "must be a connection id"),
+      connection: Int4IdTextSchema,
       "markup-percent": MarkupPercentSchema.default("0"),
     }),
     run: async (a) => {
       const { importUpstreamCatalog } = await import("../../lib/upstream/import-upstream-catalog");
-      const c = await importUpstreamCatalog({ connectionId: Number(a.connection), markupPercent: a["markup-percent"], actor: "cli" });
+      const c = await importUpstreamCatalog({ connectionId: a.connection, markupPercent: a["markup-percent"], actor: "cli" });
       return {
         categories_created: c.categoriesCreated, categories_updated: c.categoriesUpdated, categories_delisted: c.categoriesDelisted,
         products_created: c.productsCreated, products_updated: c.productsUpdated, products_delisted: c.productsDelisted,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog-query";
 import { HEADER_API_KEY, HEADER_REQUEST_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, PROTOCOL_VERSION } from "../headers";
+import { INT4_MAX } from "../ids";
 import { PROFILE_PREFIXES, type Profile } from "../profiles";
 import { ErrorBodySchema, errorBodySchema, OrderCallbackSchema } from "../wire-responses";
 import { GUIDE_MARKDOWN, SIGNING_GUIDE } from "./guide";
@@ -40,7 +41,7 @@ function parameters(profile: Profile, op: Operation): Json[] {
   const out: Json[] = [];
   if (op.pathId) {
     const what = op.pathId === "product" ? "product id" : "order_id";
-    out.push({ name: "id", in: "path", required: true, description: `${what}; not a positive integer: 400 bad_request`, schema: { type: "integer", minimum: 1, maximum: 2_147_483_647 } });
+    out.push({ name: "id", in: "path", required: true, description: `${what}; not a positive integer: 400 bad_request`, schema: { type: "integer", minimum: 1, maximum: INT4_MAX } });
   }
   if (op.query) {
     const strict = profile === "P" ? "out of range or malformed: 400 bad_request (D10)" : "clamped; malformed means the default (D10)";

@@ -6,12 +6,13 @@ import type { ActionState } from "@/lib/admin-auth/action-state";
 import { auditAdmin } from "@/lib/admin-auth/audit-admin";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { createApiKey } from "@/lib/credentials/create-api-key";
-import { disableApiKey } from "@/lib/credentials/disable-api-key";
+import { ApiKeyTextSchema, disableApiKey } from "@/lib/credentials/disable-api-key";
 import { rotateApiKey } from "@/lib/credentials/rotate-api-key";
+import { EmailSchema } from "@/lib/users/email";
 import { getUserByEmail } from "@/lib/users/get-user-by-email";
 
 const CreateSchema = z.object({
-  email: z.email().max(254).transform((e) => e.trim().toLowerCase()),
+  email: EmailSchema,
   name: z.string().trim().max(100).default(""),
 });
 
@@ -32,7 +33,7 @@ export async function createApiKeyAction(_prev: ActionState, form: FormData): Pr
   });
 }
 
-const DisableSchema = z.object({ apiKey: z.string().trim().min(1).max(200) });
+const DisableSchema = z.object({ apiKey: ApiKeyTextSchema });
 
 export async function disableApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(DisableSchema, form, async (input, { admin, t }) => {

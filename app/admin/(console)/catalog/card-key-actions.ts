@@ -13,6 +13,7 @@ import { undoCardKeyBatch } from "@/lib/catalog/undo-card-key-batch";
 import { AppError } from "@/lib/errors";
 import { getI18n } from "@/lib/i18n/server";
 import { log } from "@/lib/log";
+import { Int4IdSchema } from "@/lib/protocol/ids";
 
 // Card keys never appear in a response, a log line or an audit row here,
 // except revealCardKeyAction's one audited key.
@@ -20,7 +21,7 @@ import { log } from "@/lib/log";
 export type CardKeyImportState = { ok: boolean; message: string; preview?: CardKeyPreview; previewedFor?: string; at: number } | null;
 
 const ImportForm = z.object({
-  skuId: z.coerce.number().int().positive(),
+  skuId: Int4IdSchema,
   text: z.string().max(900_000),
   kind: z.enum(["txt", "csv"]).default("txt"),
   source: z.enum(["admin-paste", "admin-upload"]).default("admin-paste"),
@@ -55,7 +56,7 @@ export async function cardKeyImportAction(_prev: CardKeyImportState, form: FormD
 }
 
 export async function undoBatchAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({ batchId: z.coerce.number().int().positive(), skuId: z.coerce.number().int().positive() }), form, async (input, { admin, t }) => {
+  return runAdminAction(z.object({ batchId: Int4IdSchema, skuId: Int4IdSchema }), form, async (input, { admin, t }) => {
     const { deleted } = await undoCardKeyBatch(input.batchId, admin);
     revalidatePath(`/admin/catalog/skus/${input.skuId}`);
     return { ok: true, message: t("cardKeys.undoneDone", { count: deleted }) };

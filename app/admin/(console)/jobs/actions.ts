@@ -7,10 +7,11 @@ import { auditAdmin } from "@/lib/admin-auth/audit-admin";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { retryJob } from "@/lib/jobs/list-jobs";
+import { Int4IdSchema } from "@/lib/protocol/ids";
 
 /** resendCallback writes its own audit row with the new series of attempts. */
 export async function resendCallbackAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({ callbackId: z.coerce.number().int().positive() }), form, async (input, { admin, t }) => {
+  return runAdminAction(z.object({ callbackId: Int4IdSchema }), form, async (input, { admin, t }) => {
     await resendCallback({ callbackId: input.callbackId, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     revalidatePath("/admin/jobs");
     return { ok: true, message: t("jobs.resent") };

@@ -9,7 +9,8 @@ import { listReviewQueue } from "@/lib/admin-views/list-review-queue";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
-import { deliverReviewAction, failReviewAction, recheckUpstreamAction } from "./actions";
+import { deliverOrderAction, failOrderAction } from "../orders/actions";
+import { recheckUpstreamAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -56,7 +57,7 @@ export default async function ReviewQueuePage() {
               </ActionForm>
             ) : null}
             <div style={{ height: 12 }} />
-            <OrderActions orderNo={o.orderNo} deliver={deliverReviewAction} fail={failReviewAction} labels={labels} />
+            <OrderActions orderNo={o.orderNo} deliver={deliverOrderAction} fail={failOrderAction} labels={labels} />
           </Card>
         );
       })}

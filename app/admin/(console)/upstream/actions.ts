@@ -10,8 +10,9 @@ import { MarkupPercentSchema, UpstreamConnectionInputSchema } from "@/lib/upstre
 import { importUpstreamCatalog } from "@/lib/upstream/import-upstream-catalog";
 import { pingUpstreamConnection } from "@/lib/upstream/list-upstream-connections";
 import { setUpstreamEnabled } from "@/lib/upstream/set-upstream-enabled";
+import { Int4IdSchema } from "@/lib/protocol/ids";
 
-const ConnectionId = z.coerce.number().int().positive();
+const ConnectionId = Int4IdSchema;
 
 /** Pings first (the service refuses a supplier that does not answer); the secret is stored encrypted and never echoed back. */
 export async function addUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {

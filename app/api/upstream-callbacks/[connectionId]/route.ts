@@ -4,6 +4,7 @@ import { readBodyLimited } from "@/lib/supplier-api/read-body";
 import { HEADER_REQUEST_ID } from "@/lib/protocol/headers";
 import { receiveUpstreamCallback } from "@/lib/upstream/receive-upstream-callback";
 import { appError } from "@/lib/errors";
+import { isInt4IdText } from "@/lib/protocol/ids";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ connectionId: 
   let res: Response;
   try {
     const { connectionId } = await ctx.params;
-    if (!/^[1-9][0-9]{0,9}$/.test(connectionId) || Number(connectionId) > 2_147_483_647) throw appError("not_found", "no such endpoint");
+    if (!isInt4IdText(connectionId)) throw appError("not_found", "no such endpoint");
     const rawBody = await readBodyLimited(req);
     const result = await receiveUpstreamCallback({
       connectionId: Number(connectionId), method: req.method, path: new URL(req.url).pathname, headers: req.headers, rawBody,

@@ -1,0 +1,41 @@
+// Buyers, their points and member levels.
+import { defineMessages } from "../define-messages";
+
+export const buyers = defineMessages(
+  {
+    "buyers.changeLevel": "Change member level",
+    "buyers.levelChanged": "Member level changed.",
+    "buyers.title": "Buyers & points",
+    "buyers.searchPlaceholder": "Search by e-mail",
+    "buyers.balance": "Balance",
+    "buyers.level": "Member level",
+    "buyers.create": "Add a buyer",
+    "buyers.created": "Buyer added.",
+    "buyers.initialPoints": "Opening points",
+    "buyers.adjust": "Adjust points",
+    "buyers.adjustHelp": "Positive to credit, negative to debit, e.g. 10.00 or -5.50. The balance never goes below zero.",
+    "buyers.adjusted": "Points adjusted. New balance: {balance}",
+    "buyers.ledger": "Points ledger",
+    "buyers.delta": "Change",
+    "buyers.balanceAfter": "Balance after",
+    "buyers.order": "Order",
+  },
+  {
+    "buyers.changeLevel": "修改会员等级",
+    "buyers.levelChanged": "会员等级已修改。",
+    "buyers.title": "买家与积分",
+    "buyers.searchPlaceholder": "按邮箱搜索",
+    "buyers.balance": "余额",
+    "buyers.level": "会员等级",
+    "buyers.create": "添加买家",
+    "buyers.created": "买家已添加。",
+    "buyers.initialPoints": "初始积分",
+    "buyers.adjust": "调整积分",
+    "buyers.adjustHelp": "正数为增加，负数为扣除，例如 10.00 或 -5.50。余额不会低于零。",
+    "buyers.adjusted": "积分已调整，新余额：{balance}",
+    "buyers.ledger": "积分流水",
+    "buyers.delta": "变动",
+    "buyers.balanceAfter": "变动后余额",
+    "buyers.order": "订单",
+  },
+);
