@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { startLoopbackServer } from "./loopback-server";
 
 export interface ReceivedCallback {
   method: string;
@@ -20,33 +20,21 @@ export interface CallbackReceiver {
 
 /** A real HTTP server on 127.0.0.1 that records every request (loopback only, per the test rules). */
 export async function startCallbackReceiver(): Promise<CallbackReceiver> {
-  const receiver: CallbackReceiver = {
-    origin: "",
-    received: [],
-    respond: () => ({ status: 200 }),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
-      const rec = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
-      const index = receiver.received.push(rec) - 1;
-      const answer = receiver.respond(rec, index);
-      const send = () => {
-        if (res.destroyed) return;
-        res.writeHead(answer.status, answer.headers ?? {});
-        res.end("ok");
-      };
-      if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
-      else send();
-    });
+  const receiver: CallbackReceiver = { origin: "", received: [], respond: () => ({ status: 200 }), close: async () => undefined };
+  const server = await startLoopbackServer((req, body, res) => {
+    const rec = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: body.toString("utf8") };
+    const index = receiver.received.push(rec) - 1;
+    const answer = receiver.respond(rec, index);
+    const send = () => {
+      if (res.destroyed) return;
+      res.writeHead(answer.status, answer.headers ?? {});
+      res.end("ok");
+    };
+    if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+    else send();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  receiver.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver.origin = server.origin;
+  receiver.close = server.close;
   return receiver;
 }
 

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { startLoopbackServer } from "./loopback-server";
 
 /**
  * What the proxy does with one request:
@@ -35,52 +35,36 @@ export interface FaultProxy {
 
 /** A tiny HTTP proxy on 127.0.0.1 that injects faults in front of a loopback server (tests only). */
 export async function startFaultProxy(target = ""): Promise<FaultProxy> {
-  const proxy: FaultProxy = {
-    origin: "",
-    target,
-    requests: [],
-    fault: () => "pass",
-    delayMs: 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const base = { method: req.method ?? "GET", url: req.url ?? "/", body: body.toString("utf8") };
-      const fault = proxy.fault(base, proxy.requests.length);
-      const record: ProxiedRequest = { ...base, fault };
-      proxy.requests.push(record);
-      if (fault === "hang") return;
-      if (fault === "500") return void res.writeHead(500, { "Content-Type": "application/json" }).end('{"ok":false,"error_code":"internal_error","error_message":"injected"}');
-      const headers = { ...req.headers };
-      delete headers.host;
-      const forward = () => {
-        const out = http.request(new URL(base.url, proxy.target), { method: base.method, headers }, (answer) => {
-          const parts: Buffer[] = [];
-          answer.on("data", (c) => parts.push(c));
-          answer.on("end", () => {
-            record.targetStatus = answer.statusCode;
-            if (fault === "forward-then-hang") return;
-            if (fault === "forward-then-500") return void res.writeHead(500).end('{"ok":false,"error_code":"internal_error","error_message":"injected"}');
-            res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(parts));
-          });
+  const proxy: FaultProxy = { origin: "", target, requests: [], fault: () => "pass", delayMs: 0, close: async () => undefined };
+  const server = await startLoopbackServer((req, body, res) => {
+    const base = { method: req.method ?? "GET", url: req.url ?? "/", body: body.toString("utf8") };
+    const fault = proxy.fault(base, proxy.requests.length);
+    const record: ProxiedRequest = { ...base, fault };
+    proxy.requests.push(record);
+    if (fault === "hang") return;
+    if (fault === "500") return void res.writeHead(500, { "Content-Type": "application/json" }).end('{"ok":false,"error_code":"internal_error","error_message":"injected"}');
+    const headers = { ...req.headers };
+    delete headers.host;
+    const forward = () => {
+      const out = http.request(new URL(base.url, proxy.target), { method: base.method, headers }, (answer) => {
+        const parts: Buffer[] = [];
+        answer.on("data", (c) => parts.push(c));
+        answer.on("end", () => {
+          record.targetStatus = answer.statusCode;
+          if (fault === "forward-then-hang") return;
+          if (fault === "forward-then-500") return void res.writeHead(500).end('{"ok":false,"error_code":"internal_error","error_message":"injected"}');
+          res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(parts));
         });
-        out.on("error", () => {
-          if (!res.headersSent) res.writeHead(502).end();
-        });
-        out.end(body);
-      };
-      if (proxy.delayMs) setTimeout(forward, proxy.delayMs);
-      else forward();
-    });
+      });
+      out.on("error", () => {
+        if (!res.headersSent) res.writeHead(502).end();
+      });
+      out.end(body);
+    };
+    if (proxy.delayMs) setTimeout(forward, proxy.delayMs);
+    else forward();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  proxy.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.origin = server.origin;
+  proxy.close = server.close;
   return proxy;
 }

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { startLoopbackServer } from "./loopback-server";
 
 /**
  * What the stub answers to one request. `body` is sent as is; `stream` sends
@@ -33,19 +33,8 @@ export async function startStubUpstream(): Promise<StubUpstream> {
     requests: [],
     streamed: new Map(),
     answer: () => ({ status: 404, body: { ok: false, error_code: "not_found", error_message: "no route" } }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => undefined,
   };
-  const server = http.createServer((req, res) => {
-    const index = stub.requests.length;
-    stub.requests.push(`${req.method} ${req.url}`);
-    const parts: Buffer[] = [];
-    req.on("data", (c: Buffer) => parts.push(c));
-    req.on("end", () => respond(res, index, { method: req.method ?? "GET", path: (req.url ?? "/").replace(/^\/(api\/)?v1\/(upstream|provider)/, ""), body: Buffer.concat(parts).toString("utf8") }));
-  });
   const respond = (res: http.ServerResponse, index: number, request: { method: string; path: string; body: string }) => {
     const a = stub.answer(request);
     if ("stream" in a) {
@@ -66,7 +55,12 @@ export async function startStubUpstream(): Promise<StubUpstream> {
     const body = typeof a.body === "string" ? a.body : JSON.stringify(a.body ?? {});
     res.writeHead(a.status ?? 200, { "Content-Type": "application/json", ...a.headers }).end(body);
   };
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  stub.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startLoopbackServer((req, body, res) => {
+    const index = stub.requests.length;
+    stub.requests.push(`${req.method} ${req.url}`);
+    respond(res, index, { method: req.method ?? "GET", path: (req.url ?? "/").replace(/^\/(api\/)?v1\/(upstream|provider)/, ""), body: body.toString("utf8") });
+  });
+  stub.origin = server.origin;
+  stub.close = server.close;
   return stub;
 }
