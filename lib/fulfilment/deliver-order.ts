@@ -1,9 +1,11 @@
-import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
+import { DeliveryPayloadSchema, payloadLines } from "./manual-input";
 import { transitionOrder } from "./transition-order";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+
+export { DeliveryPayloadSchema, payloadLines };
 
 export interface DeliverOrderInput extends AuditActor {
   orderNo: string;
@@ -11,19 +13,6 @@ export interface DeliverOrderInput extends AuditActor {
   payloadText: string;
 }
 
-const MAX_PAYLOAD_CHARS = 1_000_000;
-
-/** Non-empty lines, trimmed, CRLF or LF. */
-export function payloadLines(text: string): string[] {
-  return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
-}
-
-/** What an administrator delivers by hand: at least one non-empty line, at most a million characters. */
-export const DeliveryPayloadSchema = z
-  .string()
-  .min(1, { error: "is required", abort: true })
-  .max(MAX_PAYLOAD_CHARS, { error: "is too long", abort: true })
-  .refine((text) => payloadLines(text).length > 0, "has no lines to deliver");
 
 /**
  * Manual fulfilment (admin UI, `npm run cli -- order:deliver`): a processing

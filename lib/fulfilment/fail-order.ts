@@ -1,12 +1,11 @@
-import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
+import { FailReasonSchema } from "./manual-input";
 import { transitionOrder } from "./transition-order";
 import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
 
-/** Why an order failed: shown to a Profile P buyer as error_message, so short and free of secrets. */
-export const FailReasonSchema = z.string().trim().min(1, "is required").max(200, "must be at most 200 characters");
+export { FailReasonSchema };
 
 export interface FailOrderInput extends AuditActor {
   orderNo: string;

@@ -1,14 +1,10 @@
-import { z } from "zod";
 import { db } from "../db/client";
 import { AppError, appError } from "../errors";
-import { AmountInputSchema, formatAmount } from "../protocol/amount";
+import { formatAmount } from "../protocol/amount";
 import { getUserByEmail } from "../users/get-user-by-email";
 import { changeBalance } from "./change-balance";
 
-/** The change an operator types: any sign, never zero (a zero adjustment would be a ledger row that means nothing). */
-export const PointsDeltaSchema = AmountInputSchema.refine((cents) => cents !== 0n, "must not be zero");
-/** Why, as the operator types it (the caller prefixes "admin: " or "cli: " for the ledger row). */
-export const AdjustReasonSchema = z.string().trim().min(1, "is required").max(200, "must be at most 200 characters");
+export { AdjustReasonSchema, PointsDeltaSchema } from "./adjust-points-input";
 
 export interface AdjustPointsInput {
   email: string;

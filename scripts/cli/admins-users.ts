@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { AdminInputSchema } from "../../lib/admins/create-admin";
 import { NonNegativeAmountInputSchema } from "../../lib/protocol/amount";
-import { AdjustReasonSchema, PointsDeltaSchema } from "../../lib/points/adjust-points";
+import { AdjustReasonSchema, PointsDeltaSchema } from "../../lib/points/adjust-points-input";
 import { EmailSchema } from "../../lib/users/email";
 import { ApiKeyTextSchema } from "../../lib/credentials/disable-api-key";
 import { command } from "./command";

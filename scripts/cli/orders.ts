@@ -1,8 +1,6 @@
 // Orders fulfilled or failed by hand.
 import { z } from "zod";
-import { DeliveryPayloadSchema } from "../../lib/fulfilment/deliver-order";
-import { FailReasonSchema } from "../../lib/fulfilment/fail-order";
-import { OrderNoSchema } from "../../lib/fulfilment/order-no-input";
+import { DeliveryPayloadSchema, FailReasonSchema, OrderNoSchema } from "../../lib/fulfilment/manual-input";
 import { command } from "./command";
 export const commands = {
   "order:deliver": command({

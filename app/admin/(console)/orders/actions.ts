@@ -6,7 +6,7 @@ import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { revealFormField } from "@/lib/admin-views/reveal-form-field";
 import { deliverOrder, DeliveryPayloadSchema } from "@/lib/fulfilment/deliver-order";
 import { failOrder, FailReasonSchema } from "@/lib/fulfilment/fail-order";
-import { OrderNoSchema } from "@/lib/fulfilment/order-no-input";
+import { OrderNoSchema } from "@/lib/fulfilment/manual-input";
 import { refreshOrderPages } from "./refresh-order-pages";
 
 // The one pair of deliver/fail actions, used by the order page, the manual

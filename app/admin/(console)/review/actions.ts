@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
-import { OrderNoSchema } from "@/lib/fulfilment/order-no-input";
+import { OrderNoSchema } from "@/lib/fulfilment/manual-input";
 import { recheckUpstreamPurchase } from "@/lib/upstream/recheck-upstream-purchase";
 import { refreshOrderPages } from "../orders/refresh-order-pages";
 
