@@ -12,6 +12,8 @@ import { UsageError } from "./cli/command";
 import { parseCommand } from "./cli/parse-command";
 
 process.env.LOG_LEVEL ??= "warn";
+// Issue 10.5: a bad variable stops every command here, in one line (exit 2).
+(await import("../lib/config/env")).loadEnvOrExit("cli");
 
 async function main(argv: string[]): Promise<number> {
   const { cmd, input } = parseCommand(argv);
@@ -52,7 +54,7 @@ try {
   } else {
     // Unexpected: the message, and the stack only when asked for.
     process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-    if (process.env.CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+    if ((await import("../lib/config/env")).env().CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
     code = 1;
   }
 }

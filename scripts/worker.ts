@@ -2,6 +2,7 @@
 // on any machines, against one database (set DATABASE_URL and SECRET_KEY like
 // the app; without DATABASE_URL it joins the embedded database under DATA_DIR).
 // Pair with WORKER_IN_SERVER=false on the app servers if jobs should run here only.
+import { loadEnvOrExit } from "../lib/config/env";
 import { ensureSecrets } from "../lib/config/secrets";
 import { connectDatabase } from "../lib/db/connect";
 import { disconnectDb } from "../lib/db/client";
@@ -9,6 +10,7 @@ import { applyMigrations } from "../lib/db/migrate";
 import { startWorker } from "../lib/jobs/start-worker";
 import { log } from "../lib/log";
 
+loadEnvOrExit("worker"); // issue 10.5: a bad value stops here, in one line
 ensureSecrets();
 const database = await connectDatabase();
 // Idempotent; whichever process starts first brings the schema up to date.
