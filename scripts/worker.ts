@@ -9,6 +9,7 @@ import { disconnectDb } from "../lib/db/client";
 import { applyMigrations } from "../lib/db/migrate";
 import { startWorker } from "../lib/jobs/start-worker";
 import { log } from "../lib/log";
+import { onStopSignals } from "../lib/ops/stop-signals";
 
 loadEnvOrExit("worker"); // issue 10.5: a bad value stops here, in one line
 ensureSecrets();
@@ -28,5 +29,4 @@ async function shutdown() {
   await database.stop?.();
   process.exit(0);
 }
-process.on("SIGINT", () => void shutdown());
-process.on("SIGTERM", () => void shutdown());
+onStopSignals("worker", shutdown);
