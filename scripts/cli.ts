@@ -53,7 +53,9 @@ try {
     code = err.code === "bad_request" ? 2 : 1;
   } else {
     // Unexpected: the message, and the stack only when asked for.
-    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    // Issue 10.6: a full disk, a port or a directory out of reach, in one line saying what to do.
+    const { startupMessage } = await import("../lib/ops/startup-errors");
+    process.stderr.write(`error: ${startupMessage(err)}\n`);
     if ((await import("../lib/config/env")).env().CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
     code = 1;
   }

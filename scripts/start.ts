@@ -4,11 +4,12 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
+import { dataDir } from "../lib/config/paths";
 import { ensureSecrets } from "../lib/config/secrets";
 import { connectDatabase } from "../lib/db/connect";
 import { applyMigrations } from "../lib/db/migrate";
 import { ensureBuild } from "../lib/ops/ensure-build";
-import { assertPortFree, exitOnStartupError } from "../lib/ops/startup-errors";
+import { assertDataDirUsable, assertPortFree, exitOnStartupError } from "../lib/ops/startup-errors";
 import { onStopSignals } from "../lib/ops/stop-signals";
 import { log } from "../lib/log";
 import { printBox, seedOnStart, startBanner } from "../lib/seed/seed-on-start";
@@ -19,6 +20,7 @@ const port = String(config.PORT);
 let database: Awaited<ReturnType<typeof connectDatabase>> | undefined;
 try {
   await assertPortFree(config.PORT); // before minutes of build and migrations
+  await assertDataDirUsable(dataDir());
   ensureSecrets();
   database = await connectDatabase();
   const applied = await applyMigrations(database.url);

@@ -10,13 +10,22 @@ import { applyMigrations } from "../lib/db/migrate";
 import { startWorker } from "../lib/jobs/start-worker";
 import { log } from "../lib/log";
 import { onStopSignals } from "../lib/ops/stop-signals";
+import { assertDataDirUsable, exitOnStartupError } from "../lib/ops/startup-errors";
+import { dataDir } from "../lib/config/paths";
 
 loadEnvOrExit("worker"); // issue 10.5: a bad value stops here, in one line
-ensureSecrets();
-const database = await connectDatabase();
-// Idempotent; whichever process starts first brings the schema up to date.
-await applyMigrations(database.url);
-const worker = await startWorker({ connectionString: database.url });
+const { database, worker } = await (async () => {
+  try {
+    await assertDataDirUsable(dataDir());
+    ensureSecrets();
+    const database = await connectDatabase();
+    // Idempotent; whichever process starts first brings the schema up to date.
+    await applyMigrations(database.url);
+    return { database, worker: await startWorker({ connectionString: database.url }) };
+  } catch (err) {
+    exitOnStartupError("worker", err); // issue 10.6: one line a person can act on
+  }
+})();
 log.info({ workerIds: worker.workerIds }, "worker process running; Ctrl-C to stop");
 
 let stopping = false;

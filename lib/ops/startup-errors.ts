@@ -39,3 +39,17 @@ export async function assertPortFree(port: number): Promise<void> {
     probe.listen(port, () => probe.close(() => resolve()));
   });
 }
+
+/** Issue 10.6: DATA_DIR must be a directory this user may read, write and enter; said in one line before anything is written. */
+export async function assertDataDirUsable(dir: string): Promise<void> {
+  const fs = await import("node:fs");
+  const st = fs.statSync(dir, { throwIfNoEntry: false });
+  if (!st) return; // created on first start
+  const fix = `give user ${process.getuid?.()} read and write access to it (e.g. chown -R ${process.getuid?.()} ${dir}), or set DATA_DIR to a directory it owns`;
+  if (!st.isDirectory()) throw new StartupError(`DATA_DIR ${dir} is not a directory: set DATA_DIR to a directory`);
+  try {
+    fs.accessSync(dir, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
+  } catch {
+    throw new StartupError(`DATA_DIR ${dir} cannot be read and written by this user: ${fix}`);
+  }
+}

