@@ -7,7 +7,9 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
-  if (!process.env.DATABASE_URL) return;
+  // Imported here, not at the top: the edge runtime's bundle of this file must not pull in the schema's dependencies.
+  const { env } = await import("./lib/config/env");
+  if (!env().DATABASE_URL) return;
   const { startWorkerInServer } = await import("./lib/jobs/run-in-server");
   await startWorkerInServer();
 }

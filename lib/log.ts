@@ -1,5 +1,17 @@
 import pino from "pino";
 import pretty from "pino-pretty";
+import { env, type Env } from "./config/env";
+
+// Tolerant here: a bad value is reported in one line by the entry point's
+// loadEnvOrExit(), which may itself log; the logger falls back to defaults.
+function configOrUndefined(): Env | undefined {
+  try {
+    return env();
+  } catch {
+    return undefined;
+  }
+}
+const config = configOrUndefined();
 
 // One structured logger for server, CLI and worker. Redaction is by path, so a
 // field named like a secret never reaches the output even if a caller passes it.
@@ -12,7 +24,7 @@ export const REDACT_PATHS = [
 ];
 
 const options: pino.LoggerOptions = {
-  level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "warn" : "info"),
+  level: config?.LOG_LEVEL ?? (config?.NODE_ENV === "test" ? "warn" : "info"),
   redact: { paths: REDACT_PATHS, censor: "[redacted]" },
   base: { pid: process.pid },
 };
@@ -24,9 +36,9 @@ const options: pino.LoggerOptions = {
  * redaction has already happened before the stream sees a line.
  * LOG_FORMAT=json or =pretty overrides the guess.
  */
-export function wantsPretty(env: Record<string, string | undefined> = process.env, isTTY = !!process.stdout.isTTY): boolean {
-  if (env.LOG_FORMAT === "json") return false;
-  if (env.LOG_FORMAT === "pretty") return true;
+export function wantsPretty(settings: { LOG_FORMAT?: string } = config ?? {}, isTTY = !!process.stdout.isTTY): boolean {
+  if (settings.LOG_FORMAT === "json") return false;
+  if (settings.LOG_FORMAT === "pretty") return true;
   return isTTY;
 }
 

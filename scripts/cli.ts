@@ -12,6 +12,8 @@ import { UsageError } from "./cli/command";
 import { parseCommand } from "./cli/parse-command";
 
 process.env.LOG_LEVEL ??= "warn";
+// Issue 10.5: a bad variable stops every command here, in one line (exit 2).
+(await import("../lib/config/env")).loadEnvOrExit("cli");
 
 async function main(argv: string[]): Promise<number> {
   const { cmd, input } = parseCommand(argv);
@@ -51,8 +53,10 @@ try {
     code = err.code === "bad_request" ? 2 : 1;
   } else {
     // Unexpected: the message, and the stack only when asked for.
-    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-    if (process.env.CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+    // Issue 10.6: a full disk, a port or a directory out of reach, in one line saying what to do.
+    const { startupMessage } = await import("../lib/ops/startup-errors");
+    process.stderr.write(`error: ${startupMessage(err)}\n`);
+    if ((await import("../lib/config/env")).env().CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
     code = 1;
   }
 }

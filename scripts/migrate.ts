@@ -1,8 +1,10 @@
 // `npm run migrate` applies pending migrations; `npm run migrate:create -- <name>`
 // writes a new one from the difference between prisma/migrations and the schema.
+import { loadEnvOrExit } from "../lib/config/env";
 import { connectDatabase } from "../lib/db/connect";
 import { applyMigrations, createMigration } from "../lib/db/migrate";
 
+loadEnvOrExit("migrate");
 const [command, name] = process.argv.slice(2);
 const conn = await connectDatabase();
 let code = 0;

@@ -3,25 +3,28 @@
 // harness and Playwright (through `npm start`) run it too, so every client
 // address comes from the socket and TRUSTED_PROXIES (issue 8.5).
 import { parseArgs } from "node:util";
-import { parseTrustedProxies } from "../lib/config/trusted-proxies";
+import { loadEnvOrExit } from "../lib/config/env";
+import { onStopSignals } from "../lib/ops/stop-signals";
+import { drainAndClose } from "../lib/ops/drain";
 import { startHttpServer } from "../lib/ops/http-server";
+import { exitOnStartupError } from "../lib/ops/startup-errors";
 
+// Issue 10.5: a bad variable stops the server here, in one line, before Next loads.
+const config = loadEnvOrExit("server");
 const { values } = parseArgs({ options: { port: { type: "string" }, hostname: { type: "string" } } });
-const port = Number(values.port ?? process.env.PORT ?? 3000);
+const port = values.port === undefined ? config.PORT : Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`server: invalid port ${JSON.stringify(values.port ?? process.env.PORT)}`);
-  process.exit(2);
-}
-let trust;
-try {
-  trust = parseTrustedProxies(process.env.TRUSTED_PROXIES);
-} catch (err) {
-  console.error((err as Error).message);
+  console.error(`server: invalid port ${JSON.stringify(values.port)}`);
   process.exit(2);
 }
 
-await startHttpServer({ port, hostname: values.hostname, trust });
+const running = await startHttpServer({ port, hostname: values.hostname, trust: config.TRUSTED_PROXIES })
+  .catch((err) => exitOnStartupError("server", err)); // a port in use: one line (issue 10.6)
 console.log(`server: listening on ${values.hostname ?? "*"}:${port}`);
-// Today a stop signal ends the process at once, as `next start` did; a
-// graceful drain would call server.close() and closeApp() here first.
-for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => process.exit(0));
+// Issue 10.4: the first stop signal drains (no new connections, in-flight
+// requests finish within 10 s, the in-server worker finishes or releases its
+// jobs, pools close) and exits 0; a later one exits at once.
+onStopSignals("server", async () => {
+  await drainAndClose(running);
+  process.exit(0);
+});

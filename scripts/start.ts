@@ -1,35 +1,39 @@
-// `npm start`: secrets, database (embedded unless DATABASE_URL), migrations,
-// first-start seed, build when stale, then our server (scripts/server.ts) on PORT.
+// `npm start`: configuration, secrets, database (embedded unless DATABASE_URL),
+// migrations, first-start seed, build when stale, then our server
+// (scripts/server.ts) on PORT.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { loadEnvOrExit } from "../lib/config/env";
+import { dataDir } from "../lib/config/paths";
 import { ensureSecrets } from "../lib/config/secrets";
-import { parseTrustedProxies } from "../lib/config/trusted-proxies";
 import { connectDatabase } from "../lib/db/connect";
 import { applyMigrations } from "../lib/db/migrate";
 import { ensureBuild } from "../lib/ops/ensure-build";
+import { assertDataDirUsable, assertPortFree, exitOnStartupError } from "../lib/ops/startup-errors";
+import { onStopSignals } from "../lib/ops/stop-signals";
 import { log } from "../lib/log";
 import { printBox, seedOnStart, startBanner } from "../lib/seed/seed-on-start";
 
-const port = process.env.PORT ?? "3000";
+// Issue 10.5: every variable is checked here, before the database is touched.
+const config = loadEnvOrExit("start");
+const port = String(config.PORT);
+let database: Awaited<ReturnType<typeof connectDatabase>> | undefined;
 try {
-  // A bad TRUSTED_PROXIES stops start at once, before the database is touched (issue 8.5).
-  parseTrustedProxies(process.env.TRUSTED_PROXIES);
+  await assertPortFree(config.PORT); // before minutes of build and migrations
+  await assertDataDirUsable(dataDir());
+  ensureSecrets();
+  database = await connectDatabase();
+  const applied = await applyMigrations(database.url);
+  if (applied.length) log.info({ applied }, "migrations applied");
+  ensureBuild();
+  // After the build, so the one-time credentials are not scrolled away by its output.
+  printBox(startBanner(config.NEXTAUTH_URL ?? `http://localhost:${port}`, await seedOnStart({ embedded: database.embedded })));
 } catch (err) {
-  console.error((err as Error).message);
-  process.exit(2);
+  await database?.stop?.().catch(() => undefined);
+  // Issue 10.6: one line saying what is wrong and what to do, for the failures a person can fix.
+  exitOnStartupError("start", err);
 }
-ensureSecrets();
-const database = await connectDatabase();
-const applied = await applyMigrations(database.url);
-if (applied.length) log.info({ applied }, "migrations applied");
-ensureBuild();
-// After the build, so the one-time credentials are not scrolled away by its output.
-try {
-  printBox(startBanner(process.env.NEXTAUTH_URL ?? `http://localhost:${port}`, await seedOnStart({ embedded: database.embedded })));
-} catch (err) {
-  await database.stop?.();
-  throw err;
-}
+const db = database!;
 
 process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
 // scripts/server.ts, not `next start`: client addresses come from the socket and TRUSTED_PROXIES.
@@ -38,17 +42,27 @@ const server = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts
   env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
 });
 
+// Issue 10.4: the server drains first (it exits when done), then the embedded
+// PostgreSQL stops cleanly (a checkpoint, no crash recovery at the next start).
 let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
-  if (server.exitCode === null) {
+  if (server.exitCode === null && server.signalCode === null) {
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));
   }
-  await database.stop?.();
+  await db.stop?.();
   process.exit(code);
 }
-process.on("SIGINT", () => void shutdown(0));
-process.on("SIGTERM", () => void shutdown(0));
-server.on("exit", (code) => void shutdown(code ?? 1));
+onStopSignals("start", () => shutdown(0));
+// A second signal exits at once (onStopSignals): take the server down with us;
+// PostgreSQL got its own stop request and finishes that by itself.
+process.once("exit", () => {
+  if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
+  void db.stop?.(); // sends PostgreSQL its (fast, clean) stop request synchronously; a no-op once stopped
+});
+server.on("exit", (code) => {
+  if (code === 0 && !stopping) log.warn("server exited: stopping");
+  void shutdown(code ?? 1);
+});

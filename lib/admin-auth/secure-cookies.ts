@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { getCachedSettings } from "../settings/get-cached-settings";
 
 /**
@@ -7,7 +8,7 @@ import { getCachedSettings } from "../settings/get-cached-settings";
  * NEXTAUTH_URL at its http default still never sends a session in clear.
  */
 export async function cookiesMustBeSecure(): Promise<boolean> {
-  if (process.env.NEXTAUTH_URL?.toLowerCase().startsWith("https://")) return true;
+  if (env().NEXTAUTH_URL?.toLowerCase().startsWith("https://")) return true;
   const settings = await getCachedSettings();
   return settings.publicBaseUrl.toLowerCase().startsWith("https://");
 }

@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -29,7 +30,7 @@ export interface BackupResult {
 export async function createBackup(opts: { out: string; url?: string; progress?: (line: string) => void }): Promise<BackupResult> {
   const out = path.resolve(opts.out);
   const spool = fs.mkdtempSync(path.join(path.dirname(out), ".backup-spool-"));
-  const client = new pg.Client({ connectionString: opts.url ?? process.env.DATABASE_URL, application_name: "cardkey-backup" });
+  const client = new pg.Client({ connectionString: opts.url ?? env().DATABASE_URL, application_name: "cardkey-backup" });
   await client.connect();
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
@@ -50,7 +51,7 @@ export async function createBackup(opts: { out: string; url?: string; progress?:
     await client.query("COMMIT");
     const manifest: Manifest = {
       format: FORMAT, formatVersion: FORMAT_VERSION, createdAt: new Date().toISOString(), postgres, migrations,
-      secretKeyCheck: secretKeyCheck(process.env.SECRET_KEY ?? ""), tables, excluded: EXCLUDED,
+      secretKeyCheck: secretKeyCheck(env().SECRET_KEY ?? ""), tables, excluded: EXCLUDED,
     };
     const partial = `${out}.partial-${process.pid}`;
     await writeArchive(partial, manifest, (i) => path.join(spool, `${i}.copy`));

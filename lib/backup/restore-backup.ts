@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -29,7 +30,7 @@ export interface RestoreResult {
  * 4. applies the migrations this code has beyond the archive's.
  */
 export async function restoreBackup(opts: { in: string; url?: string; force?: boolean; progress?: (line: string) => void }): Promise<RestoreResult> {
-  const url = opts.url ?? process.env.DATABASE_URL!;
+  const url = opts.url ?? env().DATABASE_URL!;
   const client = new pg.Client({ connectionString: url, application_name: "cardkey-restore" });
   await client.connect();
   let rows = 0;
@@ -40,7 +41,7 @@ export async function restoreBackup(opts: { in: string; url?: string; force?: bo
         manifest = m;
         const newer = unknownMigrations(m.migrations);
         if (newer.length) throw refuse(`the archive is from a newer schema (${newer.length} migration(s) this version does not know, first ${newer[0]}): restore it with that version or later`);
-        if (m.secretKeyCheck !== secretKeyCheck(process.env.SECRET_KEY ?? "")) {
+        if (m.secretKeyCheck !== secretKeyCheck(env().SECRET_KEY ?? "")) {
           throw refuse("SECRET_KEY differs from the one this archive's card keys and API secrets were encrypted with: set SECRET_KEY, or put the original secret-key file in DATA_DIR, before restoring");
         }
         if (!(await isEmpty(client))) {

@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { log } from "../log";
 
 // D28 retry schedule: about 30 s, 1 m, 2 m, 5 m, 10 m, 30 m, 1 h, 2 h, 4 h, 8 h
@@ -10,11 +11,7 @@ const DEFAULT_SCHEDULE_SECONDS = [30, 60, 120, 300, 600, 1800, 3600, 7200, 14400
  * it: for tests, or an operator who wants a shorter or longer tail.
  */
 export function retryScheduleMs(): number[] {
-  const raw = process.env.CALLBACK_RETRY_SCHEDULE?.trim();
-  if (!raw) return DEFAULT_SCHEDULE_SECONDS.map((s) => s * 1000);
-  const parsed = raw.split(",").map((s) => Number(s.trim()));
-  if (parsed.some((n) => !Number.isFinite(n) || n < 0)) throw new Error("CALLBACK_RETRY_SCHEDULE must be comma-separated seconds");
-  return parsed.map((s) => Math.round(s * 1000));
+  return (env().CALLBACK_RETRY_SCHEDULE ?? DEFAULT_SCHEDULE_SECONDS).map((s) => Math.round(s * 1000));
 }
 
 /** ±20 % jitter, so many callbacks failing together do not retry in lock-step. */
@@ -24,7 +21,7 @@ export function withJitter(ms: number): number {
 
 /** D28: a 2xx within 10 s. CALLBACK_TIMEOUT_MS shortens it for tests. */
 export function callbackTimeoutMs(): number {
-  return Number(process.env.CALLBACK_TIMEOUT_MS ?? 10_000);
+  return env().CALLBACK_TIMEOUT_MS;
 }
 
 let warned = false;
@@ -34,7 +31,7 @@ let warned = false;
  * logged at warn level the first time it is seen on, in every process.
  */
 export function allowPrivateNetworks(): boolean {
-  const on = process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS === "true";
+  const on = env().CALLBACK_ALLOW_PRIVATE_NETWORKS;
   if (on && !warned) {
     warned = true;
     log.warn(

@@ -1,8 +1,9 @@
 import path from "node:path";
+import { env } from "./env";
 
 /** Where the embedded database, generated secrets and uploads live. */
 export function dataDir(): string {
   // turbopackIgnore: a runtime directory, not a build input (otherwise the
   // bundler traces the whole project into the server output).
-  return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? ".data");
+  return path.resolve(/*turbopackIgnore: true*/ env().DATA_DIR);
 }

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import { env } from "../config/env";
 import { PrismaClient } from "../generated/prisma/client";
 
 export type Db = PrismaClient;
@@ -12,9 +13,9 @@ const globalForDb = globalThis as unknown as { __prisma?: PrismaClient };
  */
 export function db(): PrismaClient {
   if (!globalForDb.__prisma) {
-    const connectionString = process.env.DATABASE_URL;
+    const connectionString = env().DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const adapter = new PrismaPg({ connectionString, max: Number(process.env.DB_POOL_SIZE ?? 20) });
+    const adapter = new PrismaPg({ connectionString, max: env().DB_POOL_SIZE });
     globalForDb.__prisma = new PrismaClient({ adapter });
   }
   return globalForDb.__prisma;

@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { dataDir } from "../config/paths";
 import { connectOrStartEmbedded, createDatabaseIfMissing, EMBEDDED_DB_NAME, withDatabase } from "./embedded";
 
@@ -7,7 +8,8 @@ import { connectOrStartEmbedded, createDatabaseIfMissing, EMBEDDED_DB_NAME, with
  * not). Returns a stop function when this process started the server.
  */
 export async function connectDatabase(): Promise<{ url: string; embedded: boolean; stop?: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false };
+  const configured = env().DATABASE_URL;
+  if (configured) return { url: configured, embedded: false };
   const server = await connectOrStartEmbedded(dataDir());
   await createDatabaseIfMissing(server.serverUrl, EMBEDDED_DB_NAME);
   const url = withDatabase(server.serverUrl, EMBEDDED_DB_NAME);

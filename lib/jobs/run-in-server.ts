@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { log } from "../log";
 import { startWorker, type WorkerHandle } from "./start-worker";
 
@@ -10,23 +11,23 @@ const g = globalThis as unknown as { __cardkeyWorker?: Promise<WorkerHandle | un
  * worker cannot start still serves, and says so loudly.
  */
 export function startWorkerInServer(): Promise<WorkerHandle | undefined> {
-  if (process.env.WORKER_IN_SERVER === "false") {
+  if (!env().WORKER_IN_SERVER) {
     log.info({ component: "jobs" }, "WORKER_IN_SERVER=false: no job worker in this server; run `npm run worker`");
     return Promise.resolve(undefined);
   }
   g.__cardkeyWorker ??= startWorker().then(
-    (worker) => {
-      // Best effort on shutdown: running jobs finish if Next gives them time;
-      // if not, the next worker start releases their locks and retries them.
-      const stop = () => void worker.stop();
-      process.once("SIGTERM", stop);
-      process.once("SIGINT", stop);
-      return worker;
-    },
+    // Stopped by the server's drain (lib/ops/drain.ts, issue 10.4), which owns the signals.
+    (worker) => worker,
     (err) => {
       log.error({ component: "jobs", err: String(err?.message ?? err) }, "job worker failed to start: jobs will not run in this server");
       return undefined;
     },
   );
   return g.__cardkeyWorker;
+}
+
+/** Graceful stop of this process's worker: running jobs finish, then its connections close. */
+export async function stopWorkerInServer(): Promise<void> {
+  const worker = await g.__cardkeyWorker;
+  await worker?.stop();
 }

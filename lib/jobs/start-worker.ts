@@ -1,5 +1,6 @@
 import pg from "pg";
 import { run, type Runner, type RunnerOptions } from "graphile-worker";
+import { env } from "../config/env";
 import { allowPrivateNetworks } from "../callbacks/callback-config";
 import { log } from "../log";
 import { installJobSchema } from "./install-job-schema";
@@ -32,11 +33,12 @@ export interface WorkerHandle {
  * the worker can take its first job.
  */
 export async function startWorker(opts: StartWorkerOptions = {}): Promise<WorkerHandle> {
-  const connectionString = opts.connectionString ?? process.env.DATABASE_URL;
+  const config = env();
+  const connectionString = opts.connectionString ?? config.DATABASE_URL;
   if (!connectionString) throw new Error("DATABASE_URL is not set");
-  const concurrency = Math.max(1, opts.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 4));
-  const pollInterval = opts.pollIntervalMs ?? Number(process.env.WORKER_POLL_INTERVAL_MS ?? 1000);
-  const sweepInterval = opts.sweepIntervalMs ?? Number(process.env.WORKER_SWEEP_INTERVAL_MS ?? 15_000);
+  const concurrency = Math.max(1, opts.concurrency ?? config.WORKER_CONCURRENCY);
+  const pollInterval = opts.pollIntervalMs ?? config.WORKER_POLL_INTERVAL_MS;
+  const sweepInterval = opts.sweepIntervalMs ?? config.WORKER_SWEEP_INTERVAL_MS;
 
   await installJobSchema(connectionString);
   // Each runner keeps one connection for LISTEN and uses one per running job.

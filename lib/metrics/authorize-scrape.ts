@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import crypto from "node:crypto";
 
 /**
@@ -5,7 +6,7 @@ import crypto from "node:crypto";
  * as a bearer token; otherwise it does not exist (404), so an unconfigured
  * server reveals nothing, not even that metrics could be enabled.
  */
-export function authorizeScrape(req: Request, token = process.env.METRICS_TOKEN): boolean {
+export function authorizeScrape(req: Request, token = env().METRICS_TOKEN): boolean {
   if (!token) return false;
   const header = req.headers.get("authorization") ?? "";
   const match = /^Bearer (.+)$/i.exec(header);

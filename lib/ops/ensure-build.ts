@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -20,7 +21,7 @@ function newestMtime(p: string): number {
 
 /** Runs `next build` when there is no build or a source file is newer than it. */
 export function ensureBuild(root = process.cwd()): void {
-  const buildId = path.join(root, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID");
+  const buildId = path.join(root, env().NEXT_DIST_DIR, "BUILD_ID");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const sourcesAt = Math.max(...SOURCE_ROOTS.map((p) => newestMtime(path.join(root, p))));
   if (builtAt > sourcesAt) return;

@@ -13,7 +13,7 @@ export interface HttpServerOptions {
 
 export interface RunningHttpServer {
   server: http.Server;
-  /** Stops the Next app (its instrumentation, caches). Not yet a drain: see below. */
+  /** Stops the Next app (its instrumentation, caches); the last step of the drain (lib/ops/drain.ts). */
   closeApp(): Promise<void>;
 }
 
@@ -21,9 +21,8 @@ export interface RunningHttpServer {
  * The production HTTP server (issue 8.5): Next's request handler behind a
  * plain node:http server, so the socket's address is known and becomes the
  * client-address header before Next sees the request (App Router handlers
- * cannot see the socket). Returned rather than wired to signals, so a graceful
- * shutdown (stop accepting with server.close(), drain, then closeApp) can be
- * added in the entry point without touching this file.
+ * cannot see the socket). Returned rather than wired to signals: the entry
+ * point (scripts/server.ts) owns them and drains through lib/ops/drain.ts.
  */
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const app = next({ dev: false, dir: process.cwd(), hostname: opts.hostname ?? "localhost", port: opts.port });

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { env } from "../config/env";
 import { db } from "../db/client";
 import { createAdmin } from "../admins/create-admin";
 
@@ -17,8 +18,8 @@ export interface FirstAdmin {
  * servers starting at once create one administrator, not two.
  */
 export async function ensureFirstAdmin(): Promise<FirstAdmin | undefined> {
-  const email = process.env.ADMIN_EMAIL?.trim() || DEFAULT_ADMIN_EMAIL;
-  const fromEnv = process.env.ADMIN_PASSWORD;
+  const email = env().ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL;
+  const fromEnv = env().ADMIN_PASSWORD;
   const password = fromEnv || crypto.randomBytes(15).toString("base64url");
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('cardkey:first-admin'))`;

@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { appError } from "../errors";
@@ -14,18 +15,26 @@ const TABLE = "counters";
 
 type Scope = "key" | "ip";
 
-let pool: pg.Pool | undefined;
+// On globalThis: the server's drain (lib/ops/drain.ts) closes the pool the bundled route code opened.
+const g = globalThis as unknown as { __cardkeyRateLimitPool?: pg.Pool };
 let ready: Promise<void> | undefined;
 const limiters = new Map<string, RateLimiterPostgres>();
 
 function storePool(): pg.Pool {
-  if (!pool) {
-    const connectionString = process.env.DATABASE_URL;
+  if (!g.__cardkeyRateLimitPool) {
+    const connectionString = env().DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
-    pool = new pg.Pool({ connectionString, max: Number(process.env.RATE_LIMIT_POOL_SIZE ?? 6) });
+    const pool = new pg.Pool({ connectionString, max: env().RATE_LIMIT_POOL_SIZE });
     pool.on("error", () => undefined);
+    g.__cardkeyRateLimitPool = pool;
   }
-  return pool;
+  return g.__cardkeyRateLimitPool;
+}
+
+export async function closeRateLimitPool(): Promise<void> {
+  const pool = g.__cardkeyRateLimitPool;
+  g.__cardkeyRateLimitPool = undefined;
+  await pool?.end().catch(() => undefined);
 }
 
 function ensureTable(): Promise<void> {

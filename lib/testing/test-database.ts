@@ -48,6 +48,8 @@ export async function onDatabase<T>(url: string, fn: () => Promise<T>): Promise<
     return await fn();
   } finally {
     await disconnectDb();
-    process.env.DATABASE_URL = previous;
+    // Assigning undefined would store the string "undefined".
+    if (previous === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = previous;
   }
 }

@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { withJitter } from "../callbacks/callback-config";
 
 // Bounded back-off between the runs of an upstream purchase (create retries
@@ -11,9 +12,8 @@ const DEFAULT_SCHEDULE_SECONDS = [2, 5, 10, 20, 30, 60, 120, 300];
  * value repeats until the deadline.
  */
 export function nextRunDelayMs(runsDone: number): number {
-  const raw = process.env.UPSTREAM_POLL_SCHEDULE?.trim();
-  const schedule = raw ? raw.split(",").map((s) => Number(s.trim())) : DEFAULT_SCHEDULE_SECONDS;
-  if (!schedule.length || schedule.some((n) => !Number.isFinite(n) || n < 0)) throw new Error("UPSTREAM_POLL_SCHEDULE must be comma-separated seconds");
+  // Checked at start (lib/config/env.ts), not here in the middle of a job.
+  const schedule = env().UPSTREAM_POLL_SCHEDULE ?? DEFAULT_SCHEDULE_SECONDS;
   const seconds = schedule[Math.min(Math.max(runsDone - 1, 0), schedule.length - 1)];
   return withJitter(seconds * 1000);
 }

@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import type { OrderStatus } from "../generated/prisma/enums";
@@ -84,7 +85,7 @@ export async function runPurchaseJob(job: { purchaseId: number; recheck?: boolea
 /** The create request: identical on every run (the upstream's idempotency digest, D18). */
 function createBody(p: Purchase, conn: LoadedConnection): UpstreamCreateOrder {
   const form = (p.order.manualFormData ?? {}) as Record<string, unknown>;
-  const callbackBase = process.env.UPSTREAM_CALLBACK_BASE_URL?.trim().replace(/\/+$/, "");
+  const callbackBase = env().UPSTREAM_CALLBACK_BASE_URL?.replace(/\/+$/, "");
   return {
     downstream_order_no: p.downstreamOrderNo,
     sku_id: p.upstreamSkuId,

@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { z } from "zod";
 import { supplierClient, type SupplierCredentials } from "../protocol/client";
 import { PROFILE_PREFIXES, type Profile } from "../protocol/profiles";
@@ -108,7 +109,7 @@ export interface UpstreamCreateOrder {
 
 /** UPSTREAM_HTTP_TIMEOUT_MS (default 15 s): a call without an answer by then is a "network" failure. */
 export function upstreamTimeoutMs(): number {
-  return Number(process.env.UPSTREAM_HTTP_TIMEOUT_MS ?? 15_000);
+  return env().UPSTREAM_HTTP_TIMEOUT_MS;
 }
 
 /** Delivered lines of an upstream order (D21 delivery_data, else payload split by line). */

