@@ -75,8 +75,8 @@ export const EnvSchema = z.object({
     try {
       return parseTrustedProxies(raw);
     } catch (err) {
-      // parseTrustedProxies' message already names the variable and the bad entry.
-      ctx.addIssue({ code: "custom", message: (err as Error).message.replace(/^TRUSTED_PROXIES: /, "") });
+      // parseTrustedProxies' message is a whole sentence naming the variable and the bad entry.
+      ctx.addIssue({ code: "custom", message: (err as Error).message, params: { sentence: true } });
       return () => false;
     }
   }),
@@ -110,7 +110,8 @@ export function env(): Env {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     // The value itself is never echoed: it may be a secret.
-    throw new ConfigError(`${String(issue.path[0])} must be ${issue.message}`);
+    const sentence = issue.code === "custom" && issue.params?.sentence === true;
+    throw new ConfigError(sentence ? issue.message : `${String(issue.path[0])} must be ${issue.message}`);
   }
   cache = { key, value: parsed.data };
   return parsed.data;

@@ -55,6 +55,8 @@ beforeAll(async () => {
   // A path without its leading slash (the console refuses one; an older import stored it): D15 still makes it absolute.
   await db().product.update({ where: { id: ids.autoB }, data: { logo: "uploads/logo.png" } });
   await mk("manualA", { categoryId: a.id, fulfillmentType: "manual", stockQuantity: 5, manualFormSchema: FORM_SCHEMA });
+  // The console stores the schema with its defaults filled in; this one is stored literally, to be served as stored.
+  await db().product.update({ where: { id: ids.manualA }, data: { manualFormSchema: FORM_SCHEMA } });
   await mk("unlimitedA", { categoryId: a.id, fulfillmentType: "upstream", stockQuantity: null });
   await mk("inactiveA", { categoryId: a.id, isActive: false });
   await mk("emptyChild", { categoryId: child.id, cardKeys: [] });
