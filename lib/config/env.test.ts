@@ -19,7 +19,7 @@ describe("issue 10.5: one typed configuration", () => {
     ["UPSTREAM_POLL_SCHEDULE", "2,soon,10", /UPSTREAM_POLL_SCHEDULE must be comma-separated seconds/],
     ["WORKER_CONCURRENCY", "0", /WORKER_CONCURRENCY must be a whole number from 1 to 64/],
     ["LOG_LEVEL", "loud", /LOG_LEVEL must be one of fatal, error, warn/],
-    ["TRUSTED_PROXIES", "10.0.0.0/99", /TRUSTED_PROXIES must be "10.0.0.0\/99" is not/],
+    ["TRUSTED_PROXIES", "10.0.0.0/99", /TRUSTED_PROXIES: "10.0.0.0\/99" is not a hop count/],
     ["DATABASE_URL", "mysql://x", /DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\//],
   ];
   for (const [program, script, args] of [

@@ -75,8 +75,8 @@ export const EnvSchema = z.object({
     try {
       return parseTrustedProxies(raw);
     } catch (err) {
-      // parseTrustedProxies' message already names the variable and the bad entry.
-      ctx.addIssue({ code: "custom", message: (err as Error).message.replace(/^TRUSTED_PROXIES: /, "") });
+      // parseTrustedProxies' message already names the variable and the bad entry: kept whole.
+      ctx.addIssue({ code: "custom", message: (err as Error).message });
       return () => false;
     }
   }),
@@ -110,7 +110,8 @@ export function env(): Env {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     // The value itself is never echoed: it may be a secret.
-    throw new ConfigError(`${String(issue.path[0])} must be ${issue.message}`);
+    const name = String(issue.path[0]);
+    throw new ConfigError(issue.message.startsWith(`${name}: `) ? issue.message : `${name} must be ${issue.message}`);
   }
   cache = { key, value: parsed.data };
   return parsed.data;
