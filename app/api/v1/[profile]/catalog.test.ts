@@ -1,95 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ALL_PREFIXES, type Profile } from "@/lib/protocol/profiles";
-import { useTestDatabase } from "@/lib/testing/test-database";
-import { startAppServer, type AppServer } from "@/lib/testing/app-server";
-import { cardKeysFor, makeBuyer, makeCategory, makeProduct, makeSku } from "@/lib/testing/factories";
-import { signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
+import { signedRawRequest } from "@/lib/supplier-api/test-client";
+import { buyer, categoryIds, creds, expectedActiveOrder, FORM_SCHEMA, get, ids, IMAGE_CONTENT, order, server, skuIds, useCatalogFixture } from "./catalog.testutil";
 
 // Ping and the catalogue endpoints over real HTTP, for each profile and
-// prefix: sections 2.1-2.4 and 4.1-4.4, D2-D5, D10-D16.
-
-let server: AppServer;
-let buyer: Awaited<ReturnType<typeof makeBuyer>>;
-let creds: Creds;
-const ids: Record<string, number> = {};
-const skuIds: Record<string, number> = {};
-let categoryIds: { a: number; b: number; child: number; deleted: number };
-
-const FORM_SCHEMA = { fields: [{ key: "game_uid", type: "text", label: { "zh-CN": "UID", en: "UID" }, required: true, max_len: 32 }] };
-const IMAGE_CONTENT = {
-  "zh-CN": '图文 ![a](/uploads/a.png) 中 <IMG SRC="/x.png"> 后 ![r][pic]\n\n[pic]: /uploads/r.png\n',
-  en: 'Text ![a](http://h/a.png "t") mid <img alt="1>2" src=\'/y.png\'/> end ![shortcut]\n\n[shortcut]: /s.png\n',
-};
-
-async function get(prefix: string, path: string) {
-  return signedRawRequest(server.baseUrl, creds, { method: "GET", path: prefix + path });
-}
-
-beforeAll(async () => {
-  const url = await useTestDatabase();
-  await db().siteSettings.update({
-    where: { id: 1 },
-    data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000, publicBaseUrl: "https://shop.example.com/", siteName: "Test Site" },
-  });
-  // Category order: child (0), b (1), a (2); the deleted one is never shown.
-  const a = await makeCategory({ sortOrder: 2 });
-  const b = await makeCategory({ sortOrder: 1 });
-  const child = await makeCategory({ sortOrder: 0, parentId: a.id });
-  const deleted = await makeCategory({ sortOrder: 3 });
-  categoryIds = { a: a.id, b: b.id, child: child.id, deleted: deleted.id };
-
-  const mk = async (name: string, opts: Parameters<typeof makeProduct>[0]) => {
-    const { product, sku } = await makeProduct(opts);
-    ids[name] = product.id;
-    skuIds[name] = sku.id;
-    return { product, sku };
-  };
-  await mk("autoB", {
-    categoryId: b.id,
-    priceCents: 1230n,
-    cardKeys: cardKeysFor("CAT-KEY", 3),
-    images: ["/uploads/1.png", "https://cdn.example.net/2.png"],
-    content: IMAGE_CONTENT,
-  });
-  // A path without its leading slash (the console refuses one; an older import stored it): D15 still makes it absolute.
-  await db().product.update({ where: { id: ids.autoB }, data: { logo: "uploads/logo.png" } });
-  await mk("manualA", { categoryId: a.id, fulfillmentType: "manual", stockQuantity: 5, manualFormSchema: FORM_SCHEMA });
-  // The console stores the schema with its defaults filled in; this one is stored literally, to be served as stored.
-  await db().product.update({ where: { id: ids.manualA }, data: { manualFormSchema: FORM_SCHEMA } });
-  await mk("unlimitedA", { categoryId: a.id, fulfillmentType: "upstream", stockQuantity: null });
-  await mk("inactiveA", { categoryId: a.id, isActive: false });
-  await mk("emptyChild", { categoryId: child.id, cardKeys: [] });
-  await mk("deletedB", { categoryId: b.id });
-  await db().product.update({ where: { id: ids.deletedB }, data: { deletedAt: new Date() } });
-  await mk("inDeletedCategory", { categoryId: deleted.id });
-  // Deleted after its product was made: the console refuses a product in a deleted category.
-  await db().category.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
-  const multi = await mk("multiSkuB", { categoryId: b.id, fulfillmentType: "manual", stockQuantity: 0 });
-  await makeSku({ productId: multi.product.id, skuCode: `X-${multi.sku.id}-2`, priceCents: 2000n, specValues: {}, isActive: false, stockQuantity: 7 });
-  const gone = await makeSku({ productId: multi.product.id, skuCode: `X-${multi.sku.id}-3`, priceCents: 3000n, specValues: {} });
-  await db().sku.update({ where: { id: gone.id }, data: { deletedAt: new Date() } });
-  await mk("noSpecs", { categoryId: b.id, specValues: {}, fulfillmentType: "manual", stockQuantity: 1 });
-  // D5: a language object missing a key is completed with "".
-  await db().product.update({ where: { id: ids.noSpecs }, data: { title: { "zh-CN": "只有中文" }, description: {} } });
-
-  buyer = await makeBuyer({ pointsCents: 123_456n });
-  creds = buyer;
-  server = await startAppServer(url);
-});
-afterAll(async () => {
-  await server?.stop();
-});
-
-/** Active products in list order (D10): category sort_order, then id. */
-function expectedActiveOrder(): number[] {
-  return [ids.emptyChild, ids.autoB, ids.multiSkuB, ids.noSpecs, ids.manualA, ids.unlimitedA].sort((x, y) => order(x) - order(y) || x - y);
-}
-function order(id: number): number {
-  if (id === ids.emptyChild) return 0;
-  if ([ids.autoB, ids.multiSkuB, ids.noSpecs].includes(id)) return 1;
-  return 2;
-}
+// prefix: sections 2.1-2.4 and 4.1-4.4, D2-D5, D10-D16 (the catalogue is in
+// ./catalog.testutil.ts; freshness and settings in catalog-freshness.test.ts).
+useCatalogFixture();
 
 describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: { profile: Profile; prefix: string }) => {
   it("ping (GET and POST) reports the account: section 2.1, D4, D16", async () => {
@@ -260,41 +178,5 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
       expect(res.status, id).toBe(400);
       expect(res.json().error_code).toBe("bad_request");
     }
-  });
-});
-
-describe("freshness and settings", () => {
-  it("stock figures are never more than one second stale (D13)", async () => {
-    const path = `/api/v1/upstream/products/${ids.autoB}`;
-    const before = (await get("", path)).json().skus[0].stock_quantity;
-    const key = await db().cardKey.findFirstOrThrow({ where: { skuId: skuIds.autoB, status: "available" } });
-    await db().cardKey.update({ where: { id: key.id }, data: { status: "delivered", deliveredAt: new Date() } });
-    await db().sku.update({ where: { id: skuIds.manualA }, data: { stockQuantity: 4 } });
-    const committed = Date.now();
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() - committed)));
-    for (const prefix of ["/api/v1/upstream", "/v1/provider"]) {
-      expect((await get(prefix, `/products/${ids.autoB}`)).json().skus[0].stock_quantity).toBe(before - 1);
-      const list = (await get(prefix, "/products")).json().items as { id: number; skus: { stock_quantity: number }[] }[];
-      expect(list.find((p) => p.id === ids.manualA)!.skus[0].stock_quantity).toBe(4);
-    }
-  });
-
-  it("image exposure off: logo_url \"\", images [], every image form removed from content in all languages (D15)", async () => {
-    await db().siteSettings.update({ where: { id: 1 }, data: { imageExposure: false } });
-    await new Promise((r) => setTimeout(r, 1100));
-    for (const { prefix } of ALL_PREFIXES) {
-      const detail = (await get(prefix, `/products/${ids.autoB}`)).json();
-      const listed = ((await get(prefix, "/products")).json().items as { id: number }[]).find((p) => p.id === ids.autoB);
-      for (const p of [detail, listed] as Record<string, any>[]) {
-        expect(p.logo_url).toBe("");
-        expect(p.images).toEqual([]);
-        for (const lang of ["zh-CN", "en"]) {
-          expect(p.content[lang]).not.toMatch(/png|<img|!\[/i);
-        }
-        expect(p.content["zh-CN"]).toContain("图文");
-        expect(p.content.en).toContain("mid");
-      }
-    }
-    await db().siteSettings.update({ where: { id: 1 }, data: { imageExposure: true } });
   });
 });
