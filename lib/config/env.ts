@@ -68,6 +68,11 @@ export const EnvSchema = z.object({
   CALLBACK_ALLOW_PRIVATE_NETWORKS: bool(false),
   CALLBACK_RETRY_SCHEDULE: schedule(),
   CALLBACK_TIMEOUT_MS: int(1, 600_000, 10_000),
+  CATALOG_EVENT_INTERVAL_SECONDS: int(1, 86_400, 10),
+  CATALOG_EVENT_STOCK_THRESHOLDS: withDefault("comma-separated whole numbers (e.g. 10,0)", [10, 0], (s) => {
+    const parts = s.split(",").map((p) => p.trim());
+    return parts.every((p) => /^[0-9]{1,9}$/.test(p)) ? parts.map(Number) : undefined;
+  }),
   UPSTREAM_HTTP_TIMEOUT_MS: int(1, 600_000, 15_000),
   UPSTREAM_POLL_SCHEDULE: schedule(),
   UPSTREAM_CALLBACK_BASE_URL: url(["http:", "https:"]),
