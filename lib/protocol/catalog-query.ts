@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Profile } from "./profiles";
+import { firstStampAfter } from "./sync-time";
 
 // Query parameters of GET {prefix}/products (section 4.3, D10).
 // Profile P rejects malformed or out-of-range values (400 bad_request);
@@ -14,6 +15,8 @@ export interface ProductsQuery {
   page: number;
   page_size: number;
   include_inactive: boolean;
+  /** Issue 12.1: the first stamp (µs) an `updated_after` answer lists; undefined for a plain listing. */
+  updated_after: number | undefined;
 }
 
 const BOOL_VALUES: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
@@ -40,6 +43,13 @@ const lenientInt = (min: number, max: number, fallback: number) =>
     .optional()
     .transform((v) => (typeof v === "string" && /^-?[0-9]{1,10}$/.test(v) ? Math.min(max, Math.max(min, Number(v))) : fallback));
 
+const strictSince = z
+  .string()
+  .optional()
+  .refine((v) => v === undefined || firstStampAfter(v) !== undefined, { message: "must be an RFC 3339 time or Unix seconds" })
+  .transform((v) => (v === undefined ? undefined : firstStampAfter(v)));
+const lenientSince = z.unknown().optional().transform((v) => (typeof v === "string" ? firstStampAfter(v) : undefined));
+
 const lenientBool = z.unknown().optional().transform((v) => (typeof v === "string" && Object.hasOwn(BOOL_VALUES, v) ? BOOL_VALUES[v] : false));
 
 /** Input: Object.fromEntries(url.searchParams). Unknown parameters are ignored in both profiles. */
@@ -48,10 +58,12 @@ export const ProductsQuerySchema = {
     page: strictInt(1, PAGE_MAX, 1),
     page_size: strictInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
     include_inactive: strictBool,
+    updated_after: strictSince,
   }),
   U: z.object({
     page: lenientInt(1, PAGE_MAX, 1),
     page_size: lenientInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
     include_inactive: lenientBool,
+    updated_after: lenientSince,
   }),
 } satisfies Record<Profile, z.ZodType<ProductsQuery>>;

@@ -60,6 +60,7 @@ export const SkuSchema = z.object({
   stock_status: z.enum(["available", "out_of_stock", "unlimited"]),
   stock_quantity: z.int().min(-1),
   is_active: z.boolean(),
+  updated_at: z.iso.datetime().meta({ description: "Extension: when this SKU's fields or stock last changed (RFC 3339, UTC, ms)" }),
 });
 
 const productFields = {
@@ -79,6 +80,7 @@ const productFields = {
   images: z.array(z.string()),
   has_sku: z.boolean(),
   skus: z.array(SkuSchema),
+  updated_at: z.iso.datetime().meta({ description: "Extension: when anything in this item last read differently (RFC 3339, UTC, ms)" }),
 };
 
 /** 2.3 per profile: manual_form_schema is Profile P only. */
@@ -101,6 +103,7 @@ const page = (profile: Profile) =>
     page: z.int().min(1),
     page_size: z.int().min(1).max(100),
     includes_inactive: z.boolean(),
+    sync_token: z.string().optional().meta({ description: "Extension, with updated_after only: pass as updated_after (page 1) to continue after this page" }),
   });
 /** 4.3, D10. */
 export const ProductPageSchema = { U: page("U"), P: page("P") } satisfies Record<Profile, z.ZodType>;

@@ -9,6 +9,8 @@ export interface AuthenticatedCredential {
   id: number;
   userId: string;
   apiKey: string;
+  /** The user's member level (issue 12.4: the prices the key sees). */
+  memberLevelId: number;
 }
 
 export interface Authentication {
@@ -41,7 +43,7 @@ export async function authenticate(req: Request, path: string, body: Buffer): Pr
 
   const secret = row.secret;
   if (!verifySignature({ method: req.method, path, timestamp: ts, body, secret, signature })) throw unauthorized();
-  return { credential: { id: row.id, userId: row.userId, apiKey }, timestamp: BigInt(ts), signature };
+  return { credential: { id: row.id, userId: row.userId, apiKey, memberLevelId: row.memberLevelId }, timestamp: BigInt(ts), signature };
 }
 
 interface CredentialRow {
@@ -49,6 +51,7 @@ interface CredentialRow {
   userId: string;
   isActive: boolean;
   userStatus: string;
+  memberLevelId: number;
   secret: string;
 }
 
@@ -68,10 +71,10 @@ function findCredential(apiKey: string): Promise<CredentialRow | null> {
   const row = db()
     .apiCredential.findUnique({
       where: { apiKey },
-      select: { id: true, userId: true, isActive: true, secretCiphertext: true, user: { select: { status: true } } },
+      select: { id: true, userId: true, isActive: true, secretCiphertext: true, user: { select: { status: true, memberLevelId: true } } },
     })
     .then((r) =>
-      r ? { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, secret: decryptText(r.secretCiphertext) } : null,
+      r ? { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret: decryptText(r.secretCiphertext) } : null,
     );
   cache.set(apiKey, { at: now, row });
   row.catch(() => cache.delete(apiKey));

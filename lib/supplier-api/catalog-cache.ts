@@ -1,112 +1,99 @@
-import { loadCatalog, type Catalog } from "../catalog/load-catalog";
-import { getSettings } from "../settings/get-settings";
+import type { CatalogProduct } from "../catalog/load-catalog";
 import type { Profile } from "../protocol/profiles";
+import { syncToken } from "../protocol/sync-time";
+import { catalogState, type CatalogState } from "./catalog-snapshot";
 import { serializeCategory, serializeProduct } from "./serializers/catalog";
 
-// The catalogue endpoints serve from an in-process snapshot so a page of 100
-// products costs a lookup, not a dozen queries and a serialization. A
-// snapshot is at most MAX_AGE_MS old when served (stock figures are never
-// more than a second stale); from REFRESH_AT_MS on, one background refresh
-// runs while the current snapshot keeps serving, so requests rarely wait.
-// The settings (image exposure, public base URL) are read in the same load,
-// so a snapshot is always per (profile, settings).
+// Serialized catalogue answers, built from the snapshot (catalog-snapshot.ts)
+// once per profile and price level and kept until a refresh changes the
+// product: a page of 100 costs a lookup and a join, not a serialization.
+// Member levels without any price share the plain view (issue 12.4: one
+// snapshot per level, not per key).
 
 type Bytes = Uint8Array<ArrayBuffer>;
 const encoder = new TextEncoder();
 const utf8 = (text: string): Bytes => encoder.encode(text);
-
-const MAX_AGE_MS = 1000;
-const REFRESH_AT_MS = 600;
 const MAX_CACHED_PAGES = 64;
 
-interface Snapshot {
-  startedAt: number;
-  catalog: Catalog;
-  settings: { publicBaseUrl: string; imageExposure: boolean };
-  views: Partial<Record<Profile, ProfileView>>;
+type ViewCache = CatalogState["views"] extends Map<string, infer V> ? V : never;
+
+export interface CatalogView {
+  state: CatalogState;
+  profile: Profile;
+  levelId: number | null;
+  cache: ViewCache;
 }
 
-/** One profile's serialized catalogue. */
-export interface ProfileView {
-  categoriesBody: Bytes;
-  /** Serialized products, all (inactive included) and active only, in list order. */
-  all: string[];
-  active: string[];
-  byId: Map<number, string>;
-  pages: Map<string, Bytes>;
-}
-
-let current: Snapshot | undefined;
-let inflight: { startedAt: number; promise: Promise<Snapshot> } | undefined;
-
-/** Starts a load unless one that started recently enough is already running. */
-function refresh(maxAgeMs: number): Promise<Snapshot> {
-  const now = Date.now();
-  if (inflight && now - inflight.startedAt < maxAgeMs) return inflight.promise;
-  const mine = {
-    startedAt: now,
-    promise: (async () => {
-      const [catalog, settings] = await Promise.all([loadCatalog(), getSettings()]);
-      const snap: Snapshot = { startedAt: now, catalog, settings: { publicBaseUrl: settings.publicBaseUrl, imageExposure: settings.imageExposure }, views: {} };
-      if (!current || current.startedAt < snap.startedAt) current = snap;
-      return snap;
-    })().finally(() => {
-      if (inflight === mine) inflight = undefined;
-    }),
-  };
-  inflight = mine;
-  return mine.promise;
-}
-
-async function snapshot(): Promise<Snapshot> {
-  const age = current ? Date.now() - current.startedAt : Infinity;
-  if (age < REFRESH_AT_MS) return current!;
-  if (age < MAX_AGE_MS) {
-    refresh(MAX_AGE_MS).catch(() => undefined);
-    return current!;
+export async function catalogView(profile: Profile, memberLevelId: number | null = null): Promise<CatalogView> {
+  const state = await catalogState();
+  const levelId = memberLevelId !== null && state.pricedLevels.has(memberLevelId) ? memberLevelId : null;
+  const key = `${profile}:${levelId ?? ""}`;
+  let cached = state.views.get(key);
+  if (!cached) {
+    cached = { json: new Map(), pages: new Map() };
+    state.views.set(key, cached);
   }
-  // Only a load that started less than MAX_AGE_MS ago is fresh enough to wait for.
-  return refresh(MAX_AGE_MS);
+  return { state, profile, levelId, cache: cached };
 }
 
-export async function catalogView(profile: Profile): Promise<ProfileView> {
-  const snap = await snapshot();
-  let view = snap.views[profile];
-  if (!view) {
-    const all: string[] = [];
-    const active: string[] = [];
-    const byId = new Map<number, string>();
-    for (const p of snap.catalog.products) {
-      const json = JSON.stringify(serializeProduct(profile, p, snap.settings));
-      all.push(json);
-      if (p.isActive) active.push(json);
-      byId.set(p.id, json);
-    }
-    const categoriesBody = utf8(JSON.stringify({ ok: true, categories: snap.catalog.categories.map(serializeCategory) }));
-    view = { categoriesBody, all, active, byId, pages: new Map() };
-    snap.views[profile] = view;
+function productJson(view: CatalogView, p: CatalogProduct): string {
+  let json = view.cache.json.get(p.id);
+  if (json === undefined) {
+    json = JSON.stringify(serializeProduct(view.profile, p, view.state.settings, view.levelId));
+    view.cache.json.set(p.id, json);
   }
-  return view;
+  return json;
 }
 
-/** Section 4.3 response body for one page, built once per snapshot and page. */
-export function productPage(view: ProfileView, page: number, pageSize: number, includeInactive: boolean): Bytes {
+/** Section 4.2 body. */
+export function categoriesBody(view: CatalogView): Bytes {
+  view.cache.categoriesBody ??= utf8(JSON.stringify({ ok: true, categories: view.state.categories.map(serializeCategory) }));
+  return view.cache.categoriesBody;
+}
+
+/** Section 4.3 response body for one page, built once per page until the catalogue changes. */
+export function productPage(view: CatalogView, page: number, pageSize: number, includeInactive: boolean): Bytes {
   const key = `${page}:${pageSize}:${includeInactive ? 1 : 0}`;
-  let body = view.pages.get(key);
+  let body = view.cache.pages.get(key);
   if (!body) {
-    const list = includeInactive ? view.all : view.active;
+    const ids = includeInactive ? view.state.listed : view.state.listedActive;
     const start = (page - 1) * pageSize;
-    const items = start < list.length ? list.slice(start, start + pageSize) : [];
+    const items = start < ids.length ? ids.slice(start, start + pageSize).map((id) => productJson(view, view.state.products.get(id)!)) : [];
     body = utf8(
-      `{"ok":true,"items":[${items.join(",")}],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`,
+      `{"ok":true,"items":[${items.join(",")}],"total":${ids.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`,
     );
-    if (view.pages.size < MAX_CACHED_PAGES) view.pages.set(key, body);
+    if (view.cache.pages.size < MAX_CACHED_PAGES) view.cache.pages.set(key, body);
   }
   return body;
 }
 
-/** Section 4.4 body: `{ ok, ...Product }`, or undefined for an unknown or deleted product. */
-export function productDetail(view: ProfileView, id: number): Bytes | undefined {
-  const json = view.byId.get(id);
-  return json === undefined ? undefined : utf8(`{"ok":true,${json.slice(1)}`);
+/**
+ * Issue 12.1: products stamped at or after `firstStamp` (µs), by
+ * (updated_at, id); with `includeInactive`, also inactive and delisted ones.
+ * `sync_token` resumes after the last item of this page, or, on the last
+ * page, at the snapshot's clock: nothing stamped later can be older.
+ */
+export function productSyncPage(view: CatalogView, firstStamp: number, page: number, pageSize: number, includeInactive: boolean): Bytes {
+  const { byStamp, clock } = view.state;
+  let lo = 0;
+  let hi = byStamp.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (byStamp[mid].updatedAt < firstStamp) lo = mid + 1;
+    else hi = mid;
+  }
+  const matching = byStamp.slice(lo).filter((p) => includeInactive || (p.listed && p.isActive));
+  const start = (page - 1) * pageSize;
+  const items = start < matching.length ? matching.slice(start, start + pageSize) : [];
+  const token = start + pageSize < matching.length ? items[items.length - 1].updatedAt : Math.max(clock, firstStamp - 1);
+  return utf8(
+    `{"ok":true,"items":[${items.map((p) => productJson(view, p)).join(",")}],"total":${matching.length},"page":${page},` +
+      `"page_size":${pageSize},"includes_inactive":${includeInactive},"sync_token":"${syncToken(token)}"}`,
+  );
+}
+
+/** Section 4.4 body: `{ ok, ...Product }`, or undefined for an unknown or delisted product (D11). */
+export function productDetail(view: CatalogView, id: number): Bytes | undefined {
+  const p = view.state.products.get(id);
+  return p && p.listed ? utf8(`{"ok":true,${productJson(view, p).slice(1)}`) : undefined;
 }

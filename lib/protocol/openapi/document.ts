@@ -49,6 +49,14 @@ function parameters(profile: Profile, op: Operation): Json[] {
       { name: "page", in: "query", description: `default 1; ${strict}`, schema: { type: "integer", minimum: 1, maximum: PAGE_MAX, default: 1 } },
       { name: "page_size", in: "query", description: `default ${PAGE_SIZE_DEFAULT}; ${strict}`, schema: { type: "integer", minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT } },
       { name: "include_inactive", in: "query", description: `true, false, 1 or 0; ${strict}`, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" } },
+      {
+        name: "updated_after",
+        in: "query",
+        description:
+          "Extension (incremental sync): only products whose updated_at is after this time, by (updated_at, id), with sync_token; " +
+          "RFC 3339 or Unix seconds. " + (profile === "P" ? "Malformed: 400 bad_request." : "Malformed: ignored."),
+        schema: { type: "string", examples: ["2026-11-22T08:00:00.000Z", "1795334400"] },
+      },
     );
   }
   return out;

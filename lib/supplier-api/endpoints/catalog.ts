@@ -1,5 +1,5 @@
 import { ProductsQuerySchema } from "../../protocol/catalog-query";
-import { catalogView, productDetail, productPage } from "../catalog-cache";
+import { catalogView, categoriesBody, productDetail, productPage, productSyncPage } from "../catalog-cache";
 import { defineEndpoint, parseIdParam } from "../define-endpoint";
 import { jsonText } from "../responses";
 import { appError } from "../../errors";
@@ -7,16 +7,21 @@ import { appError } from "../../errors";
 /** Section 4.2: `{ ok, categories }`; parent_id 0 is top level. */
 export const listCategoriesEndpoint = defineEndpoint({
   name: "categories.list",
-  handler: async (ctx) => jsonText((await catalogView(ctx.profile)).categoriesBody),
+  handler: async (ctx) => jsonText(categoriesBody(await catalogView(ctx.profile))),
 });
 
-/** Section 4.3, D10, D12, D13, D15. */
+/** Section 4.3, D10, D12, D13, D15; `updated_after` and level prices are extensions (issue 12.1, 12.4). */
 export const listProductsEndpoint = defineEndpoint({
   name: "products.list",
   query: ProductsQuerySchema,
   handler: async (ctx) => {
-    const { page, page_size, include_inactive } = ctx.query;
-    return jsonText(productPage(await catalogView(ctx.profile), page, page_size, include_inactive));
+    const { page, page_size, include_inactive, updated_after } = ctx.query;
+    const view = await catalogView(ctx.profile, ctx.credential.memberLevelId);
+    return jsonText(
+      updated_after === undefined
+        ? productPage(view, page, page_size, include_inactive)
+        : productSyncPage(view, updated_after, page, page_size, include_inactive),
+    );
   },
 });
 
@@ -25,7 +30,7 @@ export const getProductEndpoint = defineEndpoint({
   name: "products.get",
   handler: async (ctx) => {
     const id = parseIdParam(ctx.params.id);
-    const body = productDetail(await catalogView(ctx.profile), id);
+    const body = productDetail(await catalogView(ctx.profile, ctx.credential.memberLevelId), id);
     if (!body) {
       throw ctx.profile === "P"
         ? appError("product_not_found", "product not found")

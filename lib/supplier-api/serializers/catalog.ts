@@ -3,6 +3,7 @@ import { stripImages } from "../../catalog/strip-images";
 import { formatAmount } from "../../protocol/amount";
 import type { LanguageText } from "../../protocol/language";
 import type { Profile } from "../../protocol/profiles";
+import { wireTime } from "../../protocol/sync-time";
 
 // Wire shapes of sections 2.2-2.4 per profile (D10-D15). Field order follows
 // the specification's tables.
@@ -16,20 +17,44 @@ export function serializeCategory(c: CatalogCategory) {
   return { id: c.id, parent_id: c.parentId ?? 0, slug: c.slug, name: c.name, sort_order: c.sortOrder };
 }
 
+/** Issue 12.4: the price a member level pays for a SKU (null level: the SKU's price). */
+export function skuPriceFor(s: Pick<CatalogSku, "priceCents" | "levelPrices">, levelId: number | null): bigint {
+  return (levelId !== null ? s.levelPrices.get(levelId) : undefined) ?? s.priceCents;
+}
+
+/**
+ * A product's price for a member level: its own price, unless one of its SKUs
+ * has a price for that level; then the lowest price the level pays for one
+ * of its SKUs that sell (docs/decisions/0021-member-level-prices.md).
+ */
+export function productPriceFor(p: Pick<CatalogProduct, "priceCents" | "skus">, levelId: number | null): bigint {
+  if (levelId === null || !p.skus.some((s) => s.levelPrices.has(levelId))) return p.priceCents;
+  const selling = p.skus.filter((s) => s.isActive);
+  return (selling.length ? selling : p.skus).map((s) => skuPriceFor(s, levelId)).reduce((a, b) => (b < a ? b : a));
+}
+
 /** D13: -1 and `unlimited` when there is no limit. */
-export function serializeSku(s: CatalogSku) {
+export function skuStock(stock: number | null) {
+  return {
+    stock_status: stock === null ? "unlimited" : stock > 0 ? "available" : "out_of_stock",
+    stock_quantity: stock === null ? -1 : stock,
+  } as const;
+}
+
+export function serializeSku(s: CatalogSku, levelId: number | null) {
   return {
     id: s.id,
     sku_code: s.skuCode,
     spec_values: s.specValues,
-    price_amount: formatAmount(s.priceCents),
-    stock_status: s.stock === null ? "unlimited" : s.stock > 0 ? "available" : "out_of_stock",
-    stock_quantity: s.stock === null ? -1 : s.stock,
+    price_amount: formatAmount(skuPriceFor(s, levelId)),
+    ...skuStock(s.stock),
     is_active: s.isActive,
+    updated_at: wireTime(s.updatedAt),
   };
 }
 
-export function serializeProduct(profile: Profile, p: CatalogProduct, images: ImageSettings) {
+/** `levelId`: the member level of the key's user, when that level has prices (else null). */
+export function serializeProduct(profile: Profile, p: CatalogProduct, images: ImageSettings, levelId: number | null) {
   const show = images.imageExposure;
   const content: LanguageText = show ? p.content : { "zh-CN": stripImages(p.content["zh-CN"]), en: stripImages(p.content.en) };
   return {
@@ -38,11 +63,12 @@ export function serializeProduct(profile: Profile, p: CatalogProduct, images: Im
     title: p.title,
     description: p.description,
     content,
-    price_amount: formatAmount(p.priceCents),
+    price_amount: formatAmount(productPriceFor(p, levelId)),
     original_price: formatAmount(p.originalPriceCents),
     fulfillment_type: p.fulfillmentType,
     ...(profile === "P" ? { manual_form_schema: p.manualFormSchema } : {}),
-    is_active: p.isActive,
+    // A delisted product appears only in `updated_after` answers, as inactive.
+    is_active: p.isActive && p.listed,
     category_id: p.categoryId,
     delivery_format: p.deliveryFormat,
     delivery_delimiter: p.deliveryDelimiter,
@@ -50,7 +76,9 @@ export function serializeProduct(profile: Profile, p: CatalogProduct, images: Im
     images: show ? p.images.filter(Boolean).map((i) => absoluteUrl(images.publicBaseUrl, i)) : [],
     // D12: more than one SKU, or a single SKU that has spec values.
     has_sku: p.skus.length > 1 || (p.skus.length === 1 && Object.keys(p.skus[0].specValues).length > 0),
-    skus: p.skus.map(serializeSku),
+    skus: p.skus.map((s) => serializeSku(s, levelId)),
+    // Issue 12.1 extension.
+    updated_at: wireTime(p.updatedAt),
   };
 }
 

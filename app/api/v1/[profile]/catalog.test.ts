@@ -111,6 +111,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
       "id", "slug", "title", "description", "content", "price_amount", "original_price", "fulfillment_type",
       ...(profile === "P" ? ["manual_form_schema"] : []),
       "is_active", "category_id", "delivery_format", "delivery_delimiter", "logo_url", "images", "has_sku", "skus",
+      "updated_at", // issue 12.1 extension: new fields may appear, nothing changes meaning
     ]);
     expect(auto).toMatchObject({
       price_amount: "12.30",
@@ -126,7 +127,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
       has_sku: true,
     });
     expect(auto.skus).toEqual([
-      { id: skuIds.autoB, sku_code: expect.any(String), spec_values: { name: "default" }, price_amount: "12.30", stock_status: "available", stock_quantity: 3, is_active: true },
+      { id: skuIds.autoB, sku_code: expect.any(String), spec_values: { name: "default" }, price_amount: "12.30", stock_status: "available", stock_quantity: 3, is_active: true, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) },
     ]);
     expect(byId.get(ids.emptyChild)!.skus[0]).toMatchObject({ stock_status: "out_of_stock", stock_quantity: 0 });
     expect(byId.get(ids.manualA)!.skus[0]).toMatchObject({ stock_status: "available", stock_quantity: 5 });
