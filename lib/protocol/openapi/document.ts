@@ -56,7 +56,7 @@ function parameters(profile: Profile, op: Operation): Json[] {
   if (op.query === "statement") {
     // docs/decisions/0019-balance-statement.md: from inclusive, to exclusive.
     const strict = profile === "P" ? "malformed, or from later than to: 400 bad_request" : "malformed: ignored";
-    const time = { type: "string", examples: ["2026-11-22T08:00:00+08:00", "1763769600"] };
+    const time = { type: "string", examples: ["2026-11-22T08:00:00+08:00", "1795305600"] };
     out.push(
       { name: "from", in: "query", description: `created_at at or after this: RFC 3339 with an offset, or Unix seconds; ${strict}`, schema: time },
       { name: "to", in: "query", description: `created_at before this (exclusive): RFC 3339 with an offset, or Unix seconds; ${strict}`, schema: time },
