@@ -22,7 +22,8 @@ export interface ProductsQuery {
 const BOOL_VALUES: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
 const intText = /^[0-9]{1,10}$/;
 
-const strictInt = (min: number, max: number, fallback: number) =>
+/** Profile P (D10): absent → fallback; anything but a plain integer in range → 400. Shared with the statement query. */
+export const strictInt = (min: number, max: number, fallback: number) =>
   z
     .string()
     .optional()
@@ -37,7 +38,8 @@ const strictBool = z
   .refine((v) => v === undefined || Object.hasOwn(BOOL_VALUES, v), { message: "must be true, false, 1 or 0" })
   .transform((v) => (v === undefined ? false : BOOL_VALUES[v]));
 
-const lenientInt = (min: number, max: number, fallback: number) =>
+/** Profile U (D10): clamped into range; malformed → fallback. Shared with the statement query. */
+export const lenientInt = (min: number, max: number, fallback: number) =>
   z
     .unknown()
     .optional()

@@ -10,6 +10,7 @@ import {
   OrderReadSchema,
   ProductDetailSchema,
   ProductPageSchema,
+  StatementSchema,
 } from "./wire-responses";
 import type { CreateOrderBodySchema } from "./order-schemas";
 
@@ -46,6 +47,13 @@ export interface SupplierClientOptions<P extends Profile> {
 /** The create body of the profile, as you write it (P: no callback_url). */
 export type CreateBody<P extends Profile> = z.input<(typeof CreateOrderBodySchema)[P]>;
 type Out<S extends z.ZodType> = z.infer<S>;
+
+/** "?a=1&b=2" of the defined values ("" when none); a Date as RFC 3339. */
+function queryString(q: Record<string, string | number | boolean | Date | undefined>): string {
+  const entries = Object.entries(q).flatMap(([k, v]) => (v === undefined ? [] : [[k, v instanceof Date ? v.toISOString() : String(v)]]));
+  const qs = new URLSearchParams(entries).toString();
+  return qs ? `?${qs}` : "";
+}
 
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -94,10 +102,14 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
     profile: opts.profile,
     ping: () => call(AccountSchema, "GET", "/ping"),
     categories: async () => (await call(CategoriesSchema, "GET", "/categories")).categories,
-    products: (q: { page?: number; page_size?: number; include_inactive?: boolean } = {}) => {
-      const qs = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
-      return call(ProductPageSchema[profile], "GET", `/products${qs ? `?${qs}` : ""}`) as Promise<Out<(typeof ProductPageSchema)[P]>>;
-    },
+    products: (q: { page?: number; page_size?: number; include_inactive?: boolean } = {}) =>
+      call(ProductPageSchema[profile], "GET", `/products${queryString(q)}`) as Promise<Out<(typeof ProductPageSchema)[P]>>,
+    /**
+     * Extension: your points ledger, newest first (docs/protocol.md "Balance
+     * statement"). from inclusive, to exclusive; a Date is sent as RFC 3339.
+     */
+    statement: (q: { page?: number; page_size?: number; from?: Date | string | number; to?: Date | string | number } = {}) =>
+      call(StatementSchema, "GET", `/statement${queryString(q)}`),
     product: (id: number) => call(ProductDetailSchema[profile], "GET", `/products/${id}`) as Promise<Out<(typeof ProductDetailSchema)[P]>>,
     getOrder: (id: number) => call(OrderReadSchema[profile], "GET", `/orders/${id}`) as Promise<Out<(typeof OrderReadSchema)[P]>>,
 

@@ -160,6 +160,23 @@ export const OrderCallbackSchema = z.object({
   fulfillment: FulfillmentSchema.U.optional(),
 });
 
+/** A signed amount (a ledger row's change): optional minus, exactly two decimals (D3). */
+export const SignedAmountSchema = z.string().regex(/^-?[0-9]{1,15}\.[0-9]{2}$/).meta({ description: "Signed amount, exactly two decimals", examples: ["-12.30"] });
+
+/** Extension, docs/decisions/0019-balance-statement.md: one points ledger row. Same in both profiles. */
+export const StatementItemSchema = z.object({
+  id: z.int().min(1),
+  created_at: z.iso.datetime({ precision: 3 }).meta({ description: "RFC 3339, UTC, milliseconds" }),
+  type: z.enum(["order", "refund", "adjustment"]),
+  amount: SignedAmountSchema,
+  balance_after: AmountSchema,
+  order_id: id.nullable().meta({ description: "the order's order_id (as in the order endpoints); null for an adjustment" }),
+  order_no: z.string().nullable(),
+  note: z.string(),
+});
+/** The amounts of all rows (every page) add up to balance. */
+export const StatementSchema = z.object({ ok: z.literal(true), balance: AmountSchema, items: z.array(StatementItemSchema), total: count, page: z.int().min(1), page_size: z.int().min(1).max(100) });
+
 export type Account = z.infer<typeof AccountSchema>;
 export type Category = z.infer<typeof CategorySchema>;
 export type ProductOf<P extends Profile> = z.infer<(typeof ProductSchema)[P]>;
@@ -167,3 +184,4 @@ export type OrderCreated<P extends Profile> = z.infer<(typeof OrderCreatedSchema
 export type OrderRead<P extends Profile> = z.infer<(typeof OrderReadSchema)[P]>;
 export type OrderCallback = z.infer<typeof OrderCallbackSchema>;
 export type ErrorBodyWire = z.infer<typeof ErrorBodySchema>;
+export type StatementWire = z.infer<typeof StatementSchema>;

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 
-// The seven endpoints of section 4, with the route file that serves each and
-// a request that passes authentication without changing anything (unknown
-// ids, an unknown SKU). Tests iterate this table, so an endpoint added by its
-// route file is covered by the shared security suite automatically.
+// The seven endpoints of section 4 and the extensions of docs/protocol.md
+// ("Extensions"), with the route file that serves each and a request that
+// passes authentication without changing anything (unknown ids, an unknown
+// SKU). Tests iterate this table, so an endpoint added by its route file is
+// covered by the shared security suite automatically.
 
 export interface EndpointSpec {
   name: string;
@@ -34,6 +35,8 @@ export const SUPPLIER_ENDPOINTS: readonly EndpointSpec[] = [
   },
   { name: "read order", method: "GET", path: "/orders/999999", body: () => "", routeFile: `${ROUTES}/orders/[id]/route.ts` },
   { name: "cancel order", method: "POST", path: "/orders/999999/cancel", body: () => "{}", routeFile: `${ROUTES}/orders/[id]/cancel/route.ts` },
+  // Extension: balance statement (docs/decisions/0019-balance-statement.md); read-only.
+  { name: "statement", method: "GET", path: "/statement", body: () => "", routeFile: `${ROUTES}/statement/route.ts` },
 ];
 
 /** The endpoints whose route file exists in this working tree. */

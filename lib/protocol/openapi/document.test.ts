@@ -30,7 +30,7 @@ describe("issue 11.1: the OpenAPI document", () => {
         expect(o.security).toEqual([{ SvcApiKey: [], SvcTimestamp: [], SvcSignature: [] }]);
       }
     }
-    expect(Object.keys(doc.paths)).toHaveLength(4 * 7);
+    expect(Object.keys(doc.paths)).toHaveLength(4 * 8); // the seven of section 4 and the balance statement (docs/decisions/0019)
     expect(Object.values(doc.components.securitySchemes).map((s) => (s as { name: string }).name)).toEqual(["Svc-Api-Key", "Svc-Timestamp", "Svc-Signature"]);
     expect(doc.components.securitySchemes.SvcSignature.description).toMatch(/HMAC-SHA256[\s\S]*signature\s+[0-9a-f]{64}/);
   });
@@ -45,6 +45,15 @@ describe("issue 11.1: the OpenAPI document", () => {
   it("D3: amounts are strings with a two-decimal pattern", () => {
     const balance = doc.components.schemas.Account.properties.balance;
     expect(balance).toMatchObject({ type: "string", pattern: "^[0-9]{1,15}\\.[0-9]{2}$" });
+  });
+
+  it("extension (docs/decisions/0019): the statement's row amount is signed, its balance is not; from/to only on the statement", () => {
+    const item = doc.components.schemas.GetStatementResponseP.properties.items.items;
+    expect(item.properties.amount.pattern).toBe("^-?[0-9]{1,15}\\.[0-9]{2}$");
+    expect(doc.components.schemas.GetStatementResponseU.properties.balance.pattern).toBe("^[0-9]{1,15}\\.[0-9]{2}$");
+    const names = (path: string) => doc.paths[path].get.parameters.map((p: { name: string }) => p.name);
+    expect(names("/v1/provider/statement")).toEqual(["page", "page_size", "from", "to"]);
+    expect(names("/api/v1/upstream/products")).toEqual(["page", "page_size", "include_inactive"]);
   });
 
   it("D1/D11/D23/D8: each error code is listed with its status per endpoint, not_found and method_not_allowed included", () => {

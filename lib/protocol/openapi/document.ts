@@ -48,15 +48,28 @@ function parameters(profile: Profile, op: Operation): Json[] {
     out.push(
       { name: "page", in: "query", description: `default 1; ${strict}`, schema: { type: "integer", minimum: 1, maximum: PAGE_MAX, default: 1 } },
       { name: "page_size", in: "query", description: `default ${PAGE_SIZE_DEFAULT}; ${strict}`, schema: { type: "integer", minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT } },
-      { name: "include_inactive", in: "query", description: `true, false, 1 or 0; ${strict}`, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" } },
-      {
-        name: "updated_after",
-        in: "query",
-        description:
-          "Extension (incremental sync): only products whose updated_at is after this time, by (updated_at, id), with sync_token; " +
-          "RFC 3339 or Unix seconds. " + (profile === "P" ? "Malformed: 400 bad_request." : "Malformed: ignored."),
-        schema: { type: "string", examples: ["2026-11-22T08:00:00.000Z", "1795334400"] },
-      },
+    );
+    if (op.query === "products") {
+      out.push(
+        { name: "include_inactive", in: "query", description: `true, false, 1 or 0; ${strict}`, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" } },
+        {
+          name: "updated_after",
+          in: "query",
+          description:
+            "Extension (incremental sync): only products whose updated_at is after this time, by (updated_at, id), with sync_token; " +
+            "RFC 3339 or Unix seconds. " + (profile === "P" ? "Malformed: 400 bad_request." : "Malformed: ignored."),
+          schema: { type: "string", examples: ["2026-11-22T08:00:00.000Z", "1795334400"] },
+        },
+      );
+    }
+  }
+  if (op.query === "statement") {
+    // docs/decisions/0019-balance-statement.md: from inclusive, to exclusive.
+    const strict = profile === "P" ? "malformed, or from later than to: 400 bad_request" : "malformed: ignored";
+    const time = { type: "string", examples: ["2026-11-22T08:00:00+08:00", "1795305600"] };
+    out.push(
+      { name: "from", in: "query", description: `created_at at or after this: RFC 3339 with an offset, or Unix seconds; ${strict}`, schema: time },
+      { name: "to", in: "query", description: `created_at before this (exclusive): RFC 3339 with an offset, or Unix seconds; ${strict}`, schema: time },
     );
   }
   return out;

@@ -27,7 +27,8 @@ Worked example (test vector "${v.name}"):
     signature   ${v.signature}`;
 
 export const GUIDE_MARKDOWN = `The supplier interface of this site, for downstream shops: two profiles
-(U: \`/api/v1/upstream\`, \`/v1/upstream\`; P: \`/api/v1/provider\`, \`/v1/provider\`), seven endpoints each.
+(U: \`/api/v1/upstream\`, \`/v1/upstream\`; P: \`/api/v1/provider\`, \`/v1/provider\`), the seven endpoints of the specification each,
+plus the extensions in docs/protocol.md ("Extensions").
 The full guide is docs/protocol.md; the decisions D1–D33 are in docs/spec/decisions.md.
 Conformance checker: \`npm run conformance -- --base-url URL --api-key K --api-secret S --profile U|P\`.
 Client: \`lib/protocol/client.ts\`, example purchase: \`examples/downstream.ts\`.

@@ -8,10 +8,12 @@ import {
   OrderReadSchema,
   ProductDetailSchema,
   ProductPageSchema,
+  StatementSchema,
   type WireErrorCode,
 } from "../wire-responses";
 
-// The seven endpoints of section 4 as the OpenAPI document describes them:
+// The seven endpoints of section 4, and the extensions (docs/protocol.md
+// "Extensions"), as the OpenAPI document describes them:
 // per profile the request body, the success body and every error code the
 // endpoint can answer with, by HTTP status (section 7 and the decisions).
 // The conformance kit reads the same table.
@@ -25,7 +27,8 @@ export interface Operation {
   /** Section of docs/protocol.md. */
   guide: string;
   body?: { schema: z.ZodType; required: boolean };
-  query?: boolean;
+  /** Which query parameters (document.ts describes each set). */
+  query?: "products" | "statement";
   pathId?: "product" | "order";
   success?: z.ZodType;
   /** status → codes, in addition to the codes every endpoint can answer with. */
@@ -64,7 +67,7 @@ export function operations(profile: Profile): Operation[] {
       path: "/products",
       summary: "List products (paged, D10)",
       guide: "products",
-      query: true,
+      query: "products",
       success: ProductPageSchema[profile],
       errors: {},
     },
@@ -118,6 +121,16 @@ export function operations(profile: Profile): Operation[] {
       // D23: Profile U ignores a cancel body; P checks it strictly.
       ...(P ? { body: { schema: CancelOrderBodySchema.P, required: false } } : {}),
       errors: { ...(P ? { 400: ["invalid_json"] } : {}), 404: ["order_not_found"], 409: ["cancel_not_allowed"] },
+    },
+    {
+      key: "getStatement",
+      method: "get",
+      path: "/statement",
+      summary: "Extension: your points ledger, newest first (paged like products)",
+      guide: "balance-statement",
+      query: "statement",
+      success: StatementSchema,
+      errors: {},
     },
   ];
 }

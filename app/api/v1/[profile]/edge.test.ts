@@ -26,13 +26,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe("the four prefixes expose the same seven endpoints", () => {
-  it("the route files on disk are exactly the seven endpoints of section 4 (plus test files)", () => {
+describe("the four prefixes expose the same endpoints (section 4 and the extensions)", () => {
+  it("the route files on disk are exactly the endpoints of the table: the seven of section 4 and the extensions (plus test files)", () => {
     // Plus the catch-all that answers every other path with a D1 404 (issue 8.1).
     const onDisk = routeFilesOnDisk().filter((f) => f !== "app/api/v1/[profile]/[[...rest]]/route.ts");
     const expected = [...new Set(SUPPLIER_ENDPOINTS.map((e) => e.routeFile))].sort();
     expect(onDisk).toEqual(expected.filter((f) => onDisk.includes(f)));
-    // The order route files belong to the order work; once present, all seven must be.
+    // Every endpoint of the table has its route file.
     expect(existingEndpoints().length).toBe(SUPPLIER_ENDPOINTS.length);
   });
 

@@ -48,7 +48,7 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
         <ActionForm action={adjustPointsAction} submitLabel={t("buyers.adjust")} testId="adjust-points-form">
           <HiddenField name="email" value={user.email} />
           <TextField name="amount" label={t("common.amount")} help={t("buyers.adjustHelp")} inputMode="decimal" required />
-          <TextField name="reason" label={t("common.reason")} required />
+          <TextField name="reason" label={t("buyers.adjustReason")} required />
         </ActionForm>
       </Card>
       <Card title={t("buyers.ledger")}>

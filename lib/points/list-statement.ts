@@ -1,0 +1,88 @@
+import { db } from "../db/client";
+import type { Prisma } from "../generated/prisma/client";
+
+export interface ListStatementInput {
+  userId: string;
+  page: number;
+  pageSize: number;
+  /** Inclusive. */
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+}
+
+export type StatementRowKind = "order" | "refund" | "adjustment";
+
+export interface StatementRow {
+  id: bigint;
+  createdAt: Date;
+  kind: StatementRowKind;
+  deltaCents: bigint;
+  balanceAfterCents: bigint;
+  orderId: number | null;
+  orderNo: string | null;
+  reason: string;
+}
+
+export interface Statement {
+  balanceCents: bigint;
+  total: number;
+  rows: StatementRow[];
+}
+
+/**
+ * What a ledger row is, for its owner: a debit of an order (place_order), the
+ * refund of a failed one (transitionOrder, "refund: …"), or anything else:
+ * opening balance, an operator's adjustment (adjustPoints).
+ */
+export function statementRowKind(row: { orderId: number | null; deltaCents: bigint }): StatementRowKind {
+  if (row.orderId === null) return "adjustment";
+  if (row.deltaCents < 0n) return "order";
+  return row.deltaCents > 0n ? "refund" : "adjustment";
+}
+
+/**
+ * One page of a user's points ledger, newest first (id DESC), with the
+ * balance and the number of rows in the window (docs/decisions/0019). The
+ * ledger is the truth (decision 0003), so the rows of every page add up to
+ * the balance; the three reads share one REPEATABLE READ snapshot so that an
+ * order committed between them cannot make the answer disagree with itself.
+ * Both ledger queries walk the (userId, id) index of this one user, and the
+ * page is LIMITed; a page past the end is not queried at all.
+ */
+export async function listStatement({ userId, page, pageSize, from, to }: ListStatementInput): Promise<Statement> {
+  const where: Prisma.PointsLedgerWhereInput = { userId };
+  if (from || to) where.createdAt = { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) };
+  const offset = (page - 1) * pageSize;
+  return db().$transaction(
+    async (tx) => {
+      const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceCents: true } });
+      const total = await tx.pointsLedger.count({ where });
+      const rows =
+        offset >= total
+          ? []
+          : await tx.pointsLedger.findMany({
+              where,
+              orderBy: { id: "desc" },
+              skip: offset,
+              take: pageSize,
+              select: { id: true, createdAt: true, deltaCents: true, balanceAfterCents: true, reason: true, orderId: true, order: { select: { orderNo: true } } },
+            });
+      return {
+        balanceCents: user.balanceCents,
+        total,
+        rows: rows.map((r) => ({
+          id: r.id,
+          createdAt: r.createdAt,
+          kind: statementRowKind(r),
+          deltaCents: r.deltaCents,
+          balanceAfterCents: r.balanceAfterCents,
+          orderId: r.orderId,
+          orderNo: r.order?.orderNo ?? null,
+          reason: r.reason,
+        })),
+      };
+    },
+    { isolationLevel: "RepeatableRead" },
+  );
+}
