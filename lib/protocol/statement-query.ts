@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { lenientInt, PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, strictInt } from "./catalog-query";
 import type { Profile } from "./profiles";
+import { parseInstant } from "./sync-time";
 
 // Query parameters of GET {prefix}/statement (docs/decisions/0019-balance-statement.md).
 // page and page_size follow the products list exactly (D10): Profile P
@@ -23,8 +24,6 @@ export interface StatementQuery {
 /** Every created_at lies in here; bounds outside it are clamped, which filters exactly the same rows. */
 const MIN_MS = 0;
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-const unixSeconds = /^[0-9]{1,12}$/;
-const rfc3339 = z.iso.datetime({ offset: true });
 
 /**
  * "2026-11-22T10:00:00+08:00" or "1763776800" → a Date, else null. created_at
@@ -32,17 +31,10 @@ const rfc3339 = z.iso.datetime({ offset: true });
  * "…00.0005Z" means "after …00.000", for from and to alike.
  */
 export function parseTimeParam(text: string): Date | null {
-  let ms: number;
-  if (unixSeconds.test(text)) {
-    ms = Number(text) * 1000;
-  } else if (rfc3339.safeParse(text).success) {
-    ms = Date.parse(text);
-    const finer = /\.[0-9]{3}([0-9]+)/.exec(text)?.[1];
-    if (finer && /[1-9]/.test(finer)) ms += 1;
-  } else {
-    return null;
-  }
-  return Number.isFinite(ms) ? new Date(Math.min(MAX_MS, Math.max(MIN_MS, ms))) : null;
+  const instant = parseInstant(text);
+  if (!instant) return null;
+  const ms = Math.ceil(instant.micros / 1000);
+  return new Date(Math.min(MAX_MS, Math.max(MIN_MS, ms)));
 }
 
 const strictTime = z

@@ -3,6 +3,7 @@
 // milliseconds (RFC 3339, UTC) and the `sync_token` in microseconds, so that
 // passing it back as `updated_after` resumes exactly after the last product
 // seen. `updated_after` accepts RFC 3339 (any fraction) or Unix seconds.
+import { z } from "zod";
 
 /** RFC 3339, UTC, milliseconds: the wire `updated_at`. */
 export function wireTime(micros: number): string {
@@ -16,8 +17,24 @@ export function syncToken(micros: number): string {
   return `${iso.slice(0, 23)}${String(micros % 1000).padStart(3, "0")}Z`;
 }
 
-const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
-const UNIX = /^\d{1,11}(?:\.\d{1,6})?$/;
+const UNIX_SECONDS = /^[0-9]{1,12}$/;
+const RFC3339 = z.iso.datetime({ offset: true });
+
+/**
+ * The one reading of a time parameter (`updated_after`, the statement's
+ * `from`/`to`): RFC 3339 with Z or an offset, or Unix seconds. Returns the
+ * instant in microseconds (rounded up) and how many fraction digits were given.
+ */
+export function parseInstant(text: string): { micros: number; fractionDigits: number } | undefined {
+  if (UNIX_SECONDS.test(text)) return { micros: Number(text) * 1_000_000, fractionDigits: 0 };
+  if (!RFC3339.safeParse(text).success) return undefined;
+  const ms = Date.parse(text);
+  if (!Number.isFinite(ms)) return undefined;
+  const fraction = /\.([0-9]+)/.exec(text)?.[1] ?? "";
+  // Finer than a microsecond rounds up, so an instant is never read as earlier than given.
+  const beyond = /[1-9]/.test(fraction.slice(6)) ? 1 : 0;
+  return { micros: ms * 1000 + Number(fraction.slice(3, 6).padEnd(3, "0")) + beyond, fractionDigits: fraction.length };
+}
 
 /**
  * The instant `updated_after` names, as the first stamp (µs) that is "after"
@@ -27,23 +44,8 @@ const UNIX = /^\d{1,11}(?:\.\d{1,6})?$/;
  * resumes exactly. Undefined for a malformed value.
  */
 export function firstStampAfter(value: string): number | undefined {
-  const unix = UNIX.test(value) ? value : undefined;
-  if (unix) {
-    const [whole, frac = ""] = unix.split(".");
-    return afterMicros(Number(whole) * 1_000_000 + Number(frac.padEnd(6, "0")), frac.length);
-  }
-  const m = RFC3339.exec(value);
-  if (!m) return undefined;
-  const [, date, time, frac = "", zone] = m;
-  const [y, mo, d] = date.split("-").map(Number);
-  if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return undefined; // 2026-02-31 is not a day
-  const ms = Date.parse(`${date}T${time}${zone.toUpperCase()}`);
-  if (!Number.isFinite(ms)) return undefined;
-  return afterMicros(ms * 1000 + Number(frac.slice(0, 6).padEnd(6, "0")), frac.length);
-}
-
-function afterMicros(micros: number, fractionDigits: number): number | undefined {
-  if (!Number.isSafeInteger(micros) || micros < 0) return undefined;
-  // Coarser than a microsecond: after the whole millisecond it falls in.
+  const instant = parseInstant(value);
+  if (!instant || instant.micros < 0 || !Number.isSafeInteger(instant.micros)) return undefined;
+  const { micros, fractionDigits } = instant;
   return fractionDigits > 3 ? micros + 1 : (Math.floor(micros / 1000) + 1) * 1000;
 }
