@@ -103,7 +103,7 @@ describe("npm run cli", () => {
     const first = await cli("catalog:import", "lib/seed/demo-catalog.json");
     expect(first.json).toEqual({
       categories_created: 4, categories_updated: 0, products_created: 6, products_updated: 0,
-      skus_created: 8, skus_updated: 0, card_keys_added: 17, card_keys_skipped: 0,
+      skus_created: 8, skus_updated: 0, card_keys_added: 17, card_keys_skipped: 0, level_prices_changed: 0,
     });
     const again = await cli("catalog:import", "lib/seed/demo-catalog.json");
     expect(again.json).toMatchObject({ categories_created: 0, categories_updated: 0, products_created: 0, products_updated: 0,

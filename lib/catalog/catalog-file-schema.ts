@@ -43,6 +43,11 @@ const SkuSchema = z.strictObject({
   price_amount: Amount.optional(),
   is_active: z.boolean().default(true),
   stock_quantity: StockQuantity.default(null),
+  // Issue 12.4 (decision 0021): member level slug → price. Present, it is the
+  // SKU's whole list (a level left out loses its price; {} clears them all);
+  // absent, the SKU's level prices are left as they are. The levels must
+  // exist: checked against the database before anything is written.
+  level_prices: z.record(Slug, Amount).optional(),
   // Length only here; the format check needs the product's delivery format.
   card_keys: z.array(z.string().max(MAX_CARD_KEY_LENGTH * 2)).max(100_000).default([]),
 });

@@ -45,6 +45,19 @@ export function checkSkuOwnership(file: CatalogFile, existing: { skuCode: string
   if (problems.length) fail(problems);
 }
 
+/** Every level a SKU's level_prices names must exist (issue 12.4); the message names the SKU and the slug. */
+export function checkLevelSlugs(file: CatalogFile, levelSlugs: Set<string>) {
+  const problems: string[] = [];
+  file.products.forEach((p, i) =>
+    p.skus.forEach((s, j) => {
+      for (const slug of Object.keys(s.level_prices ?? {})) {
+        if (!levelSlugs.has(slug)) problems.push(`products[${i}].skus[${j}].level_prices: SKU "${s.sku_code}" names unknown member level "${slug}"`);
+      }
+    }),
+  );
+  if (problems.length) fail(problems);
+}
+
 /** Orders categories so each parent listed in the file comes before its children (no cycles: checked). */
 export function parentsFirst(categories: CatalogFileCategory[]): CatalogFileCategory[] {
   const inFile = new Map(categories.map((c) => [c.slug, c]));

@@ -56,7 +56,7 @@ describe("catalog:import", () => {
     const first = await importCatalog(validateCatalogFile(sample()));
     expect(first).toEqual({
       categoriesCreated: 2, categoriesUpdated: 0, productsCreated: 2, productsUpdated: 0,
-      skusCreated: 3, skusUpdated: 0, cardKeysAdded: 2, cardKeysSkipped: 1,
+      skusCreated: 3, skusUpdated: 0, cardKeysAdded: 2, cardKeysSkipped: 1, levelPricesChanged: 0,
     });
     const games = await db().category.findUniqueOrThrow({ where: { slug: "imp-games" } });
     const steam = await db().category.findUniqueOrThrow({ where: { slug: "imp-steam" } });
@@ -71,7 +71,7 @@ describe("catalog:import", () => {
     const again = await importCatalog(validateCatalogFile(sample()));
     expect(again).toEqual({
       categoriesCreated: 0, categoriesUpdated: 0, productsCreated: 0, productsUpdated: 0,
-      skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 3,
+      skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 3, levelPricesChanged: 0,
     });
     expect(await snapshot()).toEqual(before); // same rows, same updatedAt
   });

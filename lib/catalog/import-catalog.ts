@@ -3,7 +3,8 @@ import type { Tx } from "../db/tx";
 import { fingerprint } from "../crypto/secret-box";
 import { addCardKeys } from "./add-card-keys";
 import type { CatalogFile } from "./catalog-file-schema";
-import { checkReferences, checkSkuOwnership, parentsFirst } from "./check-catalog-references";
+import { checkLevelSlugs, checkReferences, checkSkuOwnership, parentsFirst } from "./check-catalog-references";
+import { setSkuLevelPrices } from "../levels/set-sku-level-prices";
 import { updateChanged } from "./same-content";
 
 export interface ImportCounts {
@@ -15,6 +16,8 @@ export interface ImportCounts {
   skusUpdated: number;
   cardKeysAdded: number;
   cardKeysSkipped: number;
+  /** Level prices set, changed or cleared (issue 12.4). */
+  levelPricesChanged: number;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface ImportCounts {
  * sku_code, and appends card keys de-duplicated. A row is written only when a
  * value differs, so re-importing the same file changes nothing (no updatedAt
  * churn). Checks that need the database (unknown category, category cycle, a
- * sku_code owned by another product) run before the first write; any failure
+ * sku_code owned by another product, an unknown member level) run before the first write; any failure
  * rolls the whole import back.
  */
 export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
@@ -34,7 +37,7 @@ export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
 export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
   const counts: ImportCounts = {
     categoriesCreated: 0, categoriesUpdated: 0, productsCreated: 0, productsUpdated: 0,
-    skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 0,
+    skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 0, levelPricesChanged: 0,
   };
   const existingCategories = await tx.category.findMany();
   const existingProducts = await tx.product.findMany({ where: { slug: { in: file.products.map((p) => p.slug) } } });
@@ -42,6 +45,7 @@ export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCount
   const existingSkus = await tx.sku.findMany({ where: { skuCode: { in: skuCodes } }, include: { product: { select: { slug: true } } } });
   checkReferences(file, existingCategories);
   checkSkuOwnership(file, existingSkus);
+  checkLevelSlugs(file, new Set((await tx.memberLevel.findMany({ select: { slug: true } })).map((l) => l.slug)));
 
   // ---- categories, parents first ----
   const categoryIds = new Map(existingCategories.filter((c) => !c.deletedAt).map((c) => [c.slug, c.id]));
@@ -105,6 +109,10 @@ export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCount
         create: () => tx.sku.create({ data: { skuCode: s.sku_code, ...data } }),
         update: (id, changed) => tx.sku.update({ where: { id }, data: changed }),
       });
+      // Present: the SKU's whole list of level prices; absent: left alone (decision 0021).
+      if (s.level_prices) {
+        counts.levelPricesChanged += (await setSkuLevelPrices(tx, { skuId, prices: s.level_prices, replace: true })).length;
+      }
       if (s.card_keys.length) {
         const added = await appendCardKeys(tx, skuId, s.card_keys);
         counts.cardKeysAdded += added;

@@ -7,6 +7,7 @@ import type { AdminSession } from "../admin-auth/require-admin";
 import { Amount, SKU_CODE, StockQuantity } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
 import { Int4IdSchema } from "../protocol/ids";
+import { setSkuLevelPrices, SkuLevelPricesSchema } from "../levels/set-sku-level-prices";
 
 // Creates or edits one SKU from the console, with the import's rules.
 export const SaveSkuSchema = z.object({
@@ -18,6 +19,8 @@ export const SaveSkuSchema = z.object({
   isActive: z.boolean(),
   /** null = unlimited (D13). Ignored for `auto` products, whose stock is their card keys. */
   stockQuantity: StockQuantity,
+  /** Issue 12.4: level slug → price, null/blank = none; levels not named are left alone. */
+  levelPrices: SkuLevelPricesSchema.default({}),
 });
 export type SaveSkuInput = z.input<typeof SaveSkuSchema>;
 
@@ -37,9 +40,13 @@ export async function saveSku(raw: SaveSkuInput, admin: AdminSession): Promise<{
         ...(product.fulfillmentType === "auto" ? {} : { stockQuantity: input.stockQuantity }),
       };
       const row = input.id ? await tx.sku.update({ where: { id: input.id }, data }) : await tx.sku.create({ data });
+      const levelPrices = await setSkuLevelPrices(tx, { skuId: row.id, prices: input.levelPrices });
       return auditCatalogSave(tx, {
         admin, kind: "sku", updating: !!input.id, id: row.id,
-        details: { skuCode: row.skuCode, productId: row.productId, price: row.priceCents.toString(), isActive: row.isActive, stockQuantity: row.stockQuantity },
+        details: {
+          skuCode: row.skuCode, productId: row.productId, price: row.priceCents.toString(), isActive: row.isActive, stockQuantity: row.stockQuantity,
+          ...(levelPrices.length ? { levelPrices: levelPrices as never } : {}),
+        },
       });
     });
   } catch (err) {

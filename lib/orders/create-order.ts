@@ -60,7 +60,6 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
     productId: sku.productId,
     title: sku.title,
     quantity: input.quantity,
-    unitPriceCents: sku.priceCents,
     auto,
     deliveryFormat: sku.deliveryFormat,
   };

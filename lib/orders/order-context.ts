@@ -17,7 +17,6 @@ export interface OrderContext {
   sku: {
     skuId: number;
     productId: number;
-    priceCents: bigint;
     skuActive: boolean;
     skuLive: boolean;
     productActive: boolean;
@@ -34,7 +33,8 @@ const MAX_INT4 = 2_147_483_647;
 
 /**
  * Everything createOrder must know before it writes, in one round trip: the
- * idempotency record, the SKU with its product, and the points switch.
+ * idempotency record, the SKU with its product, and the points switch. Not
+ * the price: place_order reads it inside the order's write (issue 12.4).
  */
 export async function readOrderContext(
   tx: Tx,
@@ -43,7 +43,7 @@ export async function readOrderContext(
   // An id out of the column's range cannot exist; asking would be a type error in SQL.
   const skuKey = Number.isSafeInteger(skuId) && skuId > 0 && skuId <= MAX_INT4 ? skuId : 0;
   const rows = await tx.$queryRaw<Record<string, unknown>[]>`
-    SELECT s."id" AS "skuId", s."productId", s."priceCents", s."isActive" AS "skuActive", (s."deletedAt" IS NULL) AS "skuLive",
+    SELECT s."id" AS "skuId", s."productId", s."isActive" AS "skuActive", (s."deletedAt" IS NULL) AS "skuLive",
            p."isActive" AS "productActive", ${LISTED_PRODUCT_SQL} AS "productLive",
            p."fulfillmentType"::text AS "fulfillmentType", p."deliveryFormat"::text AS "deliveryFormat",
            p."manualFormSchema", p."title",
@@ -65,7 +65,6 @@ export async function readOrderContext(
         : {
             skuId: Number(r.skuId),
             productId: Number(r.productId),
-            priceCents: BigInt(r.priceCents as bigint),
             skuActive: r.skuActive === true,
             skuLive: r.skuLive === true,
             productActive: r.productActive === true,

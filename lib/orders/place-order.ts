@@ -21,7 +21,6 @@ export interface PlaceOrderRow {
   productId: number;
   title: unknown;
   quantity: number;
-  unitPriceCents: bigint;
   /** `auto`: card keys are taken and the order is delivered in the same statement. */
   auto: boolean;
   deliveryFormat: DeliveryFormat;
@@ -30,14 +29,21 @@ export interface PlaceOrderRow {
 export interface PlacedOrder {
   id: number;
   createdAt: Date;
+  /**
+   * The unit price place_order read inside the order's statement (the buyer's
+   * member-level price, else the SKU's; issue 12.4): the item, the amount and
+   * the debit were all written with it.
+   */
+  unitPriceCents: bigint;
   /** The delivered card keys (encrypted), in id order; empty unless `auto`. */
   keys: { id: bigint; ciphertext: Uint8Array }[];
 }
 
 /**
  * Writes a new order with everything it takes, through the SQL function
- * place_order (prisma/migrations/*_place_order): order, item, card keys or
- * stock, fulfilment row, debit and ledger row, in ONE statement. Called on
+ * place_order (prisma/migrations/*_place_order, latest *_order_level_price):
+ * the unit price (read there), order, item, card keys or stock, fulfilment
+ * row, debit and ledger row, in ONE statement. Called on
  * db() it is one round trip and its own transaction (autocommit); called on a
  * transaction client it joins that transaction. Returns null when the
  * (credential, downstream_order_no) is already stored (D18: the caller loads
@@ -45,13 +51,13 @@ export interface PlacedOrder {
  * written nothing.
  */
 export async function placeOrder(client: Tx, o: PlaceOrderRow): Promise<PlacedOrder | null> {
-  let rows: { orderId: number; createdAt: Date; keyId: bigint | null; keyCiphertext: Uint8Array | null }[];
+  let rows: { orderId: number; createdAt: Date; unitPriceCents: bigint; keyId: bigint | null; keyCiphertext: Uint8Array | null }[];
   try {
     rows = await client.$queryRaw`
       SELECT * FROM place_order(
         ${o.orderNo}, ${o.credentialId}, ${o.userId}::uuid, ${o.profile}::"Profile", ${o.downstreamOrderNo},
         ${o.requestDigest}, ${o.requestRawDigest}, ${o.traceId}, ${o.callbackUrl}, ${JSON.stringify(o.manualFormData)}::jsonb,
-        ${o.skuId}, ${o.productId}, ${JSON.stringify(o.title)}::jsonb, ${o.quantity}, ${o.unitPriceCents},
+        ${o.skuId}, ${o.productId}, ${JSON.stringify(o.title)}::jsonb, ${o.quantity},
         ${o.auto}, ${o.deliveryFormat}::"DeliveryFormat")`;
   } catch (err) {
     throw refusal(err) ?? err;
@@ -60,6 +66,7 @@ export async function placeOrder(client: Tx, o: PlaceOrderRow): Promise<PlacedOr
   return {
     id: rows[0].orderId,
     createdAt: rows[0].createdAt,
+    unitPriceCents: BigInt(rows[0].unitPriceCents),
     keys: rows.flatMap((r) => (r.keyId === null || r.keyCiphertext === null ? [] : [{ id: r.keyId, ciphertext: r.keyCiphertext }])),
   };
 }
@@ -71,7 +78,8 @@ export async function placeOrder(client: Tx, o: PlaceOrderRow): Promise<PlacedOr
 export async function placeOrderView(client: Tx, row: PlaceOrderRow): Promise<OrderView | null> {
   const placed = await placeOrder(client, row);
   if (!placed) return null;
-  const amountCents = row.unitPriceCents * BigInt(row.quantity);
+  const { unitPriceCents } = placed;
+  const amountCents = unitPriceCents * BigInt(row.quantity);
   return {
     id: placed.id,
     orderNo: row.orderNo,
@@ -83,7 +91,7 @@ export async function placeOrderView(client: Tx, row: PlaceOrderRow): Promise<Or
     errorMessage: null,
     createdAt: placed.createdAt,
     items: [
-      { productId: row.productId, skuId: row.skuId, title: toLanguageText(row.title), quantity: row.quantity, unitPriceCents: row.unitPriceCents, totalPriceCents: amountCents },
+      { productId: row.productId, skuId: row.skuId, title: toLanguageText(row.title), quantity: row.quantity, unitPriceCents, totalPriceCents: amountCents },
     ],
     fulfillment: row.auto ? { source: "auto", deliveryFormat: row.deliveryFormat, lines: placed.keys.map((k) => decryptText(k.ciphertext)) } : null,
   };

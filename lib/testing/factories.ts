@@ -9,6 +9,7 @@ import { createApiKey } from "../credentials/create-api-key";
 import { db } from "../db/client";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
 import { formatAmount } from "../protocol/amount";
+import { createLevel } from "../levels/create-level";
 import { createUser } from "../users/create-user";
 
 // One set of factories for integration tests (and e2e fixtures), built on the
@@ -119,4 +120,10 @@ export async function makeSku(opts: {
 
 export function cardKeysFor(prefix: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${prefix}-${uid()}-${i}`);
+}
+
+/** A member level (issue 12.4), made with the console's service. */
+export async function makeLevel() {
+  const slug = `lvl-${uid()}`;
+  return createLevel({ slug, name: { "zh-CN": `等级 ${slug}`, en: `Level ${slug}` } }, { actor: "test-factory" });
 }

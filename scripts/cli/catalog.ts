@@ -52,6 +52,7 @@ export const commands = {
         products_created: c.productsCreated, products_updated: c.productsUpdated,
         skus_created: c.skusCreated, skus_updated: c.skusUpdated,
         card_keys_added: c.cardKeysAdded, card_keys_skipped: c.cardKeysSkipped,
+        level_prices_changed: c.levelPricesChanged,
       };
     },
   }),

@@ -9,6 +9,7 @@ import { AdjustReasonSchema, adjustPoints, PointsDeltaSchema } from "@/lib/point
 import { formatAmount, NonNegativeAmountInputSchema } from "@/lib/protocol/amount";
 import { EmailSchema } from "@/lib/users/email";
 import { createUser } from "@/lib/users/create-user";
+import { adminActor } from "@/lib/levels/level-input";
 import { setMemberLevel } from "@/lib/users/set-member-level";
 
 const CreateBuyerSchema = z.object({
@@ -38,11 +39,12 @@ export async function adjustPointsAction(_prev: ActionState, form: FormData): Pr
   });
 }
 
-const LevelSchema = z.object({ userId: z.uuid(), level: z.string().trim().min(1).max(100) });
+const LevelSchema = z.object({ userId: z.string(), level: z.string() });
 
 export async function setMemberLevelAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(LevelSchema, form, async (input, { admin, t }) => {
-    await setMemberLevel({ userId: input.userId, levelSlug: input.level, admin });
+    // The service checks both fields (SetMemberLevelSchema).
+    await setMemberLevel({ userId: input.userId, level: input.level }, adminActor(admin));
     revalidatePath(`/admin/buyers/${input.userId}`);
     revalidatePath("/admin/buyers");
     return { ok: true, message: t("buyers.levelChanged") };

@@ -78,7 +78,14 @@ export async function saveProductAction(_prev: ActionState, form: FormData): Pro
   return state;
 }
 
-const SkuForm = z.object({ id: Id, product_id: Id, sku_code: Str, spec_values: Str, price: Str, sku_active: Str, stock: Str });
+const SkuForm = z.object({ id: Id, product_id: Id, sku_code: Str, spec_values: Str, price: Str, sku_active: Str, stock: Str }).loose();
+
+/** The form's `level_price.<slug>` inputs, one per level; blank = no level price (saveSku checks slugs and amounts). */
+function levelPrices(f: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(f)) if (k.startsWith("level_price.") && typeof v === "string") out[k.slice("level_price.".length)] = v.trim();
+  return out;
+}
 
 export async function saveSkuAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(SkuForm, form, async (f, { admin, t }) => {
@@ -90,7 +97,7 @@ export async function saveSkuAction(_prev: ActionState, form: FormData): Promise
     }
     await saveSku({
       id: optId(f.id), productId: f.product_id, skuCode: f.sku_code.trim(), specValues, price: f.price.trim(),
-      isActive: f.sku_active === "true", stockQuantity: f.stock.trim() === "" ? null : Number(f.stock.trim()),
+      isActive: f.sku_active === "true", stockQuantity: f.stock.trim() === "" ? null : Number(f.stock.trim()), levelPrices: levelPrices(f),
     }, admin);
     revalidatePath("/admin/catalog", "layout");
     return { ok: true, message: t("catalog.skuSaved") };

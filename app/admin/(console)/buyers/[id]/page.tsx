@@ -12,14 +12,14 @@ import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
 import { createApiKeyAction, disableApiKeyAction } from "../../api-keys/actions";
 import { adjustPointsAction, setMemberLevelAction } from "../actions";
-import { listMemberLevels } from "@/lib/users/set-member-level";
+import { listLevels } from "@/lib/levels/list-levels";
 
 export const dynamic = "force-dynamic";
 
 export default async function BuyerPage({ params }: { params: Promise<{ id: string }> }) {
   await requireAdmin();
   const { t, locale } = await getI18n();
-  const [user, levels] = await Promise.all([getBuyer((await params).id), listMemberLevels()]);
+  const [user, levels] = await Promise.all([getBuyer((await params).id), listLevels()]);
   if (!user) notFound();
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (

@@ -10,6 +10,7 @@ import { listCategoryTree } from "@/lib/admin-views/list-categories";
 import { one, type SearchParams } from "@/lib/admin-views/paging";
 import { pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
+import { listLevels } from "@/lib/levels/list-levels";
 import { formatAmount } from "@/lib/protocol/amount";
 import { saveSkuAction } from "../../actions";
 import { ProductEditor } from "../../product-editor";
@@ -26,6 +27,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
   const skuParam = Number(one(await searchParams, "sku") ?? 0);
   const editSku = product.skus.find((s) => s.id === skuParam);
   const auto = product.fulfillmentType === "auto";
+  const levels = await listLevels();
   const spec = (v: unknown) => Object.entries((v ?? {}) as Record<string, string>).map(([k, x]) => `${k}=${x}`).join("\n");
   return (
     <>
@@ -57,6 +59,14 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
           <TextArea name="spec_values" label={t("catalog.specValues")} defaultValue={spec(editSku?.specValues)} rows={2} />
           <Toggle name="sku_active" label={t("catalog.active")} defaultChecked={editSku?.isActive ?? true} />
           {auto ? null : <TextField name="stock" type="number" inputMode="numeric" label={t("catalog.stock")} help={t("catalog.stockHelp")} defaultValue={editSku?.stockQuantity ?? ""} />}
+          <fieldset className="level-prices" data-testid="level-prices">
+            <legend>{t("levels.priceTitle")}</legend>
+            <p className="help">{t("levels.priceHelp")}</p>
+            {levels.map((l) => {
+              const price = editSku?.levelPrices[l.slug];
+              return <TextField key={l.slug} name={`level_price.${l.slug}`} id={`f-level-price-${l.slug}`} inputMode="decimal" label={`${pickText(l.name, locale) || l.slug} (${l.slug})`} defaultValue={price === undefined ? "" : formatAmount(price)} />;
+            })}
+          </fieldset>
         </ActionForm>
       </Card>
       <Card title={t("catalog.editProduct")}>

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { Slug } from "../catalog/catalog-file-schema";
+import type { AuditActor } from "../audit/write-audit-log";
+
+// What a member level is made of, as the console, the CLI and the catalogue
+// file type it (issue 12.4). The slug is the level's name in catalogue files
+// and on the command line, so it is checked like every other slug and never
+// changes; the display name may be renamed.
+
+export const LevelSlugSchema = Slug;
+
+const NamePart = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+
+/** A level's display name: both languages, neither empty (D5, D16). */
+export const LevelNameSchema = z.strictObject({ "zh-CN": NamePart, en: NamePart });
+export type LevelName = z.output<typeof LevelNameSchema>;
+
+/** The audit actor of a console action (the admin and the request's client IP). */
+export function adminActor(admin: { id: number; email: string; ip: string | null }): AuditActor {
+  return { adminUserId: admin.id, actor: admin.email, ip: admin.ip };
+}
