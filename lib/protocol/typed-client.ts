@@ -102,8 +102,24 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
     profile: opts.profile,
     ping: () => call(AccountSchema, "GET", "/ping"),
     categories: async () => (await call(CategoriesSchema, "GET", "/categories")).categories,
-    products: (q: { page?: number; page_size?: number; include_inactive?: boolean } = {}) =>
+    products: (q: { page?: number; page_size?: number; include_inactive?: boolean; updated_after?: string } = {}) =>
       call(ProductPageSchema[profile], "GET", `/products${queryString(q)}`) as Promise<Out<(typeof ProductPageSchema)[P]>>,
+    /**
+     * Incremental sync (docs/protocol.md "Incremental catalogue sync"): every
+     * product changed after `token` ("0": all), inactive and delisted ones
+     * included, following sync_token to the end. Save the returned token.
+     */
+    async syncProducts(token = "0", pageSize = 100) {
+      const items: Out<(typeof ProductPageSchema)[P]>["items"] = [];
+      for (let round = 0; round < 100_000; round++) {
+        const page = (await call(ProductPageSchema[profile], "GET", `/products${queryString({ updated_after: token, include_inactive: true, page_size: pageSize })}`)) as Out<(typeof ProductPageSchema)[P]>;
+        items.push(...page.items);
+        if (!page.sync_token) throw new SupplierProtocolError("GET /products: no sync_token (the server does not offer incremental sync)");
+        token = page.sync_token;
+        if (page.items.length < pageSize) break;
+      }
+      return { items, token };
+    },
     /**
      * Extension: your points ledger, newest first (docs/protocol.md "Balance
      * statement"). from inclusive, to exclusive; a Date is sent as RFC 3339.
