@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { CatalogWebhookBodySchema, CatalogWebhookSchema } from "../catalog-event-wire";
 import { CancelOrderBodySchema, CreateOrderBodySchema } from "../order-schemas";
 import type { Profile } from "../profiles";
 import {
@@ -18,7 +19,7 @@ import {
 
 export interface Operation {
   key: string;
-  method: "get" | "post";
+  method: "get" | "post" | "put" | "delete";
   /** After the prefix; OpenAPI path template. */
   path: string;
   summary: string;
@@ -119,6 +120,23 @@ export function operations(profile: Profile): Operation[] {
       ...(P ? { body: { schema: CancelOrderBodySchema.P, required: false } } : {}),
       errors: { ...(P ? { 400: ["invalid_json"] } : {}), 404: ["order_not_found"], 409: ["cancel_not_allowed"] },
     },
+    ...(P ? [] : catalogWebhookOperations()),
+  ];
+}
+
+/** Issue 12.2, Profile U extension: the key's catalogue webhook (docs/protocol.md#catalogue-events). */
+function catalogWebhookOperations(): Operation[] {
+  const common = { path: "/catalog-webhook", guide: "catalogue-events", success: CatalogWebhookSchema, errors: {} };
+  return [
+    { ...common, key: "getCatalogWebhook", method: "get", summary: "Read the key's catalogue webhook (extension, Profile U)" },
+    {
+      ...common,
+      key: "putCatalogWebhook",
+      method: "put",
+      summary: "Register or replace the key's catalogue webhook (extension, Profile U; D29 address rules)",
+      body: { schema: CatalogWebhookBodySchema, required: true },
+    },
+    { ...common, key: "deleteCatalogWebhook", method: "delete", summary: "Remove the key's catalogue webhook (extension, Profile U)" },
   ];
 }
 
