@@ -109,7 +109,9 @@ describe("issue 12.2: catalogue event delivery", () => {
       receiver.respond = () => ({ status: 500 });
       await changePrice(product.id, 1414n);
       await waitFor(async () => (await hook.rows())[1]?.attemptCount === 1);
-      await deleteCatalogWebhook({ credentialId: hook.buyer.id });
+      // As the administrator's button on the API keys page does: audited.
+      expect(await deleteCatalogWebhook({ credentialId: hook.buyer.id, audit: { actor: "admin@example.test" } })).toEqual({ url: null, removed: true });
+      expect(await db().auditLog.count({ where: { action: "catalog_webhook.delete", targetId: String(hook.buyer.id) } })).toBe(1);
       expect((await hook.rows())[1]).toMatchObject({ status: "failed", lastError: "webhook removed" });
       const count = receiver.received.length;
       await changePrice(product.id, 1515n);
@@ -134,6 +136,24 @@ describe("issue 12.2: catalogue event delivery", () => {
     } finally {
       process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true";
       await deleteCatalogWebhook({ credentialId: hook.buyer.id });
+    }
+  });
+
+  it("one timer for the whole site: with a second worker (another machine) there is never more than one waiting tick", async () => {
+    const second = await start();
+    try {
+      const waiting = async () =>
+        Number((await db().$queryRaw<{ n: bigint }[]>`
+          SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+          WHERE t.identifier = 'catalog-event:tick' AND j.locked_at IS NULL AND j.attempts < j.max_attempts`)[0].n);
+      const seen: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        seen.push(await waiting());
+        await sleep(100);
+      }
+      expect(Math.max(...seen)).toBe(1);
+    } finally {
+      await second.stop();
     }
   });
 });

@@ -18,7 +18,7 @@ const handlers: { [N in JobName]: Handler<N> } = {
   "callback:deliver": (payload) => deliverCallbackJob(payload),
   "upstream:purchase": (payload) => runPurchaseJob(payload),
   "catalog-event:deliver": (payload) => deliverCatalogEventJob(payload),
-  "catalog-event:tick": () => catalogEventTickJob(),
+  "catalog-event:tick": (_payload, helpers) => catalogEventTickJob(BigInt(helpers.job.id)),
 };
 
 export const taskList = handlers as unknown as TaskList;
