@@ -3,7 +3,7 @@ import type { Paging } from "./paging";
 
 export const API_KEY_SORTS = ["createdAt", "lastUsedAt"] as const;
 
-/** One page of API keys with their owner. The secret column is never selected. */
+/** One page of API keys with their owner and catalogue webhook (issue 12.2). The secret column is never selected. */
 export async function listApiKeys({ paging, q }: { paging: Paging<(typeof API_KEY_SORTS)[number]>; q?: string }) {
   const search = q?.trim();
   const where = search ? { OR: [{ apiKey: { startsWith: search } }, { user: { email: { contains: search.toLowerCase() } } }] } : {};
@@ -15,7 +15,7 @@ export async function listApiKeys({ paging, q }: { paging: Paging<(typeof API_KE
       orderBy: [paging.sort === "lastUsedAt" ? { lastUsedAt: { sort: paging.dir, nulls: "last" } } : { createdAt: paging.dir }, { id: "desc" }],
       skip: paging.skip,
       take: paging.take,
-      select: { id: true, apiKey: true, name: true, isActive: true, lastUsedAt: true, createdAt: true, user: { select: { id: true, email: true } } },
+      select: { id: true, apiKey: true, name: true, isActive: true, lastUsedAt: true, createdAt: true, user: { select: { id: true, email: true } }, catalogWebhook: { select: { url: true } } },
     }),
   ]);
   return { total, rows };

@@ -61,34 +61,35 @@ export function bareHost(url: URL): string {
 }
 
 /**
- * D29 check at order creation: http or https, and every address the host
+ * D29 check at order creation (and when a catalogue webhook is registered,
+ * `field` naming it in the message): http or https, and every address the host
  * resolves to is allowed. Throws 400 bad_request. Connect time checks again
  * (guardedLookup), so a host that changes its answer later gains nothing.
  */
-export async function assertCallbackUrlAllowed(url: string, resolve: Resolver = systemResolver): Promise<void> {
+export async function assertCallbackUrlAllowed(url: string, resolve: Resolver = systemResolver, field = "callback_url"): Promise<void> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw appError("bad_request", "callback_url is not a valid URL");
+    throw appError("bad_request", `${field} is not a valid URL`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw appError("bad_request", "callback_url must use http or https");
+    throw appError("bad_request", `${field} must use http or https`);
   }
   const host = bareHost(parsed);
   let addresses: string[];
   if (net.isIP(host)) addresses = [host];
-  else if (isMetadataHost(host)) throw appError("bad_request", "callback_url points to a restricted network address");
+  else if (isMetadataHost(host)) throw appError("bad_request", `${field} points to a restricted network address`);
   else {
     try {
       addresses = (await resolve(host)).map((a) => a.address);
     } catch {
-      throw appError("bad_request", "callback_url host name does not resolve");
+      throw appError("bad_request", `${field} host name does not resolve`);
     }
-    if (!addresses.length) throw appError("bad_request", "callback_url host name does not resolve");
+    if (!addresses.length) throw appError("bad_request", `${field} host name does not resolve`);
   }
   for (const address of addresses) {
-    if (restrictedReason(address)) throw appError("bad_request", "callback_url points to a restricted network address");
+    if (restrictedReason(address)) throw appError("bad_request", `${field} points to a restricted network address`);
   }
 }
 

@@ -10,6 +10,10 @@ export interface JobPayloads {
   "callback:deliver": { callbackId: number; attempt: number };
   /** One step (create or poll) of buying an `upstream` order from its supplier (lib/upstream/run-purchase.ts); `recheck`: one administrator-requested check of an order in review. */
   "upstream:purchase": { purchaseId: number; recheck?: boolean };
+  /** Deliver one catalogue event (issue 12.2, lib/catalog-events); `attempt` = attempts made before this one. */
+  "catalog-event:deliver": { eventId: number; attempt: number };
+  /** Build the due catalogue events, then schedule the next run (lib/catalog-events/catalog-event-tick.ts). */
+  "catalog-event:tick": Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 

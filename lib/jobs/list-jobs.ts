@@ -39,7 +39,9 @@ export async function listJobs(opts: { state?: JobState; limit?: number } = {}):
                   WHEN p.locked_at IS NOT NULL THEN 'running' ELSE 'pending' END AS state
       FROM graphile_worker._private_jobs p JOIN graphile_worker._private_tasks t ON t.id = p.task_id
     ) j
-    WHERE ${opts.state ?? null}::text IS NULL OR j.state = ${opts.state ?? null}::text
+    WHERE (${opts.state ?? null}::text IS NULL OR j.state = ${opts.state ?? null}::text)
+      -- The catalogue event timer (issue 12.2) always has a next run: not work to show unless it failed.
+      AND NOT (j.task_identifier = 'catalog-event:tick' AND j.state <> 'failed')
     ORDER BY j.run_at, j.id
     LIMIT ${limit}`;
   const out: JobRow[] = rows.map((r) => ({

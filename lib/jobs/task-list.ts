@@ -2,6 +2,9 @@ import type { JobHelpers, TaskList } from "graphile-worker";
 import type { JobName, JobPayloads } from "./enqueue-job";
 import { deliverCallbackJob } from "../callbacks/deliver-callback";
 import { requeuePendingCallbacks } from "../callbacks/requeue-pending-callbacks";
+import { catalogEventTickJob, ensureCatalogEventTick } from "../catalog-events/catalog-event-tick";
+import { deliverCatalogEventJob } from "../catalog-events/deliver-catalog-event";
+import { requeuePendingCatalogEvents } from "../catalog-events/requeue-pending-catalog-events";
 import { requeueUpstreamPurchases } from "../upstream/requeue-upstream-purchases";
 import { runPurchaseJob } from "../upstream/run-purchase";
 
@@ -14,6 +17,8 @@ type Handler<N extends JobName> = (payload: JobPayloads[N], helpers: JobHelpers)
 const handlers: { [N in JobName]: Handler<N> } = {
   "callback:deliver": (payload) => deliverCallbackJob(payload),
   "upstream:purchase": (payload) => runPurchaseJob(payload),
+  "catalog-event:deliver": (payload) => deliverCatalogEventJob(payload),
+  "catalog-event:tick": (_payload, helpers) => catalogEventTickJob(BigInt(helpers.job.id)),
 };
 
 export const taskList = handlers as unknown as TaskList;
@@ -26,4 +31,7 @@ export const taskList = handlers as unknown as TaskList;
 export const repairs: { name: string; run: () => Promise<number> }[] = [
   { name: "requeue pending callbacks", run: requeuePendingCallbacks },
   { name: "requeue upstream purchases", run: requeueUpstreamPurchases },
+  { name: "requeue pending catalogue events", run: requeuePendingCatalogEvents },
+  // Not a repair as such: the catalogue event tick must exist (a first start, a restore).
+  { name: "start the catalogue event tick", run: async () => (await ensureCatalogEventTick(), 0) },
 ];

@@ -111,6 +111,16 @@ describe("issue 11.4: verifyCallback (section 6, D27)", () => {
     expect(verifyCallback(Buffer.from(raw), new Headers(headers()), SECRET, path, { now: now + 59 }).ok).toBe(true);
   });
 
+  it("issue 12.2: also verifies a catalog.updated event (same scheme), and refuses one of more than 500 products", () => {
+    const sku = { id: 3, price_amount: "8.50", stock_status: "available", stock_quantity: 10, is_active: true };
+    const product = { id: 2, updated_at: "2026-11-22T17:44:31.123Z", is_active: true, price_amount: "9.00", skus: [sku] };
+    const catalog = { event: "catalog.updated", ok: true, timestamp: now, products: [product] };
+    const body = JSON.stringify(catalog);
+    expect(verifyCallback(body, headers(body), SECRET, path, { now })).toEqual({ ok: true, event: catalog, apiKey: "k" });
+    const tooMany = JSON.stringify({ ...catalog, products: Array.from({ length: 501 }, () => product) });
+    expect(verifyCallback(tooMany, headers(tooMany), SECRET, path, { now })).toMatchObject({ ok: false, error: expect.stringMatching(/products/) });
+  });
+
   it("refuses a wrong secret, another path, a tampered body, a stale timestamp, a missing header and a wrong shape", () => {
     expect(verifyCallback(raw, headers(raw, path, now, "other"), SECRET, path, { now })).toEqual({ ok: false, error: "bad signature" });
     expect(verifyCallback(raw, headers(raw, "/other"), SECRET, path, { now })).toEqual({ ok: false, error: "bad signature" });

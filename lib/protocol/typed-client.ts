@@ -13,6 +13,7 @@ import {
   StatementSchema,
 } from "./wire-responses";
 import type { CreateOrderBodySchema } from "./order-schemas";
+import { CatalogWebhookSchema } from "./catalog-event-wire";
 
 // The typed downstream client (issue 11.4). Results are parsed with the zod
 // schemas of lib/protocol/wire-responses, so a downstream gets exactly the
@@ -73,7 +74,7 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
   // Profile P refuses a repeated (key, timestamp, signature) (D8): every request gets its own second.
   const timestamp = () => (lastTs = Math.max(Math.floor(Date.now() / 1000), lastTs + 1));
 
-  async function call<S extends z.ZodType>(schema: S, method: "GET" | "POST", path: string, body?: string): Promise<Out<S>> {
+  async function call<S extends z.ZodType>(schema: S, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: string): Promise<Out<S>> {
     const res = await signedFetch(root + path, creds, { method, body, timestamp: timestamp() });
     const requestId = res.headers.get(HEADER_REQUEST_ID);
     const text = await res.text();
@@ -128,6 +129,10 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
       call(StatementSchema, "GET", `/statement${queryString(q)}`),
     product: (id: number) => call(ProductDetailSchema[profile], "GET", `/products/${id}`) as Promise<Out<(typeof ProductDetailSchema)[P]>>,
     getOrder: (id: number) => call(OrderReadSchema[profile], "GET", `/orders/${id}`) as Promise<Out<(typeof OrderReadSchema)[P]>>,
+    /** Profile U extension (issue 12.2): the key's catalogue webhook; each answers `{ ok, url }` after the change (Profile P: 404 not_found). */
+    putCatalogWebhook: (url: string) => call(CatalogWebhookSchema, "PUT", "/catalog-webhook", JSON.stringify({ url })),
+    getCatalogWebhook: () => call(CatalogWebhookSchema, "GET", "/catalog-webhook"),
+    deleteCatalogWebhook: () => call(CatalogWebhookSchema, "DELETE", "/catalog-webhook"),
 
     /**
      * Create an order. After a network error, a 5xx or a 429 (waiting

@@ -1,14 +1,20 @@
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SECONDS } from "./headers";
 import { verifySignature } from "./signing";
+import { z } from "zod";
+import { CatalogEventSchema, type CatalogEventWire } from "./catalog-event-wire";
 import { OrderCallbackSchema, type OrderCallback } from "./wire-responses";
 
 // Profile U callbacks (section 6, D27) as the receiving downstream checks
 // them: the same header scheme as requests, signed over the callback URL's
-// path, with the secret of the key that created the order.
+// path, with the secret of the key that created the order. Catalogue events
+// (issue 12.2, kind catalog.updated) are signed the same way, with the key
+// that registered the webhook; `event.event` tells the two apart.
+
+const EventSchema = z.discriminatedUnion("event", [OrderCallbackSchema, CatalogEventSchema]);
 
 export type CallbackHeaders = Headers | Record<string, string | string[] | undefined>;
 
-export type VerifiedCallback = { ok: true; event: OrderCallback; apiKey: string } | { ok: false; error: string };
+export type VerifiedCallback = { ok: true; event: OrderCallback | CatalogEventWire; apiKey: string } | { ok: false; error: string };
 
 function header(headers: CallbackHeaders, name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
@@ -44,7 +50,7 @@ export function verifyCallback(
   } catch {
     return { ok: false, error: "body is not JSON" };
   }
-  const parsed = OrderCallbackSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, error: `not an order.updated event: ${parsed.error.issues[0]?.path.join(".") || "body"}` };
+  const parsed = EventSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: `not an order.updated or catalog.updated event: ${parsed.error.issues[0]?.path.join(".") || "body"}` };
   return { ok: true, event: parsed.data, apiKey };
 }

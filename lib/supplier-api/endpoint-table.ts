@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Profile } from "../protocol/profiles";
 
 // The seven endpoints of section 4 and the extensions of docs/protocol.md
 // ("Extensions"), with the route file that serves each and a request that
@@ -9,13 +10,15 @@ import path from "node:path";
 
 export interface EndpointSpec {
   name: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   /** Path after the prefix, for a harmless request. */
   path: string;
   /** Body of the harmless request ("" for none); may use a unique token. */
   body: (unique: string) => string;
   /** Route file relative to the project root. */
   routeFile: string;
+  /** The profiles that have it (default both); under the others' prefixes its path is 404 not_found. */
+  profiles?: readonly Profile[];
 }
 
 const ROUTES = "app/api/v1/[profile]";
@@ -37,7 +40,19 @@ export const SUPPLIER_ENDPOINTS: readonly EndpointSpec[] = [
   { name: "cancel order", method: "POST", path: "/orders/999999/cancel", body: () => "{}", routeFile: `${ROUTES}/orders/[id]/cancel/route.ts` },
   // Extension: balance statement (docs/decisions/0019-balance-statement.md); read-only.
   { name: "statement", method: "GET", path: "/statement", body: () => "", routeFile: `${ROUTES}/statement/route.ts` },
+  // Issue 12.2 (Profile U): harmless = reads, a URL refused by D29 (scheme), removing none.
+  ...(["GET", "PUT", "DELETE"] as const).map((method) => ({
+    name: `catalog webhook (${method})`,
+    method,
+    path: "/catalog-webhook",
+    body: () => (method === "PUT" ? JSON.stringify({ url: "ftp://example.com/hook" }) : ""),
+    routeFile: `${ROUTES}/catalog-webhook/route.ts`,
+    profiles: ["U"] as const,
+  })),
 ];
+
+/** Whether the endpoint exists under the profile's prefixes. */
+export const servedIn = (e: EndpointSpec, profile: Profile) => !e.profiles || e.profiles.includes(profile);
 
 /** The endpoints whose route file exists in this working tree. */
 export function existingEndpoints(root = process.cwd()): EndpointSpec[] {

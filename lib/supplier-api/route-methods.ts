@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { log } from "../log";
 import { HEADER_REQUEST_ID } from "../protocol/headers";
-import { profileFromSegment } from "../protocol/profiles";
+import { profileFromSegment, type Profile } from "../protocol/profiles";
 import type { RouteHandler } from "./define-endpoint";
 import { errorResponse } from "./responses";
 import { appError } from "../errors";
@@ -24,7 +24,10 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
  * export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: pingEndpoint });
  * ```
  */
-export function routeMethods(handlers: Partial<Record<"GET" | "POST", RouteHandler>>): Record<HttpMethod, RouteHandler> {
+export function routeMethods(
+  handlers: Partial<Record<"GET" | "POST" | "PUT" | "DELETE", RouteHandler>>,
+  opts: { profiles?: readonly Profile[] } = {},
+): Record<HttpMethod, RouteHandler> {
   const served: Partial<Record<HttpMethod, RouteHandler>> = { ...handlers };
   if (handlers.GET) served.HEAD = handlers.GET;
   const allow = HTTP_METHODS.filter((m) => served[m]).join(", ");
@@ -33,7 +36,23 @@ export function routeMethods(handlers: Partial<Record<"GET" | "POST", RouteHandl
       ? appError("method_not_allowed", "this endpoint does not accept this method", { headers: { Allow: allow } })
       : appError("not_found", "no such endpoint"),
   );
-  return Object.fromEntries(HTTP_METHODS.map((m) => [m, served[m] ?? refuse])) as Record<HttpMethod, RouteHandler>;
+  const methods = Object.fromEntries(HTTP_METHODS.map((m) => [m, served[m] ?? refuse])) as Record<HttpMethod, RouteHandler>;
+  return opts.profiles ? onlyFor(opts.profiles, methods) : methods;
+}
+
+/**
+ * An endpoint of some profiles only (a Profile U extension, issue 12.2):
+ * under the other profile's prefixes the path does not exist, so every
+ * method answers 404 not_found as the catch-all route would, before anything
+ * is read or authenticated.
+ */
+function onlyFor(profiles: readonly Profile[], methods: Record<HttpMethod, RouteHandler>): Record<HttpMethod, RouteHandler> {
+  const notFound = notFoundMethods();
+  const pick = (m: HttpMethod): RouteHandler => async (req, routeCtx) => {
+    const profile = profileFromSegment(String((await routeCtx.params).profile));
+    return (profile && profiles.includes(profile) ? methods[m] : notFound[m])(req, routeCtx);
+  };
+  return Object.fromEntries(HTTP_METHODS.map((m) => [m, pick(m)])) as Record<HttpMethod, RouteHandler>;
 }
 
 /** Every method of the catch-all route: 404 not_found. */

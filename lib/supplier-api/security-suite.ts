@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, it } from "vitest";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, MAX_BODY_BYTES } from "../protocol/headers";
 import { ALL_PREFIXES } from "../protocol/profiles";
-import type { EndpointSpec } from "./endpoint-table";
+import { servedIn, type EndpointSpec } from "./endpoint-table";
 import { signedRawRequest, type Creds, type RawResponse, type SignedRawRequest } from "./test-client";
 
 // THE SHARED SECURITY SUITE (architecture habit 5): the same table of attacks
@@ -87,8 +87,8 @@ function expectD1(res: RawResponse, status: number, code: string, label: string)
  * when the tests run, so it can come from a beforeAll.
  */
 export function defineSecuritySuite(endpoints: readonly EndpointSpec[], fixtures: () => SecurityFixtures) {
-  for (const { prefix } of ALL_PREFIXES) {
-    for (const endpoint of endpoints) {
+  for (const { prefix, profile } of ALL_PREFIXES) {
+    for (const endpoint of endpoints.filter((e) => servedIn(e, profile))) {
       const base = (u: string): SignedRawRequest => {
         const body = endpoint.body(u);
         return { method: endpoint.method, path: prefix + endpoint.path, body: body === "" ? undefined : body };

@@ -18,6 +18,9 @@ export const apiKeys = defineMessages(
     "apiKeys.disable": "Disable",
     "apiKeys.disabledDone": "API key disabled.",
     "apiKeys.secretOnce": "Copy the secret now: it is shown only this once and cannot be shown again.",
+    "apiKeys.webhook": "Catalogue webhook",
+    "apiKeys.removeWebhook": "Remove webhook",
+    "apiKeys.webhookRemoved": "Catalogue webhook removed; its undelivered events were given up.",
   },
   {
     "apiKeys.rotate": "轮换",
@@ -35,5 +38,8 @@ export const apiKeys = defineMessages(
     "apiKeys.disable": "停用",
     "apiKeys.disabledDone": "API 密钥已停用。",
     "apiKeys.secretOnce": "请立即复制密钥：它只显示这一次，之后无法再次查看。",
+    "apiKeys.webhook": "商品目录 Webhook",
+    "apiKeys.removeWebhook": "移除 Webhook",
+    "apiKeys.webhookRemoved": "商品目录 Webhook 已移除，其未送达的事件已放弃。",
   },
 );

@@ -21,6 +21,9 @@ export const jobs = defineMessages(
     "jobs.state.pending": "Pending",
     "jobs.state.running": "Running",
     "jobs.state.failed": "Failed",
+    "jobs.catalogEvents": "Catalogue events (failed and pending)",
+    "jobs.apiKey": "API key",
+    "jobs.products": "Products",
   },
   {
     "jobs.title": "回调与任务",
@@ -41,5 +44,8 @@ export const jobs = defineMessages(
     "jobs.state.pending": "等待中",
     "jobs.state.running": "运行中",
     "jobs.state.failed": "失败",
+    "jobs.catalogEvents": "商品目录事件（失败与待发送）",
+    "jobs.apiKey": "API Key",
+    "jobs.products": "商品数",
   },
 );

@@ -30,7 +30,7 @@ describe("issue 11.1: the OpenAPI document", () => {
         expect(o.security).toEqual([{ SvcApiKey: [], SvcTimestamp: [], SvcSignature: [] }]);
       }
     }
-    expect(Object.keys(doc.paths)).toHaveLength(4 * 8); // the seven of section 4 and the balance statement (docs/decisions/0019)
+    expect(Object.keys(doc.paths)).toHaveLength(4 * 8 + 2); // the seven of section 4, the balance statement (0019), the Profile U catalogue webhook (0022)
     expect(Object.values(doc.components.securitySchemes).map((s) => (s as { name: string }).name)).toEqual(["Svc-Api-Key", "Svc-Timestamp", "Svc-Signature"]);
     expect(doc.components.securitySchemes.SvcSignature.description).toMatch(/HMAC-SHA256[\s\S]*signature\s+[0-9a-f]{64}/);
   });

@@ -3,6 +3,7 @@ import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog-query";
 import { HEADER_API_KEY, HEADER_REQUEST_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, PROTOCOL_VERSION } from "../headers";
 import { INT4_MAX } from "../ids";
 import { PROFILE_PREFIXES, type Profile } from "../profiles";
+import { CatalogEventSchema } from "../catalog-event-wire";
 import { ErrorBodySchema, errorBodySchema, OrderCallbackSchema } from "../wire-responses";
 import { GUIDE_MARKDOWN, SIGNING_GUIDE } from "./guide";
 import { errorsOf, operations, type Operation } from "./operations";
@@ -106,6 +107,7 @@ function operationObject(profile: Profile, prefix: string, op: Operation): Json 
 
 function exampleFor(op: Operation): Json {
   if (op.key === "createOrder") return { example: { downstream_order_no: "DS-20261121-0001", sku_id: 12, quantity: 1, trace_id: "t-1" } };
+  if (op.key === "putCatalogWebhook") return { example: { url: "https://shop.example/hooks/catalog" } };
   return { example: {} };
 }
 
@@ -113,7 +115,11 @@ const componentName = (profile: Profile, op: Operation) =>
   op.key.startsWith("ping") ? "Account" : op.key === "listCategories" ? "Categories" : `${op.key[0].toUpperCase()}${op.key.slice(1)}Response${profile}`;
 
 function components(): Json {
-  const schemas: Json = { ErrorBody: schemaOf(ErrorBodySchema, "output"), OrderCallback: schemaOf(OrderCallbackSchema, "output") };
+  const schemas: Json = {
+    ErrorBody: schemaOf(ErrorBodySchema, "output"),
+    OrderCallback: schemaOf(OrderCallbackSchema, "output"),
+    CatalogEvent: schemaOf(CatalogEventSchema, "output"),
+  };
   for (const profile of ["U", "P"] as const) {
     for (const op of operations(profile)) {
       if (op.success) schemas[componentName(profile, op)] = schemaOf(op.success, "output");
@@ -168,6 +174,16 @@ export function openApiDocument(): OpenApiDocument {
           security: SECURITY,
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/OrderCallback" } } } },
           responses: { "200": { description: "Any 2xx within 10 s acknowledges the callback." } },
+        },
+      },
+      catalogUpdated: {
+        post: {
+          summary: "Profile U extension: catalog.updated, to the key's catalogue webhook (issue 12.2)",
+          description:
+            "Signed like an order callback (D27) with the key's secret over the webhook URL's path; retried on the D28 schedule. At most one event per key every CATALOG_EVENT_INTERVAL_SECONDS (10 s), at most 500 products each. Guide: docs/protocol.md#catalogue-events.",
+          security: SECURITY,
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CatalogEvent" } } } },
+          responses: { "200": { description: "Any 2xx within 10 s acknowledges the event." } },
         },
       },
     },

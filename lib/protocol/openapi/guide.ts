@@ -62,4 +62,10 @@ an operator reviews them; never buy again while an order is \`processing\`.
 With \`callback_url\`, each change to \`delivered\` or \`failed\` is POSTed to that URL (D26; see the webhook
 \`orderUpdated\`), signed like a request with your key and secret over the callback URL's path (D27).
 Verify the signature and the timestamp before acting; answer 2xx within 10 s; redirects are not followed; retries
-for about 16 hours (D28). Callbacks may arrive more than once: the order endpoint is the truth.`;
+for about 16 hours (D28). Callbacks may arrive more than once: the order endpoint is the truth.
+
+## Catalogue events (Profile U extension)
+\`PUT {U prefix}/catalog-webhook\` registers one URL per key (D29 rules; \`GET\` reads, \`DELETE\` removes; 404 in P).
+Changed products (price, active flag, SKUs, stock status) are POSTed as \`catalog.updated\` (webhook
+\`catalogUpdated\`), signed like order callbacks: at most one event per key every 10 s, at most 500 products each.
+Apply a product only when its \`updated_at\` is newer than the one you hold.`;

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { CatalogWebhookBodySchema, CatalogWebhookSchema } from "../catalog-event-wire";
 import { CancelOrderBodySchema, CreateOrderBodySchema } from "../order-schemas";
 import type { Profile } from "../profiles";
 import {
@@ -20,7 +21,7 @@ import {
 
 export interface Operation {
   key: string;
-  method: "get" | "post";
+  method: "get" | "post" | "put" | "delete";
   /** After the prefix; OpenAPI path template. */
   path: string;
   summary: string;
@@ -132,6 +133,23 @@ export function operations(profile: Profile): Operation[] {
       success: StatementSchema,
       errors: {},
     },
+    ...(P ? [] : catalogWebhookOperations()),
+  ];
+}
+
+/** Issue 12.2, Profile U extension: the key's catalogue webhook (docs/protocol.md#catalogue-events). */
+function catalogWebhookOperations(): Operation[] {
+  const common = { path: "/catalog-webhook", guide: "catalogue-events", success: CatalogWebhookSchema, errors: {} };
+  return [
+    { ...common, key: "getCatalogWebhook", method: "get", summary: "Read the key's catalogue webhook (extension, Profile U)" },
+    {
+      ...common,
+      key: "putCatalogWebhook",
+      method: "put",
+      summary: "Register or replace the key's catalogue webhook (extension, Profile U; D29 address rules)",
+      body: { schema: CatalogWebhookBodySchema, required: true },
+    },
+    { ...common, key: "deleteCatalogWebhook", method: "delete", summary: "Remove the key's catalogue webhook (extension, Profile U)" },
   ];
 }
 

@@ -1,5 +1,6 @@
 import type { CatalogCategory, CatalogProduct, CatalogSku } from "../../catalog/load-catalog";
 import { stripImages } from "../../catalog/strip-images";
+import { productPriceFor, skuPriceFor } from "../../catalog/level-prices";
 import { formatAmount } from "../../protocol/amount";
 import type { LanguageText } from "../../protocol/language";
 import type { Profile } from "../../protocol/profiles";
@@ -15,22 +16,6 @@ export interface ImageSettings {
 
 export function serializeCategory(c: CatalogCategory) {
   return { id: c.id, parent_id: c.parentId ?? 0, slug: c.slug, name: c.name, sort_order: c.sortOrder };
-}
-
-/** Issue 12.4: the price a member level pays for a SKU (null level: the SKU's price). */
-export function skuPriceFor(s: Pick<CatalogSku, "priceCents" | "levelPrices">, levelId: number | null): bigint {
-  return (levelId !== null ? s.levelPrices.get(levelId) : undefined) ?? s.priceCents;
-}
-
-/**
- * A product's price for a member level: its own price, unless one of its SKUs
- * has a price for that level; then the lowest price the level pays for one
- * of its SKUs that sell (docs/decisions/0021-member-level-prices.md).
- */
-export function productPriceFor(p: Pick<CatalogProduct, "priceCents" | "skus">, levelId: number | null): bigint {
-  if (levelId === null || !p.skus.some((s) => s.levelPrices.has(levelId))) return p.priceCents;
-  const selling = p.skus.filter((s) => s.isActive);
-  return (selling.length ? selling : p.skus).map((s) => skuPriceFor(s, levelId)).reduce((a, b) => (b < a ? b : a));
 }
 
 /** D13: -1 and `unlimited` when there is no limit. */

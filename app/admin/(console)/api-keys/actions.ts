@@ -5,7 +5,9 @@ import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { auditAdmin } from "@/lib/admin-auth/audit-admin";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { deleteCatalogWebhook } from "@/lib/catalog-events/delete-catalog-webhook";
 import { createApiKey } from "@/lib/credentials/create-api-key";
+import { db } from "@/lib/db/client";
 import { ApiKeyTextSchema, disableApiKey } from "@/lib/credentials/disable-api-key";
 import { rotateApiKey } from "@/lib/credentials/rotate-api-key";
 import { EmailSchema } from "@/lib/users/email";
@@ -57,5 +59,15 @@ export async function rotateApiKeyAction(_prev: ActionState, form: FormData): Pr
       revealNote: t("apiKeys.rotated"),
       reveal: [{ label: t("apiKeys.key"), value: key.apiKey }, { label: t("apiKeys.secret"), value: key.apiSecret }],
     };
+  });
+}
+
+/** Issue 12.2: removes a key's catalogue webhook (its pending events are given up); audited by the service. */
+export async function removeCatalogWebhookAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(DisableSchema, form, async (input, { admin, t }) => {
+    const key = await db().apiCredential.findUnique({ where: { apiKey: input.apiKey }, select: { id: true } });
+    if (key) await deleteCatalogWebhook({ credentialId: key.id, audit: { adminUserId: admin.id, actor: admin.email, ip: admin.ip } });
+    revalidatePath("/admin/api-keys");
+    return { ok: true, message: t("apiKeys.webhookRemoved") };
   });
 }

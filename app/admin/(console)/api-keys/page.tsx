@@ -1,5 +1,6 @@
 import { ActionForm } from "@/components/action-form";
 import { apiKeyRows } from "@/components/api-key-list";
+import { catalogWebhookCell } from "@/components/catalog-webhook-cell";
 import { DataTable } from "@/components/data-table";
 import { TextField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
@@ -9,7 +10,7 @@ import { API_KEY_SORTS, listApiKeys } from "@/lib/admin-views/list-api-keys";
 import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
 import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
-import { createApiKeyAction, disableApiKeyAction, rotateApiKeyAction } from "./actions";
+import { createApiKeyAction, disableApiKeyAction, removeCatalogWebhookAction, rotateApiKeyAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -42,6 +43,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
           { id: "name", header: t("common.name") },
           { id: "owner", header: t("apiKeys.owner") },
           { id: "status", header: t("common.status") },
+          { id: "webhook", header: t("apiKeys.webhook") },
           { id: "lastUsedAt", header: t("apiKeys.lastUsed"), sortable: true },
           { id: "createdAt", header: t("common.created"), sortable: true },
           { id: "actions", header: t("common.actions") },
@@ -49,7 +51,13 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
         rows={apiKeyRows(rows.map((k) => ({
           id: k.id, apiKey: k.apiKey, name: k.name, isActive: k.isActive, owner: k.user,
           lastUsed: k.lastUsedAt ? formatDateTime(k.lastUsedAt) : t("apiKeys.never"), created: formatDateTime(k.createdAt),
-        })), { active: t("apiKeys.active"), disabled: t("apiKeys.disabled"), disable: t("apiKeys.disable") }, disableApiKeyAction)}
+        })), { active: t("apiKeys.active"), disabled: t("apiKeys.disabled"), disable: t("apiKeys.disable") }, disableApiKeyAction).map((row, i) => ({
+          ...row,
+          cells: {
+            ...row.cells,
+            webhook: catalogWebhookCell({ apiKey: rows[i].apiKey, url: rows[i].catalogWebhook?.url ?? null }, { none: "—", remove: t("apiKeys.removeWebhook") }, removeCatalogWebhookAction),
+          },
+        }))}
         total={total} page={paging.page} pageSize={paging.pageSize} sort={paging.sort} dir={paging.dir}
         labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
       />

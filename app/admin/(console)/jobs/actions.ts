@@ -6,6 +6,7 @@ import type { ActionState } from "@/lib/admin-auth/action-state";
 import { auditAdmin } from "@/lib/admin-auth/audit-admin";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
+import { resendCatalogEvent } from "@/lib/catalog-events/resend-catalog-event";
 import { retryJob } from "@/lib/jobs/list-jobs";
 import { Int4IdSchema } from "@/lib/protocol/ids";
 
@@ -13,6 +14,15 @@ import { Int4IdSchema } from "@/lib/protocol/ids";
 export async function resendCallbackAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ callbackId: Int4IdSchema }), form, async (input, { admin, t }) => {
     await resendCallback({ callbackId: input.callbackId, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+    revalidatePath("/admin/jobs");
+    return { ok: true, message: t("jobs.resent") };
+  });
+}
+
+/** Issue 12.2: the same for a catalogue event; resendCatalogEvent audits. */
+export async function resendCatalogEventAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ eventId: Int4IdSchema }), form, async (input, { admin, t }) => {
+    await resendCatalogEvent({ eventId: input.eventId, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
     revalidatePath("/admin/jobs");
     return { ok: true, message: t("jobs.resent") };
   });

@@ -8,6 +8,7 @@ import { listJobs } from "@/lib/jobs/list-jobs";
 import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { resendCallbackAction, retryJobAction } from "./actions";
+import { CatalogEventsCard } from "./catalog-events-card";
 
 export const dynamic = "force-dynamic";
 
@@ -49,6 +50,7 @@ export default async function JobsPage() {
           total={callbacks.length} pager={false} page={1} pageSize={Math.max(callbacks.length, 1)} labels={labels}
         />
       </Card>
+      <CatalogEventsCard />
       <Card title={t("jobs.jobs")}>
         <DataTable
           testId="jobs-table"

@@ -1,0 +1,62 @@
+import type { Tx } from "../db/tx";
+import { MICROS } from "../catalog/stamp-catalog";
+import { LISTED_PRODUCT_SQL } from "../catalog/product-listed";
+import { Prisma } from "../generated/prisma/client";
+import type { EventProduct } from "../supplier-api/serializers/catalog-event";
+import { productPriceFor, skuPriceFor } from "../catalog/level-prices";
+
+export interface StampedEventProduct extends EventProduct {
+  /** ProductStamp.notifiedAt as PostgreSQL text (exact microseconds; a cursor). */
+  notifiedAt: string;
+}
+
+/**
+ * Issue 12.2: the products whose reportable state changed after `after` (a
+ * timestamp(6) as text), in stamp order, at most `limit`, as a key of member
+ * level `levelId` sees them. Runs in the builder's REPEATABLE READ
+ * transaction, so products, SKUs, stock and the clock are one snapshot.
+ * Cursors travel as text: a JavaScript Date would drop the microseconds that
+ * keep stamps unique.
+ */
+export async function loadEventProducts(tx: Tx, q: { after: string; limit: number; levelId: number }): Promise<StampedEventProduct[]> {
+  const products = await tx.$queryRaw<
+    { id: number; updatedAt: bigint; notifiedAt: string; listed: boolean; isActive: boolean; priceCents: bigint }[]
+  >`
+    SELECT p."id", ${MICROS(Prisma.sql`ps."updatedAt"`)} AS "updatedAt", ps."notifiedAt"::text AS "notifiedAt",
+           ${LISTED_PRODUCT_SQL} AS listed, p."isActive", p."priceCents"
+    FROM "ProductStamp" ps
+    JOIN "Product" p ON p."id" = ps."productId"
+    LEFT JOIN "Category" c ON c."id" = p."categoryId"
+    WHERE ps."notifiedAt" > ${q.after}::timestamp(6)
+    ORDER BY ps."notifiedAt", ps."productId"
+    LIMIT ${q.limit}`;
+  if (!products.length) return [];
+  // D13: auto stock is the available card keys the stamps counted; others keep a number (NULL = unlimited).
+  const skus = await tx.$queryRaw<{ id: number; productId: number; isActive: boolean; priceCents: bigint; levelPriceCents: bigint | null; stock: number | null }[]>`
+    SELECT s."id", s."productId", s."isActive", s."priceCents", lp."priceCents" AS "levelPriceCents",
+           CASE WHEN p."fulfillmentType" = 'auto' THEN coalesce(st."availableKeys", 0) ELSE s."stockQuantity" END AS stock
+    FROM "Sku" s
+    JOIN "Product" p ON p."id" = s."productId"
+    LEFT JOIN "SkuStamp" st ON st."skuId" = s."id"
+    LEFT JOIN "SkuLevelPrice" lp ON lp."skuId" = s."id" AND lp."levelId" = ${q.levelId}
+    WHERE s."productId" = ANY (${products.map((p) => p.id)}::int[]) AND s."deletedAt" IS NULL
+    ORDER BY s."sortOrder", s."id"`;
+  const byProduct = new Map<number, (typeof skus[number] & { levelPrices: Map<number, bigint> })[]>();
+  for (const s of skus) {
+    const list = byProduct.get(s.productId) ?? [];
+    list.push({ ...s, levelPrices: new Map(s.levelPriceCents === null ? [] : [[q.levelId, s.levelPriceCents]]) });
+    byProduct.set(s.productId, list);
+  }
+  return products.map((p) => {
+    const priced = byProduct.get(p.id) ?? [];
+    return {
+      id: p.id,
+      updatedAtMicros: p.updatedAt,
+      notifiedAt: p.notifiedAt,
+      listed: p.listed,
+      isActive: p.isActive,
+      priceCents: productPriceFor({ priceCents: p.priceCents, skus: priced }, q.levelId),
+      skus: priced.map((s) => ({ id: s.id, isActive: s.isActive, stock: s.stock, priceCents: skuPriceFor(s, q.levelId) })),
+    };
+  });
+}

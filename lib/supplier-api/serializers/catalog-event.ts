@@ -1,0 +1,41 @@
+import { formatAmount } from "../../protocol/amount";
+import type { CatalogEventProductWire, CatalogEventWire } from "../../protocol/catalog-event-wire";
+import { skuStock } from "./catalog";
+
+// Issue 12.2: the body of a catalog.updated event (docs/protocol.md,
+// "Catalogue events"). Prices are already the ones the key's user sees
+// (lib/catalog/level-prices.ts); stock follows D13 through the
+// catalogue's own SKU serializer, so an event and the product list agree.
+
+export interface EventProduct {
+  id: number;
+  /** ProductStamp.updatedAt in microseconds since the epoch. */
+  updatedAtMicros: bigint;
+  /** Listed for downstreams (D11): neither it nor its category deleted. */
+  listed: boolean;
+  isActive: boolean;
+  priceCents: bigint;
+  skus: { id: number; priceCents: bigint; isActive: boolean; stock: number | null }[];
+}
+
+type EventSkuWire = CatalogEventProductWire["skus"][number];
+
+function eventSkuWire(s: EventProduct["skus"][number]): EventSkuWire {
+  return { id: s.id, price_amount: formatAmount(s.priceCents), ...skuStock(s.stock), is_active: s.isActive };
+}
+
+/** A product no longer listed is reported once, inactive and without SKUs. */
+export function eventProductWire(p: EventProduct): CatalogEventProductWire {
+  return {
+    id: p.id,
+    // Milliseconds, truncated like every updated_at on the wire.
+    updated_at: new Date(Number(p.updatedAtMicros / 1000n)).toISOString(),
+    is_active: p.listed && p.isActive,
+    price_amount: formatAmount(p.priceCents),
+    skus: p.listed ? p.skus.map(eventSkuWire) : [],
+  };
+}
+
+export function catalogEventWire(products: EventProduct[], now = Date.now()): CatalogEventWire {
+  return { event: "catalog.updated", ok: true, timestamp: Math.floor(now / 1000), products: products.map(eventProductWire) };
+}
