@@ -53,7 +53,7 @@ describe("issue 11.1: the OpenAPI document", () => {
     expect(doc.components.schemas.GetStatementResponseU.properties.balance.pattern).toBe("^[0-9]{1,15}\\.[0-9]{2}$");
     const names = (path: string) => doc.paths[path].get.parameters.map((p: { name: string }) => p.name);
     expect(names("/v1/provider/statement")).toEqual(["page", "page_size", "from", "to"]);
-    expect(names("/api/v1/upstream/products")).toEqual(["page", "page_size", "include_inactive"]);
+    expect(names("/api/v1/upstream/products")).toEqual(["page", "page_size", "include_inactive", "updated_after"]); // issue 12.1
   });
 
   it("D1/D11/D23/D8: each error code is listed with its status per endpoint, not_found and method_not_allowed included", () => {
