@@ -1,7 +1,6 @@
-import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import { fingerprint } from "../crypto/secret-box";
-import { addCardKeys } from "./add-card-keys";
+import type { CardKeyStage } from "./card-key-stage";
+import { withCardKeyStage } from "./card-key-transaction";
 import type { CatalogFile } from "./catalog-file-schema";
 import { checkReferences, checkSkuOwnership, parentsFirst } from "./check-catalog-references";
 import { updateChanged } from "./same-content";
@@ -20,18 +19,38 @@ export interface ImportCounts {
 /**
  * Imports a validated catalogue file (validate-catalog-file.ts) in ONE
  * transaction: upserts categories by slug, products by slug and SKUs by
- * sku_code, and appends card keys de-duplicated. A row is written only when a
+ * sku_code; the caller appends the card keys, de-duplicated. A row is written only when a
  * value differs, so re-importing the same file changes nothing (no updatedAt
  * churn). Checks that need the database (unknown category, category cycle, a
  * sku_code owned by another product) run before the first write; any failure
  * rolls the whole import back.
  */
 export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
-  // Interactive transactions time out after 5 s by default; a large key file takes longer.
-  return db().$transaction((tx) => importInto(tx, file), { maxWait: 10_000, timeout: 600_000 });
+  return importStaged(async (stage) => {
+    for (const p of file.products) for (const s of p.skus) for (const key of s.card_keys) await stage.add(s.sku_code, key);
+    return file;
+  });
 }
 
-export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
+/**
+ * The import around a `load` that stages the card keys (a file in memory, or
+ * read as a stream by read-catalog-stream.ts) and returns the catalogue. The
+ * keys reach "CardKey" last, in the same transaction (card-key-stage.ts),
+ * one CardKeyBatch per SKU that gets new keys, source "import".
+ */
+export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>): Promise<ImportCounts> {
+  // Interactive transactions time out after 5 s by default; a large key file takes longer.
+  return withCardKeyStage(async (tx, stage) => {
+    const file = await load(stage);
+    await stage.endCopy();
+    const counts = await importInto(tx, file);
+    const staged = stage.count;
+    const { added } = await stage.moveInto({ source: "import" });
+    return { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };
+  }, { timeout: 600_000 });
+}
+
+async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
   const counts: ImportCounts = {
     categoriesCreated: 0, categoriesUpdated: 0, productsCreated: 0, productsUpdated: 0,
     skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 0,
@@ -100,16 +119,11 @@ export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCount
         // An auto SKU's stock is its card keys (D13): the number is left alone.
         ...(p.fulfillment_type === "auto" ? {} : { stockQuantity: s.stock_quantity }),
       };
-      const skuId = await upsert({
+      await upsert({
         existing, data, counts, kind: "skus",
         create: () => tx.sku.create({ data: { skuCode: s.sku_code, ...data } }),
         update: (id, changed) => tx.sku.update({ where: { id }, data: changed }),
       });
-      if (s.card_keys.length) {
-        const added = await appendCardKeys(tx, skuId, s.card_keys);
-        counts.cardKeysAdded += added;
-        counts.cardKeysSkipped += s.card_keys.length - added;
-      }
     }
   }
   return counts;
@@ -130,14 +144,4 @@ async function upsert<T extends { id: number }>({ existing, data, counts, kind, 
   }
   if (await updateChanged({ existing, data, update: (changed) => update(existing.id, changed) })) counts[`${kind}Updated`]++;
   return existing.id;
-}
-
-/** Adds the keys the SKU does not hold yet, recorded as one import batch. Returns how many were added. */
-async function appendCardKeys(tx: Tx, skuId: number, keys: string[]): Promise<number> {
-  const byFingerprint = new Map(keys.map((k) => [fingerprint(k), k]));
-  const held = await tx.cardKey.findMany({ where: { skuId, fingerprint: { in: [...byFingerprint.keys()] } }, select: { fingerprint: true } });
-  for (const { fingerprint: fp } of held) byFingerprint.delete(fp);
-  if (!byFingerprint.size) return 0;
-  const batch = await tx.cardKeyBatch.create({ data: { skuId, source: "import", keyCount: byFingerprint.size } });
-  return addCardKeys(tx, skuId, [...byFingerprint.values()], batch.id);
 }
