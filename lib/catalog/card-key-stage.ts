@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { fingerprint, sealText } from "../crypto/secret-box";
+import { copyLine } from "./card-key-copy-line";
 import type { Tx } from "../db/tx";
 
 // Issue 13.3: card keys enter stock at tens of thousands per second. Each key
@@ -12,7 +12,7 @@ import type { Tx } from "../db/tx";
 // "CardKey", so statement-level triggers on "CardKey" fire as for any insert
 // (decision 0020). The caller validates keys against the delivery format first.
 
-const FLUSH_CHARS = 256 * 1024;
+const FLUSH_BYTES = 256 * 1024;
 
 export interface MovedKeys {
   /** Rows inserted into "CardKey": keys new to their SKU, once each. */
@@ -23,7 +23,8 @@ export interface MovedKeys {
 
 export class CardKeyStage {
   private copy: NodeJS.WritableStream | undefined;
-  private buffer = "";
+  private buffer = Buffer.allocUnsafe(FLUSH_BYTES);
+  private used = 0;
   /** Keys staged so far (before de-duplication). */
   count = 0;
 
@@ -31,24 +32,29 @@ export class CardKeyStage {
 
   /** Creates the staging tables on the transaction's connection `conn` (dropped at its end). */
   static async open(conn: pg.PoolClient, tx: Tx): Promise<CardKeyStage> {
-    await conn.query(`CREATE TEMP TABLE card_key_stage (sku_code text NOT NULL, fingerprint text NOT NULL, ciphertext bytea NOT NULL) ON COMMIT DROP;
+    // Local buffers for temporary tables, set before the session's first use:
+    // a million staged keys (~200 MB) stay in memory instead of spilling to files.
+    await conn.query(`SET temp_buffers = '256MB'; CREATE TEMP TABLE card_key_stage (sku_code text NOT NULL, fingerprint text NOT NULL, ciphertext bytea NOT NULL) ON COMMIT DROP;
       CREATE TEMP TABLE card_key_stage_batch (sku_id int PRIMARY KEY, batch_id int NOT NULL) ON COMMIT DROP`);
     return new CardKeyStage(conn, tx);
   }
 
   /** Stages one checked (trimmed) key for the SKU `skuCode`; resolves when the COPY can take more. */
   async add(skuCode: string, key: string): Promise<void> {
-    // sku_code is [A-Za-z0-9._-] and the rest is hex: nothing to escape in COPY's text format.
-    this.buffer += `${skuCode}\t${fingerprint(key)}\t\\\\x${sealText(key).toString("hex")}\n`;
+    // Straight into bytes: strings held until a flush would outlive the young
+    // generation and pile up as old garbage (the CLI must stay under 300 MB).
+    const line = copyLine(skuCode, key);
+    if (this.used + line.length > this.buffer.length) await this.flush();
+    this.used += this.buffer.write(line, this.used, "latin1");
     this.count++;
-    if (this.buffer.length >= FLUSH_CHARS) await this.flush();
   }
 
   private async flush(): Promise<void> {
-    if (!this.buffer) return;
+    if (!this.used) return;
     this.copy ??= this.conn.query(copyFrom("COPY card_key_stage (sku_code, fingerprint, ciphertext) FROM STDIN"));
-    const ok = this.copy.write(this.buffer);
-    this.buffer = "";
+    const ok = this.copy.write(this.buffer.subarray(0, this.used));
+    this.buffer = Buffer.allocUnsafe(FLUSH_BYTES);
+    this.used = 0;
     if (!ok) await once(this.copy, "drain");
   }
 

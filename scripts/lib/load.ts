@@ -40,20 +40,49 @@ export async function runLoad(n: number, c: number, task: (i: number) => Promise
     }
   };
   await Promise.all(Array.from({ length: Math.min(c, n) }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  const sorted = Array.from(latencies).sort((a, b) => a - b);
-  const pct = (p: number) => round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
+  return summarize(Array.from(latencies), c, errors, errorKinds, (performance.now() - started) / 1000);
+}
+
+/** Like runLoad, but C workers send requests back to back for `seconds` instead of N in all. */
+export async function runFor(seconds: number, c: number, task: () => Promise<true | string>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const errorKinds: Record<string, number> = {};
+  let errors = 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const outcome = await task().catch((err) => `network:${(err as { code?: string }).code ?? "error"}`);
+      latencies.push(performance.now() - t0);
+      if (outcome !== true) {
+        errors++;
+        errorKinds[outcome] = (errorKinds[outcome] ?? 0) + 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: c }, worker));
+  return summarize(latencies, c, errors, errorKinds, (performance.now() - started) / 1000);
+}
+
+function summarize(latencies: number[], c: number, errors: number, errorKinds: Record<string, number>, seconds: number): LoadResult {
+  const sorted = latencies.sort((a, b) => a - b);
   return {
-    requests: n,
+    requests: sorted.length,
     concurrency: c,
     errors,
     errorKinds,
     seconds: round(seconds),
-    requests_per_second: round(n / seconds),
-    p50_ms: pct(50),
-    p99_ms: pct(99),
+    requests_per_second: round(sorted.length / seconds),
+    p50_ms: round(percentile(sorted, 50)),
+    p99_ms: round(percentile(sorted, 99)),
     max_ms: round(sorted.at(-1) ?? 0),
   };
+}
+
+/** The p-th percentile of ascending `sorted` (0 when empty). */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;
