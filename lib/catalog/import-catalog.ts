@@ -41,15 +41,11 @@ export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
 export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>): Promise<ImportCounts> {
   // Interactive transactions time out after 5 s by default; a large key file takes longer.
   return withCardKeyStage(async (tx, stage) => {
-    const T = Date.now(); const lap = (w: string) => process.env.IMP_T && console.error(w, Date.now() - T);
     const file = await load(stage);
     await stage.endCopy();
-    lap("staged");
     const counts = await importInto(tx, file);
-    lap("catalog");
     const staged = stage.count;
     const { added } = await stage.moveInto({ source: "import" });
-    lap("moved");
     return { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };
   }, { timeout: 600_000 });
 }
