@@ -49,7 +49,7 @@ try {
   const email = `scale-${run}@example.test`;
   await runCli(env, ["user:create", "--email", email, "--points", "100000000.00"]);
   const creds = (await runCli(env, ["apikey:create", "--email", email, "--name", "scale"])).json as { api_key: string; api_secret: string };
-  await runCli(env, ["settings:set", "rate_limit_per_key=100000000", "rate_limit_per_ip=100000000"]);
+  await runCli(env, ["settings:set", "rate_limit_per_key=1000000", "rate_limit_per_ip=1000000"]);
   const auth = { apiKey: creds.api_key, apiSecret: creds.api_secret };
   const agent = makeAgent(c + 64);
 

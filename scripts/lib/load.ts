@@ -16,44 +16,27 @@ export interface LoadResult {
 
 /** `task(i)` returns true for success, false (or throws) for an error; a string names the error kind. */
 export async function runLoad(n: number, c: number, task: (i: number) => Promise<true | string>): Promise<LoadResult> {
-  const latencies = new Float64Array(n);
-  const errorKinds: Record<string, number> = {};
   let next = 0;
-  let errors = 0;
-  const started = performance.now();
-  const worker = async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= n) return;
-      const t0 = performance.now();
-      let outcome: true | string;
-      try {
-        outcome = await task(i);
-      } catch (err) {
-        outcome = `network:${(err as { code?: string }).code ?? "error"}`;
-      }
-      latencies[i] = performance.now() - t0;
-      if (outcome !== true) {
-        errors++;
-        errorKinds[outcome] = (errorKinds[outcome] ?? 0) + 1;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(c, n) }, worker));
-  return summarize(Array.from(latencies), c, errors, errorKinds, (performance.now() - started) / 1000);
+  return measure(Math.min(c, n), () => (next < n ? next++ : undefined), task);
 }
 
 /** Like runLoad, but C workers send requests back to back for `seconds` instead of N in all. */
 export async function runFor(seconds: number, c: number, task: () => Promise<true | string>): Promise<LoadResult> {
+  const end = performance.now() + seconds * 1000;
+  let next = 0;
+  return measure(c, () => (performance.now() < end ? next++ : undefined), task);
+}
+
+/** C workers each take the next index until `take` says stop, timing every task. */
+async function measure(c: number, take: () => number | undefined, task: (i: number) => Promise<true | string>): Promise<LoadResult> {
   const latencies: number[] = [];
   const errorKinds: Record<string, number> = {};
   let errors = 0;
   const started = performance.now();
-  const end = started + seconds * 1000;
   const worker = async () => {
-    while (performance.now() < end) {
+    for (let i = take(); i !== undefined; i = take()) {
       const t0 = performance.now();
-      const outcome = await task().catch((err) => `network:${(err as { code?: string }).code ?? "error"}`);
+      const outcome = await task(i).catch((err) => `network:${(err as { code?: string }).code ?? "error"}`);
       latencies.push(performance.now() - t0);
       if (outcome !== true) {
         errors++;

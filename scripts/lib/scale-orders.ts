@@ -52,8 +52,8 @@ export async function placeOrders({ agent, creds, baseUrl, skus, seconds, rate, 
     let kind = "network";
     try {
       const res = await signedHttpRequest(agent, creds, ordersUrl, "POST", body);
-      const status = res.status === 200 ? (JSON.parse(res.body.toString("utf8")) as { status?: string }).status : undefined;
-      kind = status === "delivered" ? "ok" : `http:${res.status}${status ? `:${status}` : ""}`;
+      const answer = JSON.parse(res.body.toString("utf8")) as { status?: string; error_code?: string };
+      kind = res.status === 200 && answer.status === "delivered" ? "ok" : `http:${res.status}:${answer.status ?? answer.error_code}`;
     } catch (err) {
       kind = `network:${(err as { code?: string }).code ?? "error"}`;
     }
