@@ -48,7 +48,8 @@ export async function startServer({ port, env, log }: { port: number; env: NodeJ
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}); see ${log}`);
     if (Date.now() > deadline) throw new Error(`the server was not ready in 20 minutes; see ${log}`);
-    const ready = await fetch(`${baseUrl}/api/health/ready`).then((r) => r.ok, () => false);
+    // A timeout: a request accepted while the server still starts may never be answered.
+    const ready = await fetch(`${baseUrl}/api/health/ready`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false);
     if (ready) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
