@@ -22,14 +22,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { connectDatabase } = await import("../lib/db/connect");
-  const { applyMigrations } = await import("../lib/db/migrate");
+  const { applyPendingMigrations } = await import("../lib/db/apply-pending-migrations");
   const { ensureSecrets } = await import("../lib/config/secrets");
   const { disconnectDb } = await import("../lib/db/client");
   ensureSecrets();
   const conn = await connectDatabase();
   let result: object;
   try {
-    if (cmd.migrate !== false) await applyMigrations(conn.url);
+    if (cmd.migrate !== false) await applyPendingMigrations(conn.url);
     result = await cmd.run(input);
   } finally {
     await disconnectDb();

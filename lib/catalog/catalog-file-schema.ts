@@ -36,6 +36,10 @@ export const FULFILLMENT_TYPES = ["auto", "manual", "upstream"] as const;
 export const DELIVERY_FORMATS = ["text", "account_password", "card_password", "apple_account"] as const;
 export const StockQuantity = z.int().min(0).max(1_000_000_000).nullable();
 
+// Length only here; the format check needs the product's delivery format.
+// Exported: a file read as a stream checks each SKU's keys on their own.
+export const CardKeysSchema = z.array(z.string().max(MAX_CARD_KEY_LENGTH * 2)).max(100_000);
+
 const SkuSchema = z.strictObject({
   sku_code: z.string().regex(SKU_CODE, "must be letters, digits, '.', '_' or '-' (at most 100)"),
   spec_values: z.record(z.string().max(100), z.string().max(200)).default({}),
@@ -48,11 +52,10 @@ const SkuSchema = z.strictObject({
   // absent, the SKU's level prices are left as they are. The levels must
   // exist: checked against the database before anything is written.
   level_prices: z.record(Slug, Amount).optional(),
-  // Length only here; the format check needs the product's delivery format.
-  card_keys: z.array(z.string().max(MAX_CARD_KEY_LENGTH * 2)).max(100_000).default([]),
+  card_keys: CardKeysSchema.default([]),
 });
 
-const ProductSchema = z.strictObject({
+export const ProductSchema = z.strictObject({
   slug: Slug,
   category: Slug,
   title: Text(200),

@@ -1,8 +1,7 @@
-import { db } from "../db/client";
 import { appError } from "../errors";
 import { auditAdmin } from "../admin-auth/audit-admin";
 import type { AdminSession } from "../admin-auth/require-admin";
-import { addCardKeys } from "./add-card-keys";
+import { withCardKeyStage } from "./card-key-transaction";
 import { classifyCardKeys, type CardKeyPreview } from "./preview-card-keys";
 
 /**
@@ -14,15 +13,16 @@ import { classifyCardKeys, type CardKeyPreview } from "./preview-card-keys";
  * The audit row holds counts only, never keys.
  */
 export async function confirmCardKeys(input: { skuId: number; text: string; kind: "txt" | "csv"; source: "admin-paste" | "admin-upload"; expectFresh: number }, admin: AdminSession): Promise<{ batchId: number; preview: CardKeyPreview }> {
-  return db().$transaction(async (tx) => {
-    const { preview, keys } = await classifyCardKeys(input.skuId, input.text, input.kind, tx);
+  return withCardKeyStage(async (tx, stage) => {
+    const { preview, keys, skuCode } = await classifyCardKeys(input.skuId, input.text, input.kind, tx);
     if (preview.fresh !== input.expectFresh) throw appError("conflict", `the keys changed since the preview (${preview.fresh} new now, ${input.expectFresh} previewed); preview again`);
     if (preview.fresh === 0) throw appError("bad_request", "there are no new keys to add");
-    const batch = await tx.cardKeyBatch.create({ data: { skuId: input.skuId, source: input.source, keyCount: keys.length, adminUserId: admin.id } });
-    const added = await addCardKeys(tx, input.skuId, keys, batch.id);
-    if (added !== keys.length) throw appError("conflict", "another import added some of these keys at the same time; preview again");
+    for (const key of keys) await stage.add(skuCode, key);
+    const { added, batches } = await stage.moveInto({ source: input.source, adminUserId: admin.id });
+    const batchId = batches.get(input.skuId);
+    if (added !== keys.length || batchId === undefined) throw appError("conflict", "another import added some of these keys at the same time; preview again");
     const { problems: _omit, ...counts } = preview;
-    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_keys.import", targetType: "sku", targetId: String(input.skuId), details: { batchId: batch.id, source: input.source, ...counts }, ip: admin.ip }, tx);
-    return { batchId: batch.id, preview };
-  }, { maxWait: 10_000, timeout: 120_000 });
+    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_keys.import", targetType: "sku", targetId: String(input.skuId), details: { batchId, source: input.source, ...counts }, ip: admin.ip }, tx);
+    return { batchId, preview };
+  }, { timeout: 120_000 });
 }

@@ -1,7 +1,6 @@
-import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import { fingerprint } from "../crypto/secret-box";
-import { addCardKeys } from "./add-card-keys";
+import type { CardKeyStage } from "./card-key-stage";
+import { withCardKeyStage } from "./card-key-transaction";
 import type { CatalogFile } from "./catalog-file-schema";
 import { checkLevelSlugs, checkReferences, checkSkuOwnership, parentsFirst } from "./check-catalog-references";
 import { setSkuLevelPrices } from "../levels/set-sku-level-prices";
@@ -23,18 +22,38 @@ export interface ImportCounts {
 /**
  * Imports a validated catalogue file (validate-catalog-file.ts) in ONE
  * transaction: upserts categories by slug, products by slug and SKUs by
- * sku_code, and appends card keys de-duplicated. A row is written only when a
+ * sku_code; the caller appends the card keys, de-duplicated. A row is written only when a
  * value differs, so re-importing the same file changes nothing (no updatedAt
  * churn). Checks that need the database (unknown category, category cycle, a
  * sku_code owned by another product, an unknown member level) run before the first write; any failure
  * rolls the whole import back.
  */
 export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
-  // Interactive transactions time out after 5 s by default; a large key file takes longer.
-  return db().$transaction((tx) => importInto(tx, file), { maxWait: 10_000, timeout: 600_000 });
+  return importStaged(async (stage) => {
+    for (const p of file.products) for (const s of p.skus) for (const key of s.card_keys) await stage.add(s.sku_code, key);
+    return file;
+  });
 }
 
-export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
+/**
+ * The import around a `load` that stages the card keys (a file in memory, or
+ * read as a stream by read-catalog-stream.ts) and returns the catalogue. The
+ * keys reach "CardKey" last, in the same transaction (card-key-stage.ts),
+ * one CardKeyBatch per SKU that gets new keys, source "import".
+ */
+export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>): Promise<ImportCounts> {
+  // Interactive transactions time out after 5 s by default; a large key file takes longer.
+  return withCardKeyStage(async (tx, stage) => {
+    const file = await load(stage);
+    await stage.endCopy();
+    const counts = await importInto(tx, file);
+    const staged = stage.count;
+    const { added } = await stage.moveInto({ source: "import" });
+    return { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };
+  }, { timeout: 600_000 });
+}
+
+async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
   const counts: ImportCounts = {
     categoriesCreated: 0, categoriesUpdated: 0, productsCreated: 0, productsUpdated: 0,
     skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 0, levelPricesChanged: 0,
@@ -113,11 +132,6 @@ export async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCount
       if (s.level_prices) {
         counts.levelPricesChanged += (await setSkuLevelPrices(tx, { skuId, prices: s.level_prices, replace: true })).length;
       }
-      if (s.card_keys.length) {
-        const added = await appendCardKeys(tx, skuId, s.card_keys);
-        counts.cardKeysAdded += added;
-        counts.cardKeysSkipped += s.card_keys.length - added;
-      }
     }
   }
   return counts;
@@ -138,14 +152,4 @@ async function upsert<T extends { id: number }>({ existing, data, counts, kind, 
   }
   if (await updateChanged({ existing, data, update: (changed) => update(existing.id, changed) })) counts[`${kind}Updated`]++;
   return existing.id;
-}
-
-/** Adds the keys the SKU does not hold yet, recorded as one import batch. Returns how many were added. */
-async function appendCardKeys(tx: Tx, skuId: number, keys: string[]): Promise<number> {
-  const byFingerprint = new Map(keys.map((k) => [fingerprint(k), k]));
-  const held = await tx.cardKey.findMany({ where: { skuId, fingerprint: { in: [...byFingerprint.keys()] } }, select: { fingerprint: true } });
-  for (const { fingerprint: fp } of held) byFingerprint.delete(fp);
-  if (!byFingerprint.size) return 0;
-  const batch = await tx.cardKeyBatch.create({ data: { skuId, source: "import", keyCount: byFingerprint.size } });
-  return addCardKeys(tx, skuId, [...byFingerprint.values()], batch.id);
 }

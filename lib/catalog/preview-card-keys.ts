@@ -49,8 +49,8 @@ function firstCsvCell(row: string): string {
  * format) and returns the counts plus the new keys. Runs in the caller's
  * transaction when given one, so a confirm adds exactly what it counted.
  */
-export async function classifyCardKeys(skuId: number, text: string, kind: "txt" | "csv", tx: Tx = db()): Promise<{ preview: CardKeyPreview; keys: string[] }> {
-  const sku = await tx.sku.findFirst({ where: { id: skuId, deletedAt: null }, select: { product: { select: { fulfillmentType: true, deliveryFormat: true, deliveryDelimiter: true } } } });
+export async function classifyCardKeys(skuId: number, text: string, kind: "txt" | "csv", tx: Tx = db()): Promise<{ preview: CardKeyPreview; keys: string[]; skuCode: string }> {
+  const sku = await tx.sku.findFirst({ where: { id: skuId, deletedAt: null }, select: { skuCode: true, product: { select: { fulfillmentType: true, deliveryFormat: true, deliveryDelimiter: true } } } });
   if (!sku) throw appError("not_found", "SKU not found");
   if (sku.product.fulfillmentType !== "auto") throw appError("bad_request", "card keys are only for products with automatic fulfilment");
   const preview: CardKeyPreview = { lines: 0, fresh: 0, duplicateExisting: 0, duplicateInUpload: 0, malformed: 0, problems: [] };
@@ -77,7 +77,7 @@ export async function classifyCardKeys(skuId: number, text: string, kind: "txt" 
   const keys = valid.filter((v) => !held.has(v.fp)).map((v) => v.key);
   preview.duplicateExisting = valid.length - keys.length;
   preview.fresh = keys.length;
-  return { preview, keys };
+  return { preview, keys, skuCode: sku.skuCode };
 }
 
 /** The counts only: what the console shows before the administrator confirms. */

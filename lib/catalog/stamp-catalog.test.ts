@@ -4,7 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";
 import { createOrder } from "../orders/create-order";
-import { addCardKeys } from "./add-card-keys";
+import { withCardKeyStage } from "./card-key-transaction";
 import { MICROS, stampCatalog } from "./stamp-catalog";
 
 // Issues 12.1 and 13.2: the change journal and stamp_catalog(). Each kind of
@@ -59,7 +59,10 @@ describe("stamp_catalog (issues 12.1, 13.2)", () => {
     const afterSale = await stampOf(a.product.id);
     expect(afterSale).toBeGreaterThan(before);
 
-    await addCardKeys(db(), a.sku.id, cardKeysFor("t", 5));
+    await withCardKeyStage(async (_tx, stage) => {
+      for (const key of cardKeysFor("t", 5)) await stage.add(a.sku.skuCode, key);
+      await stage.moveInto({ source: "import" });
+    });
     await stampCatalog();
     expect(await availableOf(a.sku.id)).toBe(7);
     expect(await stampOf(a.product.id)).toBeGreaterThan(afterSale);

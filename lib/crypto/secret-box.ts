@@ -6,11 +6,16 @@ const TAG_BYTES = 16;
 
 /** AES-256-GCM. Layout: iv(12) | tag(16) | ciphertext. */
 export function encryptText(plain: string): Uint8Array<ArrayBuffer> {
+  const out = sealText(plain);
+  return new Uint8Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.length) as ArrayBuffer);
+}
+
+/** encryptText as a Buffer, for bulk writers (COPY) that need no copy of it. */
+export function sealText(plain: string): Buffer {
   const iv = crypto.randomBytes(IV_BYTES);
   const cipher = crypto.createCipheriv("aes-256-gcm", masterKeys().encryption, iv);
   const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  const out = Buffer.concat([iv, cipher.getAuthTag(), body]);
-  return new Uint8Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.length) as ArrayBuffer);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]);
 }
 
 export function decryptText(sealed: Uint8Array): string {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { createAdmin } from "../admins/create-admin";
-import { addCardKeys } from "../catalog/add-card-keys";
+import { withCardKeyStage } from "../catalog/card-key-transaction";
 import { saveCategory } from "../catalog/save-category";
 import { saveProduct } from "../catalog/save-product";
 import { saveSku } from "../catalog/save-sku";
@@ -14,7 +14,7 @@ import { createUser } from "../users/create-user";
 
 // One set of factories for integration tests (and e2e fixtures), built on the
 // services an operator uses (createUser, createApiKey, saveCategory,
-// saveProduct, saveSku, addCardKeys), so test data passes the same rules as
+// saveProduct, saveSku, the card-key import), so test data passes the same rules as
 // real data. A test that needs a state the services refuse (a deleted row,
 // data stored before a rule existed) makes a valid row here and then changes
 // it with an explicit update, saying why. Every call makes unique
@@ -114,8 +114,16 @@ export async function makeSku(opts: {
     isActive: opts.isActive ?? true,
     stockQuantity: opts.stockQuantity ?? null,
   }, await factoryAdmin());
-  if (opts.cardKeys?.length) await addCardKeys(db(), id, opts.cardKeys);
-  return db().sku.findUniqueOrThrow({ where: { id } });
+  const sku = await db().sku.findUniqueOrThrow({ where: { id } });
+  // The path every import takes (COPY, one INSERT), as one "import" batch.
+  if (opts.cardKeys?.length) {
+    const keys = opts.cardKeys;
+    await withCardKeyStage(async (_tx, stage) => {
+      for (const key of keys) await stage.add(sku.skuCode, key);
+      await stage.moveInto({ source: "import" });
+    });
+  }
+  return sku;
 }
 
 export function cardKeysFor(prefix: string, count: number): string[] {

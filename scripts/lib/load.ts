@@ -16,44 +16,56 @@ export interface LoadResult {
 
 /** `task(i)` returns true for success, false (or throws) for an error; a string names the error kind. */
 export async function runLoad(n: number, c: number, task: (i: number) => Promise<true | string>): Promise<LoadResult> {
-  const latencies = new Float64Array(n);
-  const errorKinds: Record<string, number> = {};
   let next = 0;
+  return measure(Math.min(c, n), () => (next < n ? next++ : undefined), task);
+}
+
+/** Like runLoad, but C workers send requests back to back for `seconds` instead of N in all. */
+export async function runFor(seconds: number, c: number, task: () => Promise<true | string>): Promise<LoadResult> {
+  const end = performance.now() + seconds * 1000;
+  let next = 0;
+  return measure(c, () => (performance.now() < end ? next++ : undefined), task);
+}
+
+/** C workers each take the next index until `take` says stop, timing every task. */
+async function measure(c: number, take: () => number | undefined, task: (i: number) => Promise<true | string>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const errorKinds: Record<string, number> = {};
   let errors = 0;
   const started = performance.now();
   const worker = async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= n) return;
+    for (let i = take(); i !== undefined; i = take()) {
       const t0 = performance.now();
-      let outcome: true | string;
-      try {
-        outcome = await task(i);
-      } catch (err) {
-        outcome = `network:${(err as { code?: string }).code ?? "error"}`;
-      }
-      latencies[i] = performance.now() - t0;
+      const outcome = await task(i).catch((err) => `network:${(err as { code?: string }).code ?? "error"}`);
+      latencies.push(performance.now() - t0);
       if (outcome !== true) {
         errors++;
         errorKinds[outcome] = (errorKinds[outcome] ?? 0) + 1;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(c, n) }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  const sorted = Array.from(latencies).sort((a, b) => a - b);
-  const pct = (p: number) => round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
+  await Promise.all(Array.from({ length: c }, worker));
+  return summarize(latencies, c, errors, errorKinds, (performance.now() - started) / 1000);
+}
+
+function summarize(latencies: number[], c: number, errors: number, errorKinds: Record<string, number>, seconds: number): LoadResult {
+  const sorted = latencies.sort((a, b) => a - b);
   return {
-    requests: n,
+    requests: sorted.length,
     concurrency: c,
     errors,
     errorKinds,
     seconds: round(seconds),
-    requests_per_second: round(n / seconds),
-    p50_ms: pct(50),
-    p99_ms: pct(99),
+    requests_per_second: round(sorted.length / seconds),
+    p50_ms: round(percentile(sorted, 50)),
+    p99_ms: round(percentile(sorted, 99)),
     max_ms: round(sorted.at(-1) ?? 0),
   };
+}
+
+/** The p-th percentile of ascending `sorted` (0 when empty). */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;

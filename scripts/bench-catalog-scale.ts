@@ -1,0 +1,120 @@
+// `npm run bench:catalog-scale` (issue 13.4): the catalogue at a big
+// supplier's size. Starts its own server (`npm start`'s script, a scratch
+// DATA_DIR unless DATABASE_URL is set, a free port), provisions through the
+// real `catalog:import` 10,000 products (20,000 auto SKUs) and then their
+// 1,000,000 card keys (timed: seconds, keys/s, the CLI's peak RSS), makes a
+// buyer and raises the rate limits with the CLI, then for --seconds measures
+// with --c clients products pages of 100 at random pages (3 clients in 4)
+// and product details (1 in 4) while orders are placed open-loop at
+// --order-rate per second on random SKUs, with the staleness probe of
+// scripts/lib/scale-orders.ts and the server's RSS sampled from /proc.
+//
+//   npm run bench:catalog-scale [-- --products 10000 --keys 1000000 --seconds 30 --c 32 --order-rate 100 --port P]
+//
+// Prints one JSON object: the figures and each target with met true/false.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { writeScaleCatalog, skuCode } from "./lib/catalog-scale-file";
+import { arg, runFor } from "./lib/load";
+import { placeOrders, type ScaleSku } from "./lib/scale-orders";
+import { freePort, procMemoryMb, runCli, startServer, type ScaleServer } from "./lib/scale-server";
+import { makeAgent, signedHttpRequest } from "./lib/signed-fetch";
+
+const num = (name: string, env: string, fallback: number) => Number(arg(name, env, String(fallback)));
+const products = num("products", "BENCH_PRODUCTS", 10_000);
+const keys = num("keys", "BENCH_KEYS", 1_000_000);
+const seconds = num("seconds", "BENCH_SECONDS", 30);
+const c = num("c", "BENCH_C", 32);
+const orderRate = num("order-rate", "BENCH_ORDER_RATE", 100);
+const probeEvery = num("probe-every", "BENCH_PROBE_EVERY", 10);
+const port = num("port", "BENCH_PORT", 0) || (await freePort());
+const run = crypto.randomBytes(3).toString("hex");
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-bench-scale-"));
+fs.chmodSync(scratch, 0o755); // as root the embedded PostgreSQL runs as user postgres
+const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: process.env.DATABASE_URL ? process.env.DATA_DIR ?? scratch : path.join(scratch, "data"), LOG_LEVEL: "warn", ENABLE_BENCH_ROUTES: "1" };
+let server: ScaleServer | undefined;
+let code = 0;
+try {
+  server = await startServer({ port, env, log: path.join(scratch, "server.log") });
+  const catalogFile = path.join(scratch, "catalog.json");
+  await writeScaleCatalog(catalogFile, { run, products, keys: 0 });
+  const catalog = await runCli(env, ["catalog:import", catalogFile]);
+  await writeScaleCatalog(catalogFile, { run, products, keys });
+  const imported = await runCli(env, ["catalog:import", catalogFile]);
+  fs.rmSync(catalogFile);
+  if (imported.json.card_keys_added !== keys) throw new Error(`expected ${keys} keys added, got ${JSON.stringify(imported.json)}`);
+  const email = `scale-${run}@example.test`;
+  await runCli(env, ["user:create", "--email", email, "--points", "100000000.00"]);
+  const creds = (await runCli(env, ["apikey:create", "--email", email, "--name", "scale"])).json as { api_key: string; api_secret: string };
+  await runCli(env, ["settings:set", "rate_limit_per_key=1000000", "rate_limit_per_ip=1000000"]);
+  const auth = { apiKey: creds.api_key, apiSecret: creds.api_secret };
+  const agent = makeAgent(c + 64);
+
+  // Every SKU of this run, by walking the catalogue (also warms the server).
+  const get = async (p: string) => {
+    const res = await signedHttpRequest(agent, auth, new URL(`${server!.baseUrl}/api/v1/upstream${p}`));
+    if (res.status !== 200) throw new Error(`GET ${p}: HTTP ${res.status}`);
+    return JSON.parse(res.body.toString("utf8"));
+  };
+  const perSku = new Map<string, number>();
+  for (let i = 0; i < products * 2; i++) perSku.set(skuCode(run, i >> 1, i & 1), Math.floor(((i + 1) * keys) / (products * 2)) - Math.floor((i * keys) / (products * 2)));
+  const skus: ScaleSku[] = [];
+  const first = await get("/products?page=1&page_size=100");
+  const pages = Math.ceil(first.total / 100);
+  for (let page = 1; page <= pages; page++) {
+    for (const p of (page === 1 ? first : await get(`/products?page=${page}&page_size=100`)).items) {
+      for (const s of p.skus) if (perSku.has(s.sku_code)) skus.push({ skuId: s.id, productId: p.id, stock: perSku.get(s.sku_code)! });
+    }
+  }
+  if (skus.length !== products * 2) throw new Error(`found ${skus.length} of ${products * 2} SKUs in the catalogue`);
+
+  const ok = (status: number): true | string => (status === 200 ? true : `http:${status}`);
+  const pageUrl = () => new URL(`${server!.baseUrl}/api/v1/upstream/products?page_size=100&page=${1 + Math.floor(Math.random() * pages)}`);
+  const detailUrl = () => new URL(`${server!.baseUrl}/api/v1/upstream/products/${skus[Math.floor(Math.random() * skus.length)].productId}`);
+  let rssMax = 0;
+  const sampler = setInterval(() => (rssMax = Math.max(rssMax, procMemoryMb(server!.pid, "VmRSS") ?? 0)), 250);
+  const detailClients = Math.max(1, Math.round(c / 4));
+  const [pageLoad, detailLoad, orders] = await Promise.all([
+    runFor(seconds, c - detailClients, async () => ok((await signedHttpRequest(agent, auth, pageUrl())).status)),
+    runFor(seconds, detailClients, async () => ok((await signedHttpRequest(agent, auth, detailUrl())).status)),
+    placeOrders({ agent, creds: auth, baseUrl: server.baseUrl, skus, seconds, rate: orderRate, probeEvery, run }),
+  ]);
+  clearInterval(sampler);
+  const rssEnd = procMemoryMb(server.pid, "VmRSS") ?? 0;
+  const staleMax = orders.staleness.unresolved ? Infinity : orders.staleness.max_ms;
+  const target = (value: number, limit: number) => ({ value, target: limit, met: value <= limit });
+  console.log(JSON.stringify({
+    setup: { products, skus: skus.length, keys, seconds, clients: c, page_clients: c - detailClients, detail_clients: detailClients, order_rate: orderRate, probe_every: probeEvery },
+    import: {
+      catalogue_seconds: round(catalog.seconds), catalogue_cli_peak_rss_mb: catalog.peakRssMb,
+      keys_seconds: round(imported.seconds), keys_per_second: Math.round(keys / imported.seconds), keys_cli_peak_rss_mb: imported.peakRssMb,
+    },
+    products_page: { p50_ms: pageLoad.p50_ms, p99_ms: pageLoad.p99_ms, max_ms: pageLoad.max_ms, pages_per_second: pageLoad.requests_per_second, errors: pageLoad.errors, error_kinds: pageLoad.errorKinds },
+    product_detail: { p50_ms: detailLoad.p50_ms, p99_ms: detailLoad.p99_ms, max_ms: detailLoad.max_ms, per_second: detailLoad.requests_per_second, errors: detailLoad.errors },
+    orders,
+    server_rss_mb: { max: Math.round(rssMax), end: Math.round(rssEnd) },
+    targets: {
+      products_page_p99_ms: target(pageLoad.p99_ms, 50),
+      product_detail_p99_ms: target(detailLoad.p99_ms, 20),
+      staleness_max_ms: target(staleMax, 2000),
+      server_rss_mb: target(Math.round(rssMax), 600),
+      import_1m_keys_seconds: target(round(imported.seconds), 30),
+      cli_rss_mb: { value: imported.peakRssMb, target: 300, met: imported.peakRssMb < 300 },
+    },
+  }, null, 2));
+} catch (err) {
+  console.error(`bench:catalog-scale: ${(err as Error).message}`);
+  code = 1;
+} finally {
+  await server?.stop().catch(() => undefined);
+  if (code === 0) fs.rmSync(scratch, { recursive: true, force: true });
+  else console.error(`bench:catalog-scale: scratch kept for a look: ${scratch}`);
+}
+process.exit(code);
+
+function round(x: number) {
+  return Math.round(x * 100) / 100;
+}

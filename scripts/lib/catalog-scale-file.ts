@@ -1,0 +1,41 @@
+// The catalogue file of `npm run bench:catalog-scale`: `products` auto
+// products of two SKUs each and `keys` text card keys spread evenly over the
+// SKUs, written as a stream (the bench never holds the file either).
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { once } from "node:events";
+
+const lang = (s: string) => ({ "zh-CN": s, en: s });
+
+export const skuCode = (run: string, product: number, sku: number) => `S-${run}-${product}-${sku}`;
+
+export async function writeScaleCatalog(file: string, { run, products, keys }: { run: string; products: number; keys: number }): Promise<void> {
+  const out = fs.createWriteStream(file);
+  const write = async (s: string) => {
+    if (!out.write(s)) await once(out, "drain");
+  };
+  const skus = products * 2;
+  const salt = crypto.randomBytes(4).toString("hex");
+  await write(`{"categories":${JSON.stringify([{ slug: `scale-${run}`, name: lang("Scale"), sort_order: 0, parent: null }])},"products":[`);
+  let next = 0;
+  for (let p = 0; p < products; p++) {
+    const product = {
+      slug: `scale-${run}-${p}`, category: `scale-${run}`, title: lang(`Scale product ${p}`), description: lang("benchmark product"),
+      content: lang("Benchmark product ![logo](/uploads/logo.png) with some detail text. ".repeat(4)),
+      fulfillment_type: "auto", delivery_format: "text", price_amount: "1.00", original_price: "2.00",
+      logo: "/uploads/logo.png", images: ["/uploads/a.png"],
+      skus: [0, 1].map((s) => {
+        // Even spread: SKU i gets keys [i*keys/skus, (i+1)*keys/skus).
+        const i = p * 2 + s;
+        const end = Math.floor(((i + 1) * keys) / skus);
+        const cardKeys: string[] = [];
+        for (; next < end; next++) cardKeys.push(`K-${run}-${salt}-${next}-${(next * 2654435761 >>> 0).toString(36)}`);
+        return { sku_code: skuCode(run, p, s), spec_values: { name: String(s) }, price_amount: "1.00", card_keys: cardKeys };
+      }),
+    };
+    await write((p ? "," : "") + JSON.stringify(product));
+  }
+  await write("]}");
+  out.end();
+  await once(out, "finish");
+}
