@@ -16,6 +16,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { loadEnvOrExit } from "../lib/config/env";
 import { writeScaleCatalog, skuCode } from "./lib/catalog-scale-file";
 import { arg, runFor } from "./lib/load";
 import { placeOrders, type ScaleSku } from "./lib/scale-orders";
@@ -34,7 +35,9 @@ const run = crypto.randomBytes(3).toString("hex");
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-bench-scale-"));
 fs.chmodSync(scratch, 0o755); // as root the embedded PostgreSQL runs as user postgres
-const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: process.env.DATABASE_URL ? process.env.DATA_DIR ?? scratch : path.join(scratch, "data"), LOG_LEVEL: "warn", ENABLE_BENCH_ROUTES: "1" };
+// With DATABASE_URL the server and CLI use that database; otherwise an embedded one in the scratch folder.
+const config = loadEnvOrExit("bench:catalog-scale");
+const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: config.DATABASE_URL ? config.DATA_DIR : path.join(scratch, "data"), LOG_LEVEL: "warn", ENABLE_BENCH_ROUTES: "1" };
 let server: ScaleServer | undefined;
 let code = 0;
 try {

@@ -51,7 +51,7 @@ describe("defineEndpoint: the one wrapper", () => {
     expect(r.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const ctx = seen.at(-1)!;
-    expect(ctx.credential).toEqual({ id: buyer.id, userId: buyer.user.id, apiKey: buyer.apiKey });
+    expect(ctx.credential).toEqual({ id: buyer.id, userId: buyer.user.id, apiKey: buyer.apiKey, memberLevelId: buyer.user.memberLevelId });
     expect(ctx.rawBody).toBe('{"n":1}');
     expect(ctx.requestId).toBe(r.headers.get("x-request-id"));
   });

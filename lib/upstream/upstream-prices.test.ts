@@ -103,12 +103,10 @@ describe("issue 8.3: prices can never mint points", () => {
       ] as const) {
         expect((await refused(sql, [id])).code, sql).toBe("23514");
       }
-      // place_order itself, called with a negative price (as an import that slipped through would).
-      const direct = await refused(
-        `SELECT * FROM place_order('SKNEG0000000000001', $1, $2::uuid, 'P', 'CHK-2', 'd', 'r', NULL, NULL, '{}'::jsonb, $3, $4, '{}'::jsonb, 1, -100, false, 'text')`,
-        [buyer.id, buyer.user.id, sku.id, p.id],
-      );
-      expect(direct.code).toBe("23514");
+      // A member-level price (issue 12.4) is checked the same way; place_order reads its price
+      // from these rows inside the order's statement, so it cannot be handed a negative one.
+      const level = await refused(`INSERT INTO "SkuLevelPrice" ("skuId", "levelId", "priceCents", "updatedAt") SELECT $1, "id", -100, now() FROM "MemberLevel" LIMIT 1`, [sku.id]);
+      expect(level.code).toBe("23514");
       expect((await db().user.findUniqueOrThrow({ where: { id: buyer.user.id } })).balanceCents).toBe(9_900n);
     } finally {
       await pool.end();
