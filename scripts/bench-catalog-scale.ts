@@ -113,6 +113,9 @@ try {
   code = 1;
 } finally {
   await server?.stop().catch(() => undefined);
+  // The server's warnings (e.g. slow catalogue refreshes) explain figures that miss a target.
+  const serverLog = path.join(scratch, "server.log");
+  if (fs.existsSync(serverLog)) console.error(fs.readFileSync(serverLog, "utf8").split("\n").filter((l) => /"level":(4|5)0/.test(l)).slice(-30).join("\n"));
   if (code === 0) fs.rmSync(scratch, { recursive: true, force: true });
   else console.error(`bench:catalog-scale: scratch kept for a look: ${scratch}`);
 }

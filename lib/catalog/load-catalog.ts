@@ -1,4 +1,4 @@
-import { db } from "../db/client";
+import { catalogDb } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
 import { toLanguageText, type LanguageText } from "../protocol/language";
@@ -73,7 +73,7 @@ export interface CatalogLoad {
 const EPOCH_PLUS = (micros: number) => Prisma.sql`('1970-01-01'::timestamp + ${micros}::bigint * interval '1 microsecond')`;
 
 export async function loadCatalog(since: number | null = null): Promise<CatalogLoad> {
-  return db().$transaction(
+  return catalogDb().$transaction(
     async (tx) => {
       const [{ clock }] = await tx.$queryRaw<{ clock: bigint }[]>`SELECT ${MICROS(Prisma.sql`"stamp"`)} AS clock FROM "CatalogClock" WHERE "id" = 1`;
       const stamps = await tx.$queryRaw<{ productId: number; stamp: bigint }[]>`

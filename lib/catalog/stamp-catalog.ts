@@ -1,5 +1,5 @@
 import { env } from "../config/env";
-import { db } from "../db/client";
+import { catalogDb } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 
 /** SQL for a timestamp(6) as whole microseconds since the epoch (a bigint). */
@@ -17,7 +17,7 @@ export const MICROS = (ts: Prisma.Sql) => Prisma.sql`(extract(epoch FROM ${ts}) 
  */
 export async function stampCatalog({ recount = false }: { recount?: boolean } = {}): Promise<number | null> {
   try {
-    const rows = await db().$transaction(
+    const rows = await catalogDb().$transaction(
       (tx) => tx.$queryRaw<{ clock: bigint | null }[]>`
         SELECT ${MICROS(Prisma.sql`stamp_catalog(${env().CATALOG_EVENT_STOCK_THRESHOLDS}::int[], ${recount})`)} AS clock`,
       { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, timeout: 120_000 },

@@ -17,6 +17,7 @@ const REFRESH_EVERY_MS = 300;
 const IDLE_AGE_MS = 2000;
 const KEEP_FRESH_FOR_MS = 60_000;
 const FULL_EVERY_MS = 5 * 60_000;
+const SLOW_REFRESH_MS = 500;
 
 export interface CatalogState {
   /** Every product stamped at or before this (µs) is in `products`. */
@@ -61,9 +62,13 @@ function refresh(): Promise<void> {
       return;
     }
     await stampCatalog();
+    const stamped = Date.now();
     const state = current;
     const load = await loadCatalog(state.clock);
     if (current === state) applyChanges(state, load, startedAt);
+    const tookMs = Date.now() - startedAt;
+    // Stock figures are as old as the last refresh: a slow one is worth a line.
+    if (tookMs > SLOW_REFRESH_MS) log.warn({ tookMs, stampMs: stamped - startedAt, products: load.products.length }, "slow catalogue refresh");
   })().finally(() => {
     inflight = undefined;
   });
