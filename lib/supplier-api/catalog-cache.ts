@@ -13,7 +13,8 @@ import { serializeCategory, serializeProduct } from "./serializers/catalog";
 type Bytes = Uint8Array<ArrayBuffer>;
 const encoder = new TextEncoder();
 const utf8 = (text: string): Bytes => encoder.encode(text);
-const MAX_CACHED_PAGES = 64;
+// Pages of one view kept between refreshes: 200 pages of 100 cover a 10,000-product shop in both list variants.
+const MAX_CACHED_PAGES = 200;
 
 type ViewCache = CatalogState["views"] extends Map<string, infer V> ? V : never;
 
@@ -54,16 +55,16 @@ export function categoriesBody(view: CatalogView): Bytes {
 /** Section 4.3 response body for one page, built once per page until the catalogue changes. */
 export function productPage(view: CatalogView, page: number, pageSize: number, includeInactive: boolean): Bytes {
   const key = `${page}:${pageSize}:${includeInactive ? 1 : 0}`;
-  let body = view.cache.pages.get(key);
-  if (!body) {
-    const ids = includeInactive ? view.state.listed : view.state.listedActive;
-    const start = (page - 1) * pageSize;
-    const items = start < ids.length ? ids.slice(start, start + pageSize).map((id) => productJson(view, view.state.products.get(id)!)) : [];
-    body = utf8(
-      `{"ok":true,"items":[${items.join(",")}],"total":${ids.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`,
-    );
-    if (view.cache.pages.size < MAX_CACHED_PAGES) view.cache.pages.set(key, body);
-  }
+  const cached = view.cache.pages.get(key);
+  if (cached) return cached.body;
+  const list = includeInactive ? view.state.listed : view.state.listedActive;
+  const start = (page - 1) * pageSize;
+  const ids = start < list.length ? list.slice(start, start + pageSize) : [];
+  const items = ids.map((id) => productJson(view, view.state.products.get(id)!));
+  const body = utf8(
+    `{"ok":true,"items":[${items.join(",")}],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`,
+  );
+  if (view.cache.pages.size < MAX_CACHED_PAGES) view.cache.pages.set(key, { body, ids });
   return body;
 }
 

@@ -36,7 +36,13 @@ export interface CatalogState {
   /** Every stamped product by ascending `updatedAt` (stamps are unique). */
   byStamp: CatalogProduct[];
   /** Serialized views (lib/supplier-api/catalog-cache.ts); a refresh drops what changed. */
-  views: Map<string, { json: Map<number, string>; pages: Map<string, Uint8Array<ArrayBuffer>>; categoriesBody?: Uint8Array<ArrayBuffer> }>;
+  views: Map<string, { json: Map<number, string>; pages: Map<string, CachedPage>; categoriesBody?: Uint8Array<ArrayBuffer> }>;
+}
+
+/** A list page's body and the products on it (a refresh drops only the pages showing a changed product). */
+export interface CachedPage {
+  body: Uint8Array<ArrayBuffer>;
+  ids: number[];
 }
 
 let current: CatalogState | undefined;
@@ -134,7 +140,8 @@ function applyChanges(state: CatalogState, load: CatalogLoad, startedAt: number)
     state.byStamp = state.byStamp.filter((p) => !changed.has(p.id)).concat([...load.products].sort((a, b) => a.updatedAt - b.updatedAt));
     for (const view of state.views.values()) {
       for (const id of changed) view.json.delete(id);
-      view.pages.clear();
+      // A page's totals and slices move when the lists are reordered; otherwise only pages showing a changed product change.
+      for (const [key, page] of view.pages) if (reorder || page.ids.some((id) => changed.has(id))) view.pages.delete(key);
     }
   }
   if (categoriesChanged) for (const view of state.views.values()) view.categoriesBody = undefined;

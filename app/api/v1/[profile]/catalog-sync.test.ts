@@ -175,6 +175,21 @@ describe("incremental sync (issue 12.1)", () => {
 });
 
 describe("freshness under orders (issue 13.1)", () => {
+  it("a cached list page shows a changed product and a new product after a refresh (pages are dropped one by one)", async () => {
+    const page = async () => (await get("/products?page=1&page_size=100&include_inactive=1")).json() as { items: Item[]; total: number };
+    const before = await page();
+    await page(); // served from the page cache now
+    await db().sku.update({ where: { id: p.quiet.skuId }, data: { priceCents: 4321n } });
+    await settle();
+    const edited = await page();
+    expect(edited.items.find((i) => i.id === p.quiet.id)!.skus[0].price_amount).toBe("43.21");
+    const added = await makeProduct({ categoryId });
+    await settle();
+    const after = await page();
+    expect(after.total).toBe(before.total + 1);
+    expect(after.items.map((i) => i.id)).toContain(added.product.id);
+  });
+
   it("each sale shows in the stock figure within one second while the catalogue is read", async () => {
     const skuId = p.sold.skuId;
     // Profile U has no replay rule (D8 is P's), so the poll may repeat its timestamp.
