@@ -13,8 +13,15 @@ import { serializeCategory, serializeProduct } from "./serializers/catalog";
 type Bytes = Uint8Array<ArrayBuffer>;
 const encoder = new TextEncoder();
 const utf8 = (text: string): Bytes => encoder.encode(text);
-// Pages of one view kept between refreshes: 200 pages of 100 cover a 10,000-product shop in both list variants.
-const MAX_CACHED_PAGES = 200;
+const COMMA = utf8(",");
+/** Serialized items joined into `head … tail` without building one big string. */
+function joined(head: string, items: Bytes[], tail: string): Bytes {
+  const parts: Bytes[] = [utf8(head)];
+  items.forEach((item, i) => parts.push(...(i ? [COMMA, item] : [item])));
+  parts.push(utf8(tail));
+  return Buffer.concat(parts) as unknown as Bytes; // a Buffer is a Uint8Array: no copy
+}
+const MAX_CACHED_PAGES = 64;
 
 type ViewCache = CatalogState["views"] extends Map<string, infer V> ? V : never;
 
@@ -37,10 +44,11 @@ export async function catalogView(profile: Profile, memberLevelId: number | null
   return { state, profile, levelId, cache: cached };
 }
 
-function productJson(view: CatalogView, p: CatalogProduct): string {
+/** The product's item as UTF-8 (half the memory of a JavaScript string once a title has Chinese in it). */
+function productJson(view: CatalogView, p: CatalogProduct): Bytes {
   let json = view.cache.json.get(p.id);
   if (json === undefined) {
-    json = JSON.stringify(serializeProduct(view.profile, p, view.state.settings, view.levelId));
+    json = utf8(JSON.stringify(serializeProduct(view.profile, p, view.state.settings, view.levelId)));
     view.cache.json.set(p.id, json);
   }
   return json;
@@ -61,9 +69,7 @@ export function productPage(view: CatalogView, page: number, pageSize: number, i
   const start = (page - 1) * pageSize;
   const ids = start < list.length ? list.slice(start, start + pageSize) : [];
   const items = ids.map((id) => productJson(view, view.state.products.get(id)!));
-  const body = utf8(
-    `{"ok":true,"items":[${items.join(",")}],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`,
-  );
+  const body = joined('{"ok":true,"items":[', items, `],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`);
   if (view.cache.pages.size < MAX_CACHED_PAGES) view.cache.pages.set(key, { body, ids });
   return body;
 }
@@ -87,14 +93,15 @@ export function productSyncPage(view: CatalogView, firstStamp: number, page: num
   const start = (page - 1) * pageSize;
   const items = start < matching.length ? matching.slice(start, start + pageSize) : [];
   const token = start + pageSize < matching.length ? items[items.length - 1].updatedAt : Math.max(clock, firstStamp - 1);
-  return utf8(
-    `{"ok":true,"items":[${items.map((p) => productJson(view, p)).join(",")}],"total":${matching.length},"page":${page},` +
-      `"page_size":${pageSize},"includes_inactive":${includeInactive},"sync_token":"${syncToken(token)}"}`,
+  return joined(
+    '{"ok":true,"items":[',
+    items.map((p) => productJson(view, p)),
+    `],"total":${matching.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive},"sync_token":"${syncToken(token)}"}`,
   );
 }
 
 /** Section 4.4 body: `{ ok, ...Product }`, or undefined for an unknown or delisted product (D11). */
 export function productDetail(view: CatalogView, id: number): Bytes | undefined {
   const p = view.state.products.get(id);
-  return p && p.listed ? utf8(`{"ok":true,${productJson(view, p).slice(1)}`) : undefined;
+  return p && p.listed ? joined('{"ok":true,', [productJson(view, p).subarray(1)], "") : undefined;
 }
