@@ -45,7 +45,8 @@ test("the image exposure switch changes what the API returns", async () => {
     expect(res.status).toBe(200);
     return (res.json.items as { logo?: string; images?: string[] }[]).some((p) => !!p.logo || (p.images ?? []).length > 0);
   };
-  expect(await imagesIn()).toBe(true);
+  // The catalogue is served from a snapshot refreshed within a second (D13, decision 0018).
+  await expect.poll(imagesIn, { timeout: 5000 }).toBe(true);
   await page.goto("/admin/settings");
   await expect(page.getByText("Affects the supplier API only")).toBeVisible();
   await page.locator("#f-image_exposure").uncheck();
