@@ -1,10 +1,8 @@
-import { catalogDb } from "../db/client";
-import { Prisma } from "../generated/prisma/client";
+import { catalogPool } from "../db/client";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
 import { toLanguageText, type LanguageText } from "../protocol/language";
-import { MICROS } from "./stamp-catalog";
 
-// What the catalogue endpoints serve, read in ONE repeatable-read snapshot
+// What the catalogue endpoints serve, read in ONE statement (one snapshot)
 // together with the catalogue clock (lib/catalog/stamp-catalog.ts): either
 // everything, or only the products stamped after a given clock (issue 13.2:
 // a refresh costs what changed, not what exists). Card-key stock comes from
@@ -70,81 +68,93 @@ export interface CatalogLoad {
   pricedLevels: number[];
 }
 
-const EPOCH_PLUS = (micros: number) => Prisma.sql`('1970-01-01'::timestamp + ${micros}::bigint * interval '1 microsecond')`;
+// ONE statement (one snapshot, one round trip): the clock, the products
+// stamped after `since` (all when null) with their SKUs, stamps, stock and
+// level prices, every category, the image settings and the priced levels.
+const MICROS_OF = (col: string) => `(extract(epoch FROM ${col}) * 1000000)::bigint`;
+const LOAD_SQL = `
+  SELECT json_build_object(
+    'clock', ${MICROS_OF("c.\"stamp\"")},
+    'settings', (SELECT json_build_object('publicBaseUrl', "publicBaseUrl", 'imageExposure', "imageExposure") FROM "SiteSettings" WHERE "id" = 1),
+    'categories', (SELECT coalesce(json_agg(json_build_object('id', "id", 'parentId', "parentId", 'slug', "slug", 'name', "name",
+        'sortOrder', "sortOrder", 'deleted', "deletedAt" IS NOT NULL) ORDER BY "sortOrder", "id"), '[]') FROM "Category"),
+    'pricedLevels', (SELECT coalesce(json_agg(DISTINCT "levelId"), '[]') FROM "SkuLevelPrice"),
+    'products', (SELECT coalesce(json_agg(json_build_object(
+        'id', p."id", 'slug', p."slug", 'categoryId', p."categoryId", 'title', p."title", 'description', p."description",
+        'content', p."content", 'fulfillmentType', p."fulfillmentType", 'deliveryFormat', p."deliveryFormat",
+        'deliveryDelimiter', p."deliveryDelimiter", 'manualFormSchema', p."manualFormSchema", 'logo', p."logo", 'images', p."images",
+        'priceCents', p."priceCents"::text, 'originalPriceCents', p."originalPriceCents"::text, 'isActive', p."isActive",
+        'deleted', p."deletedAt" IS NOT NULL, 'stamp', ${MICROS_OF('ps."updatedAt"')},
+        'skus', (SELECT coalesce(json_agg(json_build_object(
+            'id', s."id", 'skuCode', s."skuCode", 'specValues', s."specValues", 'priceCents', s."priceCents"::text,
+            'isActive', s."isActive", 'stockQuantity', s."stockQuantity", 'availableKeys', st."availableKeys",
+            'stamp', ${MICROS_OF('st."updatedAt"')},
+            'levelPrices', (SELECT coalesce(json_object_agg(lp."levelId", lp."priceCents"::text), '{}') FROM "SkuLevelPrice" lp WHERE lp."skuId" = s."id")
+          ) ORDER BY s."sortOrder", s."id"), '[]')
+          FROM "Sku" s LEFT JOIN "SkuStamp" st ON st."skuId" = s."id" WHERE s."productId" = p."id" AND s."deletedAt" IS NULL)
+      ) ORDER BY p."id"), '[]')
+      FROM "ProductStamp" ps JOIN "Product" p ON p."id" = ps."productId"
+      WHERE $1::bigint IS NULL OR ps."updatedAt" > '1970-01-01'::timestamp + $1::bigint * interval '1 microsecond')
+  ) AS doc
+  FROM "CatalogClock" c WHERE c."id" = 1`;
+
+interface RawSku {
+  id: number; skuCode: string; specValues: unknown; priceCents: string; isActive: boolean; stockQuantity: number | null;
+  availableKeys: number | null; stamp: number | null; levelPrices: Record<string, string>;
+}
+interface RawProduct {
+  id: number; slug: string; categoryId: number; title: unknown; description: unknown; content: unknown;
+  fulfillmentType: FulfillmentType; deliveryFormat: DeliveryFormat; deliveryDelimiter: string; manualFormSchema: unknown;
+  logo: string; images: string[]; priceCents: string; originalPriceCents: string; isActive: boolean; deleted: boolean; stamp: number; skus: RawSku[];
+}
+interface RawLoad {
+  clock: number;
+  settings: CatalogLoad["settings"];
+  categories: (CatalogCategory & { name: unknown; deleted: boolean })[];
+  pricedLevels: number[];
+  products: RawProduct[];
+}
 
 export async function loadCatalog(since: number | null = null): Promise<CatalogLoad> {
-  return catalogDb().$transaction(
-    async (tx) => {
-      const [{ clock }] = await tx.$queryRaw<{ clock: bigint }[]>`SELECT ${MICROS(Prisma.sql`"stamp"`)} AS clock FROM "CatalogClock" WHERE "id" = 1`;
-      const stamps = await tx.$queryRaw<{ productId: number; stamp: bigint }[]>`
-        SELECT "productId", ${MICROS(Prisma.sql`"updatedAt"`)} AS stamp FROM "ProductStamp"
-        ${since === null ? Prisma.empty : Prisma.sql`WHERE "updatedAt" > ${EPOCH_PLUS(since)}`}`;
-      const ids = stamps.map((s) => s.productId);
-      const [products, skuStamps, levelPrices, categories, settings, priced] = await Promise.all([
-        ids.length ? tx.product.findMany({ where: since === null ? {} : { id: { in: ids } }, include: { skus: { where: { deletedAt: null }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] } }, orderBy: { id: "asc" } }) : [],
-        tx.$queryRaw<{ skuId: number; stamp: bigint; availableKeys: number }[]>`
-          SELECT "skuId", ${MICROS(Prisma.sql`"updatedAt"`)} AS stamp, "availableKeys" FROM "SkuStamp" WHERE "productId" = ANY (${ids}::int[])`,
-        tx.$queryRaw<{ skuId: number; levelId: number; priceCents: bigint }[]>`
-          SELECT lp."skuId", lp."levelId", lp."priceCents" FROM "SkuLevelPrice" lp JOIN "Sku" s ON s."id" = lp."skuId" WHERE s."productId" = ANY (${ids}::int[])`,
-        tx.category.findMany({ orderBy: [{ sortOrder: "asc" }, { id: "asc" }] }),
-        tx.siteSettings.findUniqueOrThrow({ where: { id: 1 }, select: { publicBaseUrl: true, imageExposure: true } }),
-        tx.$queryRaw<{ levelId: number }[]>`SELECT DISTINCT "levelId" FROM "SkuLevelPrice"`,
-      ]);
-      const stampOf = new Map(stamps.map((s) => [s.productId, Number(s.stamp)]));
-      const skuStampOf = new Map(skuStamps.map((s) => [s.skuId, s]));
-      const pricesOf = new Map<number, Map<number, bigint>>();
-      for (const lp of levelPrices) {
-        if (!pricesOf.has(lp.skuId)) pricesOf.set(lp.skuId, new Map());
-        pricesOf.get(lp.skuId)!.set(lp.levelId, lp.priceCents);
-      }
-      const live = new Map(categories.filter((c) => c.deletedAt === null).map((c) => [c.id, c]));
-      return {
-        clock: Number(clock),
-        categories: [...live.values()].map((c) => ({ id: c.id, parentId: c.parentId, slug: c.slug, name: toLanguageText(c.name), sortOrder: c.sortOrder })),
-        settings,
-        pricedLevels: priced.map((r) => r.levelId),
-        products: products
-          .filter((p) => stampOf.has(p.id)) // created after the stamps were read: the next refresh has it
-          .map((p) => {
-            const updatedAt = stampOf.get(p.id)!;
-            return {
-              id: p.id,
-              slug: p.slug,
-              categoryId: p.categoryId,
-              title: toLanguageText(p.title),
-              description: toLanguageText(p.description),
-              content: toLanguageText(p.content),
-              fulfillmentType: p.fulfillmentType,
-              deliveryFormat: p.deliveryFormat,
-              deliveryDelimiter: p.deliveryDelimiter,
-              manualFormSchema: formSchemaOf(p.manualFormSchema),
-              logo: p.logo,
-              images: p.images,
-              priceCents: p.priceCents,
-              originalPriceCents: p.originalPriceCents,
-              isActive: p.isActive,
-              listed: p.deletedAt === null && live.has(p.categoryId),
-              categorySort: live.get(p.categoryId)?.sortOrder ?? 0,
-              updatedAt,
-              skus: p.skus.map((s) => {
-                const st = skuStampOf.get(s.id);
-                return {
-                  id: s.id,
-                  skuCode: s.skuCode,
-                  specValues: isObject(s.specValues) ? s.specValues : {},
-                  priceCents: s.priceCents,
-                  levelPrices: pricesOf.get(s.id) ?? new Map(),
-                  isActive: s.isActive,
-                  stock: p.fulfillmentType === "auto" ? (st?.availableKeys ?? 0) : s.stockQuantity,
-                  updatedAt: st && Number(st.stamp) > 0 ? Number(st.stamp) : updatedAt,
-                };
-              }),
-            };
-          }),
-      };
-    },
-    { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, timeout: 120_000, maxWait: 30_000 },
-  );
+  const { rows } = await catalogPool().query<{ doc: RawLoad }>(LOAD_SQL, [since]);
+  const raw = rows[0].doc;
+  const live = new Map(raw.categories.filter((c) => !c.deleted).map((c) => [c.id, c]));
+  return {
+    clock: raw.clock,
+    categories: [...live.values()].map((c) => ({ id: c.id, parentId: c.parentId, slug: c.slug, name: toLanguageText(c.name), sortOrder: c.sortOrder })),
+    settings: raw.settings,
+    pricedLevels: raw.pricedLevels,
+    products: raw.products.map((p) => ({
+      id: p.id,
+      slug: p.slug,
+      categoryId: p.categoryId,
+      title: toLanguageText(p.title),
+      description: toLanguageText(p.description),
+      content: toLanguageText(p.content),
+      fulfillmentType: p.fulfillmentType,
+      deliveryFormat: p.deliveryFormat,
+      deliveryDelimiter: p.deliveryDelimiter,
+      manualFormSchema: formSchemaOf(p.manualFormSchema),
+      logo: p.logo,
+      images: p.images,
+      priceCents: BigInt(p.priceCents),
+      originalPriceCents: BigInt(p.originalPriceCents),
+      isActive: p.isActive,
+      listed: !p.deleted && live.has(p.categoryId),
+      categorySort: live.get(p.categoryId)?.sortOrder ?? 0,
+      updatedAt: p.stamp,
+      skus: p.skus.map((s) => ({
+        id: s.id,
+        skuCode: s.skuCode,
+        specValues: isObject(s.specValues) ? s.specValues : {},
+        priceCents: BigInt(s.priceCents),
+        levelPrices: new Map(Object.entries(s.levelPrices).map(([level, cents]) => [Number(level), BigInt(cents)])),
+        isActive: s.isActive,
+        stock: p.fulfillmentType === "auto" ? (s.availableKeys ?? 0) : s.stockQuantity,
+        updatedAt: s.stamp !== null && s.stamp > 0 ? s.stamp : p.stamp,
+      })),
+    })),
+  };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { env } from "../config/env";
-import { catalogDb } from "../db/client";
+import type pg from "pg";
+import { catalogPool } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 
 /** SQL for a timestamp(6) as whole microseconds since the epoch (a bigint). */
@@ -16,20 +17,21 @@ export const MICROS = (ts: Prisma.Sql) => Prisma.sql`(extract(epoch FROM ${ts}) 
  * JavaScript Date), or null when another caller was stamping.
  */
 export async function stampCatalog({ recount = false }: { recount?: boolean } = {}): Promise<number | null> {
+  // Numbers from the typed configuration only, so the literal is safe; the
+  // simple protocol carries the three statements in one round trip.
+  const thresholds = `'{${env().CATALOG_EVENT_STOCK_THRESHOLDS.map((t) => Math.trunc(t)).join(",")}}'::int[]`;
+  const client = await catalogPool().connect();
   try {
-    const rows = await catalogDb().$transaction(
-      (tx) => tx.$queryRaw<{ clock: bigint | null }[]>`
-        SELECT ${MICROS(Prisma.sql`stamp_catalog(${env().CATALOG_EVENT_STOCK_THRESHOLDS}::int[], ${recount})`)} AS clock`,
-      { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, timeout: 120_000 },
-    );
-    return rows[0].clock === null ? null : Number(rows[0].clock);
+    const results = (await client.query(
+      `BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT (extract(epoch FROM stamp_catalog(${thresholds}, ${recount})) * 1000000)::bigint AS clock; COMMIT`,
+    )) as unknown as pg.QueryResult<{ clock: string | null }>[];
+    const clock = results[1].rows[0].clock;
+    return clock === null ? null : Number(clock);
   } catch (err) {
-    if (isSerializationFailure(err)) return null; // a stamper that committed after our snapshot began
+    await client.query("ROLLBACK").catch(() => undefined);
+    if ((err as { code?: string }).code === "40001") return null; // a stamper that committed after our snapshot began
     throw err;
+  } finally {
+    client.release();
   }
-}
-
-function isSerializationFailure(err: unknown): boolean {
-  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } }; message?: string };
-  return e?.code === "P2034" || e?.meta?.code === "40001" || e?.meta?.driverAdapterError?.cause?.originalCode === "40001" || /could not serialize access/.test(e?.message ?? "");
 }
