@@ -1,7 +1,6 @@
 import type { Tx } from "../db/tx";
 import { MICROS } from "../catalog/stamp-catalog";
 import { LISTED_PRODUCT_SQL } from "../catalog/product-listed";
-import { Prisma } from "../generated/prisma/client";
 import type { EventProduct } from "../supplier-api/serializers/catalog-event";
 import { productPriceFor, skuPriceFor } from "../catalog/level-prices";
 
@@ -22,7 +21,7 @@ export async function loadEventProducts(tx: Tx, q: { after: string; limit: numbe
   const products = await tx.$queryRaw<
     { id: number; updatedAt: bigint; notifiedAt: string; listed: boolean; isActive: boolean; priceCents: bigint }[]
   >`
-    SELECT p."id", ${MICROS(Prisma.sql`ps."updatedAt"`)} AS "updatedAt", ps."notifiedAt"::text AS "notifiedAt",
+    SELECT p."id", ${MICROS('ps."updatedAt"')} AS "updatedAt", ps."notifiedAt"::text AS "notifiedAt",
            ${LISTED_PRODUCT_SQL} AS listed, p."isActive", p."priceCents"
     FROM "ProductStamp" ps
     JOIN "Product" p ON p."id" = ps."productId"

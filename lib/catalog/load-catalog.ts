@@ -1,6 +1,7 @@
 import { catalogPool } from "../db/client";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
 import { toLanguageText, type LanguageText } from "../protocol/language";
+import { microsOf } from "./stamp-catalog";
 
 // What the catalogue endpoints serve, read in ONE statement (one snapshot)
 // together with the catalogue clock (lib/catalog/stamp-catalog.ts): either
@@ -71,10 +72,9 @@ export interface CatalogLoad {
 // ONE statement (one snapshot, one round trip): the clock, the products
 // stamped after `since` (all when null) with their SKUs, stamps, stock and
 // level prices, every category, the image settings and the priced levels.
-const MICROS_OF = (col: string) => `(extract(epoch FROM ${col}) * 1000000)::bigint`;
 const LOAD_SQL = `
   SELECT json_build_object(
-    'clock', ${MICROS_OF("c.\"stamp\"")},
+    'clock', ${microsOf("c.\"stamp\"")},
     'settings', (SELECT json_build_object('publicBaseUrl', "publicBaseUrl", 'imageExposure', "imageExposure") FROM "SiteSettings" WHERE "id" = 1),
     'categories', (SELECT coalesce(json_agg(json_build_object('id', "id", 'parentId', "parentId", 'slug', "slug", 'name', "name",
         'sortOrder', "sortOrder", 'deleted', "deletedAt" IS NOT NULL) ORDER BY "sortOrder", "id"), '[]') FROM "Category"),
@@ -84,11 +84,11 @@ const LOAD_SQL = `
         'content', p."content", 'fulfillmentType', p."fulfillmentType", 'deliveryFormat', p."deliveryFormat",
         'deliveryDelimiter', p."deliveryDelimiter", 'manualFormSchema', p."manualFormSchema", 'logo', p."logo", 'images', p."images",
         'priceCents', p."priceCents"::text, 'originalPriceCents', p."originalPriceCents"::text, 'isActive', p."isActive",
-        'deleted', p."deletedAt" IS NOT NULL, 'stamp', ${MICROS_OF('ps."updatedAt"')},
+        'deleted', p."deletedAt" IS NOT NULL, 'stamp', ${microsOf('ps."updatedAt"')},
         'skus', (SELECT coalesce(json_agg(json_build_object(
             'id', s."id", 'skuCode', s."skuCode", 'specValues', s."specValues", 'priceCents', s."priceCents"::text,
             'isActive', s."isActive", 'stockQuantity', s."stockQuantity", 'availableKeys', st."availableKeys",
-            'stamp', ${MICROS_OF('st."updatedAt"')},
+            'stamp', ${microsOf('st."updatedAt"')},
             'levelPrices', (SELECT coalesce(json_object_agg(lp."levelId", lp."priceCents"::text), '{}') FROM "SkuLevelPrice" lp WHERE lp."skuId" = s."id")
           ) ORDER BY s."sortOrder", s."id"), '[]')
           FROM "Sku" s LEFT JOIN "SkuStamp" st ON st."skuId" = s."id" WHERE s."productId" = p."id" AND s."deletedAt" IS NULL)

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { Prisma } from "../generated/prisma/client";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";
 import { createOrder } from "../orders/create-order";
@@ -17,7 +16,7 @@ beforeAll(async () => {
 }, 60_000);
 
 const stampOf = async (productId: number) =>
-  Number((await db().$queryRaw<{ s: bigint }[]>`SELECT ${MICROS(Prisma.sql`"updatedAt"`)} AS s FROM "ProductStamp" WHERE "productId" = ${productId}`)[0]?.s ?? 0);
+  Number((await db().$queryRaw<{ s: bigint }[]>`SELECT ${MICROS('"updatedAt"')} AS s FROM "ProductStamp" WHERE "productId" = ${productId}`)[0]?.s ?? 0);
 const availableOf = async (skuId: number) =>
   (await db().$queryRaw<{ n: number }[]>`SELECT "availableKeys" AS n FROM "SkuStamp" WHERE "skuId" = ${skuId}`)[0]?.n;
 

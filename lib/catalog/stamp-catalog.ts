@@ -3,8 +3,10 @@ import type pg from "pg";
 import { catalogPool } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 
-/** SQL for a timestamp(6) as whole microseconds since the epoch (a bigint). */
-export const MICROS = (ts: Prisma.Sql) => Prisma.sql`(extract(epoch FROM ${ts}) * 1000000)::bigint`;
+/** SQL for a timestamp(6) expression as whole microseconds since the epoch (a bigint). */
+export const microsOf = (expression: string) => `(extract(epoch FROM ${expression}) * 1000000)::bigint`;
+/** The same, for Prisma's tagged queries. */
+export const MICROS = (expression: string) => Prisma.raw(microsOf(expression));
 
 /**
  * Runs stamp_catalog() (migration *_catalog_change_tracking): the catalogue
@@ -23,7 +25,7 @@ export async function stampCatalog({ recount = false }: { recount?: boolean } = 
   const client = await catalogPool().connect();
   try {
     const results = (await client.query(
-      `BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT (extract(epoch FROM stamp_catalog(${thresholds}, ${recount})) * 1000000)::bigint AS clock; COMMIT`,
+      `BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT ${microsOf(`stamp_catalog(${thresholds}, ${recount})`)} AS clock; COMMIT`,
     )) as unknown as pg.QueryResult<{ clock: string | null }>[];
     const clock = results[1].rows[0].clock;
     return clock === null ? null : Number(clock);

@@ -1,7 +1,7 @@
 import type { CatalogProduct } from "../catalog/load-catalog";
 import type { Profile } from "../protocol/profiles";
 import { syncToken } from "../protocol/sync-time";
-import { catalogState, type CatalogState } from "./catalog-snapshot";
+import { catalogState, type CatalogState, type ViewCache } from "./catalog-snapshot";
 import { serializeCategory, serializeProduct } from "./serializers/catalog";
 
 // Serialized catalogue answers, built from the snapshot (catalog-snapshot.ts)
@@ -17,13 +17,14 @@ const COMMA = utf8(",");
 /** Serialized items joined into `head … tail` without building one big string. */
 function joined(head: string, items: Bytes[], tail: string): Bytes {
   const parts: Bytes[] = [utf8(head)];
-  items.forEach((item, i) => parts.push(...(i ? [COMMA, item] : [item])));
+  for (const [i, item] of items.entries()) {
+    if (i) parts.push(COMMA);
+    parts.push(item);
+  }
   parts.push(utf8(tail));
   return Buffer.concat(parts) as unknown as Bytes; // a Buffer is a Uint8Array: no copy
 }
 const MAX_CACHED_PAGES = 64;
-
-type ViewCache = CatalogState["views"] extends Map<string, infer V> ? V : never;
 
 export interface CatalogView {
   state: CatalogState;

@@ -36,7 +36,14 @@ export interface CatalogState {
   /** Every stamped product by ascending `updatedAt` (stamps are unique). */
   byStamp: CatalogProduct[];
   /** Serialized views (lib/supplier-api/catalog-cache.ts); a refresh drops what changed. */
-  views: Map<string, { json: Map<number, Uint8Array<ArrayBuffer>>; pages: Map<string, CachedPage>; categoriesBody?: Uint8Array<ArrayBuffer> }>;
+  views: Map<string, ViewCache>;
+}
+
+/** One (profile, price level)'s serialized answers. */
+export interface ViewCache {
+  json: Map<number, Uint8Array<ArrayBuffer>>;
+  pages: Map<string, CachedPage>;
+  categoriesBody?: Uint8Array<ArrayBuffer>;
 }
 
 /** A list page's body and the products on it (a refresh drops only the pages showing a changed product). */
