@@ -7,9 +7,12 @@
 // with --c clients products pages of 100 at random pages (3 clients in 4)
 // and product details (1 in 4) while orders are placed open-loop at
 // --order-rate per second on random SKUs, with the staleness probe of
-// scripts/lib/scale-orders.ts and the server's RSS sampled from /proc.
+// scripts/lib/scale-orders.ts and the server's RSS sampled from /proc; then
+// for --baseline-seconds the same mix against a bare node:http server of
+// fixed bodies of the same sizes (scripts/lib/bare-baseline.ts): the
+// machine's own ceiling, with the same client sharing the cores.
 //
-//   npm run bench:catalog-scale [-- --products 10000 --keys 1000000 --seconds 30 --c 32 --order-rate 100 --port P]
+//   npm run bench:catalog-scale [-- --products 10000 --keys 1000000 --seconds 30 --c 32 --order-rate 100 --baseline-seconds 10 --port P]
 //
 // Prints one JSON object: the figures and each target with met true/false.
 import crypto from "node:crypto";
@@ -22,6 +25,7 @@ import { arg, runFor } from "./lib/load";
 import { placeOrders, type ScaleSku } from "./lib/scale-orders";
 import { freePort, procMemoryMb, runCli, startServer, type ScaleServer } from "./lib/scale-server";
 import { makeAgent, signedHttpRequest } from "./lib/signed-fetch";
+import { bareBaseline } from "./lib/bare-baseline";
 
 const num = (name: string, env: string, fallback: number) => Number(arg(name, env, String(fallback)));
 const products = num("products", "BENCH_PRODUCTS", 10_000);
@@ -30,6 +34,7 @@ const seconds = num("seconds", "BENCH_SECONDS", 30);
 const c = num("c", "BENCH_C", 32);
 const orderRate = num("order-rate", "BENCH_ORDER_RATE", 100);
 const probeEvery = num("probe-every", "BENCH_PROBE_EVERY", 10);
+const baselineSeconds = num("baseline-seconds", "BENCH_BASELINE_SECONDS", 10);
 const port = num("port", "BENCH_PORT", 0) || (await freePort());
 const run = crypto.randomBytes(3).toString("hex");
 
@@ -80,13 +85,29 @@ try {
   let rssMax = 0;
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, procMemoryMb(server!.pid, "VmRSS") ?? 0)), 250);
   const detailClients = Math.max(1, Math.round(c / 4));
+  const bytes = { page: 0, pages: 0, detail: 0, details: 0 };
   const [pageLoad, detailLoad, orders] = await Promise.all([
-    runFor(seconds, c - detailClients, async () => ok((await signedHttpRequest(agent, auth, pageUrl())).status)),
-    runFor(seconds, detailClients, async () => ok((await signedHttpRequest(agent, auth, detailUrl())).status)),
+    runFor(seconds, c - detailClients, async () => {
+      const res = await signedHttpRequest(agent, auth, pageUrl());
+      bytes.page += res.body.length;
+      bytes.pages++;
+      return ok(res.status);
+    }),
+    runFor(seconds, detailClients, async () => {
+      const res = await signedHttpRequest(agent, auth, detailUrl());
+      bytes.detail += res.body.length;
+      bytes.details++;
+      return ok(res.status);
+    }),
     placeOrders({ agent, creds: auth, baseUrl: server.baseUrl, skus, seconds, rate: orderRate, probeEvery, run }),
   ]);
   clearInterval(sampler);
   const rssEnd = procMemoryMb(server.pid, "VmRSS") ?? 0;
+  const pageBytes = Math.round(bytes.page / Math.max(1, bytes.pages));
+  const detailBytes = Math.round(bytes.detail / Math.max(1, bytes.details));
+  const bare = baselineSeconds > 0
+    ? await bareBaseline({ seconds: baselineSeconds, pageClients: c - detailClients, detailClients, pageBytes, detailBytes, agent, creds: auth })
+    : undefined;
   const staleMax = orders.staleness.unresolved ? Infinity : orders.staleness.max_ms;
   const target = (value: number, limit: number) => ({ value, target: limit, met: value <= limit });
   console.log(JSON.stringify({
@@ -95,10 +116,15 @@ try {
       catalogue_seconds: round(catalog.seconds), catalogue_cli_peak_rss_mb: catalog.peakRssMb,
       keys_seconds: round(imported.seconds), keys_per_second: Math.round(keys / imported.seconds), keys_cli_peak_rss_mb: imported.peakRssMb,
     },
-    products_page: { p50_ms: pageLoad.p50_ms, p99_ms: pageLoad.p99_ms, max_ms: pageLoad.max_ms, pages_per_second: pageLoad.requests_per_second, errors: pageLoad.errors, error_kinds: pageLoad.errorKinds },
-    product_detail: { p50_ms: detailLoad.p50_ms, p99_ms: detailLoad.p99_ms, max_ms: detailLoad.max_ms, per_second: detailLoad.requests_per_second, errors: detailLoad.errors },
+    products_page: { bytes: pageBytes, p50_ms: pageLoad.p50_ms, p99_ms: pageLoad.p99_ms, max_ms: pageLoad.max_ms, pages_per_second: pageLoad.requests_per_second, errors: pageLoad.errors, error_kinds: pageLoad.errorKinds },
+    product_detail: { bytes: detailBytes, p50_ms: detailLoad.p50_ms, p99_ms: detailLoad.p99_ms, max_ms: detailLoad.max_ms, per_second: detailLoad.requests_per_second, errors: detailLoad.errors },
     orders,
     server_rss_mb: { max: Math.round(rssMax), end: Math.round(rssEnd) },
+    baseline_bare_node: bare && {
+      seconds: baselineSeconds,
+      products_page: { p50_ms: bare.products_page.p50_ms, p99_ms: bare.products_page.p99_ms, pages_per_second: bare.products_page.requests_per_second },
+      product_detail: { p50_ms: bare.product_detail.p50_ms, p99_ms: bare.product_detail.p99_ms, per_second: bare.product_detail.requests_per_second },
+    },
     targets: {
       products_page_p99_ms: target(pageLoad.p99_ms, 50),
       product_detail_p99_ms: target(detailLoad.p99_ms, 20),

@@ -3,6 +3,7 @@ import next from "next";
 import type { TrustProxy } from "../config/trusted-proxies";
 import { setClientAddress } from "../net/client-address";
 import { earlyAnswer } from "../supplier-api/early-answer";
+import { dispatchDirect } from "./direct-dispatch";
 
 export interface HttpServerOptions {
   port: number;
@@ -35,6 +36,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       return;
     }
     setClientAddress(req, opts.trust);
+    if (dispatchDirect(req, res)) return;
     handle(req, res).catch(() => {
       // Next renders its own errors; this only guards against a rejected handler leaving the socket open.
       if (!res.headersSent) res.writeHead(500);
