@@ -37,20 +37,21 @@ export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
 
 /**
  * The import around a `load` that stages the card keys (a file in memory, or
- * read as a stream by read-catalog-stream.ts) and returns the catalogue. The
- * keys reach "CardKey" last, in the same transaction (card-key-stage.ts),
- * one CardKeyBatch per SKU that gets new keys, source "import".
+ * read as a stream by read-catalog-stream.ts) and returns the catalogue. Keys
+ * of SKUs that already exist reach "CardKey" while the file is read, the
+ * others once the catalogue rows are written, all in the same transaction
+ * (card-key-stage.ts), one CardKeyBatch per SKU that gets new keys, source "import".
  */
 export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>): Promise<ImportCounts> {
   // Interactive transactions time out after 5 s by default; a large key file takes longer.
   return withCardKeyStage(async (tx, stage) => {
     const file = await load(stage);
-    await stage.endCopy();
+    await stage.drain();
     const counts = await importInto(tx, file);
     const staged = stage.count;
-    const { added } = await stage.moveInto({ source: "import" });
+    const { added } = await stage.moveInto();
     return { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };
-  }, { timeout: 600_000 });
+  }, { source: "import", timeout: 600_000 });
 }
 
 async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
