@@ -26,8 +26,10 @@ export const STAGE_TABLES = `
  * import began (no sku_id) are set aside for `moveLater`, the others go into
  * "CardKey" now. Empties the stage.
  */
-export async function moveChunk(conn: pg.PoolClient, batch: BatchOptions, { later }: { later: boolean }): Promise<void> {
+export async function moveChunk(conn: pg.PoolClient, batch: BatchOptions, { now, later }: { now: boolean; later: boolean }): Promise<void> {
   if (later) await conn.query("INSERT INTO card_key_later SELECT sku_code, fingerprint, ciphertext FROM card_key_stage WHERE sku_id IS NULL");
+  // No INSERT of no rows: it would still fire the statement triggers.
+  if (!now) return void (await conn.query("TRUNCATE card_key_stage"));
   await conn.query(`
     WITH made AS (
       INSERT INTO "CardKeyBatch" ("skuId", source, "keyCount", "adminUserId")
@@ -55,7 +57,7 @@ export async function moveLater(conn: pg.PoolClient, batch: BatchOptions): Promi
   const { rowCount } = await conn.query(`
     INSERT INTO card_key_stage (sku_id, fingerprint, ciphertext)
     SELECT k.id, l.fingerprint, l.ciphertext FROM card_key_later l JOIN "Sku" k ON k."skuCode" = l.sku_code`);
-  if (rowCount) await moveChunk(conn, batch, { later: false });
+  if (rowCount) await moveChunk(conn, batch, { now: true, later: false });
   await conn.query("TRUNCATE card_key_later");
 }
 

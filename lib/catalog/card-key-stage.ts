@@ -33,7 +33,8 @@ export class CardKeyStage {
   private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
   private chunkFilled = 0;
-  /** The chunk has keys of SKUs that did not exist when the stage opened; so has the import. */
+  /** The chunk has keys of SKUs that existed when the stage opened, of others (so has the import). */
+  private chunkNow = false;
   private chunkLater = false;
   private anyLater = false;
   /** The COPY and move of the previous chunk, running on the connection. */
@@ -65,6 +66,7 @@ export class CardKeyStage {
   async add(skuCode: string, key: string): Promise<void> {
     const skuId = this.skuIds.get(skuCode);
     if (skuId === undefined) this.chunkLater = true;
+    else this.chunkNow = true;
     // Straight into bytes: strings held until a flush would outlive the young
     // generation and pile up as old garbage (the CLI must stay under 300 MB).
     const size = copyRowLength(skuCode, key);
@@ -83,24 +85,24 @@ export class CardKeyStage {
     await this.moving;
     if (this.used) this.chunk.push(this.buffer.subarray(0, this.used));
     const chunk = this.chunk;
-    const later = this.chunkLater;
-    this.anyLater ||= later;
+    const flags = { now: this.chunkNow, later: this.chunkLater };
+    this.anyLater ||= flags.later;
     this.chunk = [];
     this.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
     this.used = 0;
     this.chunkFilled = 0;
-    this.chunkLater = false;
+    this.chunkNow = this.chunkLater = false;
     if (!chunk.length) return void (this.moving = undefined);
-    this.moving = this.copyAndMove(chunk, later);
+    this.moving = this.copyAndMove(chunk, flags);
     this.moving.catch(() => undefined); // awaited (and thrown) by the next ship or drain
   }
 
-  private async copyAndMove(chunk: Buffer[], later: boolean): Promise<void> {
+  private async copyAndMove(chunk: Buffer[], flags: { now: boolean; later: boolean }): Promise<void> {
     const copy = this.conn.query(copyFrom("COPY card_key_stage (sku_id, sku_code, fingerprint, ciphertext) FROM STDIN (FORMAT binary)"));
     for (const buf of [COPY_HEADER, ...chunk, COPY_TRAILER]) if (!copy.write(buf)) await once(copy, "drain");
     copy.end();
     await finished(copy);
-    await moveChunk(this.conn, this.batch, { later });
+    await moveChunk(this.conn, this.batch, flags);
   }
 
   /**
