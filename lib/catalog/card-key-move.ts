@@ -30,6 +30,9 @@ export async function moveChunk(conn: pg.PoolClient, batch: BatchOptions, { now,
   if (later) await conn.query("INSERT INTO card_key_later SELECT sku_code, fingerprint, ciphertext FROM card_key_stage WHERE sku_id IS NULL");
   // No INSERT of no rows: it would still fire the statement triggers.
   if (!now) return void (await conn.query("TRUNCATE card_key_stage"));
+  // A temporary table has no statistics until analysed (the first version
+  // analysed it too): with none, a move once ran for minutes.
+  await conn.query("ANALYZE card_key_stage, card_key_stage_batch");
   await conn.query(`
     WITH made AS (
       INSERT INTO "CardKeyBatch" ("skuId", source, "keyCount", "adminUserId")
