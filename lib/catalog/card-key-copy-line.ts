@@ -1,21 +1,15 @@
 import { fingerprintInto, FINGERPRINT_CHARS, sealedLength, sealTextInto } from "../crypto/secret-box";
 
 // One staged card key as a row of COPY's binary format (decision 0020):
-// sku_id and batch_id (both NULL while the SKU does not exist yet), sku_code
-// (NULL once the id is known), keyed fingerprint (hex text, as stored),
-// AES-GCM ciphertext as raw bytes: no text escaping or hex on either side.
-// The only place a key is sealed for bulk import.
+// sku_id and the SKU's slot in the import (both NULL while the SKU does not
+// exist yet; card-key-move.ts), sku_code (NULL once the id is known), keyed
+// fingerprint (hex text, as stored), AES-GCM ciphertext as raw bytes: no
+// text escaping or hex on either side. The only place a key is sealed for
+// bulk import.
 
 /** What starts and ends every binary COPY: signature, flags, header extension; the trailer. */
 export const COPY_HEADER = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.alloc(8)]);
 export const COPY_TRAILER = Buffer.from([0xff, 0xff]);
-
-/**
- * Where a row of a known SKU holds its batch_id, from the row's start (field
- * count, sku_id's length and value, batch_id's length). The stage writes 0
- * there and the batch id once the chunk's batches are made.
- */
-export const BATCH_ID_AT = 2 + 4 + 4 + 4;
 
 /** Bytes writeCopyRow needs for this key at most. */
 export function copyRowLength(skuCode: string, key: string): number {
@@ -23,18 +17,18 @@ export function copyRowLength(skuCode: string, key: string): number {
 }
 
 /** Writes the row at `at` in `out` (copyRowLength bytes must be free); returns the offset after it. */
-export function writeCopyRow(out: Buffer, at: number, skuId: number | undefined, skuCode: string, key: string): number {
+export function writeCopyRow(out: Buffer, at: number, sku: { id: number; slot: number } | undefined, skuCode: string, key: string): number {
   at = out.writeInt16BE(5, at);
-  if (skuId === undefined) {
+  if (sku === undefined) {
     at = out.writeInt32BE(-1, at);
     at = out.writeInt32BE(-1, at);
     at = out.writeInt32BE(skuCode.length, at);
     at += out.write(skuCode, at, "latin1");
   } else {
     at = out.writeInt32BE(4, at);
-    at = out.writeInt32BE(skuId, at);
+    at = out.writeInt32BE(sku.id, at);
     at = out.writeInt32BE(4, at);
-    at = out.writeInt32BE(0, at); // the batch id, patched in (BATCH_ID_AT)
+    at = out.writeInt32BE(sku.slot, at);
     at = out.writeInt32BE(-1, at);
   }
   at = out.writeInt32BE(FINGERPRINT_CHARS, at);

@@ -5,75 +5,87 @@ import type pg from "pg";
 // of one chunk move in one INSERT … SELECT, so the statement-level triggers
 // on "CardKey" fire once per chunk as for any insert; the unique (skuId,
 // fingerprint) index skips keys the SKU already holds and repeats, also
-// across chunks. Each SKU's CardKeyBatch is made (keyCount 0) before its
-// first keys are copied, so every staged row already carries its sku_id and
-// batch_id: the move is a scan of the stage and nothing else, a plan that
-// cannot go wrong whatever the statistics of the temporary tables or of
-// "CardKeyBatch" say (a join planned on missing or stale statistics once
-// stalled an import for minutes). The batches get their counts at the end.
+// across chunks.
+//
+// Batches: each SKU of the import has a slot (1, 2, …) that its staged rows
+// carry; `batchIds[slot - 1]` is its CardKeyBatch, or 0 while it has none.
+// A batch is made (keyCount 0) for a SKU of the chunk once one of its keys
+// is not held yet, and gets its count at the end. Never a batch that stays
+// empty: deleting one runs the foreign key's ON DELETE SET NULL, a scan of
+// all of "CardKey" per batch (no index on "batchId"): a re-import of 20,000
+// SKUs' held keys ran for over ten minutes. No plan here depends on
+// statistics (temporary tables have none): the row's batch is an array
+// subscript, the probe a sub-select on the unique index, never a join.
 
 export interface BatchOptions { source: string; adminUserId: number | null }
 
 /** Stage tables of the transaction (dropped at its end). */
 export const STAGE_TABLES = `
-  CREATE TEMP TABLE card_key_stage (sku_id int, batch_id int, sku_code text, fingerprint text NOT NULL, ciphertext bytea NOT NULL) ON COMMIT DROP;
+  CREATE TEMP TABLE card_key_stage (sku_id int, slot int, sku_code text, fingerprint text NOT NULL, ciphertext bytea NOT NULL) ON COMMIT DROP;
   CREATE TEMP TABLE card_key_later (sku_code text NOT NULL, fingerprint text NOT NULL, ciphertext bytea NOT NULL) ON COMMIT DROP`;
 
-/** Makes a batch (keyCount 0) for each SKU; returns sku id → batch id. */
-export async function makeBatches(conn: pg.PoolClient, batch: BatchOptions, skuIds: number[]): Promise<Map<number, number>> {
+/**
+ * Makes the batches of the staged SKUs that have none yet and a key they do
+ * not hold; returns sku id → batch id. The probe is a scalar sub-select, which
+ * PostgreSQL never turns into a join: one unique-index lookup per key of such a SKU.
+ */
+export async function makeBatches(conn: pg.PoolClient, batch: BatchOptions, batchIds: number[]): Promise<Map<number, number>> {
   const { rows } = await conn.query<{ id: number; skuId: number }>(`
     INSERT INTO "CardKeyBatch" ("skuId", source, "keyCount", "adminUserId")
-    SELECT s, $2, 0, $3 FROM unnest($1::int[]) AS s ORDER BY s
-    RETURNING id, "skuId"`, [skuIds, batch.source, batch.adminUserId]);
+    SELECT DISTINCT s.sku_id, $2::text, 0, $3::int FROM card_key_stage s
+    WHERE s.sku_id IS NOT NULL AND ($1::int[])[s.slot] = 0
+      AND (SELECT c.id FROM "CardKey" c WHERE c."skuId" = s.sku_id AND c.fingerprint = s.fingerprint) IS NULL
+    ORDER BY s.sku_id
+    RETURNING id, "skuId"`, [batchIds, batch.source, batch.adminUserId]);
   return new Map(rows.map((r) => [r.skuId, r.id]));
 }
 
 /**
- * Moves the chunk in card_key_stage: keys of SKUs that did not exist when the
- * import began (no sku_id) are set aside for `moveLater`, the others go into
- * "CardKey" now. Empties the stage; returns the keys added per batch id.
+ * Moves the chunk in card_key_stage (after makeBatches): keys of SKUs that
+ * did not exist when the import began (no sku_id) are set aside for
+ * `moveLater`, the others go into "CardKey" now (those of a SKU without a
+ * batch are all held). Empties the stage; returns the keys added per batch id.
  */
-export async function moveChunk(conn: pg.PoolClient, { now, later }: { now: boolean; later: boolean }): Promise<{ batch_id: number; n: number }[]> {
+export async function moveChunk(conn: pg.PoolClient, batchIds: number[], { now, later }: { now: boolean; later: boolean }) {
   if (later) await conn.query("INSERT INTO card_key_later SELECT sku_code, fingerprint, ciphertext FROM card_key_stage WHERE sku_id IS NULL");
+  let moved: { batch_id: number; n: number }[] = [];
   // No INSERT of no rows: it would still fire the statement triggers.
-  if (!now) {
-    await conn.query("TRUNCATE card_key_stage");
-    return [];
+  if (now && batchIds.some((id) => id > 0)) {
+    ({ rows: moved } = await conn.query<{ batch_id: number; n: number }>(`
+      WITH moved AS (
+        INSERT INTO "CardKey" ("skuId", fingerprint, ciphertext, "batchId")
+        SELECT sku_id, fingerprint, ciphertext, ($1::int[])[slot] FROM card_key_stage
+        WHERE sku_id IS NOT NULL AND ($1::int[])[slot] > 0
+        ON CONFLICT ("skuId", fingerprint) DO NOTHING
+        RETURNING "batchId"
+      )
+      SELECT "batchId" AS batch_id, count(*)::int AS n FROM moved GROUP BY "batchId"`, [batchIds]));
   }
-  // Two statements, one round trip (the simple protocol: no parameters).
-  const [moved] = (await conn.query(`
-    WITH moved AS (
-      INSERT INTO "CardKey" ("skuId", fingerprint, ciphertext, "batchId")
-      SELECT sku_id, fingerprint, ciphertext, batch_id FROM card_key_stage WHERE sku_id IS NOT NULL
-      ON CONFLICT ("skuId", fingerprint) DO NOTHING
-      RETURNING "batchId"
-    )
-    SELECT "batchId" AS batch_id, count(*)::int AS n FROM moved GROUP BY "batchId";
-    TRUNCATE card_key_stage`)) as unknown as pg.QueryResult<{ batch_id: number; n: number }>[];
-  return moved.rows;
+  await conn.query("TRUNCATE card_key_stage");
+  return moved;
 }
 
 /**
- * Moves the keys set aside by moveChunk, of the SKUs `codes`: they exist by
- * now (the catalogue rows were written). Returns the batches made and the
- * keys added per batch id.
+ * Stages again the keys set aside by moveChunk, of the SKUs `codes` (given
+ * slots `firstSlot`, `firstSlot + 1`, …): they exist by now (the catalogue
+ * rows were written). Returns their sku ids, in the order of `codes`.
  */
-export async function moveLater(conn: pg.PoolClient, batch: BatchOptions, codes: string[]) {
-  const { rows: skus } = await conn.query<{ id: number; skuCode: string }>(`SELECT id, "skuCode" FROM "Sku" WHERE "skuCode" = ANY($1::text[])`, [codes]);
-  const batches = await makeBatches(conn, batch, skus.map((s) => s.id));
+export async function restageLater(conn: pg.PoolClient, codes: string[], firstSlot: number): Promise<number[]> {
+  const { rows } = await conn.query<{ id: number; skuCode: string }>(`SELECT id, "skuCode" FROM "Sku" WHERE "skuCode" = ANY($1::text[])`, [codes]);
+  const ids = new Map(rows.map((r) => [r.skuCode, r.id]));
+  const skuIds = codes.map((code) => ids.get(code) ?? 0);
   await hashJoined(conn, `
-    INSERT INTO card_key_stage (sku_id, batch_id, fingerprint, ciphertext)
-    SELECT v.sku_id, v.batch_id, l.fingerprint, l.ciphertext
-    FROM card_key_later l JOIN unnest($1::text[], $2::int[], $3::int[]) AS v(code, sku_id, batch_id) ON v.code = l.sku_code`,
-  [skus.map((s) => s.skuCode), skus.map((s) => s.id), skus.map((s) => batches.get(s.id))]);
-  const moved = skus.length ? await moveChunk(conn, { now: true, later: false }) : [];
+    INSERT INTO card_key_stage (sku_id, slot, fingerprint, ciphertext)
+    SELECT v.sku_id, (v.ord + $3::int - 1)::int, l.fingerprint, l.ciphertext
+    FROM card_key_later l JOIN unnest($1::text[], $2::int[]) WITH ORDINALITY AS v(code, sku_id, ord) ON v.code = l.sku_code
+    WHERE v.sku_id > 0`, [codes, skuIds, firstSlot]);
   await conn.query("TRUNCATE card_key_later");
-  return { batches, moved };
+  return skuIds;
 }
 
 /**
  * Gives each batch its count of added keys and deletes the batches that got
- * none (every key a duplicate). `added`: batch id → keys added.
+ * none (only when another import added the same keys at the same time).
  */
 export async function settleBatches(conn: pg.PoolClient, added: Map<number, number>): Promise<void> {
   const counted = [...added].filter(([, n]) => n > 0);

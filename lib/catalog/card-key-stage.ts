@@ -2,8 +2,8 @@ import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { BATCH_ID_AT, COPY_HEADER, COPY_TRAILER, copyRowLength, writeCopyRow } from "./card-key-copy-line";
-import { makeBatches, moveChunk, moveLater, settleBatches, STAGE_TABLES, type BatchOptions } from "./card-key-move";
+import { COPY_HEADER, COPY_TRAILER, copyRowLength, writeCopyRow } from "./card-key-copy-line";
+import { makeBatches, moveChunk, restageLater, settleBatches, STAGE_TABLES, type BatchOptions } from "./card-key-move";
 
 // Issue 13.3: card keys enter stock at tens of thousands per second. Each key
 // is fingerprinted (HMAC) and encrypted (AES-GCM) here, as before, and
@@ -34,17 +34,15 @@ export class CardKeyStage {
   private chunk: Buffer[] = [];
   private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
-  /** Rows of the chunk with a known SKU: where their batch_id goes (buffer, offset) and their sku id. */
-  private rowBuffer: Int32Array;
-  private rowAt: Int32Array;
-  private rowSku: Int32Array;
-  private rows = 0;
   private chunkFilled = 0;
-  /** The chunk has keys of SKUs unknown when the stage opened (the import creates them). */
+  /** The chunk has keys of SKUs that existed when the stage opened, of others (the import creates them). */
+  private chunkNow = false;
   private chunkLater = false;
   private laterCodes = new Set<string>();
-  /** sku id → its batch of this import; batch id → keys it added so far. */
-  private batchOf = new Map<number, number>();
+  /** Each SKU of the import: its slot (1, 2, …, card-key-move.ts); batchIds[slot - 1]: its batch, 0 for none yet. */
+  private slots = new Map<number, { id: number; slot: number }>();
+  private batchIds: number[] = [];
+  /** batch id → keys it added so far. */
   private addedTo = new Map<number, number>();
   /** The COPY and move of the previous chunk, running on the connection. */
   private moving: Promise<void> | undefined;
@@ -56,9 +54,7 @@ export class CardKeyStage {
     private readonly batch: BatchOptions,
     private readonly skuIds: Map<string, number>,
     private readonly chunkKeys: number,
-  ) {
-    [this.rowBuffer, this.rowAt, this.rowSku] = [0, 0, 0].map(() => new Int32Array(chunkKeys));
-  }
+  ) {}
 
   /**
    * Creates the staging tables on the transaction's connection `conn`, and
@@ -75,7 +71,9 @@ export class CardKeyStage {
 
   /** Stages one checked (trimmed) key for the SKU `skuCode`; resolves when the stage can take more. */
   async add(skuCode: string, key: string): Promise<void> {
-    const skuId = this.skuIds.get(skuCode);
+    const sku = this.slotOf(skuCode);
+    if (sku) this.chunkNow = true;
+    else (this.chunkLater = true), this.laterCodes.add(skuCode);
     // Straight into bytes: strings held until a flush would outlive the young
     // generation and pile up as old garbage (the CLI must stay under 300 MB).
     const size = copyRowLength(skuCode, key);
@@ -84,52 +82,48 @@ export class CardKeyStage {
       this.buffer = Buffer.allocUnsafe(Math.max(BUFFER_BYTES, size));
       this.used = 0;
     }
-    if (skuId === undefined) {
-      this.chunkLater = true;
-      this.laterCodes.add(skuCode);
-    } else {
-      this.rowBuffer[this.rows] = this.chunk.length;
-      this.rowAt[this.rows] = this.used + BATCH_ID_AT;
-      this.rowSku[this.rows++] = skuId;
-    }
-    this.used = writeCopyRow(this.buffer, this.used, skuId, skuCode, key);
+    this.used = writeCopyRow(this.buffer, this.used, sku, skuCode, key);
     this.count++;
     if (++this.chunkFilled >= this.chunkKeys) await this.ship();
   }
 
-  /**
-   * Waits for the previous chunk, makes the batches of SKUs new to this
-   * import, writes each row's batch id, then starts the COPY and move of this
-   * chunk without waiting for it.
-   */
+  private slotOf(skuCode: string): { id: number; slot: number } | undefined {
+    const id = this.skuIds.get(skuCode);
+    if (id === undefined) return undefined;
+    let sku = this.slots.get(id);
+    if (!sku) this.slots.set(id, (sku = { id, slot: this.batchIds.push(0) }));
+    return sku;
+  }
+
+  /** Waits for the previous chunk, then starts the COPY and move of this one without waiting for it. */
   private async ship(): Promise<void> {
     await this.moving;
     if (this.used) this.chunk.push(this.buffer.subarray(0, this.used));
     const chunk = this.chunk;
-    const flags = { now: this.rows > 0, later: this.chunkLater };
-    const fresh = new Set<number>();
-    for (let i = 0; i < this.rows; i++) if (!this.batchOf.has(this.rowSku[i])) fresh.add(this.rowSku[i]);
-    if (fresh.size) for (const [sku, id] of await makeBatches(this.conn, this.batch, [...fresh])) this.batchOf.set(sku, id);
-    for (let i = 0; i < this.rows; i++) chunk[this.rowBuffer[i]].writeInt32BE(this.batchOf.get(this.rowSku[i])!, this.rowAt[i]);
+    const flags = { now: this.chunkNow, later: this.chunkLater };
     this.chunk = [];
     this.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
-    this.used = this.rows = this.chunkFilled = 0;
-    this.chunkLater = false;
+    this.used = this.chunkFilled = 0;
+    this.chunkNow = this.chunkLater = false;
     if (!chunk.length) return void (this.moving = undefined);
     this.moving = this.copyAndMove(chunk, flags);
     this.moving.catch(() => undefined); // awaited (and thrown) by the next ship or drain
   }
 
   private async copyAndMove(chunk: Buffer[], flags: { now: boolean; later: boolean }): Promise<void> {
-    const copy = this.conn.query(copyFrom("COPY card_key_stage (sku_id, batch_id, sku_code, fingerprint, ciphertext) FROM STDIN (FORMAT binary)"));
+    const copy = this.conn.query(copyFrom("COPY card_key_stage (sku_id, slot, sku_code, fingerprint, ciphertext) FROM STDIN (FORMAT binary)"));
     for (const buf of [COPY_HEADER, ...chunk, COPY_TRAILER]) if (!copy.write(buf)) await once(copy, "drain");
     copy.end();
     await finished(copy);
-    this.tally(await moveChunk(this.conn, flags));
+    await this.move(flags);
   }
 
-  private tally(moved: { batch_id: number; n: number }[]): void {
-    for (const { batch_id, n } of moved) this.addedTo.set(batch_id, (this.addedTo.get(batch_id) ?? 0) + n);
+  /** Makes the batches the staged keys need, moves them, counts what each batch got. */
+  private async move(flags: { now: boolean; later: boolean }): Promise<void> {
+    if (flags.now && this.batchIds.includes(0)) {
+      for (const [sku, id] of await makeBatches(this.conn, this.batch, this.batchIds)) this.batchIds[this.slots.get(sku)!.slot - 1] = id;
+    }
+    for (const { batch_id, n } of await moveChunk(this.conn, this.batchIds, flags)) this.addedTo.set(batch_id, (this.addedTo.get(batch_id) ?? 0) + n);
   }
 
   /**
@@ -144,28 +138,31 @@ export class CardKeyStage {
 
   /**
    * Drains, moves the keys of SKUs made since the stage opened (they exist by
-   * now) and counts each SKU's batch (deleting those that got no key). Keys
-   * the SKU already holds, or that repeat, were skipped. Staged SKU codes
-   * must exist by now.
+   * now) and counts each SKU's batch. Keys the SKU already holds, or that
+   * repeat, were skipped. Staged SKU codes must exist by now.
    */
   async moveInto(): Promise<MovedKeys> {
     await this.drain();
     if (this.laterCodes.size) {
-      const later = await moveLater(this.conn, this.batch, [...this.laterCodes]);
-      for (const [sku, id] of later.batches) this.batchOf.set(sku, id);
-      this.tally(later.moved);
+      const codes = [...this.laterCodes];
+      const ids = await restageLater(this.conn, codes, this.batchIds.length + 1);
+      for (const id of ids) {
+        const slot = this.batchIds.push(0); // the slots restageLater gave, in order
+        if (id) this.slots.set(id, { id, slot });
+      }
+      await this.move({ now: true, later: false });
     }
-    for (const id of this.batchOf.values()) if (!this.addedTo.has(id)) this.addedTo.set(id, 0);
     await settleBatches(this.conn, this.addedTo);
     let added = 0;
     const batches = new Map<number, number>();
-    for (const [sku, id] of this.batchOf) {
-      const n = this.addedTo.get(id)!;
+    for (const { id, slot } of this.slots.values()) {
+      const n = this.addedTo.get(this.batchIds[slot - 1]) ?? 0;
       added += n;
-      if (n) batches.set(sku, id);
+      if (n) batches.set(id, this.batchIds[slot - 1]);
     }
     this.laterCodes.clear();
-    this.batchOf.clear();
+    this.slots.clear();
+    this.batchIds = [];
     this.addedTo.clear();
     this.count = 0;
     return { added, batches };
