@@ -47,6 +47,24 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
     expect(await availableOf(b.sku.id)).toBe(2);
   });
 
+  it("makes no batch for a SKU whose keys are all held: none is made to be deleted (a delete scans all CardKey)", async () => {
+    const a = await makeProduct({ cardKeys: ["h1", "h2", "h3"] });
+    const b = await makeProduct({ cardKeys: ["g1"] });
+    const lastBatchId = async () => Number((await db().$queryRaw<{ v: bigint }[]>`SELECT last_value AS v FROM "CardKeyBatch_id_seq"`)[0].v);
+    const before = await lastBatchId();
+    const { added, batches } = await withCardKeyStage(async (_tx, stage) => {
+      // a: held keys, one of them first in its chunk and the new one later; b: only held keys.
+      for (const key of ["h1", "h2", "h3", "h2", "a-new"]) await stage.add(a.sku.skuCode, key);
+      for (const key of ["g1", "g1"]) await stage.add(b.sku.skuCode, key);
+      return stage.moveInto();
+    }, { source: "import", chunkKeys: 2 });
+    expect(added).toBe(1);
+    expect([...batches.keys()]).toEqual([a.sku.id]);
+    // One batch made in all: the sequence moved once (a made-then-deleted batch would move it too).
+    expect(await lastBatchId()).toBe(before + 1);
+    expect((await db().cardKeyBatch.findUniqueOrThrow({ where: { id: batches.get(a.sku.id)! } })).keyCount).toBe(1);
+  });
+
   it("moves the keys of a SKU made inside the import once it exists", async () => {
     const a = await makeProduct({ cardKeys: cardKeysFor("x", 1) });
     const code = `LATER-${Date.now()}`;

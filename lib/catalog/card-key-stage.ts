@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -35,10 +34,13 @@ export class CardKeyStage {
   private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
   private chunkFilled = 0;
-  /** The chunk has keys of SKUs that existed when the stage opened, of others (the import creates them). */
-  private chunkNow = false;
+  /** The chunk has keys of SKUs that the import creates. */
   private chunkLater = false;
   private laterCodes = new Set<string>();
+  /** Slots of the SKUs with keys in the chunk being filled; the chunk each slot was last seen in. */
+  private chunkSlots: number[] = [];
+  private seenIn: number[] = [];
+  private chunkNo = 1;
   /** Each SKU of the import: its slot (1, 2, …, card-key-move.ts); batchIds[slot - 1]: its batch, 0 for none yet. */
   private slots = new Map<number, { id: number; slot: number }>();
   private batchIds: number[] = [];
@@ -72,8 +74,9 @@ export class CardKeyStage {
   /** Stages one checked (trimmed) key for the SKU `skuCode`; resolves when the stage can take more. */
   async add(skuCode: string, key: string): Promise<void> {
     const sku = this.slotOf(skuCode);
-    if (sku) this.chunkNow = true;
-    else (this.chunkLater = true), this.laterCodes.add(skuCode);
+    const lead = sku !== undefined && this.seenIn[sku.slot] !== this.chunkNo;
+    if (lead) (this.seenIn[sku.slot] = this.chunkNo), this.chunkSlots.push(sku!.slot);
+    if (!sku) (this.chunkLater = true), this.laterCodes.add(skuCode);
     // Straight into bytes: strings held until a flush would outlive the young
     // generation and pile up as old garbage (the CLI must stay under 300 MB).
     const size = copyRowLength(skuCode, key);
@@ -82,7 +85,7 @@ export class CardKeyStage {
       this.buffer = Buffer.allocUnsafe(Math.max(BUFFER_BYTES, size));
       this.used = 0;
     }
-    this.used = writeCopyRow(this.buffer, this.used, sku, skuCode, key);
+    this.used = writeCopyRow(this.buffer, this.used, sku, lead, skuCode, key);
     this.count++;
     if (++this.chunkFilled >= this.chunkKeys) await this.ship();
   }
@@ -100,30 +103,37 @@ export class CardKeyStage {
     await this.moving;
     if (this.used) this.chunk.push(this.buffer.subarray(0, this.used));
     const chunk = this.chunk;
-    const flags = { now: this.chunkNow, later: this.chunkLater };
+    const flags = { slots: this.chunkSlots, later: this.chunkLater };
     this.chunk = [];
     this.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
     this.used = this.chunkFilled = 0;
-    this.chunkNow = this.chunkLater = false;
+    this.chunkSlots = [];
+    this.chunkNo++;
+    this.chunkLater = false;
     if (!chunk.length) return void (this.moving = undefined);
     this.moving = this.copyAndMove(chunk, flags);
     this.moving.catch(() => undefined); // awaited (and thrown) by the next ship or drain
   }
 
-  private async copyAndMove(chunk: Buffer[], flags: { now: boolean; later: boolean }): Promise<void> {
-    const copy = this.conn.query(copyFrom("COPY card_key_stage (sku_id, slot, sku_code, fingerprint, ciphertext) FROM STDIN (FORMAT binary)"));
-    for (const buf of [COPY_HEADER, ...chunk, COPY_TRAILER]) if (!copy.write(buf)) await once(copy, "drain");
+  private async copyAndMove(chunk: Buffer[], flags: { slots: number[]; later: boolean }): Promise<void> {
+    const copy = this.conn.query(copyFrom("COPY card_key_stage (sku_id, slot, lead, sku_code, fingerprint, ciphertext) FROM STDIN (FORMAT binary)"));
+    // The chunk is in memory already: waiting for "drain" after each buffer
+    // only added event-loop round trips while the CLI seals (0.4 s a chunk).
+    for (const buf of [COPY_HEADER, ...chunk, COPY_TRAILER]) copy.write(buf);
     copy.end();
     await finished(copy);
     await this.move(flags);
   }
 
   /** Makes the batches the staged keys need, moves them, counts what each batch got. */
-  private async move(flags: { now: boolean; later: boolean }): Promise<void> {
-    if (flags.now && this.batchIds.includes(0)) {
-      for (const [sku, id] of await makeBatches(this.conn, this.batch, this.batchIds)) this.batchIds[this.slots.get(sku)!.slot - 1] = id;
+  private async move({ slots, later }: { slots: number[]; later: boolean }): Promise<void> {
+    const unbatched = () => slots.some((slot) => this.batchIds[slot - 1] === 0);
+    for (const leadsOnly of [true, false]) {
+      if (!unbatched()) break;
+      for (const [sku, id] of await makeBatches(this.conn, this.batch, this.batchIds, leadsOnly)) this.batchIds[this.slots.get(sku)!.slot - 1] = id;
     }
-    for (const { batch_id, n } of await moveChunk(this.conn, this.batchIds, flags)) this.addedTo.set(batch_id, (this.addedTo.get(batch_id) ?? 0) + n);
+    const moved = await moveChunk(this.conn, this.batchIds, { now: slots.length > 0, later });
+    for (const { batch_id, n } of moved) this.addedTo.set(batch_id, (this.addedTo.get(batch_id) ?? 0) + n);
   }
 
   /**
@@ -146,11 +156,12 @@ export class CardKeyStage {
     if (this.laterCodes.size) {
       const codes = [...this.laterCodes];
       const ids = await restageLater(this.conn, codes, this.batchIds.length + 1);
+      const slots: number[] = [];
       for (const id of ids) {
         const slot = this.batchIds.push(0); // the slots restageLater gave, in order
-        if (id) this.slots.set(id, { id, slot });
+        if (id) this.slots.set(id, { id, slot }), slots.push(slot);
       }
-      await this.move({ now: true, later: false });
+      await this.move({ slots, later: false });
     }
     await settleBatches(this.conn, this.addedTo);
     let added = 0;
@@ -161,6 +172,7 @@ export class CardKeyStage {
       if (n) batches.set(id, this.batchIds[slot - 1]);
     }
     this.laterCodes.clear();
+    this.seenIn = [];
     this.slots.clear();
     this.batchIds = [];
     this.addedTo.clear();
