@@ -1,18 +1,24 @@
-import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { copyLine } from "./card-key-copy-line";
-import type { Tx } from "../db/tx";
+import { COPY_HEADER, COPY_TRAILER, copyRowLength, writeCopyRow } from "./card-key-copy-line";
+import { makeBatches, moveChunk, restageLater, settleBatches, STAGE_TABLES, type BatchOptions } from "./card-key-move";
 
 // Issue 13.3: card keys enter stock at tens of thousands per second. Each key
-// is fingerprinted (HMAC) and encrypted (AES-GCM) here, as before, then
-// streamed with COPY into a temporary table of the import's own transaction;
-// one INSERT … SELECT … ON CONFLICT DO NOTHING then moves the new ones into
-// "CardKey", so statement-level triggers on "CardKey" fire as for any insert
-// (decision 0020). The caller validates keys against the delivery format first.
+// is fingerprinted (HMAC) and encrypted (AES-GCM) here, as before, and
+// written as a COPY row into the chunk being filled. A full chunk is COPYed
+// into a temporary table of the import's own transaction and moved into
+// "CardKey" (card-key-move.ts) while the next chunk is read, checked and
+// sealed: PostgreSQL inserts on one core while the CLI seals on the other,
+// in ONE transaction (decision 0020). The caller validates keys first.
 
-const FLUSH_BYTES = 256 * 1024;
+const BUFFER_BYTES = 256 * 1024;
+/**
+ * Keys per chunk. About 200 bytes a row: at most two chunks are held (one
+ * moving, one filling), ~20 MB outside the heap. 25,000 and 100,000 measured
+ * the same within the machine's noise (a move costs per key, not per chunk).
+ */
+const CHUNK_KEYS = 50_000;
 
 export interface MovedKeys {
   /** Rows inserted into "CardKey": keys new to their SKU, once each. */
@@ -22,86 +28,154 @@ export interface MovedKeys {
 }
 
 export class CardKeyStage {
-  private copy: NodeJS.WritableStream | undefined;
-  private buffer = Buffer.allocUnsafe(FLUSH_BYTES);
+  /** Full 256 KB buffers of the chunk being filled, and the one being written into. */
+  private chunk: Buffer[] = [];
+  private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
+  private chunkFilled = 0;
+  /** The chunk has keys of SKUs that the import creates. */
+  private chunkLater = false;
+  private laterCodes = new Set<string>();
+  /** Slots of the SKUs with keys in the chunk being filled; the chunk each slot was last seen in. */
+  private chunkSlots: number[] = [];
+  private seenIn: number[] = [];
+  private chunkNo = 1;
+  /** Each SKU of the import: its slot (1, 2, …, card-key-move.ts); batchIds[slot - 1]: its batch, 0 for none yet. */
+  private slots = new Map<number, { id: number; slot: number }>();
+  private batchIds: number[] = [];
+  /** batch id → keys it added so far. */
+  private addedTo = new Map<number, number>();
+  /** The COPY and move of the previous chunk, running on the connection. */
+  private moving: Promise<void> | undefined;
   /** Keys staged so far (before de-duplication). */
   count = 0;
 
-  private constructor(private readonly conn: pg.PoolClient, private readonly tx: Tx) {}
+  private constructor(
+    private readonly conn: pg.PoolClient,
+    private readonly batch: BatchOptions,
+    private readonly skuIds: Map<string, number>,
+    private readonly chunkKeys: number,
+  ) {}
 
-  /** Creates the staging tables on the transaction's connection `conn` (dropped at its end). */
-  static async open(conn: pg.PoolClient, tx: Tx): Promise<CardKeyStage> {
-    // Local buffers for temporary tables, set before the session's first use:
-    // a million staged keys (~200 MB) stay in memory instead of spilling to files.
-    await conn.query(`SET temp_buffers = '256MB'; CREATE TEMP TABLE card_key_stage (sku_code text NOT NULL, fingerprint text NOT NULL, ciphertext bytea NOT NULL) ON COMMIT DROP;
-      CREATE TEMP TABLE card_key_stage_batch (sku_id int PRIMARY KEY, batch_id int NOT NULL) ON COMMIT DROP`);
-    return new CardKeyStage(conn, tx);
+  /**
+   * Creates the staging tables on the transaction's connection `conn`, and
+   * reads every SKU's id once so staged rows carry it (no join per key).
+   */
+  static async open(conn: pg.PoolClient, batch: BatchOptions, chunkKeys = CHUNK_KEYS): Promise<CardKeyStage> {
+    // temp_buffers before the session's first temporary table: keys of SKUs
+    // the file creates wait in memory, not in files, until the end.
+    // work_mem: each chunk's transition table ("CardKey" triggers) stays in memory.
+    await conn.query(`SET temp_buffers = '256MB'; SET LOCAL work_mem = '64MB'; ${STAGE_TABLES}`);
+    const { rows } = await conn.query<{ id: number; sku_code: string }>(`SELECT id, "skuCode" AS sku_code FROM "Sku"`);
+    return new CardKeyStage(conn, batch, new Map(rows.map((r) => [r.sku_code, r.id])), chunkKeys);
   }
 
-  /** Stages one checked (trimmed) key for the SKU `skuCode`; resolves when the COPY can take more. */
+  /** Stages one checked (trimmed) key for the SKU `skuCode`; resolves when the stage can take more. */
   async add(skuCode: string, key: string): Promise<void> {
+    const sku = this.slotOf(skuCode);
+    const lead = sku !== undefined && this.seenIn[sku.slot] !== this.chunkNo;
+    if (lead) (this.seenIn[sku.slot] = this.chunkNo), this.chunkSlots.push(sku!.slot);
+    if (!sku) (this.chunkLater = true), this.laterCodes.add(skuCode);
     // Straight into bytes: strings held until a flush would outlive the young
     // generation and pile up as old garbage (the CLI must stay under 300 MB).
-    const line = copyLine(skuCode, key);
-    if (this.used + line.length > this.buffer.length) await this.flush();
-    this.used += this.buffer.write(line, this.used, "latin1");
+    const size = copyRowLength(skuCode, key);
+    if (this.used + size > this.buffer.length) {
+      this.chunk.push(this.buffer.subarray(0, this.used));
+      this.buffer = Buffer.allocUnsafe(Math.max(BUFFER_BYTES, size));
+      this.used = 0;
+    }
+    this.used = writeCopyRow(this.buffer, this.used, sku, lead, skuCode, key);
     this.count++;
+    if (++this.chunkFilled >= this.chunkKeys) await this.ship();
   }
 
-  private async flush(): Promise<void> {
-    if (!this.used) return;
-    this.copy ??= this.conn.query(copyFrom("COPY card_key_stage (sku_code, fingerprint, ciphertext) FROM STDIN"));
-    const ok = this.copy.write(this.buffer.subarray(0, this.used));
-    this.buffer = Buffer.allocUnsafe(FLUSH_BYTES);
-    this.used = 0;
-    if (!ok) await once(this.copy, "drain");
+  private slotOf(skuCode: string): { id: number; slot: number } | undefined {
+    const id = this.skuIds.get(skuCode);
+    if (id === undefined) return undefined;
+    let sku = this.slots.get(id);
+    if (!sku) this.slots.set(id, (sku = { id, slot: this.batchIds.push(0) }));
+    return sku;
   }
 
-  /**
-   * Ends the COPY. Call it before the transaction runs any other statement:
-   * the connection serves nothing else while a COPY is open.
-   */
-  async endCopy(): Promise<void> {
-    await this.flush();
-    if (!this.copy) return;
-    const copy = this.copy;
-    this.copy = undefined;
+  /** Waits for the previous chunk, then starts the COPY and move of this one without waiting for it. */
+  private async ship(): Promise<void> {
+    await this.moving;
+    if (this.used) this.chunk.push(this.buffer.subarray(0, this.used));
+    const chunk = this.chunk;
+    const flags = { slots: this.chunkSlots, later: this.chunkLater };
+    this.chunk = [];
+    this.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+    this.used = this.chunkFilled = 0;
+    this.chunkSlots = [];
+    this.chunkNo++;
+    this.chunkLater = false;
+    if (!chunk.length) return void (this.moving = undefined);
+    this.moving = this.copyAndMove(chunk, flags);
+    this.moving.catch(() => undefined); // awaited (and thrown) by the next ship or drain
+  }
+
+  private async copyAndMove(chunk: Buffer[], flags: { slots: number[]; later: boolean }): Promise<void> {
+    const copy = this.conn.query(copyFrom("COPY card_key_stage (sku_id, slot, lead, sku_code, fingerprint, ciphertext) FROM STDIN (FORMAT binary)"));
+    // The chunk is in memory already: waiting for "drain" after each buffer
+    // only added event-loop round trips while the CLI seals (0.4 s a chunk).
+    for (const buf of [COPY_HEADER, ...chunk, COPY_TRAILER]) copy.write(buf);
     copy.end();
     await finished(copy);
+    await this.move(flags);
+  }
+
+  /** Makes the batches the staged keys need, moves them, counts what each batch got. */
+  private async move({ slots, later }: { slots: number[]; later: boolean }): Promise<void> {
+    const unbatched = () => slots.some((slot) => this.batchIds[slot - 1] === 0);
+    for (const leadsOnly of [true, false]) {
+      if (!unbatched()) break;
+      for (const [sku, id] of await makeBatches(this.conn, this.batch, this.batchIds, leadsOnly)) this.batchIds[this.slots.get(sku)!.slot - 1] = id;
+    }
+    const moved = await moveChunk(this.conn, this.batchIds, { now: slots.length > 0, later });
+    for (const { batch_id, n } of moved) this.addedTo.set(batch_id, (this.addedTo.get(batch_id) ?? 0) + n);
   }
 
   /**
-   * Ends the COPY and moves the staged keys into "CardKey": one CardKeyBatch
-   * per SKU that gets new keys (keyCount = its distinct new keys), then ONE
-   * INSERT … SELECT. Keys the SKU already holds, or that repeat, are skipped
-   * by the unique (skuId, fingerprint) index. Staged SKU codes must exist.
+   * Stages and moves what is left; resolves when nothing runs on the
+   * connection. Call it before the transaction runs any other statement.
    */
-  async moveInto({ source, adminUserId = null }: { source: string; adminUserId?: number | null }): Promise<MovedKeys> {
-    await this.endCopy();
-    if (!this.count) return { added: 0, batches: new Map() };
-    // A temporary table has no statistics until analysed; the planner would guess it tiny.
-    await this.conn.query("ANALYZE card_key_stage");
-    await this.tx.$executeRawUnsafe(`
-      WITH fresh AS (
-        SELECT k.id AS sku_id, count(DISTINCT s.fingerprint)::int AS n
-        FROM card_key_stage s JOIN "Sku" k ON k."skuCode" = s.sku_code
-        WHERE NOT EXISTS (SELECT 1 FROM "CardKey" c WHERE c."skuId" = k.id AND c.fingerprint = s.fingerprint)
-        GROUP BY k.id
-      ), made AS (
-        INSERT INTO "CardKeyBatch" ("skuId", source, "keyCount", "adminUserId")
-        SELECT sku_id, $1, n, $2 FROM fresh ORDER BY sku_id
-        RETURNING id, "skuId"
-      )
-      INSERT INTO card_key_stage_batch (sku_id, batch_id) SELECT "skuId", id FROM made`, source, adminUserId);
-    const added = await this.tx.$executeRawUnsafe(`
-      INSERT INTO "CardKey" ("skuId", fingerprint, ciphertext, "batchId")
-      SELECT b.sku_id, s.fingerprint, s.ciphertext, b.batch_id
-      FROM card_key_stage s JOIN "Sku" k ON k."skuCode" = s.sku_code JOIN card_key_stage_batch b ON b.sku_id = k.id
-      ON CONFLICT ("skuId", fingerprint) DO NOTHING`);
-    const rows = await this.tx.$queryRawUnsafe<{ sku_id: number; batch_id: number }[]>("SELECT sku_id, batch_id FROM card_key_stage_batch");
-    await this.conn.query("TRUNCATE card_key_stage, card_key_stage_batch");
+  async drain(): Promise<void> {
+    await this.ship();
+    await this.moving;
+    this.moving = undefined;
+  }
+
+  /**
+   * Drains, moves the keys of SKUs made since the stage opened (they exist by
+   * now) and counts each SKU's batch. Keys the SKU already holds, or that
+   * repeat, were skipped. Staged SKU codes must exist by now.
+   */
+  async moveInto(): Promise<MovedKeys> {
+    await this.drain();
+    if (this.laterCodes.size) {
+      const codes = [...this.laterCodes];
+      const ids = await restageLater(this.conn, codes, this.batchIds.length + 1);
+      const slots: number[] = [];
+      for (const id of ids) {
+        const slot = this.batchIds.push(0); // the slots restageLater gave, in order
+        if (id) this.slots.set(id, { id, slot }), slots.push(slot);
+      }
+      await this.move({ slots, later: false });
+    }
+    await settleBatches(this.conn, this.addedTo);
+    let added = 0;
+    const batches = new Map<number, number>();
+    for (const { id, slot } of this.slots.values()) {
+      const n = this.addedTo.get(this.batchIds[slot - 1]) ?? 0;
+      added += n;
+      if (n) batches.set(id, this.batchIds[slot - 1]);
+    }
+    this.laterCodes.clear();
+    this.seenIn = [];
+    this.slots.clear();
+    this.batchIds = [];
+    this.addedTo.clear();
     this.count = 0;
-    return { added, batches: new Map(rows.map((r) => [r.sku_id, r.batch_id])) };
+    return { added, batches };
   }
 }

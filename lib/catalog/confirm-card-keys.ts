@@ -18,11 +18,11 @@ export async function confirmCardKeys(input: { skuId: number; text: string; kind
     if (preview.fresh !== input.expectFresh) throw appError("conflict", `the keys changed since the preview (${preview.fresh} new now, ${input.expectFresh} previewed); preview again`);
     if (preview.fresh === 0) throw appError("bad_request", "there are no new keys to add");
     for (const key of keys) await stage.add(skuCode, key);
-    const { added, batches } = await stage.moveInto({ source: input.source, adminUserId: admin.id });
+    const { added, batches } = await stage.moveInto();
     const batchId = batches.get(input.skuId);
     if (added !== keys.length || batchId === undefined) throw appError("conflict", "another import added some of these keys at the same time; preview again");
     const { problems: _omit, ...counts } = preview;
     await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_keys.import", targetType: "sku", targetId: String(input.skuId), details: { batchId, source: input.source, ...counts }, ip: admin.ip }, tx);
     return { batchId, preview };
-  }, { timeout: 120_000 });
+  }, { source: input.source, adminUserId: admin.id, timeout: 120_000 });
 }

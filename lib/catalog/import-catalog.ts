@@ -37,20 +37,21 @@ export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
 
 /**
  * The import around a `load` that stages the card keys (a file in memory, or
- * read as a stream by read-catalog-stream.ts) and returns the catalogue. The
- * keys reach "CardKey" last, in the same transaction (card-key-stage.ts),
- * one CardKeyBatch per SKU that gets new keys, source "import".
+ * read as a stream by read-catalog-stream.ts) and returns the catalogue. Keys
+ * of SKUs that already exist reach "CardKey" while the file is read, the
+ * others once the catalogue rows are written, all in the same transaction
+ * (card-key-stage.ts), one CardKeyBatch per SKU that gets new keys, source "import".
  */
 export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>): Promise<ImportCounts> {
   // Interactive transactions time out after 5 s by default; a large key file takes longer.
   return withCardKeyStage(async (tx, stage) => {
     const file = await load(stage);
-    await stage.endCopy();
+    await stage.drain();
     const counts = await importInto(tx, file);
     const staged = stage.count;
-    const { added } = await stage.moveInto({ source: "import" });
+    const { added } = await stage.moveInto();
     return { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };
-  }, { timeout: 600_000 });
+  }, { source: "import", timeout: 600_000 });
 }
 
 async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
@@ -59,11 +60,10 @@ async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
     skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 0, levelPricesChanged: 0,
   };
   const existingCategories = await tx.category.findMany();
-  const existingProducts = await tx.product.findMany({ where: { slug: { in: file.products.map((p) => p.slug) } } });
   const skuCodes = file.products.flatMap((p) => p.skus.map((s) => s.sku_code));
-  const existingSkus = await tx.sku.findMany({ where: { skuCode: { in: skuCodes } }, include: { product: { select: { slug: true } } } });
+  const owners = await tx.sku.findMany({ where: { skuCode: { in: skuCodes } }, select: { skuCode: true, product: { select: { slug: true } } } });
   checkReferences(file, existingCategories);
-  checkSkuOwnership(file, existingSkus);
+  checkSkuOwnership(file, owners);
   checkLevelSlugs(file, new Set((await tx.memberLevel.findMany({ select: { slug: true } })).map((l) => l.slug)));
 
   // ---- categories, parents first ----
@@ -84,10 +84,21 @@ async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
     categoryIds.set(c.slug, id);
   }
 
-  // ---- products, SKUs, card keys ----
+  // ---- products and SKUs, a page at a time ----
+  // The rows held are loaded per page: all 10,000 products of a big
+  // supplier at once were the CLI's peak RSS (issue 13, under 300 MB).
+  for (let from = 0; from < file.products.length; from += PAGE) await importProducts(tx, file.products.slice(from, from + PAGE), categoryIds, counts);
+  return counts;
+}
+
+const PAGE = 500;
+
+async function importProducts(tx: Tx, products: CatalogFile["products"], categoryIds: Map<string, number>, counts: ImportCounts): Promise<void> {
+  const existingProducts = await tx.product.findMany({ where: { slug: { in: products.map((p) => p.slug) } } });
+  const existingSkus = await tx.sku.findMany({ where: { skuCode: { in: products.flatMap((p) => p.skus.map((s) => s.sku_code)) } } });
   const productsBySlug = new Map(existingProducts.map((p) => [p.slug, p]));
   const skusByCode = new Map(existingSkus.map((s) => [s.skuCode, s]));
-  for (const p of file.products) {
+  for (const p of products) {
     const data = {
       categoryId: categoryIds.get(p.category)!,
       title: p.title,
@@ -134,7 +145,6 @@ async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
       }
     }
   }
-  return counts;
 }
 
 /** Creates the row, or updates only the fields whose values differ (same-content.ts). Returns the id. */

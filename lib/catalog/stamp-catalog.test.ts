@@ -60,8 +60,8 @@ describe("stamp_catalog (issues 12.1, 13.2)", () => {
 
     await withCardKeyStage(async (_tx, stage) => {
       for (const key of cardKeysFor("t", 5)) await stage.add(a.sku.skuCode, key);
-      await stage.moveInto({ source: "import" });
-    });
+      await stage.moveInto();
+    }, { source: "import" });
     await stampCatalog();
     expect(await availableOf(a.sku.id)).toBe(7);
     expect(await stampOf(a.product.id)).toBeGreaterThan(afterSale);

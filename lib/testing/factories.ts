@@ -120,8 +120,8 @@ export async function makeSku(opts: {
     const keys = opts.cardKeys;
     await withCardKeyStage(async (_tx, stage) => {
       for (const key of keys) await stage.add(sku.skuCode, key);
-      await stage.moveInto({ source: "import" });
-    });
+      await stage.moveInto();
+    }, { source: "import" });
   }
   return sku;
 }

@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { decryptText, fingerprint } from "../crypto/secret-box";
+import { db } from "../db/client";
+import { cardKeysFor, makeProduct } from "../testing/factories";
+import { useTestDatabase } from "../testing/test-database";
+import { withCardKeyStage } from "./card-key-transaction";
+import { stampCatalog } from "./stamp-catalog";
+
+// Issue 13.3, decision 0020: keys move into "CardKey" in chunks while more
+// are staged, in ONE transaction. Across chunks they stay de-duplicated
+// (within the import and against held keys), each SKU gets one batch counting
+// what it added (none when every key was held), keys of a SKU made during the
+// import move at the end, the "CardKey" triggers count every chunk, and a
+// failure leaves nothing.
+
+beforeAll(async () => {
+  await useTestDatabase();
+}, 60_000);
+
+const availableOf = async (skuId: number) =>
+  (await db().$queryRaw<{ n: number }[]>`SELECT "availableKeys" AS n FROM "SkuStamp" WHERE "skuId" = ${skuId}`)[0]?.n;
+
+describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
+  it("de-duplicates across chunks and against held keys, one batch per SKU with its count, triggers see every chunk", async () => {
+    const a = await makeProduct({ cardKeys: ["held-a"] });
+    const b = await makeProduct({ cardKeys: ["held-b1", "held-b2"] });
+    await stampCatalog();
+    const batchesOfB = await db().cardKeyBatch.count({ where: { skuId: b.sku.id } });
+    const keysA = ["a1", "a2", "a3", "a1", "held-a", "a4", "a2", "a5"];
+    const { added, batches } = await withCardKeyStage(async (_tx, stage) => {
+      for (const key of keysA) await stage.add(a.sku.skuCode, key);
+      for (const key of ["held-b1", "held-b2", "held-b1"]) await stage.add(b.sku.skuCode, key);
+      return stage.moveInto();
+    }, { source: "import", chunkKeys: 3 });
+
+    expect(added).toBe(5);
+    expect([...batches.keys()]).toEqual([a.sku.id]);
+    const batch = await db().cardKeyBatch.findUniqueOrThrow({ where: { id: batches.get(a.sku.id)! }, include: { cardKeys: { orderBy: { id: "asc" } } } });
+    expect(batch.keyCount).toBe(5);
+    // Sealed and fingerprinted as before (the order within one import is the plan's, as before).
+    expect(batch.cardKeys.map((k) => decryptText(k.ciphertext)).sort()).toEqual(["a1", "a2", "a3", "a4", "a5"]);
+    expect(batch.cardKeys.map((k) => k.fingerprint).sort()).toEqual(["a1", "a2", "a3", "a4", "a5"].map(fingerprint).sort());
+    // Every key of b was held: no empty batch is left behind.
+    expect(await db().cardKeyBatch.count({ where: { skuId: b.sku.id } })).toBe(batchesOfB);
+    await stampCatalog();
+    expect(await availableOf(a.sku.id)).toBe(6);
+    expect(await availableOf(b.sku.id)).toBe(2);
+  });
+
+  it("makes no batch for a SKU whose keys are all held: none is made to be deleted (a delete scans all CardKey)", async () => {
+    const a = await makeProduct({ cardKeys: ["h1", "h2", "h3"] });
+    const b = await makeProduct({ cardKeys: ["g1"] });
+    const lastBatchId = async () => Number((await db().$queryRaw<{ v: bigint }[]>`SELECT last_value AS v FROM "CardKeyBatch_id_seq"`)[0].v);
+    const before = await lastBatchId();
+    const { added, batches } = await withCardKeyStage(async (_tx, stage) => {
+      // a: held keys, one of them first in its chunk and the new one later; b: only held keys.
+      for (const key of ["h1", "h2", "h3", "h2", "a-new"]) await stage.add(a.sku.skuCode, key);
+      for (const key of ["g1", "g1"]) await stage.add(b.sku.skuCode, key);
+      return stage.moveInto();
+    }, { source: "import", chunkKeys: 2 });
+    expect(added).toBe(1);
+    expect([...batches.keys()]).toEqual([a.sku.id]);
+    // One batch made in all: the sequence moved once (a made-then-deleted batch would move it too).
+    expect(await lastBatchId()).toBe(before + 1);
+    expect((await db().cardKeyBatch.findUniqueOrThrow({ where: { id: batches.get(a.sku.id)! } })).keyCount).toBe(1);
+  });
+
+  it("moves the keys of a SKU made inside the import once it exists", async () => {
+    const a = await makeProduct({ cardKeys: cardKeysFor("x", 1) });
+    const code = `LATER-${Date.now()}`;
+    const { added, batches } = await withCardKeyStage(async (tx, stage) => {
+      for (const key of ["n1", "n2", "n1", "n3"]) await stage.add(code, key);
+      await stage.add(a.sku.skuCode, "x-new");
+      await stage.drain();
+      await tx.sku.create({ data: { productId: a.product.id, skuCode: code, specValues: { name: "later" }, priceCents: 100n, sortOrder: 1 } });
+      return stage.moveInto();
+    }, { source: "import", chunkKeys: 2 });
+    const sku = await db().sku.findUniqueOrThrow({ where: { skuCode: code }, include: { cardKeys: { orderBy: { id: "asc" } }, batches: true } });
+    expect(added).toBe(4);
+    expect(sku.cardKeys.map((k) => decryptText(k.ciphertext)).sort()).toEqual(["n1", "n2", "n3"]);
+    expect(sku.batches.map((x) => [x.id, x.keyCount])).toEqual([[batches.get(sku.id), 3]]);
+  });
+
+  it("writes nothing when the transaction fails after chunks have moved", async () => {
+    const a = await makeProduct();
+    const before = { keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() };
+    await expect(withCardKeyStage(async (_tx, stage) => {
+      for (const key of cardKeysFor("f", 7)) await stage.add(a.sku.skuCode, key);
+      await stage.drain();
+      throw new Error("later problem");
+    }, { source: "import", chunkKeys: 2 })).rejects.toThrow("later problem");
+    expect({ keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() }).toEqual(before);
+  });
+});
