@@ -3,7 +3,8 @@
 // DATA_DIR unless DATABASE_URL is set, a free port), provisions through the
 // real `catalog:import` 10,000 products (20,000 auto SKUs) and then their
 // 1,000,000 card keys (timed: seconds, keys/s, the CLI's peak RSS), makes a
-// buyer and raises the rate limits with the CLI, then for --seconds measures
+// buyer and raises the rate limits with the CLI, then after --warmup-seconds
+// of the same load (dropped: connections opened, code warm) for --seconds measures
 // with --c clients products pages of 100 at random pages (3 clients in 4)
 // and product details (1 in 4) while orders are placed open-loop at
 // --order-rate per second on random SKUs, with the staleness probe of
@@ -12,7 +13,7 @@
 // fixed bodies of the same sizes (scripts/lib/bare-baseline.ts): the
 // machine's own ceiling, with the same client sharing the cores.
 //
-//   npm run bench:catalog-scale [-- --products 10000 --keys 1000000 --seconds 30 --c 32 --order-rate 100 --baseline-seconds 10 --port P]
+//   npm run bench:catalog-scale [-- --products 10000 --keys 1000000 --seconds 30 --c 32 --order-rate 100 --warmup-seconds 5 --baseline-seconds 10 --port P]
 //
 // Prints one JSON object: the figures and each target with met true/false.
 import crypto from "node:crypto";
@@ -22,7 +23,7 @@ import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
 import { writeScaleCatalog, skuCode } from "./lib/catalog-scale-file";
 import { arg, runFor } from "./lib/load";
-import { placeOrders, type ScaleSku } from "./lib/scale-orders";
+import { orderAgents, placeOrders, type ScaleSku } from "./lib/scale-orders";
 import { freePort, procMemoryMb, runCli, startServer, type ScaleServer } from "./lib/scale-server";
 import { makeAgent, signedHttpRequest } from "./lib/signed-fetch";
 import { bareBaseline } from "./lib/bare-baseline";
@@ -35,6 +36,7 @@ const c = num("c", "BENCH_C", 32);
 const orderRate = num("order-rate", "BENCH_ORDER_RATE", 100);
 const probeEvery = num("probe-every", "BENCH_PROBE_EVERY", 10);
 const baselineSeconds = num("baseline-seconds", "BENCH_BASELINE_SECONDS", 10);
+const warmupSeconds = num("warmup-seconds", "BENCH_WARMUP_SECONDS", 5);
 const port = num("port", "BENCH_PORT", 0) || (await freePort());
 const run = crypto.randomBytes(3).toString("hex");
 
@@ -59,7 +61,7 @@ try {
   const creds = (await runCli(env, ["apikey:create", "--email", email, "--name", "scale"])).json as { api_key: string; api_secret: string };
   await runCli(env, ["settings:set", "rate_limit_per_key=1000000", "rate_limit_per_ip=1000000"]);
   const auth = { apiKey: creds.api_key, apiSecret: creds.api_secret };
-  const agent = makeAgent(c + 64);
+  const agent = makeAgent(c);
 
   // Every SKU of this run, by walking the catalogue (also warms the server).
   const get = async (p: string) => {
@@ -82,25 +84,30 @@ try {
   const ok = (status: number): true | string => (status === 200 ? true : `http:${status}`);
   const pageUrl = () => new URL(`${server!.baseUrl}/api/v1/upstream/products?page_size=100&page=${1 + Math.floor(Math.random() * pages)}`);
   const detailUrl = () => new URL(`${server!.baseUrl}/api/v1/upstream/products/${skus[Math.floor(Math.random() * skus.length)].productId}`);
-  let rssMax = 0;
-  const sampler = setInterval(() => (rssMax = Math.max(rssMax, procMemoryMb(server!.pid, "VmRSS") ?? 0)), 250);
   const detailClients = Math.max(1, Math.round(c / 4));
   const bytes = { page: 0, pages: 0, detail: 0, details: 0 };
-  const [pageLoad, detailLoad, orders] = await Promise.all([
-    runFor(seconds, c - detailClients, async () => {
+  const agents = orderAgents(orderRate, probeEvery);
+  // The whole mix for `secs`; `tag` keeps each phase's order numbers apart (a repeated one would be a replay, D8).
+  const mix = (secs: number, tag: string) => Promise.all([
+    runFor(secs, c - detailClients, async () => {
       const res = await signedHttpRequest(agent, auth, pageUrl());
       bytes.page += res.body.length;
       bytes.pages++;
       return ok(res.status);
     }),
-    runFor(seconds, detailClients, async () => {
+    runFor(secs, detailClients, async () => {
       const res = await signedHttpRequest(agent, auth, detailUrl());
       bytes.detail += res.body.length;
       bytes.details++;
       return ok(res.status);
     }),
-    placeOrders({ agent, creds: auth, baseUrl: server.baseUrl, skus, seconds, rate: orderRate, probeEvery, run }),
+    placeOrders({ agents, creds: auth, baseUrl: server!.baseUrl, skus, seconds: secs, rate: orderRate, probeEvery, run: `${run}-${tag}` }),
   ]);
+  // A warm-up opens every client's connections and warms the server's code paths; its figures are dropped.
+  if (warmupSeconds > 0) await mix(warmupSeconds, "warm");
+  let rssMax = 0;
+  const sampler = setInterval(() => (rssMax = Math.max(rssMax, procMemoryMb(server!.pid, "VmRSS") ?? 0)), 250);
+  const [pageLoad, detailLoad, orders] = await mix(seconds, "run");
   clearInterval(sampler);
   const rssEnd = procMemoryMb(server.pid, "VmRSS") ?? 0;
   const pageBytes = Math.round(bytes.page / Math.max(1, bytes.pages));
@@ -111,7 +118,7 @@ try {
   const staleMax = orders.staleness.unresolved ? Infinity : orders.staleness.max_ms;
   const target = (value: number, limit: number) => ({ value, target: limit, met: value <= limit });
   console.log(JSON.stringify({
-    setup: { products, skus: skus.length, keys, seconds, clients: c, page_clients: c - detailClients, detail_clients: detailClients, order_rate: orderRate, probe_every: probeEvery },
+    setup: { products, skus: skus.length, keys, warmup_seconds: warmupSeconds, seconds, clients: c, page_clients: c - detailClients, detail_clients: detailClients, order_rate: orderRate, probe_every: probeEvery },
     import: {
       catalogue_seconds: round(catalog.seconds), catalogue_cli_peak_rss_mb: catalog.peakRssMb,
       keys_seconds: round(imported.seconds), keys_per_second: Math.round(keys / imported.seconds), keys_cli_peak_rss_mb: imported.peakRssMb,

@@ -4,9 +4,9 @@
 // bench is the only buyer), so after an order is answered a probe polls the
 // product detail until that SKU's stock_quantity is at most what the bench
 // knows it to be then; the staleness is the time from the answer until then.
-import type http from "node:http";
+import http from "node:http";
 import { percentile } from "./load";
-import { signedHttpRequest, type SupplierCredentials } from "./signed-fetch";
+import { makeAgent, signedHttpRequest, type SupplierCredentials } from "./signed-fetch";
 
 export interface ScaleSku { skuId: number; productId: number; stock: number }
 export interface OrderFigures {
@@ -18,8 +18,19 @@ export interface OrderFigures {
 const PROBE_INTERVAL_MS = 50;
 const PROBE_GIVE_UP_MS = 10_000;
 
-export async function placeOrders({ agent, creds, baseUrl, skus, seconds, rate, probeEvery, run }: {
-  agent: http.Agent; creds: SupplierCredentials; baseUrl: string; skus: ScaleSku[];
+/**
+ * Connections of their own for orders and for probes, as separate downstreams
+ * would have: sharing the page clients' pool, slow orders once held every
+ * socket and the probes' polls queued in this process behind them, which the
+ * staleness counted. Made once and used by the warm-up and the measurement,
+ * so no figure includes opening connections to a server that is already busy.
+ */
+export function orderAgents(rate: number, probeEvery: number): { order: http.Agent; probe: http.Agent } {
+  return { order: makeAgent(64), probe: makeAgent(Math.max(8, Math.ceil((4 * rate) / probeEvery))) };
+}
+
+export async function placeOrders({ agents, creds, baseUrl, skus, seconds, rate, probeEvery, run }: {
+  agents: { order: http.Agent; probe: http.Agent }; creds: SupplierCredentials; baseUrl: string; skus: ScaleSku[];
   seconds: number; rate: number; probeEvery: number; run: string;
 }): Promise<OrderFigures> {
   const ordersUrl = new URL(`${baseUrl}/api/v1/upstream/orders`);
@@ -34,7 +45,7 @@ export async function placeOrders({ agent, creds, baseUrl, skus, seconds, rate, 
     const want = sku.stock;
     const url = new URL(`${baseUrl}/api/v1/upstream/products/${sku.productId}`);
     for (;;) {
-      const res = await signedHttpRequest(agent, creds, url);
+      const res = await signedHttpRequest(agents.probe, creds, url);
       const now = performance.now();
       if (res.status === 200) {
         const seen = (JSON.parse(res.body.toString("utf8")) as { skus: { id: number; stock_quantity: number }[] }).skus.find((s) => s.id === sku.skuId);
@@ -51,7 +62,7 @@ export async function placeOrders({ agent, creds, baseUrl, skus, seconds, rate, 
     const t0 = performance.now();
     let kind = "network";
     try {
-      const res = await signedHttpRequest(agent, creds, ordersUrl, "POST", body);
+      const res = await signedHttpRequest(agents.order, creds, ordersUrl, "POST", body);
       const answer = JSON.parse(res.body.toString("utf8")) as { status?: string; error_code?: string };
       kind = res.status === 200 && answer.status === "delivered" ? "ok" : `http:${res.status}:${answer.status ?? answer.error_code}`;
     } catch (err) {
