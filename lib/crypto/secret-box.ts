@@ -6,16 +6,11 @@ const TAG_BYTES = 16;
 
 /** AES-256-GCM. Layout: iv(12) | tag(16) | ciphertext. */
 export function encryptText(plain: string): Uint8Array<ArrayBuffer> {
-  const out = sealText(plain);
-  return new Uint8Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.length) as ArrayBuffer);
-}
-
-/** encryptText as a Buffer, for bulk writers (COPY) that need no copy of it. */
-export function sealText(plain: string): Buffer {
   const iv = crypto.randomBytes(IV_BYTES);
   const cipher = crypto.createCipheriv("aes-256-gcm", masterKeys().encryption, iv);
   const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  const out = Buffer.concat([iv, cipher.getAuthTag(), body]);
+  return new Uint8Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.length) as ArrayBuffer);
 }
 
 /** Bytes sealTextInto writes for `plain`. */
@@ -29,19 +24,20 @@ export const sealedLength = (plain: string) => IV_BYTES + TAG_BYTES + Buffer.byt
 const IV_POOL = 1024 * IV_BYTES;
 let ivs = Buffer.alloc(0);
 let ivAt = IV_POOL;
-let bulkKeys: { raw: ReturnType<typeof masterKeys>; encryption: crypto.KeyObject; fingerprint: crypto.KeyObject } | undefined;
+let cachedKeys: { raw: ReturnType<typeof masterKeys>; encryption: crypto.KeyObject; fingerprint: crypto.KeyObject } | undefined;
 
-function bulk() {
+/** The master keys as KeyObjects, made again only when the master keys change. */
+function keyObjects() {
   const raw = masterKeys();
-  if (bulkKeys?.raw !== raw) bulkKeys = { raw, encryption: crypto.createSecretKey(raw.encryption), fingerprint: crypto.createSecretKey(raw.fingerprint) };
-  return bulkKeys;
+  if (cachedKeys?.raw !== raw) cachedKeys = { raw, encryption: crypto.createSecretKey(raw.encryption), fingerprint: crypto.createSecretKey(raw.fingerprint) };
+  return cachedKeys;
 }
 
-/** sealText written into `out` at `at` (same layout), for bulk writers; returns the bytes written (sealedLength). */
+/** encryptText written into `out` at `at` (same layout), for bulk writers; returns the bytes written (sealedLength). */
 export function sealTextInto(plain: string, out: Buffer, at: number): number {
   if (ivAt === IV_POOL) (ivs = crypto.randomFillSync(Buffer.allocUnsafe(IV_POOL))), (ivAt = 0);
   const iv = ivs.subarray(ivAt, (ivAt += IV_BYTES));
-  const cipher = crypto.createCipheriv("aes-256-gcm", bulk().encryption, iv);
+  const cipher = crypto.createCipheriv("aes-256-gcm", keyObjects().encryption, iv);
   iv.copy(out, at);
   let n = IV_BYTES + TAG_BYTES;
   n += cipher.update(plain, "utf8").copy(out, at + n);
@@ -55,8 +51,7 @@ export const FINGERPRINT_CHARS = 64;
 
 /** fingerprint(plain) written into `out` at `at` as its hex characters; returns the offset after them. */
 export function fingerprintInto(plain: string, out: Buffer, at: number): number {
-  const mac = crypto.createHmac("sha256", bulk().fingerprint).update(plain, "utf8").digest();
-  return at + out.write(mac.toString("hex"), at, "latin1");
+  return at + out.write(fingerprint(plain), at, "latin1");
 }
 
 export function decryptText(sealed: Uint8Array): string {
@@ -70,5 +65,5 @@ export function decryptText(sealed: Uint8Array): string {
 
 /** Keyed fingerprint (HMAC-SHA256, hex) for de-duplicating secrets without storing them. */
 export function fingerprint(plain: string): string {
-  return crypto.createHmac("sha256", masterKeys().fingerprint).update(plain, "utf8").digest("hex");
+  return crypto.createHmac("sha256", keyObjects().fingerprint).update(plain, "utf8").digest("hex");
 }
