@@ -49,11 +49,12 @@ export async function makeBatches(conn: pg.PoolClient, batch: BatchOptions, batc
  * `moveLater`, the others go into "CardKey" now (those of a SKU without a
  * batch are all held). Empties the stage; returns the keys added per batch id.
  */
-export async function moveChunk(conn: pg.PoolClient, batchIds: number[], { now, later }: { now: boolean; later: boolean }) {
+export async function moveChunk(conn: pg.PoolClient, batchIds: number[], { now, later, skipRowChecks }: { now: boolean; later: boolean; skipRowChecks: boolean }) {
   if (later) await conn.query("INSERT INTO card_key_later SELECT sku_code, fingerprint, ciphertext FROM card_key_stage WHERE sku_id IS NULL");
   let moved: { batch_id: number; n: number }[] = [];
   // No INSERT of no rows: it would still fire the statement triggers.
   if (now && batchIds.some((id) => id > 0)) {
+    if (skipRowChecks) await conn.query("SET LOCAL session_replication_role = replica");
     ({ rows: moved } = await conn.query<{ batch_id: number; n: number }>(`
       WITH moved AS (
         INSERT INTO "CardKey" ("skuId", fingerprint, ciphertext, "batchId")
@@ -63,9 +64,33 @@ export async function moveChunk(conn: pg.PoolClient, batchIds: number[], { now, 
         RETURNING "batchId"
       )
       SELECT "batchId" AS batch_id, count(*)::int AS n FROM moved GROUP BY "batchId"`, [batchIds]));
+    if (skipRowChecks) await conn.query("SET LOCAL session_replication_role = origin");
   }
   await conn.query("TRUNCATE card_key_stage");
   return moved;
+}
+
+// Decision 0024: PostgreSQL checks each inserted key's two foreign keys
+// ("skuId" → "Sku", "batchId" → "CardKeyBatch") with a query of its own per
+// row: over half of a move's time. When the transaction may set
+// session_replication_role, the move runs with those row checks off, because
+// what they check already holds for the whole chunk: a key moves only with
+// the batch makeBatches made in this transaction for the key's own SKU. That
+// batch exists and no other transaction can delete it, and inserting it
+// checked the SKU's foreign key, which locked the SKU row FOR KEY SHARE until
+// commit (a concurrent delete waits for us, then fails on the keys it would
+// orphan). Only foreign-key triggers are skipped: the "CardKey" journal
+// triggers are enabled ALWAYS (migration …_card_key_triggers_always).
+
+/** Whether this transaction may set session_replication_role (a superuser, or a role granted SET on it). */
+export async function maySkipRowChecks(conn: pg.PoolClient): Promise<boolean> {
+  try {
+    await conn.query("SAVEPOINT replication_role; SET LOCAL session_replication_role = origin; RELEASE SAVEPOINT replication_role");
+    return true;
+  } catch {
+    await conn.query("ROLLBACK TO SAVEPOINT replication_role; RELEASE SAVEPOINT replication_role");
+    return false;
+  }
 }
 
 /**

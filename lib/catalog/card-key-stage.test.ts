@@ -1,8 +1,11 @@
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decryptText, fingerprint } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { cardKeysFor, makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";
+import { env } from "../config/env";
+import { maySkipRowChecks } from "./card-key-move";
 import { withCardKeyStage } from "./card-key-transaction";
 import { stampCatalog } from "./stamp-catalog";
 
@@ -90,5 +93,60 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
       throw new Error("later problem");
     }, { source: "import", chunkKeys: 2 })).rejects.toThrow("later problem");
     expect({ keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() }).toEqual(before);
+  });
+
+  // Decision 0024: moves skip PostgreSQL's per-row foreign-key checks when the role may.
+  it("skips the row checks here (the test database's role may), and only for the move itself", async () => {
+    const a = await makeProduct();
+    await stampCatalog(); // stamped before: the keys must reach the count through the journal
+    const roles = await withCardKeyStage(async (tx, stage) => {
+      for (const key of cardKeysFor("r", 5)) await stage.add(a.sku.skuCode, key);
+      await stage.drain();
+      return tx.$queryRaw<{ role: string }[]>`SELECT current_setting('session_replication_role') AS role`;
+    }, { source: "import", chunkKeys: 2 });
+    // Back to origin before the import's other writes (products, SKUs), whose foreign keys are checked as always.
+    expect(roles[0].role).toBe("origin");
+    expect(await db().cardKey.count({ where: { skuId: a.sku.id } })).toBe(5);
+    // The journal triggers fire in replica mode too (enabled ALWAYS): the stamp counts the moved keys.
+    await stampCatalog();
+    expect(await availableOf(a.sku.id)).toBe(5);
+  });
+
+  it("fails, writing nothing, when a SKU of the import is deleted after the import read the SKUs", async () => {
+    const a = await makeProduct();
+    const gone = await db().sku.create({ data: { productId: a.product.id, skuCode: `GONE-${Date.now()}`, specValues: { name: "gone" }, priceCents: 100n, sortOrder: 1 } });
+    const before = { keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() };
+    await expect(withCardKeyStage(async (_tx, stage) => {
+      await db().sku.delete({ where: { id: gone.id } }); // another connection, after open() read every SKU id
+      for (const key of cardKeysFor("g", 3)) await stage.add(gone.skuCode, key);
+      return stage.moveInto();
+    }, { source: "import", chunkKeys: 2 })).rejects.toThrow(/foreign key/);
+    expect({ keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() }).toEqual(before);
+    expect(await db().cardKey.count({ where: { skuId: gone.id } })).toBe(0);
+  });
+
+  it("a role that may not set session_replication_role keeps the row checks, and its transaction goes on", async () => {
+    const role = `importer_${Date.now()}`;
+    await db().$executeRawUnsafe(`CREATE ROLE ${role} LOGIN PASSWORD 'importer'`);
+    const url = new URL(env().DATABASE_URL!);
+    url.username = role;
+    url.password = "importer";
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      await client.query("BEGIN");
+      expect(await maySkipRowChecks(client as unknown as pg.PoolClient)).toBe(false);
+      expect((await client.query("SELECT 1 AS one")).rows[0].one).toBe(1);
+      await client.query("COMMIT");
+      const su = new pg.Client({ connectionString: env().DATABASE_URL });
+      await su.connect();
+      await su.query("BEGIN");
+      expect(await maySkipRowChecks(su as unknown as pg.PoolClient)).toBe(true);
+      await su.query("ROLLBACK");
+      await su.end();
+    } finally {
+      await client.end();
+      await db().$executeRawUnsafe(`DROP ROLE ${role}`);
+    }
   });
 });

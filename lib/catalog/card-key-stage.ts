@@ -2,7 +2,7 @@ import { finished } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { COPY_HEADER, COPY_TRAILER, copyRowLength, writeCopyRow } from "./card-key-copy-line";
-import { makeBatches, moveChunk, restageLater, settleBatches, STAGE_TABLES, type BatchOptions } from "./card-key-move";
+import { makeBatches, maySkipRowChecks, moveChunk, restageLater, settleBatches, STAGE_TABLES, type BatchOptions } from "./card-key-move";
 
 // Issue 13.3: card keys enter stock at tens of thousands per second. Each key
 // is fingerprinted (HMAC) and encrypted (AES-GCM) here, as before, and
@@ -55,6 +55,8 @@ export class CardKeyStage {
     private readonly batch: BatchOptions,
     private readonly skuIds: Map<string, number>,
     private readonly chunkKeys: number,
+    /** Moves skip the per-row foreign-key checks (decision 0024). */
+    private readonly skipRowChecks: boolean,
   ) {}
 
   /**
@@ -67,7 +69,7 @@ export class CardKeyStage {
     // work_mem: each chunk's transition table ("CardKey" triggers) stays in memory.
     await conn.query(`SET temp_buffers = '256MB'; SET LOCAL work_mem = '64MB'; ${STAGE_TABLES}`);
     const { rows } = await conn.query<{ id: number; sku_code: string }>(`SELECT id, "skuCode" AS sku_code FROM "Sku"`);
-    return new CardKeyStage(conn, batch, new Map(rows.map((r) => [r.sku_code, r.id])), chunkKeys);
+    return new CardKeyStage(conn, batch, new Map(rows.map((r) => [r.sku_code, r.id])), chunkKeys, await maySkipRowChecks(conn));
   }
 
   /** Stages one checked (trimmed) key for the SKU `skuCode`; resolves when the stage can take more. */
@@ -131,7 +133,7 @@ export class CardKeyStage {
       if (!unbatched()) break;
       for (const [sku, id] of await makeBatches(this.conn, this.batch, this.batchIds, leadsOnly)) this.batchIds[this.slots.get(sku)!.slot - 1] = id;
     }
-    const moved = await moveChunk(this.conn, this.batchIds, { now: slots.length > 0, later });
+    const moved = await moveChunk(this.conn, this.batchIds, { now: slots.length > 0, later, skipRowChecks: this.skipRowChecks });
     for (const { batch_id, n } of moved) this.addedTo.set(batch_id, (this.addedTo.get(batch_id) ?? 0) + n);
   }
 

@@ -53,6 +53,8 @@ describe("catalog:import read as a stream", () => {
       BEGIN INSERT INTO card_key_insert_log SELECT count(*) FROM new_rows; RETURN NULL; END $$`);
     await db().$executeRawUnsafe(`CREATE TRIGGER card_key_insert_log AFTER INSERT ON "CardKey" REFERENCING NEW TABLE AS new_rows
       FOR EACH STATEMENT EXECUTE FUNCTION log_card_key_insert()`);
+    // Moves run in replica mode (decision 0024): a trigger that must see imported keys is enabled ALWAYS, as the journal's are.
+    await db().$executeRawUnsafe(`ALTER TABLE "CardKey" ENABLE ALWAYS TRIGGER card_key_insert_log`);
   });
 
   it("issue 13.3: imports keys checked, de-duplicated within the file and against held keys, encrypted, through one INSERT that fires CardKey's triggers", async () => {
