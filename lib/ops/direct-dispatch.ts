@@ -7,9 +7,10 @@ import { log } from "../log";
 // (decision 0023: a trivial Next route tops out near 1,200 requests/s, the
 // products page near 425 through Next and 850 dispatched here). So our HTTP
 // server hands GET products and GET products/{id}, under the four prefixes,
-// straight to those route files' GET exports — the same functions Next
-// calls, registered by instrumentation.ts from the same bundle — skipping
-// Next's routing, rewrites and tracing. A request this could not pass on
+// straight to the pipeline (`serve`) behind those route files' GET exports —
+// the same functions Next calls, registered by instrumentation.ts from the
+// same bundle — skipping Next's routing, rewrites and tracing, and the Web
+// Request, Response and streams around them. A request this could not pass on
 // unchanged (any other method or path, a body, an id that needs decoding)
 // goes to Next as before.
 
@@ -29,6 +30,8 @@ export function registerDirectRoutes(routes: DirectRoutes): void {
   g.__cardkeyDirectRoutes = routes;
 }
 
+const NO_BODY = Promise.resolve(Buffer.alloc(0));
+
 /** Answers a catalogue read without Next and returns true, or returns false to leave the request to Next. */
 export function dispatchDirect(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   const routes = g.__cardkeyDirectRoutes;
@@ -38,31 +41,35 @@ export function dispatchDirect(req: http.IncomingMessage, res: http.ServerRespon
   const match = CATALOG_READ.exec(query < 0 ? target : target.slice(0, query));
   if (!match) return false;
   const [, profile, id] = match;
-  let request: Request;
+  const serve = (id ? routes.product : routes.products).serve;
+  let url: URL;
   try {
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    // Handlers read only the path and query of req.url (the path the client signed).
-    request = new Request(`http://localhost${target}`, { method: "GET", headers });
+    // The path and query as Next would pass them on (the URL parser's normal form).
+    url = new URL(target, "http://localhost");
   } catch {
-    return false; // a header or target undici refuses: Next answers it as before
+    return false; // a target the URL parser refuses: Next answers it as before
   }
-  const handler = id ? routes.product : routes.products;
-  handler(request, { params: Promise.resolve(id ? { profile, id } : { profile }) })
-    .then(async (response) => {
-      const body = Buffer.from(await response.arrayBuffer());
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => (headers[name] = value));
-      headers["content-length"] = String(body.length);
-      res.writeHead(response.status, headers).end(body);
+  if (!serve) return false;
+  // No Request, Response or web stream: the endpoint's pipeline reads the
+  // socket's headers and its answer goes to the socket as it is.
+  const headers = { get: (name: string) => headerValue(req, name) };
+  serve({ method: "GET", target: url.pathname + url.search, headers, readBody: () => NO_BODY }, id ? { profile, id } : { profile })
+    .then((answer) => {
+      res.writeHead(answer.status, { ...answer.headers, "Content-Length": String(answer.body.length) }).end(answer.body);
     })
     .catch((err: unknown) => {
-      // defineEndpoint answers every error itself; this guards the socket only.
+      // The pipeline answers every error itself; this guards the socket only.
       log.error({ err: (err as Error).message }, "direct catalogue dispatch failed");
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
   return true;
+}
+
+/** A request header as Headers.get gives it: repeated values joined with ", ", null when absent. */
+function headerValue(req: http.IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()];
+  return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
 }
 
 function hasBody(req: http.IncomingMessage): boolean {

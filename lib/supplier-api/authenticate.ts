@@ -31,7 +31,7 @@ const TIMESTAMP_RE = /^[0-9]{1,12}$/;
  * integer within ±60 s → key known and active, its user active → HMAC over
  * the path the client requested, compared in constant time.
  */
-export async function authenticate(req: Request, path: string, body: Buffer): Promise<Authentication> {
+export async function authenticate(req: { method: string; headers: { get(name: string): string | null } }, path: string, body: Buffer): Promise<Authentication> {
   const apiKey = req.headers.get(HEADER_API_KEY);
   const ts = req.headers.get(HEADER_TIMESTAMP);
   const signature = req.headers.get(HEADER_SIGNATURE);

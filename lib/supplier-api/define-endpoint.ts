@@ -12,7 +12,7 @@ import { consumeRateLimit } from "./rate-limit";
 import { readBodyLimited } from "./read-body";
 import { recordSignedRequest } from "./replay";
 import { touchCredential } from "./touch-credential";
-import { errorResponse, jsonResponse } from "./responses";
+import { errorAnswer, jsonAnswer, toResponse, type Answer, type JsonText } from "./responses";
 import { parseIdParam, readJsonBody, validate } from "./validate-input";
 
 export { parseIdParam, validate };
@@ -51,7 +51,7 @@ export { parseIdParam, validate };
  *     unparseable or duplicate top-level key → invalid_json, non-object →
  *     bad_request); then the profile's zod schema → 400 bad_request naming the
  *     field, never its value. Query parameters likewise with `query`;
- *  7. handler; its result is the success body (or a Response, e.g. jsonText()).
+ *  7. handler; its result is the success body (or jsonText() of one already serialized).
  * Errors: an AppError becomes the D1 body with its status and headers; any
  * other error becomes 500 internal_error, logged with the request id only.
  * One log line per request: request id, profile, endpoint, status, duration,
@@ -69,7 +69,7 @@ export interface EndpointDefinition<BU, BP, QU, QP> {
   query?: { U: z.ZodType<QU>; P: z.ZodType<QP> };
   /** D8 exception hook; see step 4 above. Runs after validation; never for Profile U. */
   allowReplay?: (ctx: EndpointContext<BU, BP, QU, QP>) => Promise<boolean>;
-  handler: (ctx: EndpointContext<BU, BP, QU, QP>) => Promise<object | Response>;
+  handler: (ctx: EndpointContext<BU, BP, QU, QP>) => Promise<object | JsonText>;
 }
 
 /**
@@ -96,35 +96,65 @@ export interface EndpointContextBase {
   rawBody: string;
   /** True only when a replayed P request was let through by `allowReplay`. */
   replayed: boolean;
-  req: Request;
 }
 
-/** The shape Next expects of a route handler export (GET, POST). */
-export type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
+/**
+ * A request as the pipeline reads it, from Next's Request or straight from
+ * our HTTP server's socket (lib/ops/direct-dispatch.ts, decision 0023).
+ */
+export interface EndpointRequest {
+  method: string;
+  /** Path and query as the client sent them (the path is what it signed). */
+  target: string;
+  headers: { get(name: string): string | null };
+  /** The raw body, refused above 1 MiB (D30). */
+  readBody(): Promise<Buffer>;
+}
+
+type RouteParams = Record<string, string | string[] | undefined>;
+
+/** The pipeline of an endpoint without a transport: what our HTTP server calls directly. */
+export type ServeEndpoint = (req: EndpointRequest, params: RouteParams) => Promise<Answer>;
+
+/** The shape Next expects of a route handler export (GET, POST); defineEndpoint's carry `serve`. */
+export type RouteHandler = ((req: Request, ctx: { params: Promise<RouteParams> }) => Promise<Response>) & { serve?: ServeEndpoint };
 
 export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, QP = undefined>(
   def: EndpointDefinition<BU, BP, QU, QP>,
 ): RouteHandler {
-  return async (req, routeCtx) => {
+  const serve = serveEndpoint(def);
+  const handler: RouteHandler = async (req, routeCtx) => {
+    const url = new URL(req.url);
+    const request = { method: req.method, target: url.pathname + url.search, headers: req.headers, readBody: () => readBodyLimited(req) };
+    return toResponse(await serve(request, await routeCtx.params));
+  };
+  handler.serve = serve;
+  return handler;
+}
+
+function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>): ServeEndpoint {
+  return async (req, params) => {
     const started = performance.now();
     const requestId = crypto.randomUUID();
     let profile: Profile | undefined;
     let credentialId: number | undefined;
-    let res: Response;
+    let answer: Answer;
     try {
-      const { profile: segment, ...rest } = await routeCtx.params;
+      const { profile: segment, ...rest } = params;
       profile = profileFromSegment(String(segment));
       if (!profile) throw appError("not_found", "no such endpoint");
-      const url = new URL(req.url);
-      const prefix = url.pathname.startsWith("/api/") ? `/api/v1/${segment}` : `/v1/${segment}`;
+      const q = req.target.indexOf("?");
+      const pathname = q < 0 ? req.target : req.target.slice(0, q);
+      const search = q < 0 || q === req.target.length - 1 ? "" : req.target.slice(q);
+      const prefix = pathname.startsWith("/api/") ? `/api/v1/${segment}` : `/v1/${segment}`;
 
-      const raw = await readBodyLimited(req);
-      const auth = await authenticate(req, url.pathname, raw);
+      const raw = await req.readBody();
+      const auth = await authenticate(req, pathname, raw);
       credentialId = auth.credential.id;
       touchCredential(credentialId);
 
       let replayed = false;
-      if (profile === "P" && !(await recordSignedRequest(credentialId, auth.timestamp, auth.signature, url.search))) {
+      if (profile === "P" && !(await recordSignedRequest(credentialId, auth.timestamp, auth.signature, search))) {
         if (!def.allowReplay) throw replayDetected();
         replayed = true;
       }
@@ -145,7 +175,6 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
         params: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : String(v)])),
         rawBody,
         replayed,
-        req,
       };
       const ctx = base as EndpointContext<BU, BP, QU, QP>;
       try {
@@ -153,7 +182,7 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
         if (bodySchema) base.body = validate(bodySchema, readJsonBody(rawBody, profile, def.body?.allowEmpty ?? false));
         if (def.query) {
           const schema: z.ZodType<unknown> = def.query[profile];
-          base.query = validate(schema, Object.fromEntries(url.searchParams));
+          base.query = validate(schema, Object.fromEntries(new URLSearchParams(search)));
         }
         if (replayed && !(await def.allowReplay!(ctx))) throw replayDetected();
       } catch (err) {
@@ -161,26 +190,25 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
         throw replayed && err instanceof AppError ? replayDetected() : err;
       }
 
-      const result = await def.handler(ctx);
-      res = result instanceof Response ? result : jsonResponse(result);
+      answer = jsonAnswer(await def.handler(ctx));
     } catch (err) {
-      res = errorResponse(err, requestId);
+      answer = errorAnswer(err, requestId);
     }
-    res.headers.set(HEADER_REQUEST_ID, requestId);
-    observeApiRequest(def.name, profile ?? null, res.status, performance.now() - started);
+    answer.headers[HEADER_REQUEST_ID] = requestId;
+    observeApiRequest(def.name, profile ?? null, answer.status, performance.now() - started);
     log.info(
       {
         requestId,
         profile: profile ?? null,
         endpoint: def.name,
         method: req.method,
-        status: res.status,
+        status: answer.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         credentialId: credentialId ?? null,
       },
       "supplier api request",
     );
-    return res;
+    return answer;
   };
 }
 

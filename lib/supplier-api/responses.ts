@@ -4,28 +4,47 @@ import { log } from "../log";
 import { ERROR_STATUS, type ErrorBody } from "../protocol/errors";
 import { zodMessage } from "./zod-message";
 
-// The responses of the supplier API edge (D1, D2): success bodies and the D1
+// The answers of the supplier API edge (D1, D2): success bodies and the D1
 // error body, shared by defineEndpoint, route-methods and the upstream
-// callback route.
+// callback route. An Answer is not yet tied to a transport: Next's route
+// exports turn it into a Response, our HTTP server's catalogue dispatch
+// writes it to the socket as it is (decision 0023).
 
-/** D2 success response. */
-export function jsonResponse(body: object, status = 200): Response {
-  return jsonText(JSON.stringify(body), status);
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
 }
 
-/** A success response from already-serialized JSON (the catalogue cache serves these). */
-export function jsonText(text: string | Uint8Array<ArrayBuffer>, status = 200): Response {
-  return new Response(text, { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
+const JSON_TYPE = "application/json; charset=utf-8";
+const encoder = new TextEncoder();
+
+/** A success body that is already serialized JSON (the catalogue cache serves these). */
+export class JsonText {
+  constructor(readonly bytes: Uint8Array) {}
 }
 
-export function errorResponse(err: unknown, requestId: string): Response {
+export function jsonText(text: string | Uint8Array): JsonText {
+  return new JsonText(typeof text === "string" ? encoder.encode(text) : text);
+}
+
+/** D2 success answer, or any JSON body with `status`. */
+export function jsonAnswer(body: object, status = 200): Answer {
+  return bytesAnswer(body instanceof JsonText ? body.bytes : encoder.encode(JSON.stringify(body)), status);
+}
+
+function bytesAnswer(body: Uint8Array, status: number): Answer {
+  return { status, headers: { "Content-Type": JSON_TYPE }, body };
+}
+
+export function errorAnswer(err: unknown, requestId: string): Answer {
   if (err instanceof AppError) {
     const body: ErrorBody = { ok: false, error_code: err.code, error_message: err.publicMessage };
-    const res = jsonResponse(body, err.status);
-    for (const [k, v] of Object.entries(err.headers)) res.headers.set(k, v);
-    return res;
+    const answer = jsonAnswer(body, err.status);
+    Object.assign(answer.headers, err.headers);
+    return answer;
   }
-  if (err instanceof z.ZodError) return errorResponse(appError("bad_request", zodMessage(err)), requestId);
+  if (err instanceof z.ZodError) return errorAnswer(appError("bad_request", zodMessage(err)), requestId);
   // Unknown error: the log line carries the request id and where it happened,
   // not the message (it could quote a value from the request or a query).
   const e = err as { name?: string; code?: string; stack?: string } | null;
@@ -34,5 +53,12 @@ export function errorResponse(err: unknown, requestId: string): Response {
     "supplier api internal error",
   );
   const body: ErrorBody = { ok: false, error_code: "internal_error", error_message: "internal error" };
-  return jsonResponse(body, ERROR_STATUS.internal_error);
+  return jsonAnswer(body, ERROR_STATUS.internal_error);
 }
+
+export function toResponse(answer: Answer): Response {
+  return new Response(answer.body as Uint8Array<ArrayBuffer>, { status: answer.status, headers: answer.headers });
+}
+
+export const jsonResponse = (body: object, status = 200): Response => toResponse(jsonAnswer(body, status));
+export const errorResponse = (err: unknown, requestId: string): Response => toResponse(errorAnswer(err, requestId));
