@@ -89,6 +89,10 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
       const maxId = (await db().order.aggregate({ _max: { id: true } }))._max.id!;
       const { order } = await createOrder({ credential, profile: "U", input: { downstreamOrderNo: `AFTER-RESTORE-${Date.now()}`, skuId: sku.id, quantity: 1 } });
       expect(order.id).toBeGreaterThan(maxId);
+      // Triggers were disabled for the load only: each is enabled again as its migration left it (decision 0024: ALWAYS).
+      const triggers = await db().$queryRaw<{ name: string; state: string }[]>`
+        SELECT tgname AS name, tgenabled::text AS state FROM pg_trigger WHERE tgrelid = '"CardKey"'::regclass AND NOT tgisinternal ORDER BY tgname`;
+      expect(triggers).toEqual(["delete", "insert", "update"].map((verb) => ({ name: `CardKey_catalog_change_${verb}`, state: "A" })));
     });
 
     // The restored site serves the same API key, catalogue and orders over HTTP.

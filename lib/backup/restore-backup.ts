@@ -1,6 +1,7 @@
 import { env } from "../config/env";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
+import { setReplicationRoleIfAllowed } from "../db/replication-role";
 import { from as copyFrom } from "pg-copy-streams";
 import { applyMigrations } from "../db/migrate";
 import { appError } from "../errors";
@@ -35,6 +36,7 @@ export async function restoreBackup(opts: { in: string; url?: string; force?: bo
   await client.connect();
   let rows = 0;
   let manifest: Manifest | undefined;
+  let enableTriggers: (() => Promise<void>) | undefined;
   try {
     await readArchive(opts.in, {
       onManifest: async (m) => {
@@ -50,7 +52,12 @@ export async function restoreBackup(opts: { in: string; url?: string; force?: bo
         }
         await applyMigrations(url, { only: m.migrations });
         await client.query("BEGIN");
-        await skipTriggersIfAllowed(client);
+        // Foreign-key checks row by row are most of a large restore's time.
+        // The rows come from one consistent snapshot and were checked against
+        // their SHA-256, so, like `pg_restore --disable-triggers`, the load
+        // skips the checks when the role may; otherwise every row is checked.
+        await setReplicationRoleIfAllowed(client, "replica");
+        enableTriggers = await disableUserTriggers(client);
         await client.query(`TRUNCATE ${m.tables.map((t) => quoteIdent(t.name)).join(", ")} CASCADE`);
       },
       onTable: async (table, data) => {
@@ -61,6 +68,7 @@ export async function restoreBackup(opts: { in: string; url?: string; force?: bo
       },
     });
     await resetSequences(client);
+    await enableTriggers?.();
     await client.query("COMMIT");
   } catch (err) {
     await client.query("ROLLBACK").catch(() => {});
@@ -93,18 +101,21 @@ async function resetSequences(client: pg.Client): Promise<void> {
 }
 
 /**
- * Foreign-key checks row by row are most of a large restore's time. The rows
- * come from one consistent snapshot and were checked against their SHA-256,
- * so, like `pg_restore --disable-triggers`, the load skips triggers (and with
- * them the checks) for this transaction when the role may (a superuser, as
- * on the embedded database); otherwise every row is checked.
+ * Disables every trigger of ours for the load and returns what enables each
+ * again as it was (ALWAYS, REPLICA or plain). The catalogue journal's
+ * triggers would otherwise journal the restored rows a second time (the
+ * journal is restored too): replica mode silences only plain triggers, and
+ * the "CardKey" ones are ALWAYS (decision 0024). The restoring role owns the
+ * tables: it applied the migrations.
  */
-async function skipTriggersIfAllowed(client: pg.Client): Promise<void> {
-  await client.query("SAVEPOINT before_replication_role");
-  try {
-    await client.query("SET LOCAL session_replication_role = replica");
-    await client.query("RELEASE SAVEPOINT before_replication_role");
-  } catch {
-    await client.query("ROLLBACK TO SAVEPOINT before_replication_role");
-  }
+async function disableUserTriggers(client: pg.Client): Promise<() => Promise<void>> {
+  const { rows } = await client.query<{ tbl: string; name: string; state: string }>(`
+    SELECT c.relname AS tbl, t.tgname AS name, t.tgenabled AS state
+    FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND NOT t.tgisinternal AND t.tgenabled <> 'D'`);
+  const how: Record<string, string> = { O: "", A: "ALWAYS ", R: "REPLICA " };
+  for (const r of rows) await client.query(`ALTER TABLE ${quoteIdent(r.tbl)} DISABLE TRIGGER ${quoteIdent(r.name)}`);
+  return async () => {
+    for (const r of rows) await client.query(`ALTER TABLE ${quoteIdent(r.tbl)} ENABLE ${how[r.state]}TRIGGER ${quoteIdent(r.name)}`);
+  };
 }

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { setReplicationRoleIfAllowed } from "../db/replication-role";
 
 // The SQL that moves staged card keys into "CardKey" (decision 0020), run on
 // the import transaction's own connection while no COPY is open on it. Keys
@@ -82,16 +83,8 @@ export async function moveChunk(conn: pg.PoolClient, batchIds: number[], { now, 
 // orphan). Only foreign-key triggers are skipped: the "CardKey" journal
 // triggers are enabled ALWAYS (migration …_card_key_triggers_always).
 
-/** Whether this transaction may set session_replication_role (a superuser, or a role granted SET on it). */
-export async function maySkipRowChecks(conn: pg.PoolClient): Promise<boolean> {
-  try {
-    await conn.query("SAVEPOINT replication_role; SET LOCAL session_replication_role = origin; RELEASE SAVEPOINT replication_role");
-    return true;
-  } catch {
-    await conn.query("ROLLBACK TO SAVEPOINT replication_role; RELEASE SAVEPOINT replication_role");
-    return false;
-  }
-}
+/** Whether this transaction may set session_replication_role (decision 0024). */
+export const maySkipRowChecks = (conn: pg.PoolClient): Promise<boolean> => setReplicationRoleIfAllowed(conn, "origin");
 
 /**
  * Stages again the keys set aside by moveChunk, of the SKUs `codes` (given
