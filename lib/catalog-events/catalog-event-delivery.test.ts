@@ -88,6 +88,8 @@ describe("issue 12.2: catalogue event delivery", () => {
     worker = await start();
     await waitFor(() => kept.events().length === 1 && lost.events().length === 1);
     expect(lost.events()[0].products).toEqual([expect.objectContaining({ id: product.id, price_amount: "42.42" })]);
+    // The worker records the delivery after the receiver has answered: wait for the row, not only the request.
+    await waitFor(async () => (await lost.rows())[0]?.status === "delivered");
     expect((await lost.rows())[0]).toMatchObject({ status: "delivered", attemptCount: 1 });
     await Promise.all([kept, lost].map((h) => deleteCatalogWebhook({ credentialId: h.buyer.id })));
   });
