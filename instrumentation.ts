@@ -10,11 +10,18 @@ export async function register() {
   // Imported here, not at the top: the edge runtime's bundle of this file must not pull in the schema's dependencies.
   const { env } = await import("./lib/config/env");
   if (!env().DATABASE_URL) return;
-  // Catalogue reads skip Next's router (lib/ops/direct-dispatch.ts, decision 0023).
+  // The supplier API skips Next's router (lib/ops/direct-dispatch.ts, decision 0023).
   const { registerDirectRoutes } = await import("./lib/ops/direct-dispatch");
-  const products = await import("./app/api/v1/[profile]/products/route");
-  const product = await import("./app/api/v1/[profile]/products/[id]/route");
-  registerDirectRoutes({ products: products.GET, product: product.GET });
+  registerDirectRoutes({
+    products: await import("./app/api/v1/[profile]/products/route"),
+    "products/[id]": await import("./app/api/v1/[profile]/products/[id]/route"),
+    categories: await import("./app/api/v1/[profile]/categories/route"),
+    orders: await import("./app/api/v1/[profile]/orders/route"),
+    "orders/[id]": await import("./app/api/v1/[profile]/orders/[id]/route"),
+    "orders/[id]/cancel": await import("./app/api/v1/[profile]/orders/[id]/cancel/route"),
+    ping: await import("./app/api/v1/[profile]/ping/route"),
+    statement: await import("./app/api/v1/[profile]/statement/route"),
+  });
   const { startWorkerInServer } = await import("./lib/jobs/run-in-server");
   await startWorkerInServer();
 }

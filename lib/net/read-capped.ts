@@ -9,7 +9,7 @@ export async function readCapped(
   body: ReadableStream<Uint8Array> | null,
   { declaredLength, limit, tooLarge }: { declaredLength: string | null; limit: number; tooLarge: () => Error },
 ): Promise<Buffer> {
-  if (declaredLength !== null && /^\d+$/.test(declaredLength.trim()) && Number(declaredLength) > limit) {
+  if (declaredOver(declaredLength, limit)) {
     await body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
@@ -28,4 +28,39 @@ export async function readCapped(
     chunks.push(value);
   }
   return Buffer.concat(chunks, total);
+}
+
+function declaredOver(declaredLength: string | null | undefined, limit: number): boolean {
+  return declaredLength != null && /^\d+$/.test(declaredLength.trim()) && Number(declaredLength) > limit;
+}
+
+/**
+ * readCapped for a Node stream (a request our HTTP server reads itself,
+ * lib/ops/direct-dispatch.ts). Past the limit it stops listening and pauses
+ * the stream without destroying it, so the refusal can still be answered on
+ * the same socket.
+ */
+export function readCappedStream(
+  stream: NodeJS.ReadableStream,
+  { declaredLength, limit, tooLarge }: { declaredLength: string | undefined; limit: number; tooLarge: () => Error },
+): Promise<Buffer> {
+  if (declaredOver(declaredLength, limit)) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const stop = (settle: () => void) => {
+      stream.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      settle();
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total <= limit) return void chunks.push(chunk);
+      stream.pause();
+      stop(() => reject(tooLarge()));
+    };
+    const onEnd = () => stop(() => resolve(Buffer.concat(chunks, total)));
+    const onError = (err: Error) => stop(() => reject(err));
+    const onClose = () => stop(() => reject(new Error("the request was closed before its body ended")));
+    stream.on("data", onData).once("end", onEnd).once("error", onError).once("close", onClose);
+  });
 }

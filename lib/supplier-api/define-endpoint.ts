@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type http from "node:http";
 import { z } from "zod";
 import { clientIp } from "../admin-auth/client-ip";
 import { AppError, appError } from "../errors";
@@ -9,7 +10,7 @@ import { profileFromSegment, type Profile } from "../protocol/profiles";
 import { getCachedSettings } from "../settings/get-cached-settings";
 import { authenticate, type AuthenticatedCredential } from "./authenticate";
 import { consumeRateLimit } from "./rate-limit";
-import { readBodyLimited } from "./read-body";
+import { nodeRequest, webRequest, type EndpointRequest } from "./endpoint-request";
 import { recordSignedRequest } from "./replay";
 import { touchCredential } from "./touch-credential";
 import { errorAnswer, jsonAnswer, toResponse, type Answer, type JsonText } from "./responses";
@@ -98,37 +99,27 @@ export interface EndpointContextBase {
   replayed: boolean;
 }
 
-/**
- * A request as the pipeline reads it, from Next's Request or straight from
- * our HTTP server's socket (lib/ops/direct-dispatch.ts, decision 0023).
- */
-export interface EndpointRequest {
-  method: string;
-  /** Path and query as the client sent them (the path is what it signed). */
-  target: string;
-  headers: { get(name: string): string | null };
-  /** The raw body, refused above 1 MiB (D30). */
-  readBody(): Promise<Buffer>;
-}
-
 type RouteParams = Record<string, string | string[] | undefined>;
 
-/** The pipeline of an endpoint without a transport: what our HTTP server calls directly. */
-export type ServeEndpoint = (req: EndpointRequest, params: RouteParams) => Promise<Answer>;
+type ServeEndpoint = (req: EndpointRequest, params: RouteParams) => Promise<Answer>;
 
-/** The shape Next expects of a route handler export (GET, POST); defineEndpoint's carry `serve`. */
-export type RouteHandler = ((req: Request, ctx: { params: Promise<RouteParams> }) => Promise<Response>) & { serve?: ServeEndpoint };
+/**
+ * The shape Next expects of a route handler export (GET, POST). Those of
+ * defineEndpoint also carry `serveNode`: the same pipeline over a request our
+ * HTTP server reads from the socket itself (lib/ops/direct-dispatch.ts). It
+ * is built here, in the bundle Next loads, so every class the pipeline checks
+ * (AppError) is the bundle's own.
+ */
+export type RouteHandler = ((req: Request, ctx: { params: Promise<RouteParams> }) => Promise<Response>) & {
+  serveNode?: (req: http.IncomingMessage, target: string, params: RouteParams) => Promise<Answer>;
+};
 
 export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, QP = undefined>(
   def: EndpointDefinition<BU, BP, QU, QP>,
 ): RouteHandler {
   const serve = serveEndpoint(def);
-  const handler: RouteHandler = async (req, routeCtx) => {
-    const url = new URL(req.url);
-    const request = { method: req.method, target: url.pathname + url.search, headers: req.headers, readBody: () => readBodyLimited(req) };
-    return toResponse(await serve(request, await routeCtx.params));
-  };
-  handler.serve = serve;
+  const handler: RouteHandler = async (req, routeCtx) => toResponse(await serve(webRequest(req), await routeCtx.params));
+  handler.serveNode = (req, target, params) => serve(nodeRequest(req, target), params);
   return handler;
 }
 

@@ -1,6 +1,7 @@
 import { MAX_BODY_BYTES } from "../protocol/headers";
 import { appError } from "../errors";
-import { readCapped } from "../net/read-capped";
+import type http from "node:http";
+import { readCapped, readCappedStream } from "../net/read-capped";
 
 // The rest of the body is never read, so the connection cannot be reused: ask to close it.
 const tooLarge = () =>
@@ -14,4 +15,9 @@ const tooLarge = () =>
  */
 export function readBodyLimited(req: Request, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return readCapped(req.body, { declaredLength: req.headers.get("content-length"), limit, tooLarge });
+}
+
+/** readBodyLimited for a request our HTTP server reads itself (lib/ops/direct-dispatch.ts). */
+export function readNodeBodyLimited(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return readCappedStream(req, { declaredLength: req.headers["content-length"], limit, tooLarge });
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ALL_PREFIXES } from "@/lib/protocol/profiles";
 import { signedRawRequest } from "@/lib/supplier-api/test-client";
-import { creds, ids, server, useCatalogFixture } from "./catalog.testutil";
+import { creds, ids, server, skuIds, useCatalogFixture } from "./catalog.testutil";
 
-// Decision 0023: our HTTP server hands GET products and GET products/{id}
-// straight to their route handlers; everything else still goes through Next.
+// Decision 0023: our HTTP server hands the supplier API's requests straight
+// to the pipeline behind their route exports; what has none (HEAD, 405s, an
+// endpoint of one profile only, unknown paths) still goes through Next.
 // A HEAD of the same path is served by the same handler through Next, so the
 // two must answer with the same status and headers (D1, D2-D5).
 useCatalogFixture();
@@ -16,7 +17,7 @@ const VARYING = new Set(["date", "x-request-id", "connection", "keep-alive", "tr
 const stable = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).filter(([k]) => !VARYING.has(k)));
 const send = (method: string, path: string, headers?: Record<string, string>) => signedRawRequest(server.baseUrl, creds, { method, path, headers });
 
-describe("catalogue reads dispatched without Next's router (decision 0023)", () => {
+describe("supplier API dispatched without Next's router (decision 0023)", () => {
   it("answers as Next's route does, under all four prefixes, for a page, a product, an unknown product and a bad key", async () => {
     for (const { prefix } of ALL_PREFIXES) {
       for (const path of [`${prefix}/products?page=1&page_size=2`, `${prefix}/products/${ids.autoB}`, `${prefix}/products/999999`]) {
@@ -35,14 +36,49 @@ describe("catalogue reads dispatched without Next's router (decision 0023)", () 
     expect(refused.json()).toMatchObject({ ok: false, error_code: "unauthorized" });
   });
 
-  it("leaves to Next what it cannot pass on unchanged: an encoded id, a GET with a body, other paths", async () => {
+  it("leaves to Next what has no pipeline or cannot be passed on unchanged: an encoded id, HEAD, a 405, an endpoint of the other profile, other paths", async () => {
     // Next decodes %41 to "A": answered as /products/A is.
     const encoded = await send("GET", "/api/v1/upstream/products/%41");
     expect(encoded.headers.vary).toMatch(NEXT_VARY);
     expect(encoded.json()).toMatchObject({ ok: false, error_code: (await send("GET", "/api/v1/upstream/products/A")).json().error_code });
+    expect((await send("HEAD", "/api/v1/upstream/ping")).headers.vary).toMatch(NEXT_VARY);
+    const patch = await send("PATCH", "/api/v1/upstream/orders");
+    expect([patch.status, patch.headers.vary]).toEqual([405, expect.stringMatching(NEXT_VARY)]);
+    expect(patch.json()).toMatchObject({ ok: false, error_code: "method_not_allowed" });
+    const postProducts = await send("POST", "/api/v1/upstream/products");
+    expect([postProducts.status, postProducts.headers.vary]).toEqual([405, expect.stringMatching(NEXT_VARY)]);
+    // The catalogue webhook is a Profile U extension (under P the path does not exist): Next answers it under both.
+    const webhook = await send("GET", "/api/v1/provider/catalog-webhook");
+    expect([webhook.status, webhook.headers.vary]).toEqual([404, expect.stringMatching(NEXT_VARY)]);
+    expect((await send("GET", "/api/v1/upstream/catalog-webhook")).headers.vary).toMatch(NEXT_VARY);
+    const unknown = await send("GET", "/api/v1/upstream/products/x/y");
+    expect(unknown.headers.vary).toMatch(NEXT_VARY);
+    expect(unknown.json()).toMatchObject({ ok: false, error_code: "not_found" });
+  });
+
+  it("dispatches every endpoint with a pipeline: bodies read from the socket, capped at 1 MiB (D30)", async () => {
+    for (const path of ["/api/v1/upstream/ping", "/v1/provider/categories", "/api/v1/upstream/statement"]) {
+      const res = await send("GET", path);
+      expect([res.status, res.headers.vary], path).toEqual([200, undefined]);
+    }
+    // A GET's body is read and ignored, as through Next.
     const withBody = await signedRawRequest(server.baseUrl, creds, { method: "GET", path: "/api/v1/upstream/products", body: "{}" });
-    expect(withBody.headers.vary).toMatch(NEXT_VARY);
-    expect((await send("GET", "/api/v1/upstream/categories")).json().ok).toBe(true);
-    expect((await send("GET", "/api/v1/upstream/products/x/y")).json()).toMatchObject({ ok: false, error_code: "not_found" });
+    expect([withBody.status, withBody.headers.vary]).toEqual([200, undefined]);
+    const order = await signedRawRequest(server.baseUrl, creds, {
+      method: "POST", path: "/api/v1/upstream/orders",
+      body: JSON.stringify({ downstream_order_no: `DISPATCH-${Date.now()}`, sku_id: skuIds.autoB, quantity: 1 }),
+    });
+    expect(order.headers.vary).toBeUndefined();
+    expect(order.json()).toMatchObject({ ok: true });
+    const read = await send("GET", `/api/v1/upstream/orders/${order.json().order_id}`);
+    expect([read.status, read.headers.vary, read.json().order_no]).toEqual([200, undefined, order.json().order_no]);
+    const invalid = await signedRawRequest(server.baseUrl, creds, { method: "POST", path: "/v1/provider/orders", body: "{\"a\":1,\"a\":2}" });
+    expect([invalid.status, invalid.json().error_code]).toEqual([400, "invalid_json"]);
+    const big = "x".repeat(1024 * 1024 + 1);
+    for (const chunked of [false, true]) {
+      const tooLarge = await signedRawRequest(server.baseUrl, creds, { method: "POST", path: "/api/v1/upstream/orders", body: big, chunked });
+      expect([tooLarge.status, tooLarge.headers.vary, tooLarge.headers.connection], `chunked ${chunked}`).toEqual([413, undefined, "close"]);
+      expect(tooLarge.json()).toMatchObject({ ok: false, error_code: "request_too_large" });
+    }
   });
 });
