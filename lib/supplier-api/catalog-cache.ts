@@ -1,7 +1,7 @@
 import type { CatalogProduct } from "../catalog/load-catalog";
 import type { Profile } from "../protocol/profiles";
 import { syncToken } from "../protocol/sync-time";
-import { catalogState, type CatalogState, type ViewCache } from "./catalog-snapshot";
+import { cachePage, catalogState, type CatalogState, type ViewCache } from "./catalog-snapshot";
 import { serializeCategory, serializeProduct } from "./serializers/catalog";
 
 // Serialized catalogue answers, built from the snapshot (catalog-snapshot.ts)
@@ -24,7 +24,6 @@ function joined(head: string, items: Bytes[], tail: string): Bytes {
   parts.push(utf8(tail));
   return Buffer.concat(parts) as unknown as Bytes; // a Buffer is a Uint8Array: no copy
 }
-const MAX_CACHED_PAGES = 64;
 
 export interface CatalogView {
   state: CatalogState;
@@ -39,7 +38,7 @@ export async function catalogView(profile: Profile, memberLevelId: number | null
   const key = `${profile}:${levelId ?? ""}`;
   let cached = state.views.get(key);
   if (!cached) {
-    cached = { json: new Map(), pages: new Map() };
+    cached = { json: new Map(), pages: new Map(), pageBytes: 0 };
     state.views.set(key, cached);
   }
   return { state, profile, levelId, cache: cached };
@@ -71,7 +70,7 @@ export function productPage(view: CatalogView, page: number, pageSize: number, i
   const ids = start < list.length ? list.slice(start, start + pageSize) : [];
   const items = ids.map((id) => productJson(view, view.state.products.get(id)!));
   const body = joined('{"ok":true,"items":[', items, `],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`);
-  if (view.cache.pages.size < MAX_CACHED_PAGES) view.cache.pages.set(key, { body, ids });
+  cachePage(view.cache, key, { body, ids });
   return body;
 }
 

@@ -43,6 +43,8 @@ export interface CatalogState {
 export interface ViewCache {
   json: Map<number, Uint8Array<ArrayBuffer>>;
   pages: Map<string, CachedPage>;
+  /** Bytes of the bodies in `pages` (cachePage, dropPage). */
+  pageBytes: number;
   categoriesBody?: Uint8Array<ArrayBuffer>;
 }
 
@@ -50,6 +52,24 @@ export interface ViewCache {
 export interface CachedPage {
   body: Uint8Array<ArrayBuffer>;
   ids: number[];
+}
+
+/**
+ * Cached list pages per view are bounded by bytes, not by count: every page
+ * of a 10,000-product catalogue at 100 a page is ~15 MB, and a count (64
+ * once) left a third of them rebuilt on every read (issue 13.4).
+ */
+const MAX_PAGE_BYTES = 24 * 1024 * 1024;
+
+export function cachePage(view: ViewCache, key: string, page: CachedPage): void {
+  if (view.pageBytes + page.body.length > MAX_PAGE_BYTES) return;
+  view.pages.set(key, page);
+  view.pageBytes += page.body.length;
+}
+
+function dropPage(view: ViewCache, key: string, page: CachedPage): void {
+  view.pages.delete(key);
+  view.pageBytes -= page.body.length;
 }
 
 let current: CatalogState | undefined;
@@ -148,7 +168,7 @@ function applyChanges(state: CatalogState, load: CatalogLoad, startedAt: number)
     for (const view of state.views.values()) {
       for (const id of changed) view.json.delete(id);
       // A page's totals and slices move when the lists are reordered; otherwise only pages showing a changed product change.
-      for (const [key, page] of view.pages) if (reorder || page.ids.some((id) => changed.has(id))) view.pages.delete(key);
+      for (const [key, page] of view.pages) if (reorder || page.ids.some((id) => changed.has(id))) dropPage(view, key, page);
     }
   }
   if (categoriesChanged) for (const view of state.views.values()) view.categoriesBody = undefined;
