@@ -11,9 +11,19 @@ import type { TrustProxy } from "../config/trusted-proxies";
  * becomes plain IPv4, so one client has one rate-limit key however it connects.
  */
 export function clientAddressOf(req: IncomingMessage, trust: TrustProxy): string {
-  const address = proxyaddr(req, trust);
-  return ipaddr.isValid(address) ? ipaddr.process(address).toString() : "unknown";
+  const known = fromPeer.get(req.socket);
+  if (known !== undefined) return known;
+  const proxied = proxyaddr(req, trust);
+  const address = ipaddr.isValid(proxied) ? ipaddr.process(proxied).toString() : "unknown";
+  const peer = req.socket.remoteAddress;
+  if (peer !== undefined && !trust(peer, 0)) fromPeer.set(req.socket, address);
+  return address;
 }
+
+// A connection from a peer that is not a trusted proxy has one client address,
+// its peer's, whatever its requests' headers say: worked out once per
+// connection, not parsed again on every request it carries (issue 13.4).
+const fromPeer = new WeakMap<object, string>();
 
 /** Overwrites the client-address header (dropping every copy the client sent) before Next sees the request. */
 export function setClientAddress(req: IncomingMessage, trust: TrustProxy): void {
