@@ -21,10 +21,11 @@ const DISPATCHED = new Set(["GET", "POST", "PUT", "DELETE"]);
 export type DirectRoutes = Record<string, Record<string, unknown>>;
 
 // On globalThis: registered by Next's bundle (instrumentation.ts), read by the server (tsx).
-const g = globalThis as unknown as { __cardkeyDirectRoutes?: DirectRoutes };
+// A Map: the path segments come from the client ("constructor" is a key of every object).
+const g = globalThis as unknown as { __cardkeyDirectRoutes?: Map<string, Record<string, unknown>> };
 
 export function registerDirectRoutes(routes: DirectRoutes): void {
-  g.__cardkeyDirectRoutes = routes;
+  g.__cardkeyDirectRoutes = new Map(Object.entries(routes));
 }
 
 /** Answers a supplier API request without Next and returns true, or returns false to leave the request to Next. */
@@ -38,7 +39,7 @@ export function dispatchDirect(req: http.IncomingMessage, res: http.ServerRespon
   if (!match) return false;
   const [, profile, resource, id, action] = match;
   const file = id === undefined ? resource : action === undefined ? `${resource}/[id]` : `${resource}/[id]/${action}`;
-  const serve = (routes[file]?.[method] as RouteHandler | undefined)?.serveNode;
+  const serve = (routes.get(file)?.[method] as RouteHandler | undefined)?.serveNode;
   if (!serve) return false;
   let url: URL;
   try {

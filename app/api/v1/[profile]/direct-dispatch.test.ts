@@ -51,9 +51,11 @@ describe("supplier API dispatched without Next's router (decision 0023)", () => 
     const webhook = await send("GET", "/api/v1/provider/catalog-webhook");
     expect([webhook.status, webhook.headers.vary]).toEqual([404, expect.stringMatching(NEXT_VARY)]);
     expect((await send("GET", "/api/v1/upstream/catalog-webhook")).headers.vary).toMatch(NEXT_VARY);
-    const unknown = await send("GET", "/api/v1/upstream/products/x/y");
-    expect(unknown.headers.vary).toMatch(NEXT_VARY);
-    expect(unknown.json()).toMatchObject({ ok: false, error_code: "not_found" });
+    for (const path of ["/api/v1/upstream/products/x/y", "/api/v1/upstream/constructor", "/v1/provider/orders/1/constructor"]) {
+      const unknown = await send("GET", path);
+      expect(unknown.headers.vary, path).toMatch(NEXT_VARY);
+      expect(unknown.json(), path).toMatchObject({ ok: false, error_code: "not_found" });
+    }
   });
 
   it("dispatches every endpoint with a pipeline: bodies read from the socket, capped at 1 MiB (D30)", async () => {
