@@ -3,6 +3,7 @@ import next from "next";
 import type { TrustProxy } from "../config/trusted-proxies";
 import { setClientAddress } from "../net/client-address";
 import { earlyAnswer } from "../supplier-api/early-answer";
+import { log } from "../log";
 import { dispatchDirect } from "./direct-dispatch";
 
 export interface HttpServerOptions {
@@ -36,7 +37,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       return;
     }
     setClientAddress(req, opts.trust);
-    if (dispatchDirect(req, res)) return;
+    if (dispatchedDirect(req, res)) return;
     handle(req, res).catch(() => {
       // Next renders its own errors; this only guards against a rejected handler leaving the socket open.
       if (!res.headersSent) res.writeHead(500);
@@ -53,4 +54,18 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     server.listen(opts.port, opts.hostname, () => resolve());
   });
   return { server, closeApp: () => app.close() };
+}
+
+/**
+ * dispatchDirect, but a throw leaves the request to Next rather than
+ * unanswered (a throw in a request listener answers nothing): e.g. a build
+ * older than this server's code registered routes in another shape.
+ */
+function dispatchedDirect(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  try {
+    return dispatchDirect(req, res);
+  } catch (err) {
+    log.error({ err: (err as Error).message }, "direct dispatch refused a request; Next answers it");
+    return false;
+  }
 }
