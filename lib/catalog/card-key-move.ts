@@ -47,7 +47,7 @@ export async function makeBatches(conn: pg.PoolClient, batch: BatchOptions, batc
 /**
  * Moves the chunk in card_key_stage (after makeBatches): keys of SKUs that
  * did not exist when the import began (no sku_id) are set aside for
- * `moveLater`, the others go into "CardKey" now (those of a SKU without a
+ * `restageLater`, the others go into "CardKey" now (those of a SKU without a
  * batch are all held). Empties the stage; returns the keys added per batch id.
  */
 export async function moveChunk(conn: pg.PoolClient, batchIds: number[], { now, later, skipRowChecks }: { now: boolean; later: boolean; skipRowChecks: boolean }) {

@@ -6,17 +6,15 @@ const TAG_BYTES = 16;
 
 /** AES-256-GCM. Layout: iv(12) | tag(16) | ciphertext. */
 export function encryptText(plain: string): Uint8Array<ArrayBuffer> {
-  const iv = crypto.randomBytes(IV_BYTES);
-  const cipher = crypto.createCipheriv("aes-256-gcm", masterKeys().encryption, iv);
-  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  const out = Buffer.concat([iv, cipher.getAuthTag(), body]);
-  return new Uint8Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.length) as ArrayBuffer);
+  const out = new Uint8Array(sealedLength(plain));
+  sealTextInto(plain, Buffer.from(out.buffer), 0);
+  return out;
 }
 
 /** Bytes sealTextInto writes for `plain`. */
 export const sealedLength = (plain: string) => IV_BYTES + TAG_BYTES + Buffer.byteLength(plain, "utf8");
 
-// Bulk sealing (issue 13.3, a million keys): IVs are drawn from the CSPRNG a
+// Sealing, made for bulk (issue 13.3, a million keys): IVs are drawn from the CSPRNG a
 // few thousand at a time (one call per key cost about 4 µs) and the keys are
 // KeyObjects made once (a raw key is imported again on every call: 2.6 µs a
 // key for the HMAC alone in a CPU profile); each IV is still fresh random
@@ -33,7 +31,7 @@ function keyObjects() {
   return cachedKeys;
 }
 
-/** encryptText written into `out` at `at` (same layout), for bulk writers; returns the bytes written (sealedLength). */
+/** The sealing itself: encryptText's layout written into `out` at `at` (bulk writers pass their COPY buffer); returns the bytes written (sealedLength). */
 export function sealTextInto(plain: string, out: Buffer, at: number): number {
   if (ivAt === IV_POOL) (ivs = crypto.randomFillSync(Buffer.allocUnsafe(IV_POOL))), (ivAt = 0);
   const iv = ivs.subarray(ivAt, (ivAt += IV_BYTES));
