@@ -10,7 +10,7 @@
 // --order-rate per second on random SKUs, with the staleness probe of
 // scripts/lib/scale-orders.ts and the server's RSS sampled from /proc; then
 // for --baseline-seconds the same mix against a bare node:http server of
-// fixed bodies of the same sizes (scripts/lib/bare-baseline.ts): the
+// a page and a detail as ours answered them (scripts/lib/bare-baseline.ts): the
 // machine's own ceiling, with the same client sharing the cores.
 //
 //   npm run bench:catalog-scale [-- --products 10000 --keys 1000000 --seconds 30 --c 32 --order-rate 100 --warmup-seconds 5 --baseline-seconds 10 --port P]
@@ -85,20 +85,24 @@ try {
   const pageUrl = () => new URL(`${server!.baseUrl}/api/v1/upstream/products?page_size=100&page=${1 + Math.floor(Math.random() * pages)}`);
   const detailUrl = () => new URL(`${server!.baseUrl}/api/v1/upstream/products/${skus[Math.floor(Math.random() * skus.length)].productId}`);
   const detailClients = Math.max(1, Math.round(c / 4));
-  const bytes = { page: 0, pages: 0, detail: 0, details: 0 };
+  const bytes = { page: 0, pageWire: 0, pages: 0, detail: 0, details: 0 };
+  const sample: { page: Buffer; detail: Buffer } = { page: Buffer.alloc(0), detail: Buffer.alloc(0) };
   const agents = orderAgents(orderRate, probeEvery);
   // The whole mix for `secs`; `tag` keeps each phase's order numbers apart (a repeated one would be a replay, D8).
   const mix = (secs: number, tag: string) => Promise.all([
     runFor(secs, c - detailClients, async () => {
       const res = await signedHttpRequest(agent, auth, pageUrl());
       bytes.page += res.body.length;
+      bytes.pageWire += res.wireBytes;
       bytes.pages++;
+      sample.page = res.body;
       return ok(res.status);
     }),
     runFor(secs, detailClients, async () => {
       const res = await signedHttpRequest(agent, auth, detailUrl());
       bytes.detail += res.body.length;
       bytes.details++;
+      sample.detail = res.body;
       return ok(res.status);
     }),
     placeOrders({ agents, creds: auth, baseUrl: server!.baseUrl, skus, seconds: secs, rate: orderRate, probeEvery, run: `${run}-${tag}` }),
@@ -111,9 +115,10 @@ try {
   clearInterval(sampler);
   const rssEnd = procMemoryMb(server.pid, "VmRSS") ?? 0;
   const pageBytes = Math.round(bytes.page / Math.max(1, bytes.pages));
+  const pageWireBytes = Math.round(bytes.pageWire / Math.max(1, bytes.pages));
   const detailBytes = Math.round(bytes.detail / Math.max(1, bytes.details));
   const bare = baselineSeconds > 0
-    ? await bareBaseline({ seconds: baselineSeconds, pageClients: c - detailClients, detailClients, pageBytes, detailBytes, agent, creds: auth })
+    ? await bareBaseline({ seconds: baselineSeconds, pageClients: c - detailClients, detailClients, pageBody: sample.page, detailBody: sample.detail, agent, creds: auth })
     : undefined;
   const staleMax = orders.staleness.unresolved ? Infinity : orders.staleness.max_ms;
   const target = (value: number, limit: number) => ({ value, target: limit, met: value <= limit });
@@ -123,7 +128,7 @@ try {
       catalogue_seconds: round(catalog.seconds), catalogue_cli_peak_rss_mb: catalog.peakRssMb,
       keys_seconds: round(imported.seconds), keys_per_second: Math.round(keys / imported.seconds), keys_cli_peak_rss_mb: imported.peakRssMb,
     },
-    products_page: { bytes: pageBytes, p50_ms: pageLoad.p50_ms, p99_ms: pageLoad.p99_ms, max_ms: pageLoad.max_ms, pages_per_second: pageLoad.requests_per_second, errors: pageLoad.errors, error_kinds: pageLoad.errorKinds },
+    products_page: { bytes: pageBytes, wire_bytes: pageWireBytes, p50_ms: pageLoad.p50_ms, p99_ms: pageLoad.p99_ms, max_ms: pageLoad.max_ms, pages_per_second: pageLoad.requests_per_second, errors: pageLoad.errors, error_kinds: pageLoad.errorKinds },
     product_detail: { bytes: detailBytes, p50_ms: detailLoad.p50_ms, p99_ms: detailLoad.p99_ms, max_ms: detailLoad.max_ms, per_second: detailLoad.requests_per_second, errors: detailLoad.errors },
     orders,
     server_rss_mb: { max: Math.round(rssMax), end: Math.round(rssEnd) },

@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { makeProduct } from "../testing/factories";
@@ -23,18 +24,31 @@ describe("catalogue page cache (issue 13.4)", () => {
     // The same bytes object: answered from the cache, not rebuilt.
     again.forEach((body, i) => expect(body).toBe(first[i]));
     expect(view.cache.pages.size).toBe(pages);
-    expect(view.cache.pageBytes).toBe(first.reduce((n, b) => n + b.length, 0));
+    expect(view.cache.pageBytes).toBe(first.reduce((n, p) => n + p.body.length + (p.gzip?.length ?? 0), 0));
+  });
+
+  it("gzips each cached page once, off the event loop, and counts those bytes too", async () => {
+    const view = await catalogView("U");
+    const page = productPage(view, 2, 20, false);
+    for (let i = 0; i < 100 && !page.gzip; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(page.gzip).not.toBeNull();
+    expect(zlib.gunzipSync(page.gzip!).equals(Buffer.from(page.body))).toBe(true);
+    expect(page.gzip!.length).toBeLessThan(page.body.length);
+    expect(productPage(view, 2, 20, false)).toBe(page);
+    const pages = [...view.cache.pages.values()];
+    expect(view.cache.pageBytes).toBe(pages.reduce((n, p) => n + p.body.length + (p.gzip?.length ?? 0), 0));
   });
 
   it("a refresh drops only the page of the changed product, and its bytes", async () => {
     const view = await catalogView("U");
     const id = view.state.listed[0];
     const before = { size: view.cache.pages.size, bytes: view.cache.pageBytes, page: productPage(view, 1, 1, false) };
+    const pageBytes = before.page.body.length + (before.page.gzip?.length ?? 0);
     await db().product.update({ where: { id }, data: { priceCents: 777n } });
     await new Promise((r) => setTimeout(r, 2500)); // the refresh loop runs every 300 ms; an idle snapshot refreshes on the next read
     const after = await catalogView("U");
     expect(after.cache.pages.size).toBe(before.size - 1);
-    expect(after.cache.pageBytes).toBe(before.bytes - before.page.length);
+    expect(after.cache.pageBytes).toBe(before.bytes - pageBytes);
     expect(productPage(after, 1, 1, false)).not.toBe(before.page);
   });
 });

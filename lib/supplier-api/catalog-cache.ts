@@ -1,7 +1,7 @@
 import type { CatalogProduct } from "../catalog/load-catalog";
 import type { Profile } from "../protocol/profiles";
 import { syncToken } from "../protocol/sync-time";
-import { cachePage, catalogState, type CatalogState, type ViewCache } from "./catalog-snapshot";
+import { cachePage, catalogState, type CachedPage, type CatalogState, type ViewCache } from "./catalog-snapshot";
 import { serializeCategory, serializeProduct } from "./serializers/catalog";
 
 // Serialized catalogue answers, built from the snapshot (catalog-snapshot.ts)
@@ -60,18 +60,19 @@ export function categoriesBody(view: CatalogView): Bytes {
   return view.cache.categoriesBody;
 }
 
-/** Section 4.3 response body for one page, built once per page until the catalogue changes. */
-export function productPage(view: CatalogView, page: number, pageSize: number, includeInactive: boolean): Bytes {
+/** Section 4.3 response body for one page (and, soon after, its gzip), built once per page until the catalogue changes. */
+export function productPage(view: CatalogView, page: number, pageSize: number, includeInactive: boolean): CachedPage {
   const key = `${page}:${pageSize}:${includeInactive ? 1 : 0}`;
   const cached = view.cache.pages.get(key);
-  if (cached) return cached.body;
+  if (cached) return cached;
   const list = includeInactive ? view.state.listed : view.state.listedActive;
   const start = (page - 1) * pageSize;
   const ids = start < list.length ? list.slice(start, start + pageSize) : [];
   const items = ids.map((id) => productJson(view, view.state.products.get(id)!));
   const body = joined('{"ok":true,"items":[', items, `],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`);
-  cachePage(view.cache, key, { body, ids });
-  return body;
+  const built: CachedPage = { body, gzip: null, ids };
+  cachePage(view.cache, key, built);
+  return built;
 }
 
 /**

@@ -1,3 +1,4 @@
+import Negotiator from "negotiator";
 import { z } from "zod";
 import { AppError, appError } from "../errors";
 import { log } from "../log";
@@ -19,18 +20,42 @@ export interface Answer {
 const JSON_TYPE = "application/json; charset=utf-8";
 const encoder = new TextEncoder();
 
-/** A success body that is already serialized JSON (the catalogue cache serves these). */
+/**
+ * A success body that is already serialized JSON (the catalogue cache serves
+ * these). `gzip`: the same body gzipped; null when it will be but is not yet
+ * (the answer varies by Accept-Encoding all the same); absent when never.
+ */
 export class JsonText {
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly gzip?: Uint8Array | null,
+  ) {}
 }
 
-export function jsonText(text: string | Uint8Array): JsonText {
-  return new JsonText(typeof text === "string" ? encoder.encode(text) : text);
+export function jsonText(text: string | Uint8Array, gzip?: Uint8Array | null): JsonText {
+  return new JsonText(typeof text === "string" ? encoder.encode(text) : text, gzip);
 }
 
-/** D2 success answer, or any JSON body with `status`. */
-export function jsonAnswer(body: object, status = 200): Answer {
-  return bytesAnswer(body instanceof JsonText ? body.bytes : encoder.encode(JSON.stringify(body)), status);
+/**
+ * D2 success answer, or any JSON body with `status`. A body kept gzipped is
+ * sent gzipped to a client whose Accept-Encoding prefers it to identity.
+ */
+export function jsonAnswer(body: object, status = 200, acceptEncoding: string | null = null): Answer {
+  if (!(body instanceof JsonText)) return bytesAnswer(encoder.encode(JSON.stringify(body)), status);
+  const answer = bytesAnswer(body.bytes, status);
+  if (body.gzip === undefined) return answer;
+  answer.headers.Vary = "Accept-Encoding";
+  if (body.gzip && prefersGzip(acceptEncoding)) {
+    answer.headers["Content-Encoding"] = "gzip";
+    answer.body = body.gzip;
+  }
+  return answer;
+}
+
+/** RFC 9110 12.5.3, q-values included (negotiator, as Express uses). */
+function prefersGzip(acceptEncoding: string | null): boolean {
+  if (!acceptEncoding) return false;
+  return new Negotiator({ headers: { "accept-encoding": acceptEncoding } }).encoding(["identity", "gzip"]) === "gzip";
 }
 
 function bytesAnswer(body: Uint8Array, status: number): Answer {

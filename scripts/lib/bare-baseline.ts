@@ -1,38 +1,51 @@
 // The ceiling of this machine for `bench:catalog-scale`'s request mix: a bare
 // node:http server in its own process (no Next, no database, no
-// authentication; it answers fixed bodies of the catalogue's page and detail
-// sizes), measured with the same clients, agent and request signing. A
+// authentication; it answers a page and a detail our server answered), measured with the same clients, agent and request signing. A
 // latency target this baseline misses cannot be met by any server here while
 // the load generator shares the machine's cores (decision 0023).
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type http from "node:http";
 import { runFor, type LoadResult } from "./load";
 import { freePort } from "./scale-server";
 import { signedHttpRequest, type SupplierCredentials } from "./signed-fetch";
 
+// The page is gzipped once, at the level the catalogue cache uses, and sent
+// gzipped to a client that accepts it, as ours is once compressed.
 const SERVER = `
-const http = require("node:http");
-const [pageBytes, detailBytes, port] = process.argv.slice(-3).map(Number);
-const page = Buffer.alloc(pageBytes, 32), detail = Buffer.alloc(detailBytes, 32);
+const fs = require("node:fs"), http = require("node:http"), zlib = require("node:zlib");
+const [pageFile, detailFile, port] = process.argv.slice(-3);
+const page = fs.readFileSync(pageFile), detail = fs.readFileSync(detailFile);
+const pageGzip = zlib.gzipSync(page, { level: 1 });
 http.createServer((req, res) => {
-  const body = req.url.startsWith("/page") ? page : detail;
-  res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": body.length }).end(body);
-}).listen(port, "127.0.0.1", () => console.log("ready"));
+  const gzip = req.url.startsWith("/page") && /gzip/.test(req.headers["accept-encoding"] || "");
+  const body = req.url.startsWith("/page") ? (gzip ? pageGzip : page) : detail;
+  const headers = { "Content-Type": "application/json; charset=utf-8", "Content-Length": body.length };
+  if (gzip) headers["Content-Encoding"] = "gzip";
+  res.writeHead(200, headers).end(body);
+}).listen(Number(port), "127.0.0.1", () => console.log("ready"));
 `;
 
 export interface BareBaselineOptions {
   seconds: number;
   pageClients: number;
   detailClients: number;
-  pageBytes: number;
-  detailBytes: number;
+  /** A products page and a product detail as our server answered them (decoded). */
+  pageBody: Buffer;
+  detailBody: Buffer;
   agent: http.Agent;
   creds: SupplierCredentials;
 }
 
 export async function bareBaseline(o: BareBaselineOptions): Promise<{ products_page: LoadResult; product_detail: LoadResult }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["-e", SERVER, "--", String(o.pageBytes), String(o.detailBytes), String(port)], { stdio: ["ignore", "pipe", "inherit"] });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-bare-"));
+  const [pageFile, detailFile] = [path.join(dir, "page.json"), path.join(dir, "detail.json")];
+  fs.writeFileSync(pageFile, o.pageBody);
+  fs.writeFileSync(detailFile, o.detailBody);
+  const child = spawn(process.execPath, ["-e", SERVER, "--", pageFile, detailFile, String(port)], { stdio: ["ignore", "pipe", "inherit"] });
   try {
     await new Promise<void>((resolve, reject) => {
       child.stdout!.once("data", () => resolve());
@@ -47,5 +60,6 @@ export async function bareBaseline(o: BareBaselineOptions): Promise<{ products_p
     return { products_page, product_detail };
   } finally {
     child.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }

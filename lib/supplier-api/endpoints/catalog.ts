@@ -17,11 +17,9 @@ export const listProductsEndpoint = defineEndpoint({
   handler: async (ctx) => {
     const { page, page_size, include_inactive, updated_after } = ctx.query;
     const view = await catalogView(ctx.profile, ctx.credential.memberLevelId);
-    return jsonText(
-      updated_after === undefined
-        ? productPage(view, page, page_size, include_inactive)
-        : productSyncPage(view, updated_after, page, page_size, include_inactive),
-    );
+    if (updated_after !== undefined) return jsonText(productSyncPage(view, updated_after, page, page_size, include_inactive));
+    const cached = productPage(view, page, page_size, include_inactive);
+    return jsonText(cached.body, cached.gzip);
   },
 });
 

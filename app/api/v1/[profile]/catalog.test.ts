@@ -155,6 +155,29 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     expect(byId.has(ids.inDeletedCategory)).toBe(false);
   });
 
+  it("products: a page comes gzipped, once compressed, to a client that asks; the same JSON (issue 13.4)", async () => {
+    const path = `${prefix}/products?include_inactive=1`;
+    const plain = await get(prefix, "/products?include_inactive=1");
+    expect(plain.headers.vary).toBe("Accept-Encoding");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const asking = (acceptEncoding: string) => signedRawRequest(server.baseUrl, creds, { method: "GET", path, headers: { "Accept-Encoding": acceptEncoding } });
+    // The thread pool compresses a page after its first read; no request waits for it.
+    let zipped = await asking("gzip, deflate, br");
+    for (let i = 0; i < 100 && zipped.headers["content-encoding"] !== "gzip"; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      zipped = await asking("gzip, deflate, br");
+    }
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers.vary).toBe("Accept-Encoding");
+    expect(Number(zipped.headers["content-length"])).toBeLessThan(Buffer.byteLength(plain.text));
+    expect(zipped.text).toBe(plain.text);
+    for (const refusing of ["gzip;q=0", "br", "identity", "identity, gzip;q=0.5"]) {
+      const res = await asking(refusing);
+      expect(res.headers["content-encoding"], refusing).toBeUndefined();
+      expect(res.text).toBe(plain.text);
+    }
+  });
+
   it("product detail equals the list item; inactive is 200 with is_active false (4.4, D11)", async () => {
     const items = (await get(prefix, "/products?include_inactive=1")).json().items as Record<string, unknown>[];
     for (const name of ["autoB", "inactiveA", "manualA"]) {
