@@ -6,7 +6,8 @@
 // buyer and raises the rate limits with the CLI, then after --warmup-seconds
 // of the same load (dropped: connections opened, code warm) for --seconds measures
 // with --c clients products pages of 100 at random pages (3 clients in 4)
-// and product details (1 in 4) while orders are placed open-loop at
+// and product details (1 in 4), each kind from a process of its own
+// (scripts/lib/read-clients.ts), while orders are placed open-loop at
 // --order-rate per second on random SKUs, with the staleness probe of
 // scripts/lib/scale-orders.ts and the server's RSS sampled from /proc; then
 // for --baseline-seconds the same mix against a bare node:http server of
@@ -22,11 +23,12 @@ import os from "node:os";
 import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
 import { writeScaleCatalog, skuCode } from "./lib/catalog-scale-file";
-import { arg, runFor } from "./lib/load";
+import { arg } from "./lib/load";
 import { orderAgents, placeOrders, type ScaleSku } from "./lib/scale-orders";
 import { freePort, procMemoryMb, runCli, startServer, type ScaleServer } from "./lib/scale-server";
 import { makeAgent, signedHttpRequest } from "./lib/signed-fetch";
 import { bareBaseline } from "./lib/bare-baseline";
+import { startReaders } from "./lib/read-clients";
 
 const num = (name: string, env: string, fallback: number) => Number(arg(name, env, String(fallback)));
 const products = num("products", "BENCH_PRODUCTS", 10_000);
@@ -46,6 +48,7 @@ fs.chmodSync(scratch, 0o755); // as root the embedded PostgreSQL runs as user po
 const config = loadEnvOrExit("bench:catalog-scale");
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: config.DATABASE_URL ? config.DATA_DIR : path.join(scratch, "data"), LOG_LEVEL: "warn", ENABLE_BENCH_ROUTES: "1" };
 let server: ScaleServer | undefined;
+let stopReaders = () => undefined as void;
 let code = 0;
 try {
   server = await startServer({ port, env, log: path.join(scratch, "server.log") });
@@ -61,7 +64,7 @@ try {
   const creds = (await runCli(env, ["apikey:create", "--email", email, "--name", "scale"])).json as { api_key: string; api_secret: string };
   await runCli(env, ["settings:set", "rate_limit_per_key=1000000", "rate_limit_per_ip=1000000"]);
   const auth = { apiKey: creds.api_key, apiSecret: creds.api_secret };
-  const agent = makeAgent(c);
+  const agent = makeAgent(1); // the catalogue walk below
 
   // Every SKU of this run, by walking the catalogue (also warms the server).
   const get = async (p: string) => {
@@ -81,44 +84,28 @@ try {
   }
   if (skus.length !== products * 2) throw new Error(`found ${skus.length} of ${products * 2} SKUs in the catalogue`);
 
-  const ok = (status: number): true | string => (status === 200 ? true : `http:${status}`);
-  const pageUrl = () => new URL(`${server!.baseUrl}/api/v1/upstream/products?page_size=100&page=${1 + Math.floor(Math.random() * pages)}`);
-  const detailUrl = () => new URL(`${server!.baseUrl}/api/v1/upstream/products/${skus[Math.floor(Math.random() * skus.length)].productId}`);
   const detailClients = Math.max(1, Math.round(c / 4));
-  const bytes = { page: 0, pageWire: 0, pages: 0, detail: 0, details: 0 };
-  const sample: { page: Buffer; detail: Buffer } = { page: Buffer.alloc(0), detail: Buffer.alloc(0) };
+  const readers = { page: startReaders(c - detailClients), detail: startReaders(detailClients) };
+  stopReaders = () => Object.values(readers).forEach((r) => r.stop());
+  const pagePaths = Array.from({ length: pages }, (_, i) => `/api/v1/upstream/products?page_size=100&page=${i + 1}`);
+  const detailPaths = [...new Set(skus.map((s) => s.productId))].map((id) => `/api/v1/upstream/products/${id}`);
   const agents = orderAgents(orderRate, probeEvery);
   // The whole mix for `secs`; `tag` keeps each phase's order numbers apart (a repeated one would be a replay, D8).
   const mix = (secs: number, tag: string) => Promise.all([
-    runFor(secs, c - detailClients, async () => {
-      const res = await signedHttpRequest(agent, auth, pageUrl());
-      bytes.page += res.body.length;
-      bytes.pageWire += res.wireBytes;
-      bytes.pages++;
-      sample.page = res.body;
-      return ok(res.status);
-    }),
-    runFor(secs, detailClients, async () => {
-      const res = await signedHttpRequest(agent, auth, detailUrl());
-      bytes.detail += res.body.length;
-      bytes.details++;
-      sample.detail = res.body;
-      return ok(res.status);
-    }),
+    readers.page.run({ ...auth, base: server!.baseUrl, paths: pagePaths, seconds: secs }),
+    readers.detail.run({ ...auth, base: server!.baseUrl, paths: detailPaths, seconds: secs }),
     placeOrders({ agents, creds: auth, baseUrl: server!.baseUrl, skus, seconds: secs, rate: orderRate, probeEvery, run: `${run}-${tag}` }),
   ]);
   // A warm-up opens every client's connections and warms the server's code paths; its figures are dropped.
   if (warmupSeconds > 0) await mix(warmupSeconds, "warm");
   let rssMax = 0;
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, procMemoryMb(server!.pid, "VmRSS") ?? 0)), 250);
-  const [pageLoad, detailLoad, orders] = await mix(seconds, "run");
+  const [pageRead, detailRead, orders] = await mix(seconds, "run");
+  const [pageLoad, detailLoad] = [pageRead.load, detailRead.load];
   clearInterval(sampler);
   const rssEnd = procMemoryMb(server.pid, "VmRSS") ?? 0;
-  const pageBytes = Math.round(bytes.page / Math.max(1, bytes.pages));
-  const pageWireBytes = Math.round(bytes.pageWire / Math.max(1, bytes.pages));
-  const detailBytes = Math.round(bytes.detail / Math.max(1, bytes.details));
   const bare = baselineSeconds > 0
-    ? await bareBaseline({ seconds: baselineSeconds, pageClients: c - detailClients, detailClients, pageBody: sample.page, detailBody: sample.detail, agent, creds: auth })
+    ? await bareBaseline({ seconds: baselineSeconds, readers, pageBody: pageRead.sample, detailBody: detailRead.sample, creds: auth })
     : undefined;
   const staleMax = orders.staleness.unresolved ? Infinity : orders.staleness.max_ms;
   const target = (value: number, limit: number) => ({ value, target: limit, met: value <= limit });
@@ -128,8 +115,8 @@ try {
       catalogue_seconds: round(catalog.seconds), catalogue_cli_peak_rss_mb: catalog.peakRssMb,
       keys_seconds: round(imported.seconds), keys_per_second: Math.round(keys / imported.seconds), keys_cli_peak_rss_mb: imported.peakRssMb,
     },
-    products_page: { bytes: pageBytes, wire_bytes: pageWireBytes, p50_ms: pageLoad.p50_ms, p99_ms: pageLoad.p99_ms, max_ms: pageLoad.max_ms, pages_per_second: pageLoad.requests_per_second, errors: pageLoad.errors, error_kinds: pageLoad.errorKinds },
-    product_detail: { bytes: detailBytes, p50_ms: detailLoad.p50_ms, p99_ms: detailLoad.p99_ms, max_ms: detailLoad.max_ms, per_second: detailLoad.requests_per_second, errors: detailLoad.errors },
+    products_page: { bytes: pageRead.bytes, wire_bytes: pageRead.wireBytes, p50_ms: pageLoad.p50_ms, p99_ms: pageLoad.p99_ms, max_ms: pageLoad.max_ms, pages_per_second: pageLoad.requests_per_second, errors: pageLoad.errors, error_kinds: pageLoad.errorKinds },
+    product_detail: { bytes: detailRead.bytes, p50_ms: detailLoad.p50_ms, p99_ms: detailLoad.p99_ms, max_ms: detailLoad.max_ms, per_second: detailLoad.requests_per_second, errors: detailLoad.errors },
     orders,
     server_rss_mb: { max: Math.round(rssMax), end: Math.round(rssEnd) },
     baseline_bare_node: bare && {
@@ -150,6 +137,7 @@ try {
   console.error(`bench:catalog-scale: ${(err as Error).message}`);
   code = 1;
 } finally {
+  stopReaders();
   await server?.stop().catch(() => undefined);
   // The server's warnings (e.g. slow catalogue refreshes) explain figures that miss a target.
   const serverLog = path.join(scratch, "server.log");

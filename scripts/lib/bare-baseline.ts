@@ -1,16 +1,18 @@
 // The ceiling of this machine for `bench:catalog-scale`'s request mix: a bare
 // node:http server in its own process (no Next, no database, no
-// authentication; it answers a page and a detail our server answered), measured with the same clients, agent and request signing. A
+// authentication; it answers a page and a detail our server answered), measured with the same reader processes and request signing. A
 // latency target this baseline misses cannot be met by any server here while
 // the load generator shares the machine's cores (decision 0023).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type http from "node:http";
-import { runFor, type LoadResult } from "./load";
+import type { LoadResult } from "./load";
+import type { startReaders } from "./read-clients";
 import { freePort } from "./scale-server";
-import { signedHttpRequest, type SupplierCredentials } from "./signed-fetch";
+import type { SupplierCredentials } from "./signed-fetch";
+
+type Readers = ReturnType<typeof startReaders>;
 
 // The page is gzipped once, at the level the catalogue cache uses, and sent
 // gzipped to a client that accepts it, as ours is once compressed.
@@ -30,12 +32,11 @@ http.createServer((req, res) => {
 
 export interface BareBaselineOptions {
   seconds: number;
-  pageClients: number;
-  detailClients: number;
+  /** The bench's reader processes (read-clients.ts). */
+  readers: { page: Readers; detail: Readers };
   /** A products page and a product detail as our server answered them (decoded). */
   pageBody: Buffer;
   detailBody: Buffer;
-  agent: http.Agent;
   creds: SupplierCredentials;
 }
 
@@ -52,11 +53,11 @@ export async function bareBaseline(o: BareBaselineOptions): Promise<{ products_p
       child.once("exit", (code) => reject(new Error(`the bare baseline server exited (${code})`)));
     });
     const base = `http://127.0.0.1:${port}`;
-    const ok = (status: number): true | string => (status === 200 ? true : `http:${status}`);
-    const [products_page, product_detail] = await Promise.all([
-      runFor(o.seconds, o.pageClients, async () => ok((await signedHttpRequest(o.agent, o.creds, `${base}/page`)).status)),
-      runFor(o.seconds, o.detailClients, async () => ok((await signedHttpRequest(o.agent, o.creds, `${base}/detail`)).status)),
+    const [page, detail] = await Promise.all([
+      o.readers.page.run({ ...o.creds, base, paths: ["/page"], seconds: o.seconds }),
+      o.readers.detail.run({ ...o.creds, base, paths: ["/detail"], seconds: o.seconds }),
     ]);
+    const [products_page, product_detail] = [page.load, detail.load];
     return { products_page, product_detail };
   } finally {
     child.kill();

@@ -1,0 +1,77 @@
+// Closed-loop catalogue readers in a process of their own, for
+// `bench:catalog-scale`: the page readers and the detail readers each get
+// one, as separate downstreams would, so a detail's latency is not also the
+// time its answer waited in a load generator's event loop busy with 24 page
+// readers' answers (their decoding included). The parent sends one JSON
+// command a line on stdin and reads one JSON result a line on stdout:
+//
+//   { "base": "http://127.0.0.1:P", "paths": ["/api/v1/upstream/products/7", …],
+//     "seconds": 30, "apiKey": "…", "apiSecret": "…" }
+//   → { "load": LoadResult, "bytes": …, "wireBytes": …, "sample": "<last body, base64>" }
+//
+// Each command runs `clients` (argv[2]) readers, each requesting a random
+// path of the list, signed and accepting gzip, for `seconds`.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { runFor, type LoadResult } from "./load";
+import { makeAgent, signedHttpRequest, type SupplierCredentials } from "./signed-fetch";
+
+export interface ReadCommand extends SupplierCredentials {
+  base: string;
+  paths: string[];
+  seconds: number;
+}
+
+export interface ReadResult {
+  load: LoadResult;
+  /** Average body bytes (decoded), and on the wire. */
+  bytes: number;
+  wireBytes: number;
+  /** The last body read, decoded. */
+  sample: Buffer;
+}
+
+/** The readers' process, started once; `run` sends it a command and waits for its result. */
+export function startReaders(clients: number): { run(cmd: ReadCommand): Promise<ReadResult>; stop(): void } {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), String(clients)], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const waiting: ((line: string) => void)[] = [];
+  lines.on("line", (line) => waiting.shift()?.(line));
+  return {
+    run: (cmd) =>
+      new Promise((resolve, reject) => {
+        const onExit = (code: number | null) => reject(new Error(`the readers' process exited (${code})`));
+        child.once("exit", onExit);
+        waiting.push((line) => {
+          child.off("exit", onExit);
+          const r = JSON.parse(line) as Omit<ReadResult, "sample"> & { sample: string };
+          resolve({ ...r, sample: Buffer.from(r.sample, "base64") });
+        });
+        child.stdin!.write(`${JSON.stringify(cmd)}\n`);
+      }),
+    stop: () => child.kill(),
+  };
+}
+
+async function serve(clients: number) {
+  const agent = makeAgent(clients);
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    const cmd = JSON.parse(line) as ReadCommand;
+    const totals = { bytes: 0, wire: 0, n: 0, sample: Buffer.alloc(0) as Buffer };
+    const load = await runFor(cmd.seconds, clients, async () => {
+      const url = new URL(cmd.base + cmd.paths[Math.floor(Math.random() * cmd.paths.length)]);
+      const res = await signedHttpRequest(agent, cmd, url);
+      totals.bytes += res.body.length;
+      totals.wire += res.wireBytes;
+      totals.n++;
+      totals.sample = res.body;
+      return res.status === 200 ? true : `http:${res.status}`;
+    });
+    const avg = (x: number) => Math.round(x / Math.max(1, totals.n));
+    process.stdout.write(`${JSON.stringify({ load, bytes: avg(totals.bytes), wireBytes: avg(totals.wire), sample: totals.sample.toString("base64") })}\n`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await serve(Number(process.argv[2]));
