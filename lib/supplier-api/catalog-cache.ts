@@ -14,16 +14,18 @@ type Bytes = Uint8Array<ArrayBuffer>;
 const encoder = new TextEncoder();
 const utf8 = (text: string): Bytes => encoder.encode(text);
 const COMMA = utf8(",");
-/** Serialized items joined into `head … tail` without building one big string. */
-function joined(head: string, items: Bytes[], tail: string): Bytes {
+/** Serialized items as the pieces of `head … tail`, comma-separated, without building one big string. */
+function pieces(head: string, items: Bytes[], tail: string): Bytes[] {
   const parts: Bytes[] = [utf8(head)];
   for (const [i, item] of items.entries()) {
     if (i) parts.push(COMMA);
     parts.push(item);
   }
   parts.push(utf8(tail));
-  return Buffer.concat(parts) as unknown as Bytes; // a Buffer is a Uint8Array: no copy
+  return parts;
 }
+
+const joined = (head: string, items: Bytes[], tail: string): Bytes => Buffer.concat(pieces(head, items, tail)) as unknown as Bytes; // a Buffer is a Uint8Array: no copy
 
 export interface CatalogView {
   state: CatalogState;
@@ -60,7 +62,7 @@ export function categoriesBody(view: CatalogView): Bytes {
   return view.cache.categoriesBody;
 }
 
-/** Section 4.3 response body for one page (and, soon after, its gzip), built once per page until the catalogue changes. */
+/** Section 4.3 response body for one page (in pieces, and soon after gzipped), built once per page until the catalogue changes. */
 export function productPage(view: CatalogView, page: number, pageSize: number, includeInactive: boolean): CachedPage {
   const key = `${page}:${pageSize}:${includeInactive ? 1 : 0}`;
   const cached = view.cache.pages.get(key);
@@ -69,8 +71,8 @@ export function productPage(view: CatalogView, page: number, pageSize: number, i
   const start = (page - 1) * pageSize;
   const ids = start < list.length ? list.slice(start, start + pageSize) : [];
   const items = ids.map((id) => productJson(view, view.state.products.get(id)!));
-  const body = joined('{"ok":true,"items":[', items, `],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`);
-  const built: CachedPage = { body, gzip: null, ids };
+  const parts = pieces('{"ok":true,"items":[', items, `],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`);
+  const built: CachedPage = { parts, length: parts.reduce((n, p) => n + p.length, 0), gzip: null, ids };
   cachePage(view.cache, key, built);
   return built;
 }

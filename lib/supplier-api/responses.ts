@@ -22,17 +22,23 @@ const encoder = new TextEncoder();
 
 /**
  * A success body that is already serialized JSON (the catalogue cache serves
- * these). `gzip`: the same body gzipped; null when it will be but is not yet
- * (the answer varies by Accept-Encoding all the same); absent when never.
+ * these): the bytes, or a function that makes them (a page kept in pieces is
+ * joined only when sent uncompressed). `gzip`: the same body gzipped; null
+ * when it will be but is not yet (the answer varies by Accept-Encoding all
+ * the same); absent when never.
  */
 export class JsonText {
   constructor(
-    readonly bytes: Uint8Array,
+    private readonly body: Uint8Array | (() => Uint8Array),
     readonly gzip?: Uint8Array | null,
   ) {}
+
+  get bytes(): Uint8Array {
+    return typeof this.body === "function" ? this.body() : this.body;
+  }
 }
 
-export function jsonText(text: string | Uint8Array, gzip?: Uint8Array | null): JsonText {
+export function jsonText(text: string | Uint8Array | (() => Uint8Array), gzip?: Uint8Array | null): JsonText {
   return new JsonText(typeof text === "string" ? encoder.encode(text) : text, gzip);
 }
 
@@ -42,13 +48,11 @@ export function jsonText(text: string | Uint8Array, gzip?: Uint8Array | null): J
  */
 export function jsonAnswer(body: object, status = 200, acceptEncoding: string | null = null): Answer {
   if (!(body instanceof JsonText)) return bytesAnswer(encoder.encode(JSON.stringify(body)), status);
-  const answer = bytesAnswer(body.bytes, status);
-  if (body.gzip === undefined) return answer;
+  if (body.gzip === undefined) return bytesAnswer(body.bytes, status);
+  const gzip = body.gzip && prefersGzip(acceptEncoding) ? body.gzip : undefined;
+  const answer = bytesAnswer(gzip ?? body.bytes, status);
   answer.headers.Vary = "Accept-Encoding";
-  if (body.gzip && prefersGzip(acceptEncoding)) {
-    answer.headers["Content-Encoding"] = "gzip";
-    answer.body = body.gzip;
-  }
+  if (gzip) answer.headers["Content-Encoding"] = "gzip";
   return answer;
 }
 

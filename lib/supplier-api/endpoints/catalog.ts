@@ -1,5 +1,6 @@
 import { ProductsQuerySchema } from "../../protocol/catalog-query";
 import { catalogView, categoriesBody, productDetail, productPage, productSyncPage } from "../catalog-cache";
+import { pageBody } from "../catalog-snapshot";
 import { defineEndpoint, parseIdParam } from "../define-endpoint";
 import { jsonText } from "../responses";
 import { appError } from "../../errors";
@@ -19,7 +20,7 @@ export const listProductsEndpoint = defineEndpoint({
     const view = await catalogView(ctx.profile, ctx.credential.memberLevelId);
     if (updated_after !== undefined) return jsonText(productSyncPage(view, updated_after, page, page_size, include_inactive));
     const cached = productPage(view, page, page_size, include_inactive);
-    return jsonText(cached.body, cached.gzip);
+    return jsonText(() => pageBody(cached), cached.gzip);
   },
 });
 
