@@ -22,13 +22,14 @@ export function makeAgent(concurrency: number): http.Agent {
   return new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
 }
 
-/** One request over a keep-alive agent; `headers` are sent as given. */
+/** One request over a keep-alive agent; `headers` are sent as given; a gzipped body is decoded unless `decode` is false. */
 export function httpRequest(
   agent: http.Agent,
   url: URL,
   method: string,
   headers: Record<string, string>,
   body = "",
+  decode = true,
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const payload = body ? Buffer.from(body, "utf8") : undefined;
@@ -49,7 +50,7 @@ export function httpRequest(
           const done = (body: Buffer) => resolve({ status: res.statusCode ?? 0, body, wireBytes: wire.length, headers: res.headers });
           try {
             // In one synchronous call: on the thread pool, in 16 KB chunks, it costs the shared cores about three times the CPU.
-            done(res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(wire) : wire);
+            done(decode && res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(wire) : wire);
           } catch (err) {
             reject(err);
           }
@@ -74,7 +75,8 @@ export function signedHttpRequest(
   url: string | URL,
   method = "GET",
   body = "",
+  decode = true,
 ): Promise<HttpResult> {
   const u = typeof url === "string" ? new URL(url) : url;
-  return httpRequest(agent, u, method, { ...signedHeaders(creds, method, u.pathname, body), "Accept-Encoding": "gzip" }, body);
+  return httpRequest(agent, u, method, { ...signedHeaders(creds, method, u.pathname, body), "Accept-Encoding": "gzip" }, body, decode);
 }
