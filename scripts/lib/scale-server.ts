@@ -67,13 +67,15 @@ export async function startServer({ port, env, log }: { port: number; env: NodeJ
 
 export interface CliRun { json: any; seconds: number; peakRssMb: number } // eslint-disable-line @typescript-eslint/no-explicit-any -- each command's own JSON
 
-/** `npm run cli`'s node arguments (package.json), so the CLI runs as operators run it, without npm in between. */
-const cliArgs = (JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.cli as string).split(" ").slice(1);
+/** `npm run cli`'s environment and node arguments (package.json), so the CLI runs as operators run it, without npm in between. */
+const cliScript = (JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.cli as string).split(" ");
+const cliEnv = Object.fromEntries(cliScript.filter((w, i) => i < cliScript.indexOf("node") && w.includes("=")).map((w) => w.split("=", 2)));
+const cliArgs = cliScript.slice(cliScript.indexOf("node") + 1);
 
 /** One CLI command; its peak RSS sampled from /proc (VmHWM) while it runs. */
 export async function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...cliArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...cliArgs, ...args], { env: { ...env, ...cliEnv }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
