@@ -4,7 +4,7 @@ import { db } from "../db/client";
 import { makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";
 import { catalogView, productPage } from "./catalog-cache";
-import { pageBody, type CachedPage } from "./catalog-snapshot";
+import { pageBody, type CachedPage } from "./page-cache";
 
 const cost = (p: CachedPage) => 8 * (p.parts.length + p.ids.length) + (p.gzip?.length ?? 0);
 

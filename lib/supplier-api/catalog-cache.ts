@@ -1,7 +1,8 @@
 import type { CatalogProduct } from "../catalog/load-catalog";
 import type { Profile } from "../protocol/profiles";
 import { syncToken } from "../protocol/sync-time";
-import { cachePage, catalogState, type CachedPage, type CatalogState, type ViewCache } from "./catalog-snapshot";
+import { catalogState, type CatalogState } from "./catalog-snapshot";
+import { cachePage, type CachedPage, type ViewCache } from "./page-cache";
 import { serializeCategory, serializeProduct } from "./serializers/catalog";
 
 // Serialized catalogue answers, built from the snapshot (catalog-snapshot.ts)
