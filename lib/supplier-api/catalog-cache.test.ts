@@ -1,7 +1,9 @@
 import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { makeProduct } from "../testing/factories";
+import { GET as getProducts } from "@/app/api/v1/[profile]/products/route";
+import { signedHeaders } from "../protocol/client";
+import { makeBuyer, makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";
 import { catalogView, productPage } from "./catalog-cache";
 import { pageBody, type CachedPage } from "./page-cache";
@@ -58,5 +60,20 @@ describe("catalogue page cache (issue 13.4)", () => {
     expect(after.cache.pages.size).toBe(before.size - 1);
     expect(after.cache.pageBytes).toBe(before.bytes - pageBytes);
     expect(productPage(after, 1, 1, false)).not.toBe(before.page);
+  });
+
+  it("through Next a page goes uncompressed, whatever the client accepts: Next drops a route's Content-Encoding (decision 0025)", async () => {
+    const buyer = await makeBuyer();
+    const path = "/api/v1/upstream/products";
+    const call = () =>
+      getProducts(new Request(`http://127.0.0.1${path}?page_size=20&page=3`, { headers: { ...signedHeaders(buyer, "GET", path, ""), "Accept-Encoding": "gzip" } }), {
+        params: Promise.resolve({ profile: "upstream" }),
+      });
+    await call();
+    await new Promise((r) => setTimeout(r, 300)); // the page's gzip is ready by then
+    const res = await call();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-encoding")).toBeNull();
+    expect(JSON.parse(await res.text()).items).toHaveLength(20);
   });
 });

@@ -181,7 +181,7 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
         throw replayed && err instanceof AppError ? replayDetected() : err;
       }
 
-      answer = jsonAnswer(await def.handler(ctx), 200, req.headers.get("accept-encoding"));
+      answer = jsonAnswer(await def.handler(ctx), 200, req.acceptEncoding);
     } catch (err) {
       answer = errorAnswer(err, requestId);
     }
