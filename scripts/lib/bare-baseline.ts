@@ -1,8 +1,9 @@
 // The ceiling of this machine for `bench:catalog-scale`'s request mix: a bare
 // node:http server in its own process (no Next, no database, no
-// authentication; it answers a page and a detail our server answered), measured with the same reader processes and request signing. A
+// authentication; it answers a page and a detail as our server answered
+// them), measured with the same reader processes and request signing. A
 // latency target this baseline misses cannot be met by any server here while
-// the load generator shares the machine's cores (decision 0023).
+// the load generator shares the machine's cores (decisions 0023, 0026).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
