@@ -20,6 +20,7 @@ export const listProductsEndpoint = defineEndpoint({
     const view = await catalogView(ctx.profile, ctx.credential.memberLevelId);
     if (updated_after !== undefined) return jsonText(productSyncPage(view, updated_after, page, page_size, include_inactive));
     const cached = productPage(view, page, page_size, include_inactive);
+    if (!cached.gzip) await cached.gzipping; // a page just built: its gzip is a millisecond away (page-cache.ts)
     return jsonText(() => pageBody(cached), cached.gzip);
   },
 });
