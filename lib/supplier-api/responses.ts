@@ -56,11 +56,24 @@ export function jsonAnswer(body: object, status = 200, acceptEncoding: string | 
   return answer;
 }
 
-/** RFC 9110 12.5.3, q-values included (negotiator, as Express uses). */
+/**
+ * RFC 9110 12.5.3, q-values included (negotiator, as Express uses). Clients
+ * send one of a few Accept-Encoding values, each time: the answer per value
+ * is kept (negotiating anew was the most garbage any step of a page read made).
+ */
 function prefersGzip(acceptEncoding: string | null): boolean {
   if (!acceptEncoding) return false;
-  return new Negotiator({ headers: { "accept-encoding": acceptEncoding } }).encoding(["identity", "gzip"]) === "gzip";
+  let gzip = negotiated.get(acceptEncoding);
+  if (gzip === undefined) {
+    gzip = new Negotiator({ headers: { "accept-encoding": acceptEncoding } }).encoding(["identity", "gzip"]) === "gzip";
+    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
+    if (acceptEncoding.length <= 200) negotiated.set(acceptEncoding, gzip);
+  }
+  return gzip;
 }
+
+const MAX_NEGOTIATED = 256;
+const negotiated = new Map<string, boolean>();
 
 function bytesAnswer(body: Uint8Array, status: number): Answer {
   return { status, headers: { "Content-Type": JSON_TYPE }, body };
