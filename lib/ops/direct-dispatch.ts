@@ -41,15 +41,10 @@ export function dispatchDirect(req: http.IncomingMessage, res: http.ServerRespon
   const file = id === undefined ? resource : action === undefined ? `${resource}/[id]` : `${resource}/[id]/${action}`;
   const serve = (routes.get(file)?.[method] as RouteHandler | undefined)?.serveNode;
   if (!serve) return false;
-  let url: URL;
-  try {
-    // The path and query as Next would pass them on (the URL parser's normal form).
-    url = new URL(target, "http://localhost");
-  } catch {
-    return false; // a target the URL parser refuses: Next answers it as before
-  }
+  const normal = normalTarget(target, query);
+  if (normal === undefined) return false; // a target the URL parser refuses: Next answers it as before
   // The pipeline reads the socket's headers and body; its answer goes to the socket as it is.
-  serve(req, url.pathname + url.search, id === undefined ? { profile } : { profile, id })
+  serve(req, normal, id === undefined ? { profile } : { profile, id })
     .then((answer) => {
       res.writeHead(answer.status, { ...answer.headers, "Content-Length": String(answer.body.length) }).end(answer.body);
     })
@@ -60,4 +55,20 @@ export function dispatchDirect(req: http.IncomingMessage, res: http.ServerRespon
       res.end();
     });
   return true;
+}
+
+// A query of these characters only is its own normal form (the URL parser
+// neither decodes nor encodes any of them), as SUPPLIER_PATH's paths are:
+// such a target (nearly every one) is passed on without parsing a URL.
+const PLAIN_QUERY = /^\?[A-Za-z0-9_.~=&%+,-]+$/;
+
+/** The path and query as Next would pass them on (the URL parser's normal form), or undefined if it refuses them. */
+export function normalTarget(target: string, query: number): string | undefined {
+  if (query < 0 || PLAIN_QUERY.test(target.slice(query))) return target;
+  try {
+    const url = new URL(target, "http://localhost");
+    return url.pathname + url.search;
+  } catch {
+    return undefined;
+  }
 }

@@ -19,5 +19,11 @@ export function readBodyLimited(req: Request, limit = MAX_BODY_BYTES): Promise<B
 
 /** readBodyLimited for a request our HTTP server reads itself (lib/ops/direct-dispatch.ts). */
 export function readNodeBodyLimited(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  return readCappedStream(req, { declaredLength: req.headers["content-length"], limit, tooLarge });
+  const declaredLength = req.headers["content-length"];
+  // No Content-Length and no Transfer-Encoding: a request without a body (RFC 9112 6.3), as
+  // nearly every GET is. Nothing to wait for; Node discards the empty stream when the answer ends.
+  if ((declaredLength === undefined || declaredLength === "0") && req.headers["transfer-encoding"] === undefined) return NO_BODY;
+  return readCappedStream(req, { declaredLength, limit, tooLarge });
 }
+
+const NO_BODY = Promise.resolve(Buffer.alloc(0));

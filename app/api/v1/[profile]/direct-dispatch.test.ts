@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ALL_PREFIXES } from "@/lib/protocol/profiles";
 import { signedRawRequest } from "@/lib/supplier-api/test-client";
+import { normalTarget } from "@/lib/ops/direct-dispatch";
 import { creds, ids, server, skuIds, useCatalogFixture } from "./catalog.testutil";
 
 // Decision 0023: our HTTP server hands the supplier API's requests straight
@@ -20,6 +21,18 @@ const dispatched = (res: { headers: Record<string, unknown> }) => !NEXT_VARY.tes
 const send = (method: string, path: string, headers?: Record<string, string>) => signedRawRequest(server.baseUrl, creds, { method, path, headers });
 
 describe("supplier API dispatched without Next's router (decision 0023)", () => {
+  it("passes a target on in the URL parser's normal form, parsing a URL only when the query could change", () => {
+    const queries = ["", "?", "?page=2&page_size=100", "?include_inactive=1", "?a=%41&b=x+y,z~.-_", "?a b", "?a=\"x\"", "?a='x'", "?a=<b>",
+      "?é=1", "?a=%zz", "?a=1?b", "?a=|", "?a=`", "?a={}", "?a=[]", "?a=\\", "?a=^", "?a=\u0000", "?;a", "?a=@:/!$()*"];
+    for (const path of ["/api/v1/upstream/products", "/v1/provider/products/12"]) {
+      for (const q of queries) {
+        const target = path + q;
+        const url = new URL(target, "http://localhost");
+        expect(normalTarget(target, target.indexOf("?")), JSON.stringify(target)).toBe(url.pathname + url.search);
+      }
+    }
+  });
+
   it("answers as Next's route does, under all four prefixes, for a page, a product, an unknown product and a bad key", async () => {
     for (const { prefix } of ALL_PREFIXES) {
       for (const path of [`${prefix}/products?page=1&page_size=2`, `${prefix}/products/${ids.autoB}`, `${prefix}/products/999999`]) {
