@@ -29,8 +29,12 @@ export function signString({ method, path, timestamp, body }: SignInput): string
   return [method.toUpperCase(), stripQuery(path), String(timestamp), bodyMd5(body ?? "")].join("\n");
 }
 
-/** Lowercase hex HMAC-SHA256 of the sign string, keyed with the API secret. */
-export function signRequest(input: SignInput & { secret: string }): string {
+/**
+ * Lowercase hex HMAC-SHA256 of the sign string, keyed with the API secret:
+ * its text, or a KeyObject of its UTF-8 bytes (made once, the server's
+ * credential cache saves importing the key again on every request).
+ */
+export function signRequest(input: SignInput & { secret: string | crypto.KeyObject }): string {
   return crypto.createHmac("sha256", input.secret).update(signString(input), "utf8").digest("hex");
 }
 
@@ -40,7 +44,7 @@ const SIGNATURE_RE = /^[0-9a-f]{64}$/;
  * Constant-time check of a received signature (D6). Only lowercase hex is
  * accepted: an upper-case signature is rejected even when it is the same number.
  */
-export function verifySignature(input: SignInput & { secret: string; signature: string }): boolean {
+export function verifySignature(input: SignInput & { secret: string | crypto.KeyObject; signature: string }): boolean {
   if (!SIGNATURE_RE.test(input.signature)) return false;
   const expected = Buffer.from(signRequest(input), "hex");
   const given = Buffer.from(input.signature, "hex");

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { db } from "../db/client";
 import { decryptText } from "../crypto/secret-box";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SECONDS } from "../protocol/headers";
@@ -52,7 +53,8 @@ interface CredentialRow {
   isActive: boolean;
   userStatus: string;
   memberLevelId: number;
-  secret: string;
+  /** The API secret's UTF-8 bytes as a KeyObject (signing.ts). */
+  secret: crypto.KeyObject;
 }
 
 // The key lookup is on every request; a result (also "no such key") is
@@ -74,7 +76,7 @@ function findCredential(apiKey: string): Promise<CredentialRow | null> {
       select: { id: true, userId: true, isActive: true, secretCiphertext: true, user: { select: { status: true, memberLevelId: true } } },
     })
     .then((r) =>
-      r ? { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret: decryptText(r.secretCiphertext) } : null,
+      r ? { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret: crypto.createSecretKey(Buffer.from(decryptText(r.secretCiphertext), "utf8")) } : null,
     );
   cache.set(apiKey, { at: now, row });
   row.catch(() => cache.delete(apiKey));

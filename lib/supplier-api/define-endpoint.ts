@@ -14,7 +14,7 @@ import { nodeRequest, webRequest, type EndpointRequest } from "./endpoint-reques
 import { recordSignedRequest } from "./replay";
 import { touchCredential } from "./touch-credential";
 import { errorAnswer, jsonAnswer, toResponse, type Answer, type JsonText } from "./responses";
-import { parseIdParam, readJsonBody, validate } from "./validate-input";
+import { parseIdParam, queryValidator, readJsonBody, validate } from "./validate-input";
 
 export { parseIdParam, validate };
 
@@ -124,6 +124,7 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
 }
 
 function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>): ServeEndpoint {
+  const validQuery = def.query ? queryValidator(def.query) : undefined;
   return async (req, params) => {
     const started = performance.now();
     const requestId = crypto.randomUUID();
@@ -171,10 +172,7 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
       try {
         const bodySchema: z.ZodType<unknown> | undefined = def.body?.[profile];
         if (bodySchema) base.body = validate(bodySchema, readJsonBody(rawBody, profile, def.body?.allowEmpty ?? false));
-        if (def.query) {
-          const schema: z.ZodType<unknown> = def.query[profile];
-          base.query = validate(schema, Object.fromEntries(new URLSearchParams(search)));
-        }
+        if (validQuery) base.query = validQuery(profile, search);
         if (replayed && !(await def.allowReplay!(ctx))) throw replayDetected();
       } catch (err) {
         // A replayed request is answered as a replay, whatever else is wrong with it (D7 order).

@@ -38,3 +38,27 @@ export function parseIdParam(value: string | undefined, field = "id"): number {
   }
   return Number(value);
 }
+
+/**
+ * Step 6 for the query. Downstreams send the same few query strings over and
+ * over (a walk through the pages): the validated query of each is kept,
+ * frozen, per profile, so a repeated one is not parsed and validated again
+ * (zod's parse was the largest step of a page read after the socket's own).
+ * Refused queries are not kept: they throw every time.
+ */
+export function queryValidator(schemas: { U: z.ZodType<unknown>; P: z.ZodType<unknown> }) {
+  const valid = new Map<string, unknown>();
+  return (profile: Profile, search: string): unknown => {
+    const key = profile + search;
+    let query = valid.get(key);
+    if (query === undefined) {
+      query = Object.freeze(validate(schemas[profile], Object.fromEntries(new URLSearchParams(search))));
+      if (valid.size >= MAX_KEPT_QUERIES) valid.clear();
+      if (search.length <= MAX_KEPT_QUERY_CHARS) valid.set(key, query);
+    }
+    return query;
+  };
+}
+
+const MAX_KEPT_QUERIES = 1000;
+const MAX_KEPT_QUERY_CHARS = 200;
