@@ -30,8 +30,11 @@ export function setClientAddress(req: IncomingMessage, trust: TrustProxy): void 
   const address = clientAddressOf(req, trust);
   const sent = req.headers[CLIENT_ADDRESS_HEADER] !== undefined;
   req.headers[CLIENT_ADDRESS_HEADER] = address;
-  // Nearly every request: no copy to drop, so no new array (this runs on every request).
-  if (!sent) return void req.rawHeaders.push(CLIENT_ADDRESS_HEADER, address);
+  if (!sent) {
+    // Nearly every request: no copy to drop, so no new array (this runs on every request).
+    req.rawHeaders.push(CLIENT_ADDRESS_HEADER, address);
+    return;
+  }
   const raw: string[] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i].toLowerCase() !== CLIENT_ADDRESS_HEADER) raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);

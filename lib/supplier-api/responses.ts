@@ -67,12 +67,13 @@ function prefersGzip(acceptEncoding: string | null): boolean {
   if (gzip === undefined) {
     gzip = new Negotiator({ headers: { "accept-encoding": acceptEncoding } }).encoding(["identity", "gzip"]) === "gzip";
     if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
-    if (acceptEncoding.length <= 200) negotiated.set(acceptEncoding, gzip);
+    if (acceptEncoding.length <= MAX_NEGOTIATED_CHARS) negotiated.set(acceptEncoding, gzip);
   }
   return gzip;
 }
 
 const MAX_NEGOTIATED = 256;
+const MAX_NEGOTIATED_CHARS = 200;
 const negotiated = new Map<string, boolean>();
 
 function bytesAnswer(body: Uint8Array, status: number): Answer {
