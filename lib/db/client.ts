@@ -5,7 +5,7 @@ import { PrismaClient } from "../generated/prisma/client";
 
 export type Db = PrismaClient;
 
-const globalForDb = globalThis as unknown as { __prisma?: PrismaClient; __catalogPool?: pg.Pool };
+const globalForDb = globalThis as unknown as { __prisma?: PrismaClient; __pool?: pg.Pool; __catalogPool?: pg.Pool };
 
 /**
  * Lazy singleton: nothing connects at import time (next build imports route
@@ -13,13 +13,24 @@ const globalForDb = globalThis as unknown as { __prisma?: PrismaClient; __catalo
  * scripts/start.ts for the server, by lib/db/connect.ts for the CLI.
  */
 export function db(): PrismaClient {
-  if (!globalForDb.__prisma) {
+  globalForDb.__prisma ??= new PrismaClient({ adapter: new PrismaPg(dbPool()) });
+  return globalForDb.__prisma;
+}
+
+/**
+ * db()'s connection pool, for the few hot statements that skip Prisma's
+ * query engine (lib/db/sql-rows.ts): one pool, so those and Prisma's
+ * queries share DB_POOL_SIZE connections.
+ */
+export function dbPool(): pg.Pool {
+  if (!globalForDb.__pool) {
     const connectionString = env().DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const adapter = new PrismaPg({ connectionString, max: env().DB_POOL_SIZE });
-    globalForDb.__prisma = new PrismaClient({ adapter });
+    const pool = new pg.Pool({ connectionString, max: env().DB_POOL_SIZE });
+    pool.on("error", () => undefined); // an idle connection dropped by the server: the next query opens another
+    globalForDb.__pool = pool;
   }
-  return globalForDb.__prisma;
+  return globalForDb.__pool;
 }
 
 /**
@@ -43,7 +54,9 @@ export function catalogPool(): pg.Pool {
 const CATALOG_POOL_SIZE = 2;
 
 export async function disconnectDb(): Promise<void> {
-  await Promise.all([globalForDb.__prisma?.$disconnect(), globalForDb.__catalogPool?.end().catch(() => undefined)]);
+  await globalForDb.__prisma?.$disconnect();
+  await Promise.all([globalForDb.__pool?.end().catch(() => undefined), globalForDb.__catalogPool?.end().catch(() => undefined)]);
   globalForDb.__prisma = undefined;
+  globalForDb.__pool = undefined;
   globalForDb.__catalogPool = undefined;
 }

@@ -203,6 +203,21 @@ describe("createOrder", () => {
     await expectError(cancelOrder({ credentialId: buyer.id, orderId: 2_000_000_000 }), "order_not_found", 404);
   });
 
+  it("the order's created_at is the stored instant in any process time zone (the plain driver reads a bare timestamp as local time)", async () => {
+    const buyer = await makeBuyer({ pointsCents: 10_000n });
+    const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("TZ", 1) });
+    const zone = process.env.TZ;
+    process.env.TZ = "Asia/Shanghai";
+    try {
+      const { order } = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } });
+      const stored = await db().order.findUniqueOrThrow({ where: { id: order.id } });
+      expect(order.createdAt.toISOString()).toBe(stored.createdAt.toISOString());
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it("D4: order numbers are SK + date + 8 digits", () => {
     expect(newOrderNo(new Date("2026-11-21T10:00:00Z"))).toMatch(/^SK20261121\d{8}$/);
   });

@@ -1,6 +1,7 @@
 import { assertCallbackUrlAllowed } from "../callbacks/address-policy";
 import { queueOrderCallback } from "../callbacks/queue-callback";
 import { db } from "../db/client";
+import { inTx, onPool } from "../db/sql-rows";
 import { appError } from "../errors";
 import { queueUpstreamPurchase } from "../upstream/queue-purchase";
 import { compareWithStoredOrder } from "./compare-with-stored-order";
@@ -21,8 +22,8 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * D33) and callback URL (D29) are checked here, and the whole write is ONE
  * statement, place_order (see place-order.ts and
  * docs/decisions/order-hot-path.md): order and item, card keys (auto) or
- * stock, fulfilment, debit and ledger row. On db() that statement is its own
- * transaction and one round trip, so an order costs the rate-limit count,
+ * stock, fulfilment, debit and ledger row. On the pool (lib/db/sql-rows.ts)
+ * that statement is its own transaction and one round trip, so an order costs the rate-limit count,
  * this read and that write. The unique index (credential,
  * downstream_order_no) is the last line of defence: a concurrent duplicate
  * waits for the first, inserts nothing, and is compared with it here.
@@ -36,7 +37,7 @@ import { digestOf, rawDigestOf } from "./request-digest";
  */
 export async function createOrder({ credential, profile, input }: CreateOrderArgs): Promise<CreateOrderResult> {
   const key = { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId };
-  const ctx = await readOrderContext(db(), key);
+  const ctx = await readOrderContext(onPool, key);
   if (ctx.existing) return compareWithStoredOrder({ credentialId: credential.id, profile, input, sku: ctx.sku, stored: ctx.existing });
 
   const sku = sellableSku(ctx, profile);
@@ -69,17 +70,17 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
       const order =
         (callbackUrl && auto) || upstream
           ? await db().$transaction(async (tx) => {
-              const view = await placeOrderView(tx, { ...row, orderNo });
+              const view = await placeOrderView(inTx(tx), { ...row, orderNo });
               // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
               if (view && auto) await queueOrderCallback(tx, { orderId: view.id, view });
               // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
               if (view && upstream) await queueUpstreamPurchase(tx, { orderId: view.id, skuId: sku.skuId });
               return view;
             })
-          : await placeOrderView(db(), { ...row, orderNo });
+          : await placeOrderView(onPool, { ...row, orderNo });
       if (order) return { order, replayed: false };
       // A concurrent request with the same number committed first: compare with it.
-      const again = await readOrderContext(db(), key);
+      const again = await readOrderContext(onPool, key);
       if (!again.existing) throw new Error("order vanished after an idempotency conflict");
       return compareWithStoredOrder({ credentialId: credential.id, profile, input, sku: again.sku, stored: again.existing });
     } catch (err) {

@@ -1,4 +1,4 @@
-import { db } from "../db/client";
+import { onPool } from "../db/sql-rows";
 import { compareWithStoredOrder } from "./compare-with-stored-order";
 import { readOrderContext } from "./order-context";
 import type { CreateOrderArgs } from "./order-types";
@@ -11,7 +11,7 @@ import type { OrderView } from "./order-view";
  * ever writing.
  */
 export async function matchStoredOrder({ credential, profile, input }: CreateOrderArgs): Promise<OrderView | null> {
-  const ctx = await readOrderContext(db(), { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId });
+  const ctx = await readOrderContext(onPool, { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId });
   if (!ctx.existing) return null;
   try {
     return (await compareWithStoredOrder({ credentialId: credential.id, profile, input, sku: ctx.sku, stored: ctx.existing })).order;

@@ -1,4 +1,4 @@
-import type { Tx } from "../db/tx";
+import type { SqlRows } from "../db/sql-rows";
 import { LISTED_PRODUCT_SQL } from "../catalog/product-listed";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
 
@@ -31,30 +31,32 @@ export interface OrderContext {
 
 const MAX_INT4 = 2_147_483_647;
 
-/**
- * Everything createOrder must know before it writes, in one round trip: the
- * idempotency record, the SKU with its product, and the points switch. Not
- * the price: place_order reads it inside the order's write (issue 12.4).
- */
-export async function readOrderContext(
-  tx: Tx,
-  { credentialId, downstreamOrderNo, skuId }: { credentialId: number; downstreamOrderNo: string; skuId: number },
-): Promise<OrderContext> {
-  // An id out of the column's range cannot exist; asking would be a type error in SQL.
-  const skuKey = Number.isSafeInteger(skuId) && skuId > 0 && skuId <= MAX_INT4 ? skuId : 0;
-  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+const ORDER_CONTEXT_SQL = `
     SELECT s."id" AS "skuId", s."productId", s."isActive" AS "skuActive", (s."deletedAt" IS NULL) AS "skuLive",
-           p."isActive" AS "productActive", ${LISTED_PRODUCT_SQL} AS "productLive",
+           p."isActive" AS "productActive", ${LISTED_PRODUCT_SQL.text} AS "productLive",
            p."fulfillmentType"::text AS "fulfillmentType", p."deliveryFormat"::text AS "deliveryFormat",
            p."manualFormSchema", p."title",
            (SELECT "pointsDebitEnabled" FROM "SiteSettings" WHERE "id" = 1) AS "pointsDebitEnabled",
            e."id" AS "existingId", e."requestDigest" AS "existingDigest",
            e."requestRawDigest" AS "existingRawDigest"
     FROM (SELECT 1) AS one
-    LEFT JOIN "Sku" s ON s."id" = ${skuKey}
+    LEFT JOIN "Sku" s ON s."id" = $1::int
     LEFT JOIN "Product" p ON p."id" = s."productId"
     LEFT JOIN "Category" c ON c."id" = p."categoryId"
-    LEFT JOIN "Order" e ON e."credentialId" = ${credentialId} AND e."downstreamOrderNo" = ${downstreamOrderNo}`;
+    LEFT JOIN "Order" e ON e."credentialId" = $2::int AND e."downstreamOrderNo" = $3::text`;
+
+/**
+ * Everything createOrder must know before it writes, in one round trip: the
+ * idempotency record, the SKU with its product, and the points switch. Not
+ * the price: place_order reads it inside the order's write (issue 12.4).
+ */
+export async function readOrderContext(
+  run: SqlRows,
+  { credentialId, downstreamOrderNo, skuId }: { credentialId: number; downstreamOrderNo: string; skuId: number },
+): Promise<OrderContext> {
+  // An id out of the column's range cannot exist; asking would be a type error in SQL.
+  const skuKey = Number.isSafeInteger(skuId) && skuId > 0 && skuId <= MAX_INT4 ? skuId : 0;
+  const rows = await run(ORDER_CONTEXT_SQL, [skuKey, credentialId, downstreamOrderNo]);
   const r = rows[0];
   return {
     existing: r.existingId == null ? null : { id: Number(r.existingId), digest: String(r.existingDigest), rawDigest: r.existingRawDigest == null ? null : String(r.existingRawDigest) },

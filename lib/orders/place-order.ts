@@ -1,5 +1,5 @@
 import { decryptText } from "../crypto/secret-box";
-import type { Tx } from "../db/tx";
+import { sqlError, type SqlRows } from "../db/sql-rows";
 import { AppError, appError } from "../errors";
 import type { DeliveryFormat, Profile } from "../generated/prisma/enums";
 import { toLanguageText } from "../protocol/language";
@@ -43,40 +43,50 @@ export interface PlacedOrder {
  * Writes a new order with everything it takes, through the SQL function
  * place_order (prisma/migrations/*_place_order, latest *_order_level_price):
  * the unit price (read there), order, item, card keys or stock, fulfilment
- * row, debit and ledger row, in ONE statement. Called on
- * db() it is one round trip and its own transaction (autocommit); called on a
- * transaction client it joins that transaction. Returns null when the
+ * row, debit and ledger row, in ONE statement. Run `onPool` (sql-rows.ts)
+ * it is one round trip and its own transaction (autocommit); run `inTx` it
+ * joins that Prisma transaction. Returns null when the
  * (credential, downstream_order_no) is already stored (D18: the caller loads
  * and compares). Throws insufficient_stock / insufficient_balance, having
  * written nothing.
  */
-export async function placeOrder(client: Tx, o: PlaceOrderRow): Promise<PlacedOrder | null> {
-  let rows: { orderId: number; createdAt: Date; unitPriceCents: bigint; keyId: bigint | null; keyCiphertext: Uint8Array | null }[];
+export async function placeOrder(run: SqlRows, o: PlaceOrderRow): Promise<PlacedOrder | null> {
+  let rows: Record<string, unknown>[];
   try {
-    rows = await client.$queryRaw`
-      SELECT * FROM place_order(
-        ${o.orderNo}, ${o.credentialId}, ${o.userId}::uuid, ${o.profile}::"Profile", ${o.downstreamOrderNo},
-        ${o.requestDigest}, ${o.requestRawDigest}, ${o.traceId}, ${o.callbackUrl}, ${JSON.stringify(o.manualFormData)}::jsonb,
-        ${o.skuId}, ${o.productId}, ${JSON.stringify(o.title)}::jsonb, ${o.quantity},
-        ${o.auto}, ${o.deliveryFormat}::"DeliveryFormat")`;
+    rows = await run(PLACE_ORDER_SQL, [
+      o.orderNo, o.credentialId, o.userId, o.profile, o.downstreamOrderNo,
+      o.requestDigest, o.requestRawDigest, o.traceId, o.callbackUrl, JSON.stringify(o.manualFormData),
+      o.skuId, o.productId, JSON.stringify(o.title), o.quantity,
+      o.auto, o.deliveryFormat,
+    ]);
   } catch (err) {
     throw refusal(err) ?? err;
   }
   if (rows.length === 0) return null;
   return {
-    id: rows[0].orderId,
-    createdAt: rows[0].createdAt,
-    unitPriceCents: BigInt(rows[0].unitPriceCents),
-    keys: rows.flatMap((r) => (r.keyId === null || r.keyCiphertext === null ? [] : [{ id: r.keyId, ciphertext: r.keyCiphertext }])),
+    id: Number(rows[0].orderId),
+    createdAt: rows[0].createdAt as Date,
+    unitPriceCents: BigInt(rows[0].unitPriceCents as string | bigint),
+    keys: rows.flatMap((r) => (r.keyId == null || r.keyCiphertext == null ? [] : [{ id: BigInt(r.keyId as string | bigint), ciphertext: r.keyCiphertext as Uint8Array }])),
   };
 }
+
+// createdAt as timestamptz: both drivers then read the same instant (the
+// plain driver reads a bare timestamp in the process's time zone).
+const PLACE_ORDER_SQL = `
+  SELECT "orderId", "createdAt" AT TIME ZONE 'UTC' AS "createdAt", "unitPriceCents", "keyId", "keyCiphertext"
+  FROM place_order(
+    $1::text, $2::int, $3::uuid, $4::"Profile", $5::text,
+    $6::text, $7::text, $8::text, $9::text, $10::jsonb,
+    $11::int, $12::int, $13::jsonb, $14::int,
+    $15::boolean, $16::"DeliveryFormat")`;
 
 /**
  * placeOrder, and the order as the caller sees it now (the create response
  * needs the delivered keys in clear); null as placeOrder.
  */
-export async function placeOrderView(client: Tx, row: PlaceOrderRow): Promise<OrderView | null> {
-  const placed = await placeOrder(client, row);
+export async function placeOrderView(run: SqlRows, row: PlaceOrderRow): Promise<OrderView | null> {
+  const placed = await placeOrder(run, row);
   if (!placed) return null;
   const { unitPriceCents } = placed;
   const amountCents = unitPriceCents * BigInt(row.quantity);
@@ -102,10 +112,9 @@ const REFUSALS: Record<string, () => AppError> = {
   insufficient_balance: () => appError("insufficient_balance", "points balance too low"),
 };
 
-/** place_order's RAISE (SQLSTATE P0001, message = our code), as the driver adapter reports it. */
+/** place_order's RAISE (SQLSTATE P0001, message = our code). */
 function refusal(err: unknown): AppError | null {
-  const cause = (err as { meta?: { driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string } } } })?.meta
-    ?.driverAdapterError?.cause;
-  if (cause?.originalCode !== "P0001" || !cause.originalMessage) return null;
-  return REFUSALS[cause.originalMessage]?.() ?? null;
+  const { code, message } = sqlError(err);
+  if (code !== "P0001" || !message) return null;
+  return Object.hasOwn(REFUSALS, message) ? REFUSALS[message]() : null;
 }

@@ -1,0 +1,26 @@
+import { dbPool } from "./client";
+import type { Tx } from "./tx";
+
+/**
+ * Runs one SQL statement ($1, $2, … parameters) and returns its rows. The
+ * order hot path (issue 13.4) sends its two statements through this:
+ * `onPool` sends them straight to db()'s pool, each its own transaction,
+ * without Prisma's query engine, whose interpreter cost about as much
+ * server CPU per statement as the rest of an order's request; `inTx` joins
+ * a Prisma transaction. Columns come back as each driver reads them: int8
+ * as a string from the pool and as a bigint through Prisma, bytea as a
+ * Buffer or a Uint8Array; callers convert.
+ */
+export type SqlRows = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+
+export const onPool: SqlRows = async (sql, params) => (await dbPool().query(sql, params)).rows;
+
+export const inTx = (tx: Tx): SqlRows => (sql, params) => tx.$queryRawUnsafe(sql, ...params);
+
+/** The error's SQLSTATE and message as PostgreSQL sent them, from either driver. */
+export function sqlError(err: unknown): { code?: string; message?: string } {
+  const e = err as { code?: unknown; message?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string } } } };
+  const cause = e?.meta?.driverAdapterError?.cause;
+  if (cause) return { code: cause.originalCode, message: cause.originalMessage };
+  return typeof e?.code === "string" ? { code: e.code, message: e.message } : {};
+}
