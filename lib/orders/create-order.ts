@@ -21,7 +21,7 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * digest is 409. Then SKU and product (D32), points switch (D24), form (4.5,
  * D33) and callback URL (D29) are checked here, and the whole write is ONE
  * statement, place_order (see place-order.ts and
- * docs/decisions/order-hot-path.md): order and item, card keys (auto) or
+ * docs/decisions/0009-order-hot-path.md): order and item, card keys (auto) or
  * stock, fulfilment, debit and ledger row. On the pool (lib/db/sql-rows.ts)
  * that statement is its own transaction and one round trip, so an order costs the rate-limit count,
  * this read and that write. The unique index (credential,
