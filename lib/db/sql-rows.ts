@@ -5,9 +5,10 @@ import type { Tx } from "./tx";
  * Runs one SQL statement ($1, $2, … parameters) and returns its rows. The
  * order hot path (issue 13.4) sends its two statements through this:
  * `onPool` sends them straight to db()'s pool, each its own transaction,
- * without Prisma's query engine, whose interpreter cost about as much
- * server CPU per statement as the rest of an order's request; `inTx` joins
- * a Prisma transaction. Columns come back as each driver reads them: int8
+ * without Prisma's query engine (its runtime was in 6.8 % of the server's
+ * CPU samples under `bench:catalog-scale`, where these two statements were
+ * the only Prisma queries of the hot path); `inTx` joins a Prisma
+ * transaction. Columns come back as each driver reads them: int8
  * as a string from the pool and as a bigint through Prisma, bytea as a
  * Buffer or a Uint8Array; callers convert.
  */
