@@ -23,14 +23,17 @@ export function db(): PrismaClient {
  * queries share DB_POOL_SIZE connections.
  */
 export function dbPool(): pg.Pool {
-  if (!globalForDb.__pool) {
-    const connectionString = env().DATABASE_URL;
-    if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const pool = new pg.Pool({ connectionString, max: env().DB_POOL_SIZE });
-    pool.on("error", () => undefined); // an idle connection dropped by the server: the next query opens another
-    globalForDb.__pool = pool;
-  }
+  globalForDb.__pool ??= newPool({ max: env().DB_POOL_SIZE });
   return globalForDb.__pool;
+}
+
+/** A pool on DATABASE_URL (which must be set by now). */
+export function newPool(options: Omit<pg.PoolConfig, "connectionString">): pg.Pool {
+  const connectionString = env().DATABASE_URL;
+  if (!connectionString) throw new Error("DATABASE_URL is not set");
+  const pool = new pg.Pool({ connectionString, ...options });
+  pool.on("error", () => undefined); // an idle connection dropped by the server: the next query opens another
+  return pool;
 }
 
 /**
@@ -42,13 +45,7 @@ export function dbPool(): pg.Pool {
  * of db()'s pool, which a refresh must not wait behind (issue 13.1).
  */
 export function catalogPool(): pg.Pool {
-  if (!globalForDb.__catalogPool) {
-    const connectionString = env().DATABASE_URL;
-    if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const pool = new pg.Pool({ connectionString, max: CATALOG_POOL_SIZE, application_name: "cardkey-catalogue" });
-    pool.on("error", () => undefined); // an idle connection dropped by the server: the next query opens another
-    globalForDb.__catalogPool = pool;
-  }
+  globalForDb.__catalogPool ??= newPool({ max: CATALOG_POOL_SIZE, application_name: "cardkey-catalogue" });
   return globalForDb.__catalogPool;
 }
 const CATALOG_POOL_SIZE = 2;

@@ -1,5 +1,6 @@
 import { env } from "../config/env";
-import pg from "pg";
+import type pg from "pg";
+import { newPool } from "../db/client";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { appError } from "../errors";
 
@@ -21,13 +22,7 @@ let ready: Promise<void> | undefined;
 const limiters = new Map<string, RateLimiterPostgres>();
 
 function storePool(): pg.Pool {
-  if (!g.__cardkeyRateLimitPool) {
-    const connectionString = env().DATABASE_URL;
-    if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const pool = new pg.Pool({ connectionString, max: env().RATE_LIMIT_POOL_SIZE });
-    pool.on("error", () => undefined);
-    g.__cardkeyRateLimitPool = pool;
-  }
+  g.__cardkeyRateLimitPool ??= newPool({ max: env().RATE_LIMIT_POOL_SIZE });
   return g.__cardkeyRateLimitPool;
 }
 
