@@ -39,6 +39,10 @@ describe("issue 11.3: conformance against our own server", () => {
     });
   }
 
+  it("two Profile P runs back to back both pass: no run reuses a timestamp an earlier run signed with (D8)", async () => {
+    for (let run = 0; run < 2; run++) expect(failedNames(await runConformance({ baseUrl: server.baseUrl, ...creds(), profile: "P" }))).toEqual([]);
+  });
+
   it("the CLI prints one line per check and `N passed, 0 failed`, exit 0; bad arguments exit 2", () => {
     const args = ["tsx", "scripts/conformance/cli.ts", "--base-url", server.baseUrl, "--api-key", buyer.apiKey, "--api-secret", buyer.apiSecret, "--profile", "U"];
     const run = spawnSync("npx", args, { encoding: "utf8", timeout: 120_000 });

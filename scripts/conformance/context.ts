@@ -49,11 +49,14 @@ export interface SendOptions {
   headers?: Record<string, string | undefined>;
 }
 
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
 export class Context {
   readonly prefix: string;
   readonly altPrefix: string;
   private readonly checker = responseChecker();
   private readonly lastTs = new Map<string, number>();
+  private latestTs = 0;
   /** Shape problems of every response received, by "METHOD path status". */
   readonly shapeProblems: string[] = [];
   readonly missingRequestId: string[] = [];
@@ -63,13 +66,26 @@ export class Context {
     [this.prefix, this.altPrefix] = PROFILE_PREFIXES[opts.profile];
   }
 
-  /** A fresh timestamp per (method, path) and second, as Profile P's replay rule (D8) requires. */
+  /**
+   * A fresh timestamp per (method, path) and second, as Profile P's replay
+   * rule (D8) requires. Repeats borrow seconds ahead of the clock, so the run
+   * ends with settle().
+   */
   timestamp(method: string, path: string): number {
     const key = `${method} ${path}`;
-    const now = Math.floor(Date.now() / 1000);
-    const ts = Math.max(now, (this.lastTs.get(key) ?? 0) + 1);
+    const ts = Math.max(nowSeconds(), (this.lastTs.get(key) ?? 0) + 1);
     this.lastTs.set(key, ts);
+    this.latestTs = Math.max(this.latestTs, ts);
     return ts;
+  }
+
+  /**
+   * Waits until the clock has passed every second this run signed with, so
+   * that a run started next (by this process or another) cannot sign the same
+   * request with a borrowed second and be refused as a replay (D8).
+   */
+  async settle(): Promise<void> {
+    while (nowSeconds() <= this.latestTs) await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
   }
 
   async send(o: SendOptions): Promise<Reply> {

@@ -42,6 +42,7 @@ export async function runConformance(opts: ConformanceOptions, onResult?: (r: Ch
     results.push(result);
     onResult?.(result);
   }
+  if (opts.profile === "P") await ctx.settle();
   const failed = results.filter((r) => !r.ok).length;
   return { target: { baseUrl: opts.baseUrl, profile: opts.profile, allowOrders: !!opts.allowOrders }, checks: results, passed: results.length - failed, failed };
 }
