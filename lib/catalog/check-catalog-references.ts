@@ -33,8 +33,7 @@ export function checkReferences(file: CatalogFile, existing: { id: number; slug:
 }
 
 /** A sku_code is unique across the catalogue: the file may not move one to another product. */
-export function checkSkuOwnership(file: CatalogFile, existing: { skuCode: string; product: { slug: string } }[]) {
-  const owner = new Map(existing.map((s) => [s.skuCode, s.product.slug]));
+export function checkSkuOwnership(file: CatalogFile, owner: Map<string, string>) {
   const problems: string[] = [];
   file.products.forEach((p, i) =>
     p.skus.forEach((s, j) => {
