@@ -85,8 +85,12 @@ export class CardKeyStage {
     return new CardKeyStage(conn, batch, new Map(rows.map((r) => [r.sku_code, r.id])), chunkKeys, await maySkipRowChecks(conn));
   }
 
-  /** Stages one checked (trimmed) key for the SKU `skuCode`; resolves when the stage can take more. */
-  async add(skuCode: string, key: string): Promise<void> {
+  /**
+   * Stages one checked (trimmed) key for the SKU `skuCode`. Returns a promise
+   * to wait for when the stage cannot take more yet, else nothing: a million
+   * keys staged by an async method were a million promises and microtask turns.
+   */
+  add(skuCode: string, key: string): Promise<void> | undefined {
     const sku = this.slotOf(skuCode);
     const lead = sku !== undefined && this.seenIn[sku.slot] !== this.chunkNo;
     if (lead) (this.seenIn[sku.slot] = this.chunkNo), this.chunkSlots.push(sku!.slot);
@@ -101,8 +105,8 @@ export class CardKeyStage {
     }
     this.used = writeCopyRow(this.buffer, this.used, sku, lead, skuCode, key);
     this.count++;
-    if (this.connectionBusy && this.count % TURN_EVERY === 0) await nextTurn();
-    if (++this.chunkFilled >= this.chunkKeys) await this.ship();
+    if (++this.chunkFilled >= this.chunkKeys) return this.ship();
+    if (this.connectionBusy && this.count % TURN_EVERY === 0) return nextTurn();
   }
 
   private slotOf(skuCode: string): { id: number; slot: number } | undefined {

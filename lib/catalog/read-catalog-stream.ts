@@ -22,7 +22,7 @@ const STUBS: Partial<Record<TokenType, () => Json>> = {
 
 export interface StreamProgress { bytes: number; keys: number }
 
-export async function readCatalogStream(file: string, onKey: (skuCode: string, key: string) => Promise<void>, onProgress?: (p: StreamProgress) => void): Promise<CatalogFile> {
+export async function readCatalogStream(file: string, onKey: (skuCode: string, key: string) => Promise<void> | undefined, onProgress?: (p: StreamProgress) => void): Promise<CatalogFile> {
   const schema = capped();
   const keyProblems = capped();
   let root: Json;
@@ -72,7 +72,10 @@ export async function readCatalogStream(file: string, onKey: (skuCode: string, k
     if (errorAt === undefined) tokenizer.write(chunk);
     for (const { index, value } of pending.splice(0)) {
       for (const [skuCode, key] of takeKeys(index, value, products, schema, keyProblems)) {
-        if (!schema.list.length && !keyProblems.list.length) await onKey(skuCode, key);
+        if (!schema.list.length && !keyProblems.list.length) {
+          const wait = onKey(skuCode, key);
+          if (wait) await wait;
+        }
         keys++;
       }
     }
