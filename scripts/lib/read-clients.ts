@@ -29,7 +29,14 @@ import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
 import { runFor, type LoadResult } from "./load";
-import { signedHeaders, type HttpResult, type SupplierCredentials } from "./signed-fetch";
+import { signedHeaders, type SupplierCredentials } from "./signed-fetch";
+
+/** An answer as it came on the wire (gzipped bodies not decoded). */
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
 
 const CHECK_EVERY = 20;
 
@@ -87,7 +94,7 @@ async function serve(clients: number) {
       const bytes = checked?.length ?? statedSize(res);
       if (bytes === undefined) return "bad_body:gzip";
       totals.bytes += bytes;
-      totals.wire += res.wireBytes;
+      totals.wire += res.body.length;
       totals.n++;
       return true;
     });
@@ -97,17 +104,17 @@ async function serve(clients: number) {
 }
 
 /** A signed GET of `path` (with its query), accepting gzip, on one of the pool's keep-alive connections; the body as it came. */
-async function signedGet(pool: Pool, creds: SupplierCredentials, path: string): Promise<HttpResult> {
+async function signedGet(pool: Pool, creds: SupplierCredentials, path: string): Promise<Reply> {
   const headers = { ...signedHeaders(creds, "GET", path, ""), "Accept-Encoding": "gzip" };
   const res = await pool.request({ path, method: "GET", headers });
   const body = Buffer.from(await res.body.arrayBuffer());
-  return { status: res.statusCode, body, wireBytes: body.length, headers: res.headers };
+  return { status: res.statusCode, body, headers: res.headers };
 }
 
-const isGzip = (res: HttpResult) => res.headers["content-encoding"] === "gzip";
+const isGzip = (res: Reply) => res.headers["content-encoding"] === "gzip";
 
 /** The body decoded and parsed, or the error kind. */
-function checkedBody(res: HttpResult): Buffer | string {
+function checkedBody(res: Reply): Buffer | string {
   let body: Buffer;
   try {
     body = isGzip(res) ? zlib.gunzipSync(res.body) : res.body;
@@ -123,7 +130,7 @@ function checkedBody(res: HttpResult): Buffer | string {
 }
 
 /** The body's size: a gzip member states its input's size (mod 2^32, here under 4 GiB) in its last four bytes (RFC 1952). */
-function statedSize(res: HttpResult): number | undefined {
+function statedSize(res: Reply): number | undefined {
   if (!isGzip(res)) return res.body.length;
   const looksGzip = res.body.length >= 18 && res.body[0] === 0x1f && res.body[1] === 0x8b;
   return looksGzip ? res.body.readUInt32LE(res.body.length - 4) : undefined;

@@ -13,8 +13,6 @@ export interface HttpResult {
   status: number;
   /** Decoded when it came gzipped. */
   body: Buffer;
-  /** The body's bytes on the wire. */
-  wireBytes: number;
   headers: http.IncomingHttpHeaders;
 }
 
@@ -22,14 +20,13 @@ export function makeAgent(concurrency: number): http.Agent {
   return new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
 }
 
-/** One request over a keep-alive agent; `headers` are sent as given; a gzipped body is decoded unless `decode` is false. */
+/** One request over a keep-alive agent; `headers` are sent as given; a gzipped body is decoded. */
 export function httpRequest(
   agent: http.Agent,
   url: URL,
   method: string,
   headers: Record<string, string>,
   body = "",
-  decode = true,
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const payload = body ? Buffer.from(body, "utf8") : undefined;
@@ -47,10 +44,10 @@ export function httpRequest(
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
           const wire = Buffer.concat(chunks);
-          const done = (body: Buffer) => resolve({ status: res.statusCode ?? 0, body, wireBytes: wire.length, headers: res.headers });
+          const done = (body: Buffer) => resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
           try {
             // In one synchronous call: on the thread pool, in 16 KB chunks, it costs the shared cores about three times the CPU.
-            done(decode && res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(wire) : wire);
+            done(res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(wire) : wire);
           } catch (err) {
             reject(err);
           }
@@ -75,8 +72,7 @@ export function signedHttpRequest(
   url: string | URL,
   method = "GET",
   body = "",
-  decode = true,
 ): Promise<HttpResult> {
   const u = typeof url === "string" ? new URL(url) : url;
-  return httpRequest(agent, u, method, { ...signedHeaders(creds, method, u.pathname, body), "Accept-Encoding": "gzip" }, body, decode);
+  return httpRequest(agent, u, method, { ...signedHeaders(creds, method, u.pathname, body), "Accept-Encoding": "gzip" }, body);
 }
