@@ -5,21 +5,13 @@
 // createBackup and restoreBackup into a new empty database on the same server.
 // BENCH_CARD_KEYS / BENCH_ORDERS scale it down for a quick look.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { useScratchDatabase } from "./lib/scratch-database";
 import pg from "pg";
 
-process.env.LOG_LEVEL ??= "warn";
 const CARD_KEYS = Number(process.env.BENCH_CARD_KEYS ?? 1_000_000);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 200_000);
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-bench-backup-"));
-fs.chmodSync(scratch, 0o755); // as root the embedded PostgreSQL runs as user postgres
-if (process.env.BENCH_DATABASE_URL) process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
-else {
-  delete process.env.DATABASE_URL;
-  process.env.DATA_DIR = path.join(scratch, "data");
-}
-process.env.SECRET_KEY ??= "bench-secret-key-000000000000000000000000";
+const scratch = useScratchDatabase("cardkey-bench-backup-");
 
 const { connectDatabase } = await import("../lib/db/connect");
 const { applyMigrations } = await import("../lib/db/migrate");

@@ -74,13 +74,29 @@ describe("catalogue console services", () => {
     expect(JSON.stringify(preview.problems)).not.toContain("no-delimiter");
     expect(preview.problems.map((p) => p.line)).toEqual([5, 7]);
     await expect(confirmCardKeys({ skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 3 }, admin)).rejects.toThrow(/preview again/);
-    const { batchId } = await confirmCardKeys({ skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 2 }, admin);
+    const { batchId, preview: confirmed } = await confirmCardKeys({ skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 2 }, admin);
+    expect(confirmed).toEqual(preview);
     expect(await db().cardKey.count({ where: { batchId } })).toBe(2);
     const audit = (await audits("card_keys.import")).at(-1)!;
     expect(JSON.stringify(audit.details)).not.toMatch(/a1|p1|held/);
     expect(await undoCardKeyBatch(batchId, admin)).toEqual({ deleted: 2 });
     expect(await db().cardKey.count({ where: { skuId: sku.id } })).toBe(1);
     await expect(undoCardKeyBatch(batchId, admin)).rejects.toThrow(/already undone/);
+  });
+
+  it("a confirm whose keys changed since the preview, or that has none new, writes nothing (keys staged before the check roll back)", async () => {
+    const { sku } = await makeProduct({ cardKeys: ["held-1"] });
+    const text = "new-1\nnew-2\nnew-3\nheld-1";
+    expect(await previewCardKeys(sku.id, text, "txt")).toMatchObject({ fresh: 3, duplicateExisting: 1 });
+    const before = { keys: await db().cardKey.count({ where: { skuId: sku.id } }), batches: await db().cardKeyBatch.count({ where: { skuId: sku.id } }) };
+    // Another upload adds one of the keys between the preview and the confirm.
+    await confirmCardKeys({ skuId: sku.id, text: "new-2", kind: "txt", source: "admin-paste", expectFresh: 1 }, admin);
+    await expect(confirmCardKeys({ skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 3 }, admin)).rejects.toThrow(/2 new now, 3 previewed/);
+    expect(await db().cardKey.count({ where: { skuId: sku.id } })).toBe(before.keys + 1);
+    expect(await db().cardKeyBatch.count({ where: { skuId: sku.id } })).toBe(before.batches + 1);
+    await expect(confirmCardKeys({ skuId: sku.id, text: "held-1\nnew-2", kind: "txt", source: "admin-paste", expectFresh: 0 }, admin)).rejects.toThrow(/no new keys/);
+    expect(await db().cardKeyBatch.count({ where: { skuId: sku.id } })).toBe(before.batches + 1);
+    expect(await db().auditLog.count({ where: { action: "card_keys.import", targetId: String(sku.id) } })).toBe(1);
   });
 
   it("refuses to undo a batch with a delivered key, and leaves it whole", async () => {
