@@ -13,7 +13,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { useScratchDatabase } from "./lib/scratch-database";
-import { arg } from "./lib/load";
+import { arg, percentile } from "./lib/load";
 import { skuCode, writeScaleCatalog } from "./lib/catalog-scale-file";
 
 const rounds = Number(arg("rounds", "BENCH_ROUNDS", "6"));
@@ -52,7 +52,7 @@ try {
     if (added.fresh !== MAX_CARD_KEY_LINES) throw new Error(`round ${r}: expected ${MAX_CARD_KEY_LINES} keys added, got ${added.fresh}`);
     results.push({ keys: added.fresh, preview_ms: Math.round(previewMs), confirm_ms: Math.round(confirmMs), confirm_keys_per_second: Math.round(added.fresh / (confirmMs / 1000)) });
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
   const keysPerSecond = median(results.map((x) => x.confirm_keys_per_second));
   console.log(JSON.stringify({
     rounds: results,

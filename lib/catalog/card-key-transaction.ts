@@ -12,7 +12,7 @@ import { CardKeyStage } from "./card-key-stage";
  * backs a short-lived client: the connection the transaction checks out is
  * the only one there is, so it is the one COPY must use (decision 0020).
  * Keys moved get one CardKeyBatch per SKU, of `source` (and `adminUserId`);
- * `chunkKeys` (tests) makes the stage move smaller chunks.
+ * `chunkKeys` makes the stage move smaller chunks (tests; a console confirm).
  */
 export async function withCardKeyStage<T>(fn: (tx: Tx, stage: CardKeyStage) => Promise<T>, opts: { source: string; adminUserId?: number; timeout?: number; chunkKeys?: number }): Promise<T> {
   const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 1, application_name: "cardkey-import" });
