@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { enqueueJob } from "../jobs/enqueue-job";
 import { log } from "../log";
 import { buildCatalogEvents } from "./build-catalog-events";
+import { cancelDisabledCatalogEvents } from "./cancel-disabled-catalog-events";
 
 // Issue 12.2: the periodic builder of catalogue events is one self-scheduling
 // graphile-worker job, exclusive across app servers and `npm run worker`
@@ -38,12 +39,15 @@ async function scheduleTick(runAt: Date, selfId: bigint | null): Promise<boolean
 }
 
 /**
- * Job handler: build what is due, then schedule the next run. A failed build
+ * Job handler: cancel the pending events of disabled keys and buyers (issue
+ * 22.9), build what is due, then schedule the next run. A failed build
  * is logged, not thrown (the next run tries again); a failure to schedule is
  * thrown, so graphile-worker retries this run.
  */
 export async function catalogEventTickJob(jobId: bigint): Promise<void> {
   try {
+    const cancelled = await cancelDisabledCatalogEvents();
+    if (cancelled) log.info({ component: "catalog-events", events: cancelled }, "catalogue events cancelled: API key or buyer disabled");
     const made = await buildCatalogEvents();
     if (made) log.info({ component: "catalog-events", events: made }, "catalogue events built");
   } catch (err) {

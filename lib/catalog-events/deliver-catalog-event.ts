@@ -4,6 +4,7 @@ import type { Resolver } from "../callbacks/address-policy";
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { log } from "../log";
+import { cancelDisabledCatalogEvents } from "./cancel-disabled-catalog-events";
 import { enqueueCatalogEventAttempt } from "./queue-catalog-event";
 
 type Outcome = "delivered" | "retry" | "failed" | "stale";
@@ -14,7 +15,8 @@ type Outcome = "delivered" | "retry" | "failed" | "stale";
  * URL's path, D28 success and timeout, D29 checks at connect), recorded as a
  * CatalogEventAttempt; then, in one transaction, delivered, the next attempt
  * on the D28 schedule, or failed for good (shown in the console, resendable).
- * A job whose attempt number no longer matches the row is stale and does nothing.
+ * A job whose attempt number no longer matches the row is stale and does nothing;
+ * an event whose key or buyer is disabled is cancelled instead (issue 22.9).
  */
 export async function deliverCatalogEventJob(job: { eventId: number; attempt: number }, opts: { resolve?: Resolver } = {}): Promise<void> {
   const event = await db().catalogEvent.findUnique({
@@ -22,6 +24,10 @@ export async function deliverCatalogEventJob(job: { eventId: number; attempt: nu
     select: { url: true, body: true, status: true, attemptCount: true, credential: { select: { apiKey: true, secretCiphertext: true } } },
   });
   if (!event || event.status !== "pending" || event.attemptCount !== job.attempt) return;
+  if (await cancelDisabledCatalogEvents({ eventId: job.eventId })) {
+    log.info({ component: "catalog-events", eventId: job.eventId, attempt: job.attempt + 1 }, "catalogue event cancelled: API key or buyer disabled");
+    return;
+  }
   const creds = { apiKey: event.credential.apiKey, apiSecret: decryptText(event.credential.secretCiphertext) };
   const result = await sendCallback(event.url, event.body, creds, opts);
   const outcome = await recordEventAttempt(job, result);

@@ -1,12 +1,13 @@
 import { db } from "../db/client";
-import type { CallbackStatus } from "../generated/prisma/enums";
+import type { CatalogEventStatus } from "../generated/prisma/enums";
 
 /**
  * Catalogue events for the administrator (issue 12.2), beside the order
  * callbacks: newest first, plain JSON-able objects. The body is left out (it
- * can be 500 products long); the product count says how big it is.
+ * can be 500 products long); the product count says how big it is. Status
+ * `cancelled`: its key or buyer was disabled before delivery (issue 22.9).
  */
-export async function listCatalogEvents(opts: { status?: CallbackStatus; credentialId?: number; limit?: number } = {}) {
+export async function listCatalogEvents(opts: { status?: CatalogEventStatus; credentialId?: number; limit?: number } = {}) {
   const rows = await db().catalogEvent.findMany({
     where: { status: opts.status, credentialId: opts.credentialId },
     orderBy: { id: "desc" },

@@ -38,7 +38,7 @@ export async function loadEventProducts(tx: Tx, q: { after: string; limit: numbe
     JOIN "Product" p ON p."id" = s."productId"
     LEFT JOIN "SkuStamp" st ON st."skuId" = s."id"
     LEFT JOIN "SkuLevelPrice" lp ON lp."skuId" = s."id" AND lp."levelId" = ${q.levelId}
-    WHERE s."productId" = ANY (${products.map((p) => p.id)}::int[]) AND s."deletedAt" IS NULL
+    WHERE s."productId" = ANY (${products.filter((p) => p.listed).map((p) => p.id)}::int[]) AND s."deletedAt" IS NULL
     ORDER BY s."sortOrder", s."id"`;
   const byProduct = new Map<number, (typeof skus[number] & { levelPrices: Map<number, bigint> })[]>();
   for (const s of skus) {
@@ -47,6 +47,8 @@ export async function loadEventProducts(tx: Tx, q: { after: string; limit: numbe
     byProduct.set(s.productId, list);
   }
   return products.map((p) => {
+    // Issue 22.5: a product no longer listed goes out as a tombstone (lib/catalog/product-tombstone.ts): no price, no SKUs.
+    if (!p.listed) return { id: p.id, updatedAtMicros: p.updatedAt, notifiedAt: p.notifiedAt, listed: false, isActive: false, priceCents: 0n, skus: [] };
     const priced = byProduct.get(p.id) ?? [];
     return {
       id: p.id,

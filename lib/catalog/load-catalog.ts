@@ -1,6 +1,7 @@
 import { catalogPool } from "../db/client";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
 import { toLanguageText, type LanguageText } from "../protocol/language";
+import { tombstoneUnlisted } from "./product-tombstone";
 import { microsOf } from "./stamp-catalog";
 
 // What the catalogue endpoints serve, read in ONE statement (one snapshot)
@@ -124,7 +125,8 @@ export async function loadCatalog(since: number | null = null): Promise<CatalogL
     categories: [...live.values()].map((c) => ({ id: c.id, parentId: c.parentId, slug: c.slug, name: toLanguageText(c.name), sortOrder: c.sortOrder })),
     settings: raw.settings,
     pricedLevels: raw.pricedLevels,
-    products: raw.products.map((p) => ({
+    // Issue 22.5: a product no longer listed enters the snapshot as a tombstone, so no answer can show more of it.
+    products: raw.products.map((p) => tombstoneUnlisted({
       id: p.id,
       slug: p.slug,
       categoryId: p.categoryId,

@@ -25,7 +25,7 @@ export const CatalogEventSkuSchema = SkuSchema.pick({ id: true, price_amount: tr
 export const CatalogEventProductSchema = z.object({
   id,
   updated_at: z.string().meta({ description: "RFC 3339, UTC, milliseconds: the product's updated_at when the event was built; apply an event's product only when this is newer than what you hold" }),
-  is_active: z.boolean().meta({ description: "false also for a product no longer listed (deleted), which then has no skus" }),
+  is_active: z.boolean().meta({ description: "false also for a product no longer listed (deleted): a tombstone, price_amount 0.00 and no skus" }),
   price_amount: AmountSchema,
   skus: z.array(CatalogEventSkuSchema),
 });

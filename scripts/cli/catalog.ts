@@ -1,4 +1,4 @@
-// Settings and the catalogue file.
+// Settings, the catalogue file and catalogue events.
 import fs from "node:fs";
 import { z } from "zod";
 import { SettingsPatchSchema } from "../../lib/settings/update-settings";
@@ -24,6 +24,26 @@ export const commands = {
     run: async (patch) => {
       const { updateSettings, settingsView } = await import("../../lib/settings/update-settings");
       return settingsView(await updateSettings(patch));
+    },
+  }),
+  // Issue 22.9: the operator's view of catalogue events, cancelled ones included (the console shows the same).
+  "catalog-event:list": command({
+    usage: "catalog-event:list [--status pending|delivered|failed|cancelled] [--limit N]",
+    options: { status: { type: "string" }, limit: { type: "string" } },
+    input: (v) => v,
+    schema: z.object({
+      status: z.enum(["pending", "delivered", "failed", "cancelled"]).optional(),
+      limit: z.string().regex(/^[0-9]{1,4}$/, "must be a whole number from 1 to 1000").transform(Number).refine((n) => n >= 1 && n <= 1000, "must be a whole number from 1 to 1000").default(100),
+    }),
+    run: async (a) => {
+      const { listCatalogEvents } = await import("../../lib/catalog-events/list-catalog-events");
+      const events = await listCatalogEvents({ status: a.status, limit: a.limit });
+      return {
+        events: events.map((e) => ({
+          id: e.id, api_key: e.apiKey, url: e.url, products: e.products, status: e.status, attempts: e.attempts,
+          last_error: e.lastError, next_attempt_at: e.nextAttemptAt, delivered_at: e.deliveredAt, created_at: e.createdAt,
+        })),
+      };
     },
   }),
   "catalog:import": command({

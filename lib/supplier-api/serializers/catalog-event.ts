@@ -24,7 +24,7 @@ function eventSkuWire(s: EventProduct["skus"][number]): EventSkuWire {
   return { id: s.id, price_amount: formatAmount(s.priceCents), ...skuStock(s.stock), is_active: s.isActive };
 }
 
-/** A product no longer listed is reported once, inactive and without SKUs. */
+/** A product no longer listed is reported once, as the tombstone lib/catalog-events/load-event-products.ts made of it (issue 22.5). */
 export function eventProductWire(p: EventProduct): CatalogEventProductWire {
   return {
     id: p.id,
@@ -32,7 +32,7 @@ export function eventProductWire(p: EventProduct): CatalogEventProductWire {
     updated_at: new Date(Number(p.updatedAtMicros / 1000n)).toISOString(),
     is_active: p.listed && p.isActive,
     price_amount: formatAmount(p.priceCents),
-    skus: p.listed ? p.skus.map(eventSkuWire) : [],
+    skus: p.skus.map(eventSkuWire),
   };
 }
 

@@ -9,10 +9,18 @@ import { resendCatalogEventAction } from "./actions";
 
 const when = (iso: string | null) => (iso ? formatDateTime(new Date(iso)) : "—");
 
-/** Issue 12.2: failed and pending catalogue events beside the order callbacks, a failed one resendable (same body). */
+const BADGE = { failed: "failed", cancelled: "disabled", pending: "processing", delivered: "delivered" } as const;
+
+/**
+ * Issue 12.2: failed and pending catalogue events beside the order callbacks,
+ * a failed one resendable (same body); issue 22.9: the latest cancelled ones
+ * (their key or buyer was disabled), which are never sent.
+ */
 export async function CatalogEventsCard() {
   const { t } = await getI18n();
-  const events = [...(await listCatalogEvents({ status: "failed" })), ...(await listCatalogEvents({ status: "pending" }))];
+  const events = [
+    ...(await listCatalogEvents({ status: "failed" })), ...(await listCatalogEvents({ status: "pending" })), ...(await listCatalogEvents({ status: "cancelled", limit: 20 })),
+  ];
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
     <Card title={t("jobs.catalogEvents")}>
@@ -27,7 +35,7 @@ export async function CatalogEventsCard() {
           id: String(e.id),
           cells: {
             key: e.apiKey, url: e.url, products: String(e.products),
-            status: { text: e.status, badge: e.status === "failed" ? "failed" : "processing" },
+            status: { text: e.status, badge: BADGE[e.status] },
             attempts: String(e.attempts), lastError: e.lastError ?? "", next: when(e.nextAttemptAt), created: when(e.createdAt),
             actions: e.status === "failed" ? {
               node: (
