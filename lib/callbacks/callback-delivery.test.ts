@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { disableApiKey } from "../credentials/disable-api-key";
 import { db } from "../db/client";
 import { deliverOrder } from "../fulfilment/deliver-order";
 import { failOrder } from "../fulfilment/fail-order";
@@ -160,5 +161,20 @@ describe("callback delivery", () => {
     });
     expect(receiver.received).toHaveLength(0);
     expect(cb.attempts[0].error).toBe("refused to connect: loopback address");
+  });
+
+  it("issue 22.9: an order paid before its API key and buyer were disabled still gets its callback", async () => {
+    const { buyer, order } = await manualUOrder("/hooks/disabled-key");
+    await disableApiKey(buyer.apiKey);
+    await db().user.update({ where: { id: buyer.user.id }, data: { status: "disabled" } });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-DISABLED" });
+    await waitFor(async () => (await callbackOf(order.id)).status === "delivered");
+    expect(receiver.received).toHaveLength(1);
+    const req = receiver.received[0];
+    expect(req.url).toBe("/hooks/disabled-key");
+    // Signed with the (now disabled) key's secret, as every callback of that order (D27).
+    expect(req.headers[HEADER_API_KEY.toLowerCase()]).toBe(buyer.apiKey);
+    expect(verifySignature({ method: "POST", path: "/hooks/disabled-key", timestamp: String(req.headers[HEADER_TIMESTAMP.toLowerCase()]), body: req.body, secret: buyer.apiSecret, signature: String(req.headers[HEADER_SIGNATURE.toLowerCase()]) })).toBe(true);
+    expect(JSON.parse(req.body)).toMatchObject({ order_id: order.id, status: "delivered" });
   });
 });

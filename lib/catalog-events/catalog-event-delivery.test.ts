@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { disableApiKey } from "../credentials/disable-api-key";
 import { db } from "../db/client";
 import { startWorker, type WorkerHandle } from "../jobs/start-worker";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
 import { makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";
+import { runCli } from "../../scripts/cli-run.testutil";
 import { buildCatalogEvents } from "./build-catalog-events";
 import { hookedBuyer, settleStamps, sleep } from "./catalog-events.testutil";
 import { deleteCatalogWebhook } from "./delete-catalog-webhook";
+import { deliverCatalogEventJob } from "./deliver-catalog-event";
 import { listCatalogEvents } from "./list-catalog-events";
 import { resendCatalogEvent } from "./resend-catalog-event";
 import { setCatalogWebhook } from "./set-catalog-webhook";
@@ -156,6 +159,62 @@ describe("issue 12.2: catalogue event delivery", () => {
       expect(Math.max(...seen)).toBe(1);
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe("issue 22.9: disabled keys and buyers stop receiving catalogue events", () => {
+  it("issue 22.9: a pending event of a key disabled while it is retried is cancelled, never sent again, and listed as cancelled (service and CLI)", async () => {
+    const { product } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 3 });
+    await settleStamps();
+    const hook = await hookedBuyer(receiver, "disabled-key");
+    receiver.respond = (r) => ({ status: r.url.startsWith(hook.path) ? 503 : 200 });
+    process.env.CALLBACK_RETRY_SCHEDULE = "1,1,1";
+    try {
+      await changePrice(product.id, 2222n);
+      await waitFor(async () => (await hook.rows())[0]?.attemptCount === 1);
+      await disableApiKey(hook.buyer.apiKey); // the console's and the CLI's service
+      receiver.respond = () => ({ status: 200 }); // the receiver would now accept it
+      const cancelled = await waitFor(async () => (await hook.rows()).find((e) => e.status === "cancelled"));
+      expect(cancelled).toMatchObject({ attemptCount: 1, nextAttemptAt: null, lastError: "API key or buyer disabled", deliveredAt: null });
+      await changePrice(product.id, 2323n);
+      await sleep(3000); // past the next attempt's time and several ticks
+      expect(hook.events()).toHaveLength(1); // the one attempt made before the key was disabled
+      expect(await hook.rows()).toEqual([expect.objectContaining({ id: cancelled.id, status: "cancelled", attemptCount: 1 })]);
+
+      expect((await listCatalogEvents({ status: "cancelled" })).find((e) => e.id === cancelled.id)).toMatchObject({ apiKey: hook.buyer.apiKey, status: "cancelled" });
+      const cli = await runCli(["catalog-event:list", "--status", "cancelled"], { DATABASE_URL: dbUrl });
+      expect(cli.code).toBe(0);
+      expect(cli.json.events).toContainEqual(expect.objectContaining({ id: cancelled.id, api_key: hook.buyer.apiKey, status: "cancelled", last_error: "API key or buyer disabled" }));
+    } finally {
+      process.env.CALLBACK_RETRY_SCHEDULE = "0.1,0.1,0.1";
+    }
+  }, 120_000);
+
+  it("issue 22.9: the delivery itself cancels an event whose buyer was disabled after it was built (however that happened), and sends nothing", async () => {
+    const { product } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 3 });
+    await settleStamps();
+    const hook = await hookedBuyer(receiver, "disabled-buyer");
+    await worker!.stop(); // no tick, no worker: only the delivery job below runs
+    worker = undefined;
+    try {
+      await changePrice(product.id, 3131n);
+      await settleStamps();
+      expect(await buildCatalogEvents()).toBe(1);
+      const [event] = await hook.rows();
+      expect(event).toMatchObject({ status: "pending", attemptCount: 0 });
+      // Disabled by hand in SQL, not through any service: the delivery still sees it.
+      await db().$executeRaw`UPDATE "User" SET "status" = 'disabled' WHERE "id" = ${hook.buyer.user.id}::uuid`;
+      await deliverCatalogEventJob({ eventId: event.id, attempt: 0 });
+      expect(await hook.rows()).toEqual([expect.objectContaining({ id: event.id, status: "cancelled", attemptCount: 0, attempts: [] })]);
+      expect(hook.events()).toHaveLength(0);
+      // A resend while the buyer is still disabled is cancelled again at delivery.
+      await resendCatalogEvent({ eventId: event.id, actor: "test" });
+      await deliverCatalogEventJob({ eventId: event.id, attempt: 0 });
+      expect((await hook.rows())[0]).toMatchObject({ status: "cancelled" });
+      expect(hook.events()).toHaveLength(0);
+    } finally {
+      worker = await start();
     }
   });
 });

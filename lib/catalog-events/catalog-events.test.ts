@@ -155,4 +155,22 @@ describe("issue 12.2: catalogue events", () => {
     expect(hook.events()).toHaveLength(1);
     await deleteCatalogWebhook({ credentialId: hook.buyer.id });
   });
+
+  it("issue 22.5: a deleted product's event is a tombstone: no price, no level price, no SKUs", async () => {
+    const gone = await makeProduct({ fulfillmentType: "manual", stockQuantity: 5, priceCents: 4321n });
+    const level = await db().memberLevel.create({ data: { slug: `tomb-${gone.product.id}`, name: { "zh-CN": "VIP", en: "VIP" } } });
+    await db().skuLevelPrice.create({ data: { skuId: gone.sku.id, levelId: level.id, priceCents: 3333n } });
+    await settleStamps();
+    const plain = await hookedBuyer(receiver, "tomb-plain");
+    const vip = await hookedBuyer(receiver, "tomb-vip");
+    await db().user.update({ where: { id: vip.buyer.user.id }, data: { memberLevelId: level.id } });
+    await db().product.update({ where: { id: gone.product.id }, data: { deletedAt: new Date() } });
+    await waitFor(() => plain.events().length === 1 && vip.events().length === 1);
+    for (const hook of [plain, vip]) {
+      expect(hook.events()[0].products).toEqual([
+        { id: gone.product.id, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), is_active: false, price_amount: "0.00", skus: [] },
+      ]);
+    }
+    await Promise.all([plain, vip].map((h) => deleteCatalogWebhook({ credentialId: h.buyer.id })));
+  });
 });
