@@ -45,4 +45,12 @@ describe("CLI arguments use the services' rules (issue 9.3)", () => {
     expect(usageError(["order:fail", "--order-no", "SK1", "--reason", "   "])).toMatch(/--reason: is required/);
     expect(parseCommand(["order:fail", "--order-no", " SK1 ", "--reason", " out of codes "]).input).toEqual({ "order-no": "SK1", reason: "out of codes" });
   });
+
+  it("issue 22.9: catalog-event:list takes a known status (cancelled included) and a limit of 1 to 1000, checked before the database", () => {
+    expect(parseCommand(["catalog-event:list", "--status", "cancelled", "--limit", "20"]).input).toEqual({ status: "cancelled", limit: 20 });
+    expect(parseCommand(["catalog-event:list"]).input).toEqual({ limit: 100 });
+    expect(usageError(["catalog-event:list", "--status", "lost"])).toMatch(/--status: /);
+    for (const limit of ["0", "1001", "-1", "1.5", "ten"]) expect(usageError(["catalog-event:list", "--limit", limit])).toMatch(/--limit: must be a whole number from 1 to 1000/);
+  });
 });
+
