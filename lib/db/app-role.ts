@@ -117,3 +117,20 @@ export async function ensureAppRole(adminUrl: string, password: string): Promise
   }
   return appUrl;
 }
+
+/**
+ * With DATABASE_URL the operator chose the role; a superuser works but is
+ * more than the app needs (decision 0035), so the start says so once.
+ */
+export async function warnIfSuperuser(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ rolsuper: boolean }>("SELECT rolsuper FROM pg_roles WHERE rolname = current_user");
+    if (rows[0]?.rolsuper) {
+      log.warn("DATABASE_URL connects as a superuser: a role that owns only its database is enough (README \"Production\", the database role)");
+    }
+  } finally {
+    await client.end();
+  }
+}
