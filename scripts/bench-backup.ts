@@ -36,8 +36,12 @@ try {
   const backupSeconds = (Date.now() - t) / 1000;
 
   const target = withDatabase(conn.url, `bench_restore_${Date.now()}`);
-  await client.query(`CREATE DATABASE "${new URL(target).pathname.slice(1)}"`);
   await client.end();
+  // Made by the embedded superuser for the app role, which may not create databases (decision 0035).
+  const admin = new pg.Client({ connectionString: conn.adminUrl ?? conn.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${new URL(target).pathname.slice(1)}" OWNER "${decodeURIComponent(new URL(conn.url).username)}"`);
+  await admin.end();
   t = Date.now();
   const restore = await restoreBackup({ in: archive, url: target });
   const restoreSeconds = (Date.now() - t) / 1000;

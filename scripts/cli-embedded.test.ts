@@ -81,7 +81,7 @@ describe("the CLI on the embedded database", () => {
     expect([a.json.email, b.json.email].sort()).toEqual(["one@example.com", "two@example.com"]);
     expect(holders.size).toBe(1);
     expect(postmasters(dir)).toEqual([]);
-    expect(fs.readdirSync(dir).sort()).toEqual(["nextauth-secret", "pg", "pg-password", "secret-key"]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["nextauth-secret", "pg", "pg-app-password", "pg-password", "secret-key"]);
 
     // Both wrote to the same database: a third run sees both users.
     const check = await runCli(["points:reconcile"], env);

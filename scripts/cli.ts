@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
     result = await cmd.run(input);
   } finally {
     await disconnectDb();
-    if (conn.stop) await (await import("../lib/db/stop-when-idle")).stopWhenIdle(conn.url, conn.stop);
+    if (conn.stop) await (await import("../lib/db/stop-when-idle")).stopWhenIdle(conn.adminUrl ?? conn.url, conn.stop);
   }
   // Last, after anything the shutdown may print: the result is the last line.
   process.stdout.write(JSON.stringify(result) + "\n");

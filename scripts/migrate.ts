@@ -12,7 +12,8 @@ try {
   if (command === "create") {
     if (!name || !/^[a-z0-9_]+$/.test(name)) throw new Error("usage: npm run migrate:create -- <snake_case_name>");
     await applyMigrations(conn.url);
-    const dir = await createMigration(name, conn.url);
+    // The engine diffs in a throw-away shadow database: the embedded superuser makes it (decision 0035).
+    const dir = await createMigration(name, conn.adminUrl ?? conn.url);
     console.log(JSON.stringify({ created: dir ?? null }));
   } else {
     console.log(JSON.stringify({ applied: await applyMigrations(conn.url) }));

@@ -6,6 +6,7 @@ import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
 import { dataDir } from "../lib/config/paths";
 import { ensureSecrets } from "../lib/config/secrets";
+import { warnIfSuperuser } from "../lib/db/app-role";
 import { connectDatabase } from "../lib/db/connect";
 import { applyMigrations } from "../lib/db/migrate";
 import { ensureBuild } from "../lib/ops/ensure-build";
@@ -23,6 +24,7 @@ try {
   await assertDataDirUsable(dataDir());
   ensureSecrets();
   database = await connectDatabase();
+  if (!database.embedded) await warnIfSuperuser(database.url);
   const applied = await applyMigrations(database.url);
   if (applied.length) log.info({ applied }, "migrations applied");
   ensureBuild();

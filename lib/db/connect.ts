@@ -1,18 +1,37 @@
 import { env } from "../config/env";
 import { dataDir } from "../config/paths";
-import { connectOrStartEmbedded, createDatabaseIfMissing, EMBEDDED_DB_NAME, withDatabase } from "./embedded";
+import { ensureAppRole } from "./app-role";
+import { connectOrStartEmbedded, createDatabaseIfMissing, EMBEDDED_DB_NAME, readOrCreatePassword, withDatabase } from "./embedded";
+
+export interface DatabaseConnection {
+  /** What the app connects with (also set as DATABASE_URL). */
+  url: string;
+  embedded: boolean;
+  /** Embedded only: the superuser's URL of the same database, for administration (decision 0035). */
+  adminUrl?: string;
+  /** Present when this process started the embedded server and must stop it. */
+  stop?: () => Promise<void>;
+}
 
 /**
  * Makes DATABASE_URL usable for this process: the configured server when set,
  * else the embedded PostgreSQL under DATA_DIR (joined if running, started if
- * not). Returns a stop function when this process started the server.
+ * not), where the app connects as the role that owns its database, not as the
+ * superuser (decision 0035).
  */
-export async function connectDatabase(): Promise<{ url: string; embedded: boolean; stop?: () => Promise<void> }> {
+export async function connectDatabase(): Promise<DatabaseConnection> {
   const configured = env().DATABASE_URL;
   if (configured) return { url: configured, embedded: false };
-  const server = await connectOrStartEmbedded(dataDir());
-  await createDatabaseIfMissing(server.serverUrl, EMBEDDED_DB_NAME);
-  const url = withDatabase(server.serverUrl, EMBEDDED_DB_NAME);
-  process.env.DATABASE_URL = url;
-  return { url, embedded: true, stop: server.stop };
+  const dir = dataDir();
+  const server = await connectOrStartEmbedded(dir);
+  try {
+    await createDatabaseIfMissing(server.serverUrl, EMBEDDED_DB_NAME);
+    const adminUrl = withDatabase(server.serverUrl, EMBEDDED_DB_NAME);
+    const url = await ensureAppRole(adminUrl, readOrCreatePassword(dir, "pg-app-password"));
+    process.env.DATABASE_URL = url;
+    return { url, adminUrl, embedded: true, stop: server.stop };
+  } catch (err) {
+    await server.stop?.().catch(() => undefined);
+    throw err;
+  }
 }

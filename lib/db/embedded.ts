@@ -88,8 +88,9 @@ export async function createDatabaseIfMissing(serverUrl: string, database: strin
   }
 }
 
-function readOrCreatePassword(dir: string): string {
-  const file = path.join(dir, "pg-password");
+/** A generated password kept in `DATA_DIR/<name>` (0600): the superuser's (`pg-password`), the app role's (`pg-app-password`). */
+export function readOrCreatePassword(dir: string, name = "pg-password"): string {
+  const file = path.join(dir, name);
   fs.mkdirSync(dir, { recursive: true });
   if (!fs.existsSync(file)) {
     // Written aside, then linked into place, so a process starting at the same
