@@ -15,6 +15,16 @@ export function ensureSecrets(): { secretKey: string; nextAuthSecret: string } {
   return { secretKey, nextAuthSecret };
 }
 
+/**
+ * SECRET_KEY as ensureSecrets resolves it, but never generated: undefined when
+ * neither the variable nor DATA_DIR's file exists (`backup:verify` runs
+ * without a database and must not invent a key for an archive to fail against).
+ */
+export function existingSecretKey(): string | undefined {
+  const file = path.join(dataDir(), "secret-key");
+  return process.env.SECRET_KEY || (fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : undefined);
+}
+
 function readOrGenerate(envName: string, fileName: string): string {
   const fromEnv = process.env[envName];
   if (fromEnv) return fromEnv;
