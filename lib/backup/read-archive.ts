@@ -37,6 +37,8 @@ export async function readArchive(file: string, reader: ArchiveReader): Promise<
   let manifest: Manifest | undefined;
   let next = 0;
   extract.on("entry", (header, stream, done) => {
+    // A refusal before the entry is read destroys it too: its error is the extract's, reported once by the pipeline.
+    stream.on("error", () => {});
     handle(header.name, header.size ?? 0, stream as unknown as Readable).then(() => done(), (err) => extract.destroy(err));
   });
   async function handle(name: string, size: number, stream: Readable): Promise<void> {
