@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { env } from "./env";
 import { dataDir } from "./paths";
 import { log } from "../log";
 
@@ -22,7 +23,7 @@ export function ensureSecrets(): { secretKey: string; nextAuthSecret: string } {
  */
 export function existingSecretKey(): string | undefined {
   const file = path.join(dataDir(), "secret-key");
-  return process.env.SECRET_KEY || (fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : undefined);
+  return env().SECRET_KEY || (fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : undefined);
 }
 
 function readOrGenerate(envName: string, fileName: string): string {
