@@ -30,7 +30,7 @@ try {
   const fillSeconds = (Date.now() - t) / 1000;
   await client.query("VACUUM ANALYZE");
 
-  const archive = path.join(scratch, "bench.tar.gz");
+  const archive = path.join(scratch, "bench.backup");
   t = Date.now();
   const backup = await createBackup({ out: archive, url: conn.url });
   const backupSeconds = (Date.now() - t) / 1000;

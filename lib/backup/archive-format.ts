@@ -1,13 +1,23 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 
-// The backup archive (README "Backup and restore"): a gzip-compressed POSIX
-// tar, readable with `tar -xzf`. First entry `manifest.json`, then one entry
-// per table, `tables/<NNN>-<Table>.copy`, in PostgreSQL's COPY text format
-// (one row per line), in foreign-key order so a restore can load them as it reads.
+// The backup archive (README "Backup and restore", decisions 0015 and 0030):
+// an age file (age-encryption.org/v1) around a gzip-compressed POSIX tar.
+// Inside: `manifest.json`, then `manifest.hmac` (its HMAC under a key derived
+// from SECRET_KEY), then one entry per table, `tables/<NNN>-<Table>.copy`, in
+// PostgreSQL's COPY text format (one row per line), in foreign-key order so a
+// restore can load them as it reads.
 export const MANIFEST_ENTRY = "manifest.json";
+export const MANIFEST_MAC_ENTRY = "manifest.hmac";
 export const FORMAT = "cardkey-backup";
-export const FORMAT_VERSION = 1;
+/** 2: encrypted and authenticated (issue 22 item 4). 1 was a plaintext tar.gz, no longer accepted. */
+export const FORMAT_VERSION = 2;
+/**
+ * A manifest is read into memory before anything is authenticated by it: a
+ * few hundred bytes per table, so 1 MiB is hundreds of times what the
+ * schema needs, and a crafted entry cannot make a restore buffer gigabytes.
+ */
+export const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 export const TableEntrySchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),

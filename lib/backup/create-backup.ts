@@ -1,4 +1,5 @@
 import { env } from "../config/env";
+import { ensureSecrets } from "../config/secrets";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -9,7 +10,9 @@ import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import tar from "tar-stream";
 import { APPLIED_MIGRATIONS_SQL } from "../health/migration-state";
-import { EXCLUDED, FORMAT, FORMAT_VERSION, MANIFEST_ENTRY, type Manifest, secretKeyCheck, type TableEntry } from "./archive-format";
+import type { Encrypter } from "age-encryption";
+import { EXCLUDED, FORMAT, FORMAT_VERSION, MANIFEST_ENTRY, MANIFEST_MAC_ENTRY, type Manifest, secretKeyCheck, type TableEntry } from "./archive-format";
+import { encrypterFor, manifestMac, type SealTo, sealStream } from "./archive-crypto";
 import { listTables, quoteIdent } from "./list-tables";
 
 export interface BackupResult {
@@ -25,10 +28,13 @@ export interface BackupResult {
  * transaction, so all of them show the database at one instant (an order and
  * its ledger entry are both in it or both not). Tables stream to spool files
  * beside the output (tar needs each entry's size up front), never into memory;
- * the archive is written to a temporary name and renamed when complete.
+ * the archive is encrypted as it is written (issue 22 item 4: to SECRET_KEY's
+ * identity, or to `to`), to a temporary name renamed when complete.
  */
-export async function createBackup(opts: { out: string; url?: string; progress?: (line: string) => void }): Promise<BackupResult> {
+export async function createBackup(opts: { out: string; url?: string; to?: SealTo; progress?: (line: string) => void }): Promise<BackupResult> {
   const out = path.resolve(opts.out);
+  const { secretKey } = ensureSecrets();
+  const encrypter = await encrypterFor(secretKey, opts.to);
   const spool = fs.mkdtempSync(path.join(path.dirname(out), ".backup-spool-"));
   const client = new pg.Client({ connectionString: opts.url ?? env().DATABASE_URL, application_name: "cardkey-backup" });
   await client.connect();
@@ -51,10 +57,10 @@ export async function createBackup(opts: { out: string; url?: string; progress?:
     await client.query("COMMIT");
     const manifest: Manifest = {
       format: FORMAT, formatVersion: FORMAT_VERSION, createdAt: new Date().toISOString(), postgres, migrations,
-      secretKeyCheck: secretKeyCheck(env().SECRET_KEY ?? ""), tables, excluded: EXCLUDED,
+      secretKeyCheck: secretKeyCheck(secretKey), tables, excluded: EXCLUDED,
     };
     const partial = `${out}.partial-${process.pid}`;
-    await writeArchive(partial, manifest, (i) => path.join(spool, `${i}.copy`));
+    await writeArchive(partial, manifest, secretKey, encrypter, (i) => path.join(spool, `${i}.copy`));
     fs.renameSync(partial, out);
     const rows = tables.reduce((n, t) => n + t.rows, 0);
     return { file: out, bytes: fs.statSync(out).size, tables: tables.length, rows };
@@ -64,9 +70,11 @@ export async function createBackup(opts: { out: string; url?: string; progress?:
   }
 }
 
-async function writeArchive(file: string, manifest: Manifest, spoolOf: (i: number) => string): Promise<void> {
+async function writeArchive(file: string, manifest: Manifest, secretKey: string, encrypter: Encrypter, spoolOf: (i: number) => string): Promise<void> {
   const pack = tar.pack();
-  const written = pipeline(pack, zlib.createGzip({ level: 3 }), fs.createWriteStream(file, { mode: 0o600 }));
+  const gzip = zlib.createGzip({ level: 3 });
+  const sealed = await sealStream(gzip, encrypter);
+  const written = Promise.all([pipeline(pack, gzip), pipeline(sealed, fs.createWriteStream(file, { mode: 0o600 }))]);
   const addEntry = (name: string, size: number, source: NodeJS.ReadableStream) =>
     new Promise<void>((resolve, reject) => {
       const entry = pack.entry({ name, size, mode: 0o600, mtime: new Date(manifest.createdAt) }, (err) => (err ? reject(err) : resolve()));
@@ -74,7 +82,10 @@ async function writeArchive(file: string, manifest: Manifest, spoolOf: (i: numbe
       source.pipe(entry);
     });
   const json = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
-  await new Promise<void>((resolve, reject) => pack.entry({ name: MANIFEST_ENTRY, size: json.length, mode: 0o600 }, json, (err) => (err ? reject(err) : resolve())));
+  const mac = Buffer.from(manifestMac(secretKey, json), "latin1");
+  for (const [name, bytes] of [[MANIFEST_ENTRY, json], [MANIFEST_MAC_ENTRY, mac]] as const) {
+    await new Promise<void>((resolve, reject) => pack.entry({ name, size: bytes.length, mode: 0o600 }, bytes, (err) => (err ? reject(err) : resolve())));
+  }
   for (const [i, t] of manifest.tables.entries()) await addEntry(t.file, t.bytes, fs.createReadStream(spoolOf(i)));
   pack.finalize();
   await written;

@@ -1,4 +1,5 @@
 import { env } from "../config/env";
+import { ensureSecrets } from "../config/secrets";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { setReplicationRoleIfAllowed } from "../db/replication-role";
@@ -6,7 +7,8 @@ import { from as copyFrom } from "pg-copy-streams";
 import { applyMigrations } from "../db/migrate";
 import { appError } from "../errors";
 import { unknownMigrations } from "../health/migration-state";
-import { type Manifest, secretKeyCheck } from "./archive-format";
+import type { Manifest } from "./archive-format";
+import type { ArchiveKeys } from "./archive-crypto";
 import { quoteIdent } from "./list-tables";
 import { readArchive } from "./read-archive";
 
@@ -20,36 +22,52 @@ export interface RestoreResult {
 }
 
 /**
- * Restores an archive into an empty database (issue 10 item 3):
- * 1. refuses an archive from a newer schema, a SECRET_KEY other than the one
- *    its card keys were encrypted with, and a non-empty target unless `force`
- *    (which drops the target's schemas first);
- * 2. recreates the archive's schema version by applying exactly its migrations;
- * 3. in ONE transaction: empties the tables (migrations seed some rows), COPYs
- *    every table in, checked as it streams, and moves each id sequence past
- *    the largest id, so new rows never collide; any failure rolls it all back;
- * 4. applies the migrations this code has beyond the archive's.
+ * Restores an archive into an empty database (issue 10 item 3, issue 22 item 4):
+ * 1. reads the WHOLE archive once, writing nothing: age authenticates 64 KiB
+ *    at a time and a truncation only at the end, and the manifest's HMAC
+ *    vouches for the tables only once each is hashed; refuses anything that
+ *    does not authenticate, and an archive from a newer schema (decision 0030);
+ * 2. refuses a non-empty target unless `force`, and with `force` while other
+ *    sessions are connected to it (naming them), then drops its schemas;
+ * 3. reads the archive again (refused if it is not the one just verified),
+ *    recreates its schema version by applying exactly its migrations;
+ * 4. in ONE transaction: empties the tables (migrations seed some rows), COPYs
+ *    every table in, checked again as it streams, and moves each id sequence
+ *    past the largest id, so new rows never collide; any failure rolls it all back;
+ * 5. applies the migrations this code has beyond the archive's.
  */
-export async function restoreBackup(opts: { in: string; url?: string; force?: boolean; progress?: (line: string) => void }): Promise<RestoreResult> {
+export async function restoreBackup(opts: { in: string; url?: string; force?: boolean; keys?: ArchiveKeys; progress?: (line: string) => void }): Promise<RestoreResult> {
   const url = opts.url ?? env().DATABASE_URL!;
+  const { secretKey } = ensureSecrets();
+  let verified: string | undefined;
+  await readArchive(opts.in, {
+    secretKey,
+    keys: opts.keys,
+    onManifest: async (m, mac) => {
+      const newer = unknownMigrations(m.migrations);
+      if (newer.length) throw refuse(`the archive is from a newer schema (${newer.length} migration(s) this version does not know, first ${newer[0]}): restore it with that version or later`);
+      verified = mac;
+    },
+  });
+  opts.progress?.("restore: archive authenticated");
   const client = new pg.Client({ connectionString: url, application_name: "cardkey-restore" });
   await client.connect();
   let rows = 0;
   let manifest: Manifest | undefined;
   let enableTriggers: (() => Promise<void>) | undefined;
   try {
+    const replace = !(await isEmpty(client));
+    if (replace) {
+      if (!opts.force) throw refuse("the target database is not empty: restore into an empty DATA_DIR or database, or pass --force to replace everything in it");
+      await refuseOtherSessions(client);
+    }
     await readArchive(opts.in, {
-      onManifest: async (m) => {
+      secretKey,
+      keys: opts.keys,
+      onManifest: async (m, mac) => {
+        if (mac !== verified) throw refuse("the archive changed after it was verified: nothing was restored");
         manifest = m;
-        const newer = unknownMigrations(m.migrations);
-        if (newer.length) throw refuse(`the archive is from a newer schema (${newer.length} migration(s) this version does not know, first ${newer[0]}): restore it with that version or later`);
-        if (m.secretKeyCheck !== secretKeyCheck(env().SECRET_KEY ?? "")) {
-          throw refuse("SECRET_KEY differs from the one this archive's card keys and API secrets were encrypted with: set SECRET_KEY, or put the original secret-key file in DATA_DIR, before restoring");
-        }
-        if (!(await isEmpty(client))) {
-          if (!opts.force) throw refuse("the target database is not empty: restore into an empty DATA_DIR or database, or pass --force to replace everything in it");
-          await client.query("DROP SCHEMA IF EXISTS graphile_worker CASCADE; DROP SCHEMA public CASCADE; CREATE SCHEMA public");
-        }
+        if (replace) await client.query("DROP SCHEMA IF EXISTS graphile_worker CASCADE; DROP SCHEMA public CASCADE; CREATE SCHEMA public");
         await applyMigrations(url, { only: m.migrations });
         await client.query("BEGIN");
         // Foreign-key checks row by row are most of a large restore's time.
@@ -78,6 +96,21 @@ export async function restoreBackup(opts: { in: string; url?: string; force?: bo
   }
   const migrationsApplied = await applyMigrations(url);
   return { file: opts.in, tables: manifest!.tables.length, rows, migrationsApplied };
+}
+
+/**
+ * `--force` drops everything in the target: refused while anything else is
+ * connected to it (a running server or worker would write into a half-
+ * restored database, or hold locks the drop waits for). Checked just before
+ * the drop; a session that connects in between is not seen.
+ */
+async function refuseOtherSessions(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ pid: number; app: string | null; usr: string | null; addr: string | null }>(`
+    SELECT pid, application_name AS app, usename AS usr, client_addr::text AS addr FROM pg_stat_activity
+    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' ORDER BY pid`);
+  if (!rows.length) return;
+  const who = rows.slice(0, 5).map((r) => `pid ${r.pid} ${JSON.stringify(r.app || "(no application_name)")} user ${r.usr ?? "?"} from ${r.addr ?? "local socket"}`);
+  throw refuse(`restore --force refused: ${rows.length} other session(s) connected to the target database (${who.join("; ")}${rows.length > 5 ? "; …" : ""}): stop the server and workers first`);
 }
 
 /** Empty: no table in schema public (a fresh DATA_DIR or `CREATE DATABASE`). */

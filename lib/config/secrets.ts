@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { env } from "./env";
 import { dataDir } from "./paths";
 import { log } from "../log";
 
@@ -13,6 +14,16 @@ export function ensureSecrets(): { secretKey: string; nextAuthSecret: string } {
   const secretKey = readOrGenerate("SECRET_KEY", "secret-key");
   const nextAuthSecret = readOrGenerate("NEXTAUTH_SECRET", "nextauth-secret");
   return { secretKey, nextAuthSecret };
+}
+
+/**
+ * SECRET_KEY as ensureSecrets resolves it, but never generated: undefined when
+ * neither the variable nor DATA_DIR's file exists (`backup:verify` runs
+ * without a database and must not invent a key for an archive to fail against).
+ */
+export function existingSecretKey(): string | undefined {
+  const file = path.join(dataDir(), "secret-key");
+  return env().SECRET_KEY || (fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : undefined);
 }
 
 function readOrGenerate(envName: string, fileName: string): string {
