@@ -100,7 +100,10 @@ describe("issue 22.1: an upstream delivery is checked before it is accepted", ()
     expect(order.upstreamPurchase!.lastError).toBe("the upstream charged 999.00 for 1 unit(s), above the maximum cost of 10.00 per unit; nothing was delivered");
 
     // The administrator's decision: a ceiling of 999.00 for this SKU, then "check the upstream again".
+    const journalled = () => db().catalogChange.count({ where: { skuId: sku.id } });
+    const before = await journalled();
     await setUpstreamMaxCost({ skuId: sku.id, maxCostCents: 99_900n, actor: "test" });
+    expect(await journalled()).toBe(before); // our own column: not a catalogue change (decision 0018)
     await recheckUpstreamPurchase({ orderNo: order.orderNo, actor: "test" });
     await runPurchaseJob({ purchaseId: order.upstreamPurchase!.id, recheck: true });
     expect(await reload(order.id)).toMatchObject({ status: "delivered", upstreamPurchase: { status: "delivered", costCents: 99_900n } });
