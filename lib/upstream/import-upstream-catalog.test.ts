@@ -117,8 +117,9 @@ describe("upstream CLI and catalogue import", () => {
     expect(await mapped(seed.inactive.product.id)).toMatchObject({ isActive: false });
 
     const again = await cli("upstream:import", "--connection", String(connectionId), "--markup-percent", "10");
-    const { skipped, ...counts } = again.json;
+    const { skipped, held, ...counts } = again.json;
     expect(skipped).toEqual([]);
+    expect(held).toEqual([]);
     expect(Object.values(counts).every((n) => n === 0)).toBe(true);
   }, 120_000);
 
