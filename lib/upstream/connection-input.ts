@@ -28,5 +28,8 @@ export const MarkupPercentSchema = z.string().trim().regex(/^\d{1,4}(\.\d{1,2})?
  */
 export const UpstreamMaxCostSchema = z.object({
   skuId: Int4IdSchema,
-  maxCost: z.union([z.literal("").transform(() => null), z.literal("default").transform(() => null), NonNegativeAmountInputSchema]).nullable(),
+  maxCost: z.union(
+    [z.literal("").transform(() => null), z.literal("default").transform(() => null), NonNegativeAmountInputSchema],
+    { error: "must be an amount of at least 0.00 like 12.50, or empty / default for the price the buyer paid" },
+  ).nullable(),
 });
