@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { NonNegativeAmountInputSchema } from "../protocol/amount";
+import { Int4IdSchema } from "../protocol/ids";
 
 // Validation only (no database, no logger): the CLI checks its arguments with it before it connects.
 
@@ -19,3 +21,15 @@ export type UpstreamConnectionInput = z.input<typeof UpstreamConnectionInputSche
 
 /** --markup-percent: a percentage with at most two decimals. */
 export const MarkupPercentSchema = z.string().trim().regex(/^\d{1,4}(\.\d{1,2})?$/, "must be a percentage like 10 or 12.5");
+
+/**
+ * Issue 22.1: the most an upstream may charge per unit of a SKU: an amount
+ * ("12.50"), or empty / "default" for the default (the price the buyer paid).
+ */
+export const UpstreamMaxCostSchema = z.object({
+  skuId: Int4IdSchema,
+  maxCost: z.union(
+    [z.literal("").transform(() => null), z.literal("default").transform(() => null), NonNegativeAmountInputSchema],
+    { error: "must be an amount of at least 0.00 like 12.50, or empty / default for the price the buyer paid" },
+  ).nullable(),
+});

@@ -100,7 +100,7 @@ describe("upstream CLI and catalogue import", () => {
       categories_created: 2, categories_updated: 0, categories_delisted: 0,
       products_created: 4, products_updated: 0, products_delisted: 0,
       skus_created: 4, skus_updated: 0, skus_delisted: 0,
-      skipped: [],
+      skipped: [], held: [],
     });
     const mapped = (bProductId: number) =>
       db().product.findFirstOrThrow({ where: { upstreamConnectionId: connectionId, upstreamProductId: bProductId }, include: { skus: true, category: true } });
@@ -117,8 +117,9 @@ describe("upstream CLI and catalogue import", () => {
     expect(await mapped(seed.inactive.product.id)).toMatchObject({ isActive: false });
 
     const again = await cli("upstream:import", "--connection", String(connectionId), "--markup-percent", "10");
-    const { skipped, ...counts } = again.json;
+    const { skipped, held, ...counts } = again.json;
     expect(skipped).toEqual([]);
+    expect(held).toEqual([]);
     expect(Object.values(counts).every((n) => n === 0)).toBe(true);
   }, 120_000);
 

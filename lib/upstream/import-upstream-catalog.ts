@@ -11,14 +11,20 @@ import { applyMarkup, markupBasisPoints } from "./markup";
 import { importUpstreamCategories } from "./import-upstream-categories";
 import { noUpstreamImportCounts, type UpstreamImportCounts } from "./upstream-import-counts";
 import { parseUpstreamProducts, type SkippedUpstreamProduct } from "./parse-upstream-product";
+import { priceHoldReason, type HeldUpstreamProduct } from "./price-hold";
 import { UpstreamError, type UpstreamCategory, type UpstreamProduct } from "./upstream-client";
 
 export { applyMarkup, markupBasisPoints } from "./markup";
 
 
-/** The import's result: the counts, and each upstream product left out with its reason (issue 8.3). */
+/**
+ * The import's result: the counts, each upstream product left out with its
+ * reason (issue 8.3), and each product held off sale for its price until an
+ * administrator accepts it (issue 22.1).
+ */
 export interface UpstreamImportResult extends UpstreamImportCounts {
   skipped: SkippedUpstreamProduct[];
+  held: HeldUpstreamProduct[];
 }
 
 const FORMATS = new Set<string>(Object.values(DeliveryFormat));
@@ -38,7 +44,9 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * catalogue changes nothing. Issue 8.3: each product entry is checked on its
  * own; one that is malformed, priced below zero or clashing is skipped with a
  * reason (in the result) and, when it was imported before, delisted at its
- * last good price.
+ * last good price. Issue 22.1: a product priced 0.00, or more than 50 % below
+ * the last import, is held off sale (in the result, with its reason) until an
+ * administrator accepts it; a hold outlasts later imports.
  */
 export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string } & AuditActor): Promise<UpstreamImportResult> {
   const bp = markupBasisPoints(input.markupPercent ?? "0");
@@ -56,16 +64,17 @@ export async function importUpstreamCatalog(input: { connectionId: number; marku
   // Issue 8.3: each product on its own; a malformed or negatively priced one is skipped with a reason.
   const { products, skipped } = parseUpstreamProducts(entries);
   return db().$transaction(async (tx) => {
-    const counts = await importInto(tx, { connId: conn.id, bp, categories, products, skipped });
+    const held: HeldUpstreamProduct[] = [];
+    const counts = await importInto(tx, { connId: conn.id, bp, categories, products, skipped, held });
     await writeAuditLog(tx, {
       adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "upstream.import", targetType: "upstream_connection",
-      targetId: String(conn.id), details: { markupBasisPoints: bp, ...counts, skipped: skipped.length },
+      targetId: String(conn.id), details: { markupBasisPoints: bp, ...counts, skipped: skipped.length, held: held.length },
     });
-    return { ...counts, skipped };
+    return { ...counts, skipped, held };
   }, { maxWait: 10_000, timeout: 300_000 });
 }
 
-async function importInto(tx: Tx, { connId, bp, categories, products, skipped }: {
+async function importInto(tx: Tx, { connId, bp, categories, products, skipped, held }: {
   connId: number;
   /** The markup in basis points. */
   bp: number;
@@ -73,6 +82,8 @@ async function importInto(tx: Tx, { connId, bp, categories, products, skipped }:
   products: UpstreamProduct[];
   /** Products left out, with their reason; this adds those whose category is not listed. */
   skipped: SkippedUpstreamProduct[];
+  /** Filled with every product held for its price after this import. */
+  held: HeldUpstreamProduct[];
 }): Promise<UpstreamImportCounts> {
   const counts = noUpstreamImportCounts();
 
@@ -90,6 +101,16 @@ async function importInto(tx: Tx, { connId, bp, categories, products, skipped }:
     }
     listedProducts.add(up.id);
     const form = up.manual_form_schema ? ManualFormSchemaSchema.safeParse(up.manual_form_schema) : null;
+    const existing = prodByUpstream.get(up.id);
+    const upstreamPriceCents = parseAmount(up.price_amount);
+    const skuPrices = new Map((existing?.skus ?? []).map((s) => [s.upstreamSkuId!, s.upstreamPriceCents]));
+    // Issue 22.1: a new suspicious price holds the product; an earlier hold stays until accepted.
+    const holdReason = priceHoldReason([
+      { field: "price_amount", cents: upstreamPriceCents, previousCents: existing?.upstreamPriceCents },
+      ...up.skus.map((s, i) => ({ field: `skus[${i}].price_amount`, cents: parseAmount(s.price_amount), previousCents: skuPrices.get(s.id) })),
+    ]) ?? existing?.holdReason ?? null;
+    // A form we cannot read would let orders through that the upstream refuses: not sold.
+    const sellable = up.is_active && form?.success !== false;
     const data = {
       slug: `up${connId}-${up.slug}`,
       categoryId,
@@ -103,13 +124,14 @@ async function importInto(tx: Tx, { connId, bp, categories, products, skipped }:
       manualFormSchema: form?.success ? JSON.parse(JSON.stringify(form.data)) : { fields: [] },
       logo: up.logo_url,
       images: up.images,
-      priceCents: applyMarkup(parseAmount(up.price_amount), bp),
+      priceCents: applyMarkup(upstreamPriceCents, bp),
       originalPriceCents: applyMarkup(parseAmount(up.original_price ?? up.price_amount), bp),
-      // A form we cannot read would let orders through that the upstream refuses: not sold.
-      isActive: up.is_active && form?.success !== false,
+      isActive: sellable && holdReason === null,
+      upstreamIsActive: sellable,
+      upstreamPriceCents,
+      holdReason,
       deletedAt: null,
     };
-    const existing = prodByUpstream.get(up.id);
     let productId: number;
     if (!existing) {
       productId = (await tx.product.create({ data: { ...data, upstreamConnectionId: connId, upstreamProductId: up.id } })).id;
@@ -120,6 +142,7 @@ async function importInto(tx: Tx, { connId, bp, categories, products, skipped }:
       if (changed && existing.isActive && !data.isActive) counts.productsDelisted++;
       else if (changed) counts.productsUpdated++;
     }
+    if (holdReason !== null) held.push({ upstreamProductId: up.id, productId, reason: holdReason });
 
     const skuByUpstream = new Map((existing?.skus ?? []).map((s) => [s.upstreamSkuId!, s]));
     const listedSkus = new Set<number>();
@@ -129,6 +152,7 @@ async function importInto(tx: Tx, { connId, bp, categories, products, skipped }:
         skuCode: `up${connId}-${s.id}-${s.sku_code}`.slice(0, 200),
         specValues: JSON.parse(JSON.stringify(s.spec_values)),
         priceCents: applyMarkup(parseAmount(s.price_amount), bp),
+        upstreamPriceCents: parseAmount(s.price_amount),
         isActive: s.is_active,
         stockQuantity: s.stock_quantity < 0 ? null : s.stock_quantity, // D13: -1 is unlimited
         sortOrder: index,

@@ -8,7 +8,8 @@ import { parseAmount } from "../protocol/amount";
 import { clientFor, loadConnection, type LoadedConnection } from "./connection";
 import { nextRunAt } from "./purchase-schedule";
 import { enqueuePurchaseRun } from "./queue-purchase";
-import { deliveredLines, UpstreamError, type UpstreamCreateOrder, type UpstreamOrder } from "./upstream-client";
+import { checkUpstreamDelivery } from "./check-upstream-delivery";
+import { UpstreamError, type UpstreamCreateOrder, type UpstreamOrder } from "./upstream-client";
 
 // Errors after which the upstream certainly holds no order for our number: it
 // refused the create before storing anything (D18: a failed request leaves no
@@ -25,7 +26,20 @@ type Purchase = NonNullable<Awaited<ReturnType<typeof loadPurchase>>>;
 function loadPurchase(purchaseId: number) {
   return db().upstreamPurchase.findUnique({
     where: { id: purchaseId },
-    include: { order: { select: { id: true, orderNo: true, status: true, manualFormData: true, items: { select: { quantity: true }, orderBy: { id: "asc" } } } } },
+    include: {
+      order: {
+        select: {
+          id: true, orderNo: true, status: true, manualFormData: true,
+          items: {
+            orderBy: { id: "asc" },
+            select: {
+              quantity: true, unitPriceCents: true,
+              sku: { select: { upstreamMaxCostCents: true, product: { select: { deliveryFormat: true, deliveryDelimiter: true } } } },
+            },
+          },
+        },
+      },
+    },
   });
 }
 
@@ -35,7 +49,8 @@ function loadPurchase(purchaseId: number) {
  * downstream_order_no and body on every run, so a lost response or a 409 is
  * resolved by repeating it); with one it reads the upstream order. Delivered
  * upstream → our order delivered with the upstream lines (source upstream,
- * D21); failed upstream or a definite refusal → our order failed and refunded
+ * D21) once the delivery passes our checks (issue 22.1), else to review;
+ * failed upstream or a definite refusal → our order failed and refunded
  * (D22); still processing or no answer → the next run is scheduled with
  * back-off; past the deadline (D25) → our order to unknown_review. Idempotent:
  * a finished purchase or an order no longer processing ends the work.
@@ -71,15 +86,28 @@ export async function runPurchaseJob(job: { purchaseId: number; recheck?: boolea
   if (upstream.downstream_order_no !== p.downstreamOrderNo) return scheduleNext(p, "the upstream answered with another order");
   const costCents = safeAmount(upstream.amount);
   if (upstream.status === "delivered") {
-    const lines = deliveredLines(upstream);
-    if (lines.length) return finish(p, { to: "delivered", lines, costCents, upstreamOrderId: upstream.order_id });
-    return scheduleNext(p, "the upstream order is delivered without delivery data", upstream.order_id, costCents);
+    // Issue 22.1: a short, blank, unstorable or too costly delivery is not accepted: review, nothing stored.
+    const checked = checkDelivery(p, upstream, costCents);
+    if (checked.ok) return finish(p, { to: "delivered", lines: checked.lines, costCents, upstreamOrderId: upstream.order_id });
+    return (recheck ? stayInReview : toReview)(p, checked.reason, upstream.order_id, costCents);
   }
   if (upstream.status === "failed") {
     // Issue 8.3: our words only; the upstream's error_message never reaches the buyer or the console.
     return finish(p, { to: "failed", reason: "the upstream supplier failed the order", costCents, upstreamOrderId: upstream.order_id });
   }
   return scheduleNext(p, null, upstream.order_id, costCents);
+}
+
+/** Issue 22.1: the delivery against the order (one item: its quantity, product format and cost ceiling). */
+function checkDelivery(p: Purchase, upstream: UpstreamOrder, costCents: bigint | null) {
+  const item = p.order.items[0];
+  return checkUpstreamDelivery({
+    order: upstream, costCents,
+    quantity: item.quantity,
+    format: item.sku.product.deliveryFormat,
+    delimiter: item.sku.product.deliveryDelimiter,
+    maxUnitCostCents: item.sku.upstreamMaxCostCents ?? item.unitPriceCents,
+  });
 }
 
 /** The create request: identical on every run (the upstream's idempotency digest, D18). */
@@ -154,7 +182,10 @@ async function stayInReview(p: Purchase, lastError: string | null, upstreamOrder
   log.info({ component: "upstream", purchaseId: p.id, orderId: p.order.id }, "upstream re-check: no final answer; order stays in review");
 }
 
-/** D25: no answer within the connection's maximum wait → internal review (public: processing). */
+/**
+ * Internal review (public: processing): no answer within the connection's
+ * maximum wait (D25), or a delivery that failed our checks (issue 22.1).
+ */
 async function toReview(p: Purchase, lastError: string, upstreamOrderId?: number, costCents?: bigint | null): Promise<void> {
   await db().$transaction(async (tx) => {
     const status = await lockOrder(tx, p.order.id);
@@ -169,7 +200,7 @@ async function toReview(p: Purchase, lastError: string, upstreamOrderId?: number
       },
     });
   });
-  log.warn({ component: "upstream", purchaseId: p.id, orderId: p.order.id, error: lastError }, "upstream purchase past its maximum wait: order moved to review");
+  log.warn({ component: "upstream", purchaseId: p.id, orderId: p.order.id, error: lastError }, "upstream purchase moved to review");
 }
 
 async function lockOrder(tx: Tx, orderId: number): Promise<OrderStatus> {

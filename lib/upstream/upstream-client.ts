@@ -112,13 +112,6 @@ export function upstreamTimeoutMs(): number {
   return env().UPSTREAM_HTTP_TIMEOUT_MS;
 }
 
-/** Delivered lines of an upstream order (D21 delivery_data, else payload split by line). */
-export function deliveredLines(order: UpstreamOrder): string[] {
-  const f = order.fulfillment;
-  const lines = f?.delivery_data?.length ? f.delivery_data : (f?.payload ?? "").split(/\r?\n/);
-  return lines.map((l) => l.trim()).filter((l) => l.length > 0);
-}
-
 /** A Node network error code ("ECONNREFUSED"), or null for anything that does not look like one. */
 function networkCode(code: unknown): string | null {
   return typeof code === "string" && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : null;

@@ -1,6 +1,6 @@
 // Upstream suppliers.
 import { z } from "zod";
-import { MarkupPercentSchema, UpstreamConnectionInputSchema } from "../../lib/upstream/connection-input";
+import { MarkupPercentSchema, UpstreamConnectionInputSchema, UpstreamMaxCostSchema } from "../../lib/upstream/connection-input";
 import { command } from "./command";
 import { Int4IdTextSchema } from "../../lib/protocol/ids";
 export const commands = {
@@ -45,7 +45,47 @@ export const commands = {
         skus_created: c.skusCreated, skus_updated: c.skusUpdated, skus_delisted: c.skusDelisted,
         // Issue 8.3: what was left out and why (our words, never the upstream's).
         skipped: c.skipped.map((s) => ({ upstream_product_id: s.upstreamProductId, reason: s.reason })),
+        // Issue 22.1: held off sale for their price until accepted (upstream:accept).
+        held: c.held.map((h) => ({ upstream_product_id: h.upstreamProductId, product_id: h.productId, reason: h.reason })),
       };
+    },
+  }),
+  "upstream:held": command({
+    usage: "upstream:held",
+    options: {},
+    input: (v) => v,
+    schema: z.object({}),
+    run: async () => {
+      const { listHeldProducts } = await import("../../lib/upstream/list-held-products");
+      const rows = await listHeldProducts();
+      return {
+        held: rows.map((h) => ({
+          product_id: h.productId, connection_id: h.connectionId, upstream_product_id: h.upstreamProductId, title: h.title.en,
+          reason: h.reason, price: h.price, skus: h.skus.map((s) => ({ sku_id: s.skuId, sku_code: s.skuCode, price: s.price })),
+        })),
+      };
+    },
+  }),
+  "upstream:accept": command({
+    usage: "upstream:accept --product ID",
+    options: { product: { type: "string" } },
+    input: (v) => v,
+    schema: z.object({ product: Int4IdTextSchema }),
+    run: async (a) => {
+      const { acceptHeldProduct } = await import("../../lib/upstream/accept-held-product");
+      const r = await acceptHeldProduct({ productId: a.product, actor: "cli" });
+      return { product_id: r.productId, is_active: r.isActive };
+    },
+  }),
+  "upstream:max-cost": command({
+    usage: "upstream:max-cost --sku ID --max-cost 12.50|default",
+    options: { sku: { type: "string" }, "max-cost": { type: "string" } },
+    input: (v) => v,
+    schema: z.object({ sku: Int4IdTextSchema, "max-cost": UpstreamMaxCostSchema.shape.maxCost }),
+    run: async (a) => {
+      const { setUpstreamMaxCost } = await import("../../lib/upstream/set-upstream-max-cost");
+      const r = await setUpstreamMaxCost({ skuId: a.sku, maxCostCents: a["max-cost"], actor: "cli" });
+      return { sku_id: r.skuId, max_cost: r.maxCost };
     },
   }),
   "upstream:list": command({

@@ -3,18 +3,24 @@ import { DataTable } from "@/components/data-table";
 import { HiddenField, TextField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
-import { formatDateTime } from "@/lib/i18n/format";
+import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
+import { listHeldProducts } from "@/lib/upstream/list-held-products";
 import { listUpstreamConnections } from "@/lib/upstream/list-upstream-connections";
-import { addUpstreamAction, importUpstreamAction, pingUpstreamAction, setUpstreamEnabledAction } from "./actions";
+import { acceptHeldProductAction, addUpstreamAction, importUpstreamAction, pingUpstreamAction, setUpstreamEnabledAction, setUpstreamMaxCostAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-/** Upstream suppliers: list (last ping, balance), add (pinged first), test, import with a markup, enable/disable. Never the secret. */
+/**
+ * Upstream suppliers: list (last ping, balance), add (pinged first), test,
+ * import with a markup, enable/disable; products held for their price, each
+ * with its accept button, and the per-SKU maximum cost (issue 22.1). Never the secret.
+ */
 export default async function UpstreamPage() {
   await requireAdmin();
-  const { t } = await getI18n();
+  const { t, locale } = await getI18n();
   const rows = await listUpstreamConnections();
+  const held = await listHeldProducts();
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
     <>
@@ -61,6 +67,29 @@ export default async function UpstreamPage() {
           </div>
         </Card>
       ))}
+      <Card title={t("upstream.held")}>
+        <p>{t("upstream.heldIntro")}</p>
+        {held.length === 0 ? <p>{t("upstream.heldNone")}</p> : null}
+        {held.map((h) => (
+          <div key={h.productId} className="queue-item" data-testid={`held-${h.productId}`}>
+            <dl className="kv">
+              <dt>{t("orders.product")}</dt><dd>#{h.productId} {pickText(h.title, locale)} ({t("upstream.skippedProduct", { id: h.upstreamProductId ?? "?", reason: h.reason })})</dd>
+              <dt>{t("upstream.heldPrices")}</dt><dd>{[h.price, ...h.skus.map((s) => `${s.skuCode} (#${s.skuId}): ${s.price}`)].join(" · ")}</dd>
+            </dl>
+            <ActionForm action={acceptHeldProductAction} submitLabel={t("upstream.accept")} variant="danger" testId={`accept-${h.productId}`}>
+              <HiddenField name="productId" value={String(h.productId)} />
+            </ActionForm>
+          </div>
+        ))}
+      </Card>
+      <div style={{ height: 16 }} />
+      <Card title={t("upstream.maxCost")}>
+        <ActionForm action={setUpstreamMaxCostAction} submitLabel={t("common.save")} testId="max-cost-form">
+          <TextField name="skuId" label={t("upstream.maxCostSku")} inputMode="numeric" required />
+          <TextField name="maxCost" label={t("upstream.maxCostAmount")} help={t("upstream.maxCostHelp")} inputMode="decimal" />
+        </ActionForm>
+      </Card>
+      <div style={{ height: 16 }} />
       <Card title={t("upstream.add")}>
         <ActionForm action={addUpstreamAction} submitLabel={t("upstream.add")} testId="add-upstream-form">
           <TextField name="name" label={t("common.name")} required />
