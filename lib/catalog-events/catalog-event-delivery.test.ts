@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { startWorker, type WorkerHandle } from "../jobs/start-worker";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
@@ -61,13 +62,13 @@ describe("issue 12.2: catalogue event delivery", () => {
 
     expect((await listCatalogEvents({ status: "failed" })).find((e) => e.id === failed.id)).toMatchObject({ apiKey: hook.buyer.apiKey, products: 1, attempts: 4, lastError: "HTTP 503" });
     receiver.respond = () => ({ status: 200 });
-    expect(await resendCatalogEvent({ eventId: failed.id, actor: "test" })).toEqual({ eventId: failed.id, status: "pending" });
+    expect(await resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR })).toEqual({ eventId: failed.id, status: "pending" });
     await waitFor(async () => (await db().catalogEvent.findUniqueOrThrow({ where: { id: failed.id } })).status === "delivered");
     expect(hook.events()).toHaveLength(5);
     expect(JSON.stringify(hook.events()[4])).toBe(bodies[0]);
     expect(await db().auditLog.count({ where: { action: "catalog_event.resend", targetId: String(failed.id) } })).toBe(1);
-    await resendCatalogEvent({ eventId: failed.id });
-    await expect(resendCatalogEvent({ eventId: failed.id })).rejects.toMatchObject({ code: "callback_pending", status: 409 });
+    await resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR });
+    await expect(resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({ code: "callback_pending", status: 409 });
     await deleteCatalogWebhook({ credentialId: hook.buyer.id });
   });
 
@@ -112,7 +113,7 @@ describe("issue 12.2: catalogue event delivery", () => {
       await changePrice(product.id, 1414n);
       await waitFor(async () => (await hook.rows())[1]?.attemptCount === 1);
       // As the administrator's button on the API keys page does: audited.
-      expect(await deleteCatalogWebhook({ credentialId: hook.buyer.id, audit: { actor: "admin@example.test" } })).toEqual({ url: null, removed: true });
+      expect(await deleteCatalogWebhook({ credentialId: hook.buyer.id, actor: SYSTEM_ACTOR })).toEqual({ url: null, removed: true });
       expect(await db().auditLog.count({ where: { action: "catalog_webhook.delete", targetId: String(hook.buyer.id) } })).toBe(1);
       expect((await hook.rows())[1]).toMatchObject({ status: "failed", lastError: "webhook removed" });
       const count = receiver.received.length;

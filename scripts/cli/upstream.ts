@@ -1,6 +1,7 @@
 // Upstream suppliers.
 import { z } from "zod";
 import { MarkupPercentSchema, UpstreamConnectionInputSchema } from "../../lib/upstream/connection-input";
+import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
 import { Int4IdTextSchema } from "../../lib/protocol/ids";
 export const commands = {
@@ -23,7 +24,7 @@ export const commands = {
       const { addUpstreamConnection } = await import("../../lib/upstream/add-upstream-connection");
       const c = await addUpstreamConnection(
         { name: a.name, baseUrl: a["base-url"], profile: a.profile, apiKey: a["api-key"], apiSecret: a["api-secret"], maxWaitSeconds: a["max-wait-seconds"] },
-        { actor: "cli" },
+        { actor },
       );
       return { id: c.id };
     },
@@ -38,7 +39,7 @@ export const commands = {
     }),
     run: async (a) => {
       const { importUpstreamCatalog } = await import("../../lib/upstream/import-upstream-catalog");
-      const c = await importUpstreamCatalog({ connectionId: a.connection, markupPercent: a["markup-percent"], actor: "cli" });
+      const c = await importUpstreamCatalog({ connectionId: a.connection, markupPercent: a["markup-percent"], actor });
       return {
         categories_created: c.categoriesCreated, categories_updated: c.categoriesUpdated, categories_delisted: c.categoriesDelisted,
         products_created: c.productsCreated, products_updated: c.productsUpdated, products_delisted: c.productsDelisted,
@@ -55,7 +56,7 @@ export const commands = {
     schema: z.object({ ping: z.boolean().default(false) }),
     run: async (a) => {
       const { listUpstreamConnections, pingUpstreamConnection } = await import("../../lib/upstream/list-upstream-connections");
-      if (a.ping) for (const c of await listUpstreamConnections()) await pingUpstreamConnection(c.id);
+      if (a.ping) for (const c of await listUpstreamConnections()) await pingUpstreamConnection(c.id, { actor });
       const rows = await listUpstreamConnections();
       return {
         connections: rows.map((c) => ({
