@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useRef, type ReactNode } from "react";
+import { useActionState, useEffect, useRef, useState, type ReactNode } from "react";
 import { useFormStatus } from "react-dom";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { CopyButton } from "./copy-button";
@@ -15,8 +15,12 @@ function Submit({ label, variant }: { label: string; variant: "primary" | "dange
  * The one form wrapper of the console: posts to a server action, shows its
  * message, and shows once-only values (secrets) with a copy button. Resets the
  * inputs after a success unless keepValues is set.
+ *
+ * A money form passes `once`, a one-time token made by the server (issue
+ * 22.10): it is sent as `once_token`, so the same submission twice changes
+ * money once; after each success the form takes a fresh one for the next.
  */
-export function ActionForm({ action, submitLabel, children, variant = "primary", keepValues = false, copyLabel = "Copy", copiedLabel = "Copied", testId }: {
+export function ActionForm({ action, submitLabel, children, variant = "primary", keepValues = false, copyLabel = "Copy", copiedLabel = "Copied", testId, once }: {
   action: (state: ActionState, form: FormData) => Promise<ActionState>;
   submitLabel: string;
   children?: ReactNode;
@@ -25,14 +29,18 @@ export function ActionForm({ action, submitLabel, children, variant = "primary",
   copyLabel?: string;
   copiedLabel?: string;
   testId?: string;
+  once?: string;
 }) {
   const [state, formAction] = useActionState(action, null);
   const ref = useRef<HTMLFormElement>(null);
+  const [token, setToken] = useState(once);
   useEffect(() => {
     if (state?.ok && !keepValues) ref.current?.reset();
-  }, [state, keepValues]);
+    if (state?.ok && once) setToken(freshToken());
+  }, [state, keepValues, once]);
   return (
     <form ref={ref} action={formAction} className="form-grid" data-testid={testId}>
+      {token ? <input type="hidden" name="once_token" value={token} /> : null}
       {children}
       <div><Submit label={submitLabel} variant={variant} /></div>
       {state ? <div role={state.ok ? "status" : "alert"} className={`msg ${state.ok ? "msg-ok" : "msg-error"}`}>{state.message}</div> : null}
@@ -51,4 +59,10 @@ export function ActionForm({ action, submitLabel, children, variant = "primary",
       ) : null}
     </form>
   );
+}
+
+/** 128 random bits, base64url, as OnceTokenSchema wants (getRandomValues works on plain-http consoles too). */
+function freshToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }

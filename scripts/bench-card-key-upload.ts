@@ -27,6 +27,7 @@ const { createAdmin } = await import("../lib/admins/create-admin");
 const { importCatalogFile } = await import("../lib/catalog/import-catalog-file");
 const { MAX_CARD_KEY_LINES, previewCardKeys } = await import("../lib/catalog/preview-card-keys");
 const { confirmCardKeys } = await import("../lib/catalog/confirm-card-keys");
+const { adminActor } = await import("../lib/audit/actor");
 
 const conn = await connectDatabase();
 let code = 0;
@@ -38,7 +39,7 @@ try {
   await importCatalogFile({ path: file });
   const skus = await db().sku.findMany({ where: { skuCode: { in: [skuCode(run, 0, 0), skuCode(run, 0, 1)] } }, orderBy: { id: "asc" } });
   const row = await createAdmin({ email: `upload-${run}@example.test`, password: crypto.randomBytes(12).toString("hex") });
-  const admin = { id: row.id, email: row.email, ip: "127.0.0.1" };
+  const admin = { actor: adminActor({ id: row.id, ip: "127.0.0.1" }) };
   const results = [];
   for (let r = 0; r < rounds; r++) {
     const skuId = skus[r % skus.length].id;

@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import type { Tx } from "../db/tx";
 
 // Sign-in attempt counters in PostgreSQL (table AdminSignInCounter), shared by
 // every app instance. An attempt is RESERVED (counted) in one atomic upsert
@@ -34,13 +35,13 @@ export async function releaseAttempt(key: string): Promise<void> {
 }
 
 /** Forgets a key entirely (success for a lock-out key, or an operator's unlock). */
-export async function clearAttempts(key: string): Promise<number> {
-  return db().$executeRaw`DELETE FROM "AdminSignInCounter" WHERE "key" = ${key}`;
+export async function clearAttempts(key: string, tx: Tx = db()): Promise<number> {
+  return tx.$executeRaw`DELETE FROM "AdminSignInCounter" WHERE "key" = ${key}`;
 }
 
 /** Forgets every key that starts with `prefix` (admin:unlock clears all addresses of one account); returns the keys. */
-export async function clearAttemptsWithPrefix(prefix: string): Promise<string[]> {
-  const rows = await db().$queryRaw<{ key: string }[]>`
+export async function clearAttemptsWithPrefix(prefix: string, tx: Tx = db()): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ key: string }[]>`
     DELETE FROM "AdminSignInCounter" WHERE left("key", ${prefix.length}) = ${prefix} RETURNING "key"`;
   return rows.map((r) => r.key);
 }

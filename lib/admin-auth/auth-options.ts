@@ -1,7 +1,8 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cookies } from "next/headers";
-import { auditAdmin } from "./audit-admin";
+import { db } from "../db/client";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { clientIp } from "./client-ip";
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS, issueDeviceCookie, isTrustedDevice } from "./device-cookie";
 import { endAllSessions, findLiveAdmin } from "./live-admin";
@@ -73,7 +74,7 @@ export async function authOptions(): Promise<NextAuthOptions> {
         if (!adminId || typeof token.sv !== "number") return;
         // Only a live session can sign out: an old copied cookie must not end the owner's sessions.
         if (!(await endAllSessions(adminId, token.sv))) return;
-        await auditAdmin({ adminUserId: adminId, actor: String(token.email ?? adminId), action: "admin.sign_out", targetType: "admin_user", targetId: String(adminId) });
+        await writeAuditLog(db(), { actor: { kind: "admin", id: adminId }, action: "admin.sign_out", targetType: "admin_user", targetId: String(adminId) });
       },
     },
     logger: {

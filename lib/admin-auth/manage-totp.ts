@@ -2,7 +2,8 @@ import { db } from "../db/client";
 import { decryptText, encryptText } from "../crypto/secret-box";
 import { appError } from "../errors";
 import { verifyPassword } from "../admins/password";
-import { auditAdmin } from "./audit-admin";
+import { adminActor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import type { AdminSession } from "./require-admin";
 import { checkTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from "./totp";
 
@@ -14,8 +15,10 @@ export async function beginTotpSetup(admin: AdminSession): Promise<{ secret: str
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { totpEnabled: true } });
   if (row.totpEnabled) throw appError("conflict", "two-factor is already on");
   const secret = newTotpSecret();
-  await db().adminUser.update({ where: { id: admin.id }, data: { totpSecretCiphertext: encryptText(secret) } });
-  await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_setup_started", targetType: "admin_user", targetId: String(admin.id), ip: admin.ip });
+  await db().$transaction(async (tx) => {
+    await tx.adminUser.update({ where: { id: admin.id }, data: { totpSecretCiphertext: encryptText(secret) } });
+    await writeAuditLog(tx, { actor: adminActor(admin), action: "admin.totp_setup_started", targetType: "admin_user", targetId: String(admin.id) });
+  });
   return { secret, uri: totpUri(secret, admin.email) };
 }
 
@@ -27,14 +30,18 @@ export async function enableTotp(admin: AdminSession, code: string): Promise<str
   if (step === null) throw appError("bad_request", "the code does not match; check the time on your phone and try again");
   const codes = newRecoveryCodes();
   // The step that proved the setup counts as used: the same code cannot then sign in.
-  await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: true, totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) } });
-  await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_enabled", targetType: "admin_user", targetId: String(admin.id), details: { recoveryCodes: codes.length }, ip: admin.ip });
+  await db().$transaction(async (tx) => {
+    await tx.adminUser.update({ where: { id: admin.id }, data: { totpEnabled: true, totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) } });
+    await writeAuditLog(tx, { actor: adminActor(admin), action: "admin.totp_enabled", targetType: "admin_user", targetId: String(admin.id), details: { recoveryCodes: codes.length } });
+  });
   return codes;
 }
 
 export async function disableTotp(admin: AdminSession, password: string): Promise<void> {
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { passwordHash: true } });
   if (!(await verifyPassword(password, row.passwordHash))) throw appError("bad_request", "wrong password");
-  await db().adminUser.update({ where: { id: admin.id }, data: { totpEnabled: false, totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [] } });
-  await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "admin.totp_disabled", targetType: "admin_user", targetId: String(admin.id), ip: admin.ip });
+  await db().$transaction(async (tx) => {
+    await tx.adminUser.update({ where: { id: admin.id }, data: { totpEnabled: false, totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [] } });
+    await writeAuditLog(tx, { actor: adminActor(admin), action: "admin.totp_disabled", targetType: "admin_user", targetId: String(admin.id) });
+  });
 }

@@ -1,6 +1,7 @@
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import type { ActionState } from "./action-state";
+import { AlreadyDoneError } from "../audit/consume-once-token";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { getI18n } from "../i18n/server";
@@ -11,7 +12,9 @@ import { requireAdmin, type AdminSession } from "./require-admin";
  * The frame of every admin server action: session check first (a signed-out
  * caller is redirected and nothing runs), then the form validated with zod
  * (bad input writes nothing), then the work. AppErrors become a message for
- * the form; anything else is logged (without the form) and shown generically.
+ * the form; a money form sent again with its used one-time token changed
+ * nothing and says "already done"; anything else is logged (without the form)
+ * and shown generically.
  */
 export async function runAdminAction<S extends z.ZodType>(
   schema: S,
@@ -31,6 +34,7 @@ export async function runAdminAction<S extends z.ZodType>(
     return { ...(await work(parsed.data, { admin, t })), at: Date.now() };
   } catch (err) {
     unstable_rethrow(err);
+    if (err instanceof AlreadyDoneError) return { ok: true, message: t("common.alreadyDone"), at: Date.now() };
     if (err instanceof AppError) return { ok: false, message: t("common.error", { message: err.publicMessage }), at: Date.now() };
     log.error({ err: err instanceof Error ? err.message : String(err), adminId: admin.id }, "admin action failed");
     return { ok: false, message: t("common.error", { message: "internal error" }), at: Date.now() };

@@ -1,3 +1,5 @@
+import { db } from "../db/client";
+import type { Tx } from "../db/tx";
 import { clearAttempts, clearAttemptsWithPrefix, releaseAttempt, reserveAttempt, type Reservation } from "./attempt-counter";
 
 // The sign-in guessing policy (docs/decisions/0011-admin-sign-in.md). Three
@@ -67,10 +69,10 @@ export async function resetAfterSignIn(email: string, ip: string, trustedDevice:
  * per-address throttle of those addresses (the operator vouches for them)
  * and the account-wide slow-down.
  */
-export async function unlockAccount(email: string): Promise<number> {
+export async function unlockAccount(email: string, tx: Tx = db()): Promise<number> {
   const prefix = accountAddressPrefix(email);
-  const keys = await clearAttemptsWithPrefix(prefix);
-  let cleared = keys.length + (await clearAttempts(accountKey(email)));
-  for (const key of keys) cleared += await clearAttempts(`ip:${key.slice(prefix.length)}`);
+  const keys = await clearAttemptsWithPrefix(prefix, tx);
+  let cleared = keys.length + (await clearAttempts(accountKey(email), tx));
+  for (const key of keys) cleared += await clearAttempts(`ip:${key.slice(prefix.length)}`, tx);
   return cleared;
 }

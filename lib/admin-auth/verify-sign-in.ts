@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { verifyPassword } from "../admins/password";
-import { auditAdmin } from "./audit-admin";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { useSecondFactor } from "./second-factor";
 import { releaseSignIn, reserveSignIn, resetAfterSignIn } from "./sign-in-throttle";
 
@@ -35,7 +35,8 @@ export async function verifySignIn(attempt: SignInAttempt): Promise<SignInResult
   const email = attempt.email.trim().toLowerCase().slice(0, 254);
   const ip = attempt.ip || "unknown";
   const audit = (action: string, details: Record<string, string>, adminUserId?: number) =>
-    auditAdmin({ adminUserId, actor: email || "(empty)", action, targetType: "admin_user", targetId: adminUserId ? String(adminUserId) : undefined, details, ip });
+    // Sign-in events are not changes: each is its own row, named by the admin it matched or the e-mail typed.
+    writeAuditLog(db(), { actor: { kind: "admin", id: adminUserId, ip }, claimedEmail: email || "(empty)", action, targetType: "admin_user", targetId: adminUserId ? String(adminUserId) : undefined, details });
 
   const gate = await reserveSignIn(email, ip, attempt.trustedDevice === true);
   if (!gate.ok) {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { encryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { AppError } from "../errors";
@@ -118,7 +119,7 @@ describe("orders CSV export", () => {
 describe("review queue: retry the upstream check", () => {
   it("refuses an order not in review; queues one audited recheck job; no answer keeps the order in review", async () => {
     const { order } = await manualOrder("P");
-    const refused = await recheckUpstreamPurchase({ orderNo: order.orderNo }).catch((e: unknown) => e);
+    const refused = await recheckUpstreamPurchase({ orderNo: order.orderNo, actor: SYSTEM_ACTOR }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).status).toBe(409);
 
@@ -131,7 +132,7 @@ describe("review queue: retry the upstream check", () => {
     });
     await db().$transaction((tx) => transitionOrder(tx, order.id, { to: "unknown_review" }));
 
-    const r = await recheckUpstreamPurchase({ orderNo: order.orderNo, actor: "admin@example.com" });
+    const r = await recheckUpstreamPurchase({ orderNo: order.orderNo, actor: SYSTEM_ACTOR });
     expect(r.purchaseId).toBe(purchase.id);
     const jobs = (await listJobs({ limit: 1000 })).filter((j) => j.task === "upstream:purchase");
     expect(jobs.map((j) => j.payload)).toContainEqual({ purchaseId: purchase.id, recheck: true });

@@ -4,6 +4,7 @@ import { reserveAttempt, clearAttempts } from "../admin-auth/attempt-counter";
 import type { AdminSession } from "../admin-auth/require-admin";
 import { verifyPassword } from "./password";
 import { setAdminPassword } from "./set-admin-password";
+import { adminActor } from "../audit/actor";
 
 const LIMIT = 5;
 const WINDOW_SECONDS = 15 * 60;
@@ -19,6 +20,6 @@ export async function changeOwnPassword(admin: AdminSession, currentPassword: st
   if (!(await reserveAttempt(key, LIMIT, WINDOW_SECONDS)).allowed) throw appError("rate_limited", "too many attempts; try again in 15 minutes");
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { passwordHash: true } });
   if (!(await verifyPassword(currentPassword.slice(0, 1024), row.passwordHash))) throw appError("bad_request", "the current password is wrong");
-  await setAdminPassword(admin.id, newPassword, { adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+  await setAdminPassword(admin.id, newPassword, { actor: adminActor(admin) });
   await clearAttempts(key);
 }

@@ -4,6 +4,8 @@ import { isUniqueViolation, type Tx } from "../db/tx";
 import { appError } from "../errors";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
 import { EmailSchema } from "../users/email";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 export const AdminInputSchema = z.object({
   email: EmailSchema,
@@ -15,7 +17,7 @@ export type AdminInput = z.input<typeof AdminInputSchema>;
  * Creates an administrator with a scrypt-hashed password (the password itself
  * is never stored or logged) and records who did it in the audit log.
  */
-export async function createAdmin(input: AdminInput, { actor = "system", tx }: { actor?: string; tx?: Tx } = {}) {
+export async function createAdmin(input: AdminInput, { actor = SYSTEM_ACTOR, tx }: { actor?: Actor; tx?: Tx } = {}) {
   const parsed = AdminInputSchema.safeParse(input);
   if (!parsed.success) {
     throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
@@ -24,7 +26,7 @@ export async function createAdmin(input: AdminInput, { actor = "system", tx }: {
   const passwordHash = await hashPassword(password);
   const write = async (t: Tx) => {
     const admin = await t.adminUser.create({ data: { email, passwordHash } });
-    await t.auditLog.create({ data: { actor, action: "admin.create", targetType: "admin_user", targetId: String(admin.id), details: { email } } });
+    await writeAuditLog(t, { actor, action: "admin.create", targetType: "admin_user", targetId: String(admin.id), details: { email } });
     return { id: admin.id, email: admin.email };
   };
   try {

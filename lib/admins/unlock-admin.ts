@@ -1,5 +1,6 @@
 import { db } from "../db/client";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { appError } from "../errors";
 import { unlockAccount } from "../admin-auth/sign-in-throttle";
 
@@ -8,11 +9,13 @@ import { unlockAccount } from "../admin-auth/sign-in-throttle";
  * account-wide slow-down. Per-address throttles (which are not about this
  * account) stay.
  */
-export async function unlockAdmin(email: string, by: AuditActor): Promise<{ id: number; email: string; cleared: number }> {
+export async function unlockAdmin(email: string, { actor }: { actor: Actor }): Promise<{ id: number; email: string; cleared: number }> {
   const normal = email.trim().toLowerCase();
   const admin = await db().adminUser.findUnique({ where: { email: normal }, select: { id: true, email: true } });
   if (!admin) throw appError("not_found", "no such administrator");
-  const cleared = await unlockAccount(admin.email);
-  await writeAuditLog(db(), { ...by, action: "admin.unlocked", targetType: "admin_user", targetId: String(admin.id), details: { cleared } });
-  return { ...admin, cleared };
+  return db().$transaction(async (tx) => {
+    const cleared = await unlockAccount(admin.email, tx);
+    await writeAuditLog(tx, { actor, action: "admin.unlocked", targetType: "admin_user", targetId: String(admin.id), details: { cleared } });
+    return { ...admin, cleared };
+  });
 }

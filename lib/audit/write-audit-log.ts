@@ -1,43 +1,40 @@
 import type { Tx } from "../db/tx";
 import type { InputJsonValue } from "../generated/prisma/internal/prismaNamespace";
+import type { Actor } from "./actor";
 
-/** Who acted, for the audit log: an admin (with the IP of the request), the CLI or the system. */
-export interface AuditActor {
-  /** The administrator who acted; absent for the CLI and the system. */
-  adminUserId?: number;
-  /** "cli", "system" or the admin's e-mail; defaults from adminUserId, else "cli". */
-  actor?: string;
-  /** The client IP of an admin console request. */
-  ip?: string | null;
-}
-
-export interface AuditEntry extends AuditActor {
+export interface AuditEntry {
+  actor: Actor;
   action: string;
   targetType?: string;
   targetId?: string;
-  /** Never secrets, payloads or form values: ids, counts, reasons. */
+  /** Never secrets, card keys, payloads or form values: ids, counts, reasons. */
   details?: InputJsonValue;
+  /** A sign-in attempt's typed e-mail when it matched no administrator (the row's actor name then). */
+  claimedEmail?: string;
 }
 
 /**
  * The one writer of AuditLog rows (who, what, when, from where), in the
- * caller's transaction so the record and the action commit together.
+ * caller's transaction so the record and the change commit together or not
+ * at all (issue 22.10). The table is append-only (trigger
+ * `AuditLog_append_only`). The row's `actor` is "cli", "system" or the
+ * administrator's e-mail, read in the same transaction.
  */
-export async function writeAuditLog(tx: Tx, entry: AuditEntry): Promise<void> {
-  let actor = entry.actor;
-  if (!actor && entry.adminUserId !== undefined) {
-    const admin = await tx.adminUser.findUnique({ where: { id: entry.adminUserId }, select: { email: true } });
-    actor = admin?.email;
+export async function writeAuditLog(tx: Tx, { actor, action, targetType, targetId, details, claimedEmail }: AuditEntry): Promise<void> {
+  let name: string = actor.kind;
+  if (actor.kind === "admin") {
+    const admin = actor.id === undefined ? null : await tx.adminUser.findUnique({ where: { id: actor.id }, select: { email: true } });
+    name = admin?.email ?? claimedEmail ?? (actor.id === undefined ? "(unknown)" : `admin #${actor.id}`);
   }
   await tx.auditLog.create({
     data: {
-      adminUserId: entry.adminUserId,
-      actor: (actor ?? "cli").slice(0, 254),
-      action: entry.action,
-      targetType: entry.targetType,
-      targetId: entry.targetId,
-      details: entry.details ?? {},
-      ip: entry.ip ?? null,
+      adminUserId: actor.kind === "admin" ? actor.id : undefined,
+      actor: name.slice(0, 254),
+      action,
+      targetType,
+      targetId,
+      details: details ?? {},
+      ip: actor.ip ?? null,
     },
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { disableApiKey } from "../credentials/disable-api-key";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { deliverOrder } from "../fulfilment/deliver-order";
 import { failOrder } from "../fulfilment/fail-order";
@@ -111,14 +112,14 @@ describe("callback delivery", () => {
     expect(JSON.stringify(shown)).not.toContain("K-1");
 
     receiver.respond = () => ({ status: 200 });
-    expect(await resendCallback({ callbackId: failed.id })).toEqual({ callbackId: failed.id, status: "pending" });
+    expect(await resendCallback({ callbackId: failed.id, actor: SYSTEM_ACTOR })).toEqual({ callbackId: failed.id, status: "pending" });
     await waitFor(async () => (await callbackOf(order.id)).status === "delivered");
     expect(receiver.received).toHaveLength(6);
     expect(receiver.received[5].body).toBe(receiver.received[0].body);
     expect(await db().auditLog.count({ where: { action: "callback.resend", targetId: String(failed.id) } })).toBe(1);
     // A pending (or just resent) callback cannot be resent twice at once.
-    await resendCallback({ callbackId: failed.id });
-    await expect(resendCallback({ callbackId: failed.id })).rejects.toMatchObject({ code: "callback_pending", status: 409 });
+    await resendCallback({ callbackId: failed.id, actor: SYSTEM_ACTOR });
+    await expect(resendCallback({ callbackId: failed.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({ code: "callback_pending", status: 409 });
     await waitFor(async () => (await callbackOf(order.id)).status === "delivered");
   });
 
@@ -165,7 +166,7 @@ describe("callback delivery", () => {
 
   it("issue 22.9: an order paid before its API key and buyer were disabled still gets its callback", async () => {
     const { buyer, order } = await manualUOrder("/hooks/disabled-key");
-    await disableApiKey(buyer.apiKey);
+    await disableApiKey({ apiKey: buyer.apiKey });
     await db().user.update({ where: { id: buyer.user.id }, data: { status: "disabled" } });
     await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-DISABLED" });
     await waitFor(async () => (await callbackOf(order.id)).status === "delivered");

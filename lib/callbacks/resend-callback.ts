@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { enqueueCallbackAttempt } from "./queue-callback";
 
 /**
@@ -9,7 +10,7 @@ import { enqueueCallbackAttempt } from "./queue-callback";
  * signature per attempt, through a fresh series of attempts on the retry
  * schedule. Refuses a callback that is still pending. Returns JSON-able data.
  */
-export async function resendCallback(input: { callbackId: number } & AuditActor) {
+export async function resendCallback(input: { callbackId: number; actor: Actor }) {
   return db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ status: string; orderId: number }[]>`
       SELECT "status"::text AS status, "orderId" FROM "Callback" WHERE "id" = ${input.callbackId} FOR UPDATE`;
@@ -21,7 +22,7 @@ export async function resendCallback(input: { callbackId: number } & AuditActor)
     });
     await enqueueCallbackAttempt(tx, input.callbackId, 0);
     await writeAuditLog(tx, {
-      adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "callback.resend", targetType: "callback",
+      actor: input.actor, action: "callback.resend", targetType: "callback",
       targetId: String(input.callbackId), details: { orderId: row.orderId, previousStatus: row.status },
     });
     return { callbackId: input.callbackId, status: "pending" as const };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { disableApiKey } from "../credentials/disable-api-key";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { startWorker, type WorkerHandle } from "../jobs/start-worker";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
@@ -64,13 +65,13 @@ describe("issue 12.2: catalogue event delivery", () => {
 
     expect((await listCatalogEvents({ status: "failed" })).find((e) => e.id === failed.id)).toMatchObject({ apiKey: hook.buyer.apiKey, products: 1, attempts: 4, lastError: "HTTP 503" });
     receiver.respond = () => ({ status: 200 });
-    expect(await resendCatalogEvent({ eventId: failed.id, actor: "test" })).toEqual({ eventId: failed.id, status: "pending" });
+    expect(await resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR })).toEqual({ eventId: failed.id, status: "pending" });
     await waitFor(async () => (await db().catalogEvent.findUniqueOrThrow({ where: { id: failed.id } })).status === "delivered");
     expect(hook.events()).toHaveLength(5);
     expect(JSON.stringify(hook.events()[4])).toBe(bodies[0]);
     expect(await db().auditLog.count({ where: { action: "catalog_event.resend", targetId: String(failed.id) } })).toBe(1);
-    await resendCatalogEvent({ eventId: failed.id });
-    await expect(resendCatalogEvent({ eventId: failed.id })).rejects.toMatchObject({ code: "callback_pending", status: 409 });
+    await resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR });
+    await expect(resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({ code: "callback_pending", status: 409 });
     await deleteCatalogWebhook({ credentialId: hook.buyer.id });
   });
 
@@ -115,7 +116,7 @@ describe("issue 12.2: catalogue event delivery", () => {
       await changePrice(product.id, 1414n);
       await waitFor(async () => (await hook.rows())[1]?.attemptCount === 1);
       // As the administrator's button on the API keys page does: audited.
-      expect(await deleteCatalogWebhook({ credentialId: hook.buyer.id, audit: { actor: "admin@example.test" } })).toEqual({ url: null, removed: true });
+      expect(await deleteCatalogWebhook({ credentialId: hook.buyer.id, actor: SYSTEM_ACTOR })).toEqual({ url: null, removed: true });
       expect(await db().auditLog.count({ where: { action: "catalog_webhook.delete", targetId: String(hook.buyer.id) } })).toBe(1);
       expect((await hook.rows())[1]).toMatchObject({ status: "failed", lastError: "webhook removed" });
       const count = receiver.received.length;
@@ -173,7 +174,7 @@ describe("issue 22.9: disabled keys and buyers stop receiving catalogue events",
     try {
       await changePrice(product.id, 2222n);
       await waitFor(async () => (await hook.rows())[0]?.attemptCount === 1);
-      await disableApiKey(hook.buyer.apiKey); // the console's and the CLI's service
+      await disableApiKey({ apiKey: hook.buyer.apiKey }); // the console's and the CLI's service
       receiver.respond = () => ({ status: 200 }); // the receiver would now accept it
       const cancelled = await waitFor(async () => (await hook.rows()).find((e) => e.status === "cancelled"));
       expect(cancelled).toMatchObject({ attemptCount: 1, nextAttemptAt: null, lastError: "API key or buyer disabled", deliveredAt: null });
@@ -209,7 +210,7 @@ describe("issue 22.9: disabled keys and buyers stop receiving catalogue events",
       expect(await hook.rows()).toEqual([expect.objectContaining({ id: event.id, status: "cancelled", attemptCount: 0, attempts: [] })]);
       expect(hook.events()).toHaveLength(0);
       // A resend while the buyer is still disabled is cancelled again at delivery.
-      await resendCatalogEvent({ eventId: event.id, actor: "test" });
+      await resendCatalogEvent({ eventId: event.id, actor: SYSTEM_ACTOR });
       await deliverCatalogEventJob({ eventId: event.id, attempt: 0 });
       expect((await hook.rows())[0]).toMatchObject({ status: "cancelled" });
       expect(hook.events()).toHaveLength(0);

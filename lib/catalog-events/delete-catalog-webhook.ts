@@ -1,4 +1,5 @@
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 
 /**
@@ -8,16 +9,16 @@ import { db } from "../db/client";
  * removed"): a downstream that unregistered expects no more POSTs. A later
  * PUT starts again at the clock. Removing none is not an error.
  */
-export async function deleteCatalogWebhook(input: { credentialId: number; audit?: AuditActor }): Promise<{ url: null; removed: boolean }> {
+export async function deleteCatalogWebhook(input: { credentialId: number; actor?: Actor }): Promise<{ url: null; removed: boolean }> {
   return db().$transaction(async (tx) => {
     const { count } = await tx.catalogWebhook.deleteMany({ where: { credentialId: input.credentialId } });
     await tx.catalogEvent.updateMany({
       where: { credentialId: input.credentialId, status: "pending" },
       data: { status: "failed", nextAttemptAt: null, lastError: "webhook removed" },
     });
-    if (input.audit && count) {
+    if (input.actor && count) {
       await writeAuditLog(tx, {
-        ...input.audit, action: "catalog_webhook.delete", targetType: "api_credential", targetId: String(input.credentialId),
+        actor: input.actor, action: "catalog_webhook.delete", targetType: "api_credential", targetId: String(input.credentialId),
       });
     }
     return { url: null, removed: count > 0 };

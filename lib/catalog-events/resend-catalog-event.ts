@@ -1,4 +1,5 @@
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { enqueueCatalogEventAttempt } from "./queue-catalog-event";
@@ -9,7 +10,7 @@ import { enqueueCatalogEventAttempt } from "./queue-catalog-event";
  * again): the same stored body, freshly signed per attempt, through a fresh
  * series of attempts. Refuses an event that is still pending. Audited.
  */
-export async function resendCatalogEvent(input: { eventId: number } & AuditActor) {
+export async function resendCatalogEvent(input: { eventId: number; actor: Actor }) {
   return db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ status: string; credentialId: number }[]>`
       SELECT "status"::text AS status, "credentialId" FROM "CatalogEvent" WHERE "id" = ${input.eventId} FOR UPDATE`;
@@ -18,7 +19,7 @@ export async function resendCatalogEvent(input: { eventId: number } & AuditActor
     await tx.catalogEvent.update({ where: { id: input.eventId }, data: { status: "pending", attemptCount: 0, nextAttemptAt: new Date(), deliveredAt: null } });
     await enqueueCatalogEventAttempt(tx, input.eventId, 0);
     await writeAuditLog(tx, {
-      adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "catalog_event.resend", targetType: "catalog_event",
+      actor: input.actor, action: "catalog_event.resend", targetType: "catalog_event",
       targetId: String(input.eventId), details: { credentialId: row.credentialId, previousStatus: row.status },
     });
     return { eventId: input.eventId, status: "pending" as const };

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { adminActor, type Actor } from "../audit/actor";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ import { undoCardKeyBatch } from "./undo-card-key-batch";
 // nothing of the batch was delivered, and a reveal is audited.
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
-let admin: { id: number; email: string; ip: string | null };
+let admin: { actor: Actor };
 
 async function audits(action: string) {
   return db().auditLog.findMany({ where: { action }, orderBy: { id: "asc" } });
@@ -33,7 +34,7 @@ describe("catalogue console services", () => {
     await useTestDatabase();
     process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "catalog-uploads-"));
     const row = await createAdmin({ email: `cat-${Date.now()}@example.com`, password: "a-test-password-123" });
-    admin = { id: row.id, email: row.email, ip: "127.0.0.1" };
+    admin = { actor: adminActor({ id: row.id, ip: "127.0.0.1" }) };
   });
 
   it("saves categories with the import's slug rule, refuses cycles, and audits", async () => {

@@ -1,6 +1,6 @@
 import { appError } from "../errors";
-import { auditAdmin } from "../admin-auth/audit-admin";
-import type { AdminSession } from "../admin-auth/require-admin";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { withCardKeyStage } from "./card-key-transaction";
 import { readCardKeyText, type CardKeyPreview } from "./preview-card-keys";
 
@@ -21,7 +21,7 @@ const CONFIRM_CHUNK_KEYS = 5_000;
  * (`expectFresh`), nothing is written and they are asked to preview again.
  * The audit row holds counts only, never keys.
  */
-export async function confirmCardKeys(input: { skuId: number; text: string; kind: "txt" | "csv"; source: "admin-paste" | "admin-upload"; expectFresh: number }, admin: AdminSession): Promise<{ batchId: number; preview: CardKeyPreview }> {
+export async function confirmCardKeys(input: { skuId: number; text: string; kind: "txt" | "csv"; source: "admin-paste" | "admin-upload"; expectFresh: number }, { actor }: { actor: Actor }): Promise<{ batchId: number; preview: CardKeyPreview }> {
   return withCardKeyStage(async (tx, stage) => {
     const { preview, keys, skuCode } = await readCardKeyText(input.skuId, input.text, input.kind, tx);
     for (const key of keys) await stage.add(skuCode, key);
@@ -32,7 +32,7 @@ export async function confirmCardKeys(input: { skuId: number; text: string; kind
     const batchId = batches.get(input.skuId);
     if (batchId === undefined) throw appError("bad_request", "there are no new keys to add");
     const { problems: _omit, ...counts } = preview;
-    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_keys.import", targetType: "sku", targetId: String(input.skuId), details: { batchId, source: input.source, ...counts }, ip: admin.ip }, tx);
+    await writeAuditLog(tx, { actor, action: "card_keys.import", targetType: "sku", targetId: String(input.skuId), details: { batchId, source: input.source, ...counts } });
     return { batchId, preview };
-  }, { source: input.source, adminUserId: admin.id, timeout: 120_000, chunkKeys: CONFIRM_CHUNK_KEYS });
+  }, { source: input.source, adminUserId: actor.kind === "admin" ? actor.id : undefined, timeout: 120_000, chunkKeys: CONFIRM_CHUNK_KEYS });
 }

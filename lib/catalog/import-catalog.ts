@@ -1,6 +1,8 @@
 import type { Tx } from "../db/tx";
 import type { CardKeyStage } from "./card-key-stage";
 import { withCardKeyStage } from "./card-key-transaction";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import type { CatalogFile } from "./catalog-file-schema";
 import { checkLevelSlugs, checkReferences, checkSkuOwnership, parentsFirst } from "./check-catalog-references";
 import { setSkuLevelPrices } from "../levels/set-sku-level-prices";
@@ -29,11 +31,11 @@ export interface ImportCounts {
  * sku_code owned by another product, an unknown member level) run before the first write; any failure
  * rolls the whole import back.
  */
-export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
+export async function importCatalog(file: CatalogFile, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}): Promise<ImportCounts> {
   return importStaged(async (stage) => {
     for (const p of file.products) for (const s of p.skus) for (const key of s.card_keys) await stage.add(s.sku_code, key);
     return file;
-  });
+  }, actor);
 }
 
 /**
@@ -43,7 +45,7 @@ export async function importCatalog(file: CatalogFile): Promise<ImportCounts> {
  * others once the catalogue rows are written, all in the same transaction
  * (card-key-stage.ts), one CardKeyBatch per SKU that gets new keys, source "import".
  */
-export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>): Promise<ImportCounts> {
+export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>, actor: Actor): Promise<ImportCounts> {
   // Interactive transactions time out after 5 s by default; a large key file takes longer.
   return withCardKeyStage(async (tx, stage) => {
     const file = await load(stage);
@@ -51,7 +53,10 @@ export async function importStaged(load: (stage: CardKeyStage) => Promise<Catalo
     const counts = await importInto(tx, file);
     const staged = stage.count;
     const { added } = await stage.moveInto();
-    return { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };
+    const result = { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };
+    // Counts only: never a key or a file name.
+    await writeAuditLog(tx, { actor, action: "catalog.import", targetType: "catalog", details: { ...result } });
+    return result;
   }, { source: "import", timeout: 600_000 });
 }
 

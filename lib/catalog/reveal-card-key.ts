@@ -1,8 +1,8 @@
 import { db } from "../db/client";
 import { decryptText } from "../crypto/secret-box";
 import { appError } from "../errors";
-import { auditAdmin } from "../admin-auth/audit-admin";
-import type { AdminSession } from "../admin-auth/require-admin";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 /**
  * One card key in clear, for an administrator who asked to see it. The audit
@@ -10,11 +10,11 @@ import type { AdminSession } from "../admin-auth/require-admin";
  * transaction before the key is returned. This is the ONLY place the console
  * decrypts a key.
  */
-export async function revealCardKey(keyId: bigint, admin: AdminSession): Promise<string> {
+export async function revealCardKey(keyId: bigint, { actor }: { actor: Actor }): Promise<string> {
   return db().$transaction(async (tx) => {
     const key = await tx.cardKey.findUnique({ where: { id: keyId }, select: { id: true, skuId: true, status: true, ciphertext: true } });
     if (!key) throw appError("not_found", "card key not found");
-    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_key.reveal", targetType: "card_key", targetId: String(key.id), details: { skuId: key.skuId, status: key.status }, ip: admin.ip }, tx);
+    await writeAuditLog(tx, { actor, action: "card_key.reveal", targetType: "card_key", targetId: String(key.id), details: { skuId: key.skuId, status: key.status } });
     return decryptText(key.ciphertext);
   });
 }

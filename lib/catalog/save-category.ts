@@ -2,8 +2,8 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
 import { appError } from "../errors";
-import { auditCatalogSave } from "./audit-catalog-save";
-import type { AdminSession } from "../admin-auth/require-admin";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { Slug, SortOrder, Text } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
 import { Int4IdSchema } from "../protocol/ids";
@@ -19,7 +19,7 @@ export const SaveCategorySchema = z.object({
 });
 export type SaveCategoryInput = z.input<typeof SaveCategorySchema>;
 
-export async function saveCategory(raw: SaveCategoryInput, admin: AdminSession): Promise<{ id: number; created: boolean }> {
+export async function saveCategory(raw: SaveCategoryInput, { actor }: { actor: Actor }): Promise<{ id: number; created: boolean }> {
   const input = parseInput(SaveCategorySchema, raw);
   try {
     return await db().$transaction(async (tx) => {
@@ -36,10 +36,11 @@ export async function saveCategory(raw: SaveCategoryInput, admin: AdminSession):
       const row = input.id
         ? await tx.category.update({ where: { id: input.id }, data })
         : await tx.category.create({ data });
-      return auditCatalogSave(tx, {
-        admin, kind: "category", updating: !!input.id, id: row.id,
+      await writeAuditLog(tx, {
+        actor, action: `category.${input.id ? "update" : "create"}`, targetType: "category", targetId: String(row.id),
         details: { slug: row.slug, parentId: row.parentId, sortOrder: row.sortOrder },
       });
+      return { id: row.id, created: !input.id };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw appError("conflict", `slug "${input.slug}" is already used by another category`);

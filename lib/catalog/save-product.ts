@@ -2,8 +2,8 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
 import { appError } from "../errors";
-import { auditCatalogSave } from "./audit-catalog-save";
-import type { AdminSession } from "../admin-auth/require-admin";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { Amount, DELIVERY_FORMATS, Delimiter, FULFILLMENT_TYPES, MAX_CONTENT_LENGTH, Slug, Text } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
@@ -34,7 +34,7 @@ export const SaveProductSchema = z.object({
 });
 export type SaveProductInput = z.input<typeof SaveProductSchema>;
 
-export async function saveProduct(raw: SaveProductInput, admin: AdminSession): Promise<{ id: number; created: boolean }> {
+export async function saveProduct(raw: SaveProductInput, { actor }: { actor: Actor }): Promise<{ id: number; created: boolean }> {
   const input = parseInput(SaveProductSchema, raw);
   const data = {
     slug: input.slug,
@@ -58,10 +58,11 @@ export async function saveProduct(raw: SaveProductInput, admin: AdminSession): P
       const category = await tx.category.findFirst({ where: { id: input.categoryId, deletedAt: null }, select: { id: true } });
       if (!category) throw appError("bad_request", "category not found");
       const row = input.id ? await tx.product.update({ where: { id: input.id }, data }) : await tx.product.create({ data });
-      return auditCatalogSave(tx, {
-        admin, kind: "product", updating: !!input.id, id: row.id,
+      await writeAuditLog(tx, {
+        actor, action: `product.${input.id ? "update" : "create"}`, targetType: "product", targetId: String(row.id),
         details: { slug: row.slug, categoryId: row.categoryId, fulfillmentType: row.fulfillmentType, isActive: row.isActive, formFields: input.manualFormSchema.fields.length },
       });
+      return { id: row.id, created: !input.id };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw appError("conflict", `slug "${input.slug}" is already used by another product`);

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
 import { appError } from "../errors";
-import { auditCatalogSave } from "./audit-catalog-save";
-import type { AdminSession } from "../admin-auth/require-admin";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { Amount, SKU_CODE, StockQuantity } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
 import { Int4IdSchema } from "../protocol/ids";
@@ -24,7 +24,7 @@ export const SaveSkuSchema = z.object({
 });
 export type SaveSkuInput = z.input<typeof SaveSkuSchema>;
 
-export async function saveSku(raw: SaveSkuInput, admin: AdminSession): Promise<{ id: number; created: boolean }> {
+export async function saveSku(raw: SaveSkuInput, { actor }: { actor: Actor }): Promise<{ id: number; created: boolean }> {
   const input = parseInput(SaveSkuSchema, raw);
   try {
     return await db().$transaction(async (tx) => {
@@ -41,13 +41,14 @@ export async function saveSku(raw: SaveSkuInput, admin: AdminSession): Promise<{
       };
       const row = input.id ? await tx.sku.update({ where: { id: input.id }, data }) : await tx.sku.create({ data });
       const levelPrices = await setSkuLevelPrices(tx, { skuId: row.id, prices: input.levelPrices });
-      return auditCatalogSave(tx, {
-        admin, kind: "sku", updating: !!input.id, id: row.id,
+      await writeAuditLog(tx, {
+        actor, action: `sku.${input.id ? "update" : "create"}`, targetType: "sku", targetId: String(row.id),
         details: {
           skuCode: row.skuCode, productId: row.productId, price: row.priceCents.toString(), isActive: row.isActive, stockQuantity: row.stockQuantity,
           ...(levelPrices.length ? { levelPrices: levelPrices as never } : {}),
         },
       });
+      return { id: row.id, created: !input.id };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw appError("conflict", `SKU code "${input.skuCode}" is already used`);

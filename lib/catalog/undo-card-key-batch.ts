@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { auditAdmin } from "../admin-auth/audit-admin";
-import type { AdminSession } from "../admin-auth/require-admin";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 /**
  * Undoes a card-key batch: deletes its keys, but ONLY while none of them has
@@ -14,7 +14,7 @@ import type { AdminSession } from "../admin-auth/require-admin";
  * taken afterwards in the same transaction, and any delivered key rolls the
  * whole undo back.
  */
-export async function undoCardKeyBatch(batchId: number, admin: AdminSession): Promise<{ deleted: number }> {
+export async function undoCardKeyBatch(batchId: number, { actor }: { actor: Actor }): Promise<{ deleted: number }> {
   return db().$transaction(async (tx) => {
     const batch = await tx.cardKeyBatch.findUnique({ where: { id: batchId } });
     if (!batch) throw appError("not_found", "batch not found");
@@ -23,7 +23,7 @@ export async function undoCardKeyBatch(batchId: number, admin: AdminSession): Pr
     const delivered = await tx.cardKey.count({ where: { batchId, status: "delivered" } });
     if (delivered > 0) throw appError("conflict", `${delivered} key(s) of this batch were already delivered; the batch cannot be undone`);
     await tx.cardKeyBatch.update({ where: { id: batchId }, data: { undoneAt: new Date() } });
-    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "card_keys.undo_batch", targetType: "sku", targetId: String(batch.skuId), details: { batchId, deleted: count }, ip: admin.ip }, tx);
+    await writeAuditLog(tx, { actor, action: "card_keys.undo_batch", targetType: "sku", targetId: String(batch.skuId), details: { batchId, deleted: count } });
     return { deleted: count };
   });
 }

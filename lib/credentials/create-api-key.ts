@@ -2,12 +2,24 @@ import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { encryptText } from "../crypto/secret-box";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 /**
- * Makes an API key for a user. The secret is returned once, here, and stored
- * only encrypted (D9: the server must compute the HMAC, so it cannot be hashed).
+ * Makes an API key for a user, audited in the same transaction (the key, never
+ * the secret). The secret is returned once, here, and stored only encrypted
+ * (D9: the server must compute the HMAC, so it cannot be hashed).
  */
-export async function createApiKey(userId: string, name = "", tx: Tx = db()) {
+export async function createApiKey({ userId, name = "", actor = SYSTEM_ACTOR }: { userId: string; name?: string; actor?: Actor }) {
+  return db().$transaction(async (tx) => {
+    const key = await insertApiKey(tx, userId, name);
+    await writeAuditLog(tx, { actor, action: "api_key.create", targetType: "api_credential", targetId: String(key.id), details: { apiKey: key.apiKey, userId, name } });
+    return key;
+  });
+}
+
+/** The key's row, in the caller's transaction (rotateApiKey audits its own change). */
+export async function insertApiKey(tx: Tx, userId: string, name: string) {
   const apiKey = "sk_" + crypto.randomBytes(12).toString("hex");
   const apiSecret = newApiSecret();
   const credential = await tx.apiCredential.create({

@@ -1,20 +1,27 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 /** An API key as an operator types or pastes it (console, CLI); never a secret. */
 export const ApiKeyTextSchema = z.string().trim().min(1, "is required").max(200, "must be at most 200 characters");
 
 /**
  * Disables an API key; requests signed with it get 401 from now on (D9).
- * Idempotent: disabling a disabled key keeps its first disabledAt.
+ * Idempotent: disabling a disabled key keeps its first disabledAt (and is
+ * not audited again: nothing changed).
  */
-export async function disableApiKey(apiKey: string): Promise<void> {
-  const { count } = await db().apiCredential.updateMany({
-    where: { apiKey, isActive: true },
-    data: { isActive: false, disabledAt: new Date() },
+export async function disableApiKey({ apiKey, actor = SYSTEM_ACTOR }: { apiKey: string; actor?: Actor }): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const { count } = await tx.apiCredential.updateMany({
+      where: { apiKey, isActive: true },
+      data: { isActive: false, disabledAt: new Date() },
+    });
+    if (count === 1) {
+      await writeAuditLog(tx, { actor, action: "api_key.disable", targetType: "api_credential", targetId: apiKey });
+    } else if (!(await tx.apiCredential.count({ where: { apiKey } }))) {
+      throw appError("not_found", "no such API key");
+    }
   });
-  if (count === 0 && !(await db().apiCredential.count({ where: { apiKey } }))) {
-    throw appError("not_found", "no such API key");
-  }
 }

@@ -3,14 +3,19 @@ import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
 import { DeliveryPayloadSchema, payloadLines } from "./manual-input";
 import { transitionOrder } from "./transition-order";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { consumeOnceToken } from "../audit/consume-once-token";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 export { DeliveryPayloadSchema, payloadLines };
 
-export interface DeliverOrderInput extends AuditActor {
+export interface DeliverOrderInput {
   orderNo: string;
   /** The delivery text; each non-empty line becomes one delivery_data entry (D21). */
   payloadText: string;
+  actor?: Actor;
+  /** The console form's one-time token: a second submission of it changes nothing (AlreadyDoneError). */
+  onceToken?: string;
 }
 
 
@@ -24,11 +29,13 @@ export async function deliverOrder(input: DeliverOrderInput) {
   const checked = DeliveryPayloadSchema.safeParse(input.payloadText);
   if (!checked.success) throw appError("bad_request", `payload ${checked.error.issues[0].message}`);
   const lines = payloadLines(checked.data);
+  const actor = input.actor ?? SYSTEM_ACTOR;
   return db().$transaction(async (tx) => {
+    await consumeOnceToken(tx, input.onceToken, "order.deliver");
     const orderId = await orderIdByNo(tx, input.orderNo);
-    const result = await transitionOrder(tx, orderId, { to: "delivered", lines, source: "manual", adminUserId: input.adminUserId });
+    const result = await transitionOrder(tx, orderId, { to: "delivered", lines, source: "manual", adminUserId: actor.kind === "admin" ? actor.id : undefined });
     await writeAuditLog(tx, {
-      adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "order.deliver", targetType: "order",
+      actor, action: "order.deliver", targetType: "order",
       targetId: result.orderNo, details: { orderId, from: result.from, lines: lines.length },
     });
     return { orderId, orderNo: result.orderNo, status: "delivered" as const, lines: lines.length, callbackQueued: result.callbackId !== null };

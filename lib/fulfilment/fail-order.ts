@@ -3,14 +3,19 @@ import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
 import { FailReasonSchema } from "./manual-input";
 import { transitionOrder } from "./transition-order";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { consumeOnceToken } from "../audit/consume-once-token";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 export { FailReasonSchema };
 
-export interface FailOrderInput extends AuditActor {
+export interface FailOrderInput {
   orderNo: string;
   /** Shown to a Profile P buyer as error_message: short, no secrets. */
   reason: string;
+  actor?: Actor;
+  /** The console form's one-time token: a second submission of it changes nothing (AlreadyDoneError). */
+  onceToken?: string;
 }
 
 /**
@@ -23,11 +28,13 @@ export async function failOrder(input: FailOrderInput) {
   const checked = FailReasonSchema.safeParse(input.reason);
   if (!checked.success) throw appError("bad_request", `reason ${checked.error.issues[0].message}`);
   const reason = checked.data;
+  const actor = input.actor ?? SYSTEM_ACTOR;
   return db().$transaction(async (tx) => {
+    await consumeOnceToken(tx, input.onceToken, "order.fail");
     const orderId = await orderIdByNo(tx, input.orderNo);
-    const result = await transitionOrder(tx, orderId, { to: "failed", reason, adminUserId: input.adminUserId });
+    const result = await transitionOrder(tx, orderId, { to: "failed", reason, adminUserId: actor.kind === "admin" ? actor.id : undefined });
     await writeAuditLog(tx, {
-      adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "order.fail", targetType: "order",
+      actor, action: "order.fail", targetType: "order",
       targetId: result.orderNo, details: { orderId, from: result.from, reason },
     });
     return { orderId, orderNo: result.orderNo, status: "failed" as const, reason, callbackQueued: result.callbackId !== null };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { AppError } from "../errors";
 import { deliverOrder, DeliveryPayloadSchema } from "./deliver-order";
 import { failOrder, FailReasonSchema } from "./fail-order";
@@ -20,7 +21,7 @@ describe("manual fulfilment input, one rule each (issue 9.3)", () => {
     for (const reason of ["", "   ", "x".repeat(201), ` ${"y".repeat(201)} `]) {
       const schema = FailReasonSchema.safeParse(reason);
       expect(schema.success, JSON.stringify(reason)).toBe(false);
-      expect(await refusal(failOrder({ orderNo: "SK-NONE", reason, actor: "test" }))).toBe(`reason ${schema.error!.issues[0].message}`);
+      expect(await refusal(failOrder({ orderNo: "SK-NONE", reason, actor: SYSTEM_ACTOR }))).toBe(`reason ${schema.error!.issues[0].message}`);
     }
     expect(FailReasonSchema.parse(` ${"z".repeat(200)} `)).toBe("z".repeat(200));
   });
@@ -30,7 +31,7 @@ describe("manual fulfilment input, one rule each (issue 9.3)", () => {
       const schema = DeliveryPayloadSchema.safeParse(payloadText);
       expect(schema.success).toBe(false);
       expect(schema.error!.issues).toHaveLength(1);
-      expect(await refusal(deliverOrder({ orderNo: "SK-NONE", payloadText, actor: "test" }))).toBe(`payload ${schema.error!.issues[0].message}`);
+      expect(await refusal(deliverOrder({ orderNo: "SK-NONE", payloadText, actor: SYSTEM_ACTOR }))).toBe(`payload ${schema.error!.issues[0].message}`);
     }
     expect(DeliveryPayloadSchema.parse("A\nB")).toBe("A\nB");
   });

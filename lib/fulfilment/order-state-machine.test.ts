@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ACTOR } from "../audit/actor";
 import { openCallbackBody } from "../callbacks/callback-body";
 import { db } from "../db/client";
 import { AppError } from "../errors";
@@ -47,7 +48,7 @@ describe("manual delivery and failure", () => {
     const o = await order();
     expect(o.status).toBe("processing");
     const before = await balanceOf(buyer.user.id);
-    const result = await deliverOrder({ orderNo: o.orderNo, payloadText: "LINE-A-secret\r\n\n  LINE-B-secret  \n" });
+    const result = await deliverOrder({ orderNo: o.orderNo, payloadText: "LINE-A-secret\r\n\n  LINE-B-secret  \n", actor: CLI_ACTOR });
     expect(result).toEqual({ orderId: o.id, orderNo: o.orderNo, status: "delivered", lines: 2, callbackQueued: false });
     const stored = await db().order.findUniqueOrThrow({ where: { id: o.id }, include: { fulfillment: true } });
     expect(stored.status).toBe("delivered");

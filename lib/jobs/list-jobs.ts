@@ -1,4 +1,6 @@
 import { db } from "../db/client";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 export type JobState = "pending" | "running" | "failed";
 
@@ -52,10 +54,13 @@ export async function listJobs(opts: { state?: JobState; limit?: number } = {}):
   return out;
 }
 
-/** Gives a failed job a fresh set of attempts, due now. Returns whether a job was found. */
-export async function retryJob(id: string): Promise<boolean> {
-  const n = await db().$executeRaw`
-    UPDATE graphile_worker._private_jobs SET attempts = 0, run_at = now(), last_error = NULL
-    WHERE id = ${BigInt(id)} AND locked_at IS NULL`;
-  return n === 1;
+/** Gives a failed job a fresh set of attempts, due now, audited in the same transaction. Returns whether a job was found. */
+export async function retryJob(id: string, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const n = await tx.$executeRaw`
+      UPDATE graphile_worker._private_jobs SET attempts = 0, run_at = now(), last_error = NULL
+      WHERE id = ${BigInt(id)} AND locked_at IS NULL`;
+    if (n === 1) await writeAuditLog(tx, { actor, action: "job.retry", targetType: "job", targetId: id });
+    return n === 1;
+  });
 }

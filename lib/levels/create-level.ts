@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { parseInput } from "../catalog/parse-input";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
@@ -15,7 +16,7 @@ export type CreateLevelInput = z.input<typeof CreateLevelSchema>;
  * administrator sets SKU prices for it: a SKU without a level price sells at
  * its own price. Audited as `level.create`.
  */
-export async function createLevel(raw: CreateLevelInput, actor: AuditActor) {
+export async function createLevel(raw: CreateLevelInput, { actor }: { actor: Actor }) {
   const input = parseInput(CreateLevelSchema, raw);
   try {
     return await db().$transaction(async (tx) => {
@@ -24,7 +25,7 @@ export async function createLevel(raw: CreateLevelInput, actor: AuditActor) {
         data: { slug: input.slug, name: input.name, sortOrder: (last._max.sortOrder ?? 0) + 1 },
         select: { id: true, slug: true, name: true, isDefault: true, sortOrder: true },
       });
-      await writeAuditLog(tx, { ...actor, action: "level.create", targetType: "member_level", targetId: String(level.id), details: { slug: level.slug, name: input.name } });
+      await writeAuditLog(tx, { actor, action: "level.create", targetType: "member_level", targetId: String(level.id), details: { slug: level.slug, name: input.name } });
       return level;
     });
   } catch (err) {

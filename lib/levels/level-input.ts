@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { Slug } from "../catalog/catalog-file-schema";
-import type { AuditActor } from "../audit/write-audit-log";
 
 // What a member level is made of, as the console, the CLI and the catalogue
 // file type it (issue 12.4). The slug is the level's name in catalogue files
@@ -14,8 +13,3 @@ const NamePart = z.string().trim().min(1, "must not be empty").max(100, "must be
 /** A level's display name: both languages, neither empty (D5, D16). */
 export const LevelNameSchema = z.strictObject({ "zh-CN": NamePart, en: NamePart });
 export type LevelName = z.output<typeof LevelNameSchema>;
-
-/** The audit actor of a console action (the admin and the request's client IP). */
-export function adminActor(admin: { id: number; email: string; ip: string | null }): AuditActor {
-  return { adminUserId: admin.id, actor: admin.email, ip: admin.ip };
-}

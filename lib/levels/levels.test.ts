@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { adminActor, type Actor } from "../audit/actor";
+import { createAdmin } from "../admins/create-admin";
 import { saveSku } from "../catalog/save-sku";
 import { db } from "../db/client";
 import { expectError } from "../testing/expect-error";
@@ -12,10 +14,12 @@ import { renameLevel } from "./rename-level";
 // Issue 12.4: the level services the console and the CLI share; each checks
 // its input, writes nothing on bad input, and audits what it changed.
 
-const admin = { adminUserId: undefined, actor: "admin@example.test", ip: "192.0.2.7" };
+let admin: { actor: Actor };
 
 beforeAll(async () => {
   await useTestDatabase();
+  const { id } = await createAdmin({ email: "admin@example.test", password: "a-test-password-123" });
+  admin = { actor: adminActor({ id, ip: "192.0.2.7" }) };
 });
 
 describe("member level services (issue 12.4)", () => {
@@ -56,7 +60,7 @@ describe("member level services (issue 12.4)", () => {
   it("issue 12.4: the SKU form's level prices: set, blank clears, levels not named are untouched, bad amounts and unknown levels write nothing", async () => {
     const [gold, silver] = [await makeLevel(), await makeLevel()];
     const { product, sku } = await makeProduct({ priceCents: 1000n });
-    const session = { id: (await db().adminUser.findFirstOrThrow()).id, email: "admin@example.test", ip: null };
+    const session = { actor: adminActor({ id: (await db().adminUser.findFirstOrThrow()).id, ip: null }) };
     const form = (levelPrices: Record<string, string>) => ({
       id: sku.id, productId: product.id, skuCode: sku.skuCode, specValues: {}, price: "10.00", isActive: true, stockQuantity: null, levelPrices,
     });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { parseInput } from "../catalog/parse-input";
 import { db } from "../db/client";
 import { appError } from "../errors";
@@ -13,7 +14,7 @@ export type RenameLevelInput = z.input<typeof RenameLevelSchema>;
  * files and scripts name levels by it, and a renamed slug would silently stop
  * matching them. Audited as `level.rename` with the previous name.
  */
-export async function renameLevel(raw: RenameLevelInput, actor: AuditActor) {
+export async function renameLevel(raw: RenameLevelInput, { actor }: { actor: Actor }) {
   const input = parseInput(RenameLevelSchema, raw);
   return db().$transaction(async (tx) => {
     const level = await tx.memberLevel.findUnique({ where: { slug: input.slug }, select: { id: true, name: true } });
@@ -22,7 +23,7 @@ export async function renameLevel(raw: RenameLevelInput, actor: AuditActor) {
       where: { id: level.id }, data: { name: input.name },
       select: { id: true, slug: true, name: true, isDefault: true, sortOrder: true },
     });
-    await writeAuditLog(tx, { ...actor, action: "level.rename", targetType: "member_level", targetId: String(level.id), details: { slug: input.slug, from: level.name as object, to: input.name } });
+    await writeAuditLog(tx, { actor, action: "level.rename", targetType: "member_level", targetId: String(level.id), details: { slug: input.slug, from: level.name as object, to: input.name } });
     return renamed;
   });
 }

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { setSkuLevelPrices } from "../levels/set-sku-level-prices";
@@ -22,7 +23,7 @@ const no = () => `LVL-${Date.now()}-${++seq}`;
 
 async function buyerAt(level: string | null) {
   const buyer = await makeBuyer({ pointsCents: 100_000_000_000n });
-  if (level) await setMemberLevel({ userId: buyer.user.id, level }, { actor: "test" });
+  if (level) await setMemberLevel({ userId: buyer.user.id, level }, { actor: SYSTEM_ACTOR });
   return { buyer, credential: { id: buyer.id, userId: buyer.user.id } };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { parseOrderFilters } from "../admin-views/order-filters";
 import { saveCategory } from "../catalog/save-category";
 import { saveSku } from "../catalog/save-sku";
@@ -21,7 +22,7 @@ describe("one int4 id rule (issue 9.3, D20)", () => {
   });
 
   it("issue 9.3: the catalogue console services refuse an id past int4 as bad input (400), before the database", async () => {
-    const admin = { id: 1, email: "a@example.com", ip: null };
+    const admin = { actor: SYSTEM_ACTOR };
     const sku = { productId: "2147483648", skuCode: "X1", specValues: {}, price: "1.00", isActive: true, stockQuantity: null } as never;
     const category = { slug: "games", name: { en: "Games" }, sortOrder: 0, parentId: 2147483648 } as never;
     for (const p of [saveSku(sku, admin), saveCategory(category, admin)]) {

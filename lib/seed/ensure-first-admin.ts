@@ -24,7 +24,7 @@ export async function ensureFirstAdmin(): Promise<FirstAdmin | undefined> {
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('cardkey:first-admin'))`;
     if (await tx.adminUser.count()) return undefined;
-    const admin = await createAdmin({ email, password }, { tx, actor: "system" });
+    const admin = await createAdmin({ email, password }, { tx });
     return { email: admin.email, generatedPassword: fromEnv ? undefined : password };
   }, { timeout: 30_000 });
 }

@@ -25,6 +25,6 @@ export async function isDatabaseEmpty(): Promise<boolean> {
 export async function seedDemo(): Promise<{ catalog: ImportCounts; buyerEmail: string; apiKey: string; apiSecret: string }> {
   const catalog = await importCatalog(validateCatalogFile(demoCatalog));
   const buyer = await createUser({ email: DEMO_BUYER_EMAIL, initialPointsCents: DEMO_BUYER_POINTS_CENTS });
-  const { apiKey, apiSecret } = await createApiKey(buyer.id, "demo");
+  const { apiKey, apiSecret } = await createApiKey({ userId: buyer.id, name: "demo" });
   return { catalog, buyerEmail: buyer.email, apiKey, apiSecret };
 }

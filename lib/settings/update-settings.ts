@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
+import type { SiteSettings } from "../generated/prisma/client";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 // The settings an operator may change (CLI `settings:set`, admin console),
 // by their snake_case names. The instance id is made once and never changes (D4).
@@ -33,8 +36,8 @@ export const SettingsPatchSchema = z.strictObject({
 export type SettingsPatch = z.input<typeof SettingsPatchSchema>;
 export const SETTING_KEYS = Object.keys(SettingsPatchSchema.shape) as (keyof SettingsPatch)[];
 
-/** Validates the whole patch first (nothing is written when any value is bad), then updates the one row. */
-export async function updateSettings(patch: SettingsPatch) {
+/** Validates the whole patch first (nothing is written when any value is bad), then updates the one row with its audit row. */
+export async function updateSettings(patch: SettingsPatch, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}) {
   const parsed = SettingsPatchSchema.safeParse(patch);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) =>
@@ -42,21 +45,25 @@ export async function updateSettings(patch: SettingsPatch) {
     throw appError("bad_request", problems.join("; "));
   }
   const p = parsed.data;
-  return db().siteSettings.update({
-    where: { id: 1 },
-    data: {
-      siteName: p.site_name,
-      publicBaseUrl: p.public_base_url,
-      imageExposure: p.image_exposure,
-      pointsDebitEnabled: p.points_debit_enabled,
-      rateLimitPerKey: p.rate_limit_per_key,
-      rateLimitPerIp: p.rate_limit_per_ip,
-    },
+  return db().$transaction(async (tx) => {
+    const saved = await tx.siteSettings.update({
+      where: { id: 1 },
+      data: {
+        siteName: p.site_name,
+        publicBaseUrl: p.public_base_url,
+        imageExposure: p.image_exposure,
+        pointsDebitEnabled: p.points_debit_enabled,
+        rateLimitPerKey: p.rate_limit_per_key,
+        rateLimitPerIp: p.rate_limit_per_ip,
+      },
+    });
+    await writeAuditLog(tx, { actor, action: "settings.update", targetType: "settings", targetId: "1", details: settingsView(saved) });
+    return saved;
   });
 }
 
 /** The settings row in the snake_case shape the CLI prints. */
-export function settingsView(s: Awaited<ReturnType<typeof updateSettings>>) {
+export function settingsView(s: SiteSettings) {
   return {
     site_name: s.siteName,
     public_base_url: s.publicBaseUrl,

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { AdminSession } from "../admin-auth/require-admin";
+import { adminActor, SYSTEM_ACTOR, type Actor } from "../audit/actor";
 import { createAdmin } from "../admins/create-admin";
 import { withCardKeyStage } from "../catalog/card-key-transaction";
 import { saveCategory } from "../catalog/save-category";
@@ -24,18 +24,18 @@ const uid = () => crypto.randomBytes(4).toString("hex");
 
 export async function makeBuyer(opts: { pointsCents?: bigint } = {}) {
   const user = await createUser({ email: `buyer-${uid()}@example.test`, initialPointsCents: opts.pointsCents ?? 100_000n });
-  const key = await createApiKey(user.id, "test");
+  const key = await createApiKey({ userId: user.id, name: "test" });
   return { user, ...key };
 }
 
 /** The administrator the catalogue factories act as: one per database (tests may switch databases, onDatabase). */
-const factoryAdmins = new Map<string, Promise<AdminSession>>();
-function factoryAdmin(): Promise<AdminSession> {
+const factoryAdmins = new Map<string, Promise<{ actor: Actor }>>();
+function factoryAdmin(): Promise<{ actor: Actor }> {
   const key = process.env.DATABASE_URL ?? "";
   let admin = factoryAdmins.get(key);
   if (!admin) {
-    admin = createAdmin({ email: `factory-${uid()}@example.test`, password: crypto.randomBytes(16).toString("hex") }, { actor: "test-factory" })
-      .then((a) => ({ id: a.id, email: a.email, ip: null }));
+    admin = createAdmin({ email: `factory-${uid()}@example.test`, password: crypto.randomBytes(16).toString("hex") }, { actor: SYSTEM_ACTOR })
+      .then((a) => ({ actor: adminActor({ id: a.id, ip: null }) }));
     admin.catch(() => factoryAdmins.delete(key));
     factoryAdmins.set(key, admin);
   }
@@ -133,5 +133,5 @@ export function cardKeysFor(prefix: string, count: number): string[] {
 /** A member level (issue 12.4), made with the console's service. */
 export async function makeLevel() {
   const slug = `lvl-${uid()}`;
-  return createLevel({ slug, name: { "zh-CN": `等级 ${slug}`, en: `Level ${slug}` } }, { actor: "test-factory" });
+  return createLevel({ slug, name: { "zh-CN": `等级 ${slug}`, en: `Level ${slug}` } }, { actor: SYSTEM_ACTOR });
 }

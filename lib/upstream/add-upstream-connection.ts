@@ -1,7 +1,8 @@
 import { encryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { UpstreamConnectionInputSchema, type UpstreamConnectionInput } from "./connection-input";
 import { upstreamClient, UpstreamError } from "./upstream-client";
 
@@ -12,7 +13,7 @@ import { upstreamClient, UpstreamError } from "./upstream-client";
  * with an error, is refused and nothing is stored. The secret is stored only
  * encrypted (AES-256-GCM) and never returned.
  */
-export async function addUpstreamConnection(raw: UpstreamConnectionInput, opts: AuditActor = {}) {
+export async function addUpstreamConnection(raw: UpstreamConnectionInput, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}) {
   const parsed = UpstreamConnectionInputSchema.safeParse(raw);
   if (!parsed.success) {
     const i = parsed.error.issues[0];
@@ -35,7 +36,7 @@ export async function addUpstreamConnection(raw: UpstreamConnectionInput, opts: 
       },
     });
     await writeAuditLog(tx, {
-      adminUserId: opts.adminUserId, actor: opts.actor, ip: opts.ip, action: "upstream.add", targetType: "upstream_connection",
+      actor, action: "upstream.add", targetType: "upstream_connection",
       targetId: String(c.id), details: { name: c.name, baseUrl: c.baseUrl, profile: c.profile },
     });
     return { id: c.id, name: c.name, balance };

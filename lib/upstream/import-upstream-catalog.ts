@@ -3,7 +3,8 @@ import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { DeliveryFormat } from "../generated/prisma/enums";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { updateChanged } from "../catalog/same-content";
 import { parseAmount } from "../protocol/amount";
 import { clientFor, loadConnection } from "./connection";
@@ -48,7 +49,7 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * the last import, is held off sale (in the result, with its reason) until an
  * administrator accepts it; a hold outlasts later imports.
  */
-export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string } & AuditActor): Promise<UpstreamImportResult> {
+export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string; actor?: Actor }): Promise<UpstreamImportResult> {
   const bp = markupBasisPoints(input.markupPercent ?? "0");
   const conn = await loadConnection(input.connectionId);
   const client = clientFor(conn);
@@ -67,7 +68,7 @@ export async function importUpstreamCatalog(input: { connectionId: number; marku
     const held: HeldUpstreamProduct[] = [];
     const counts = await importInto(tx, { connId: conn.id, bp, categories, products, skipped, held });
     await writeAuditLog(tx, {
-      adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "upstream.import", targetType: "upstream_connection",
+      actor: input.actor ?? SYSTEM_ACTOR, action: "upstream.import", targetType: "upstream_connection",
       targetId: String(conn.id), details: { markupBasisPoints: bp, ...counts, skipped: skipped.length, held: held.length },
     });
     return { ...counts, skipped, held };

@@ -1,4 +1,6 @@
 import { db } from "../db/client";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { clientFor, loadConnection } from "./connection";
 import { UpstreamError } from "./upstream-client";
 
@@ -27,8 +29,8 @@ export async function listUpstreamConnections(): Promise<UpstreamConnectionRow[]
   }));
 }
 
-/** Pings one connection now and records the outcome (and the balance when it answered). */
-export async function pingUpstreamConnection(id: number): Promise<{ ok: boolean; balance: string | null; error: string | null }> {
+/** Pings one connection now and records the outcome (and the balance when it answered), with its audit row. */
+export async function pingUpstreamConnection(id: number, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}): Promise<{ ok: boolean; balance: string | null; error: string | null }> {
   const conn = await loadConnection(id);
   let result: { ok: boolean; balance: string | null; error: string | null };
   try {
@@ -37,9 +39,13 @@ export async function pingUpstreamConnection(id: number): Promise<{ ok: boolean;
     // UpstreamError messages are ours (issue 8.3); anything else is not shown.
     result = { ok: false, balance: null, error: err instanceof UpstreamError ? err.message : "unexpected error" };
   }
-  await db().upstreamConnection.update({
-    where: { id },
-    data: { lastPingAt: new Date(), lastPingOk: result.ok, ...(result.ok ? { lastBalance: result.balance } : {}) },
+  // The request itself runs outside the transaction: no row lock waits on an upstream.
+  await db().$transaction(async (tx) => {
+    await tx.upstreamConnection.update({
+      where: { id },
+      data: { lastPingAt: new Date(), lastPingOk: result.ok, ...(result.ok ? { lastBalance: result.balance } : {}) },
+    });
+    await writeAuditLog(tx, { actor, action: "upstream.ping", targetType: "upstream_connection", targetId: String(id), details: { ok: result.ok } });
   });
   return result;
 }

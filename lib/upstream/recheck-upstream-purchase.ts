@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { enqueueJob } from "../jobs/enqueue-job";
 import { PURCHASE_HANDLER_MAX_ATTEMPTS, purchaseJobKey } from "./queue-purchase";
 
@@ -13,7 +14,7 @@ import { PURCHASE_HANDLER_MAX_ATTEMPTS, purchaseJobKey } from "./queue-purchase"
  * other answer leaves it in review with the new last error. The job and the
  * audit row commit together. Refuses an order not in review (409).
  */
-export async function recheckUpstreamPurchase(input: { orderNo: string } & AuditActor) {
+export async function recheckUpstreamPurchase(input: { orderNo: string; actor: Actor }) {
   return db().$transaction(async (tx) => {
     const order = await tx.order.findUnique({
       where: { orderNo: input.orderNo.trim() },
@@ -28,7 +29,7 @@ export async function recheckUpstreamPurchase(input: { orderNo: string } & Audit
       maxAttempts: PURCHASE_HANDLER_MAX_ATTEMPTS,
     });
     await writeAuditLog(tx, {
-      adminUserId: input.adminUserId, actor: input.actor, ip: input.ip, action: "order.upstream_recheck", targetType: "order",
+      actor: input.actor, action: "order.upstream_recheck", targetType: "order",
       targetId: order.orderNo, details: { orderId: order.id, purchaseId: purchase.id },
     });
     return { orderNo: order.orderNo, purchaseId: purchase.id, queued: true as const };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../scripts/cli-run.testutil";
 import { db } from "../db/client";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { createOrder } from "../orders/create-order";
 import { makeBuyer } from "../testing/factories";
 import { startStubSupplier, upstreamProduct, type StubSupplier } from "../testing/stub-supplier";
@@ -102,13 +103,13 @@ describe("issue 22.1: an upstream delivery is checked before it is accepted", ()
     // The administrator's decision: a ceiling of 999.00 for this SKU, then "check the upstream again".
     const journalled = () => db().catalogChange.count({ where: { skuId: sku.id } });
     const before = await journalled();
-    await setUpstreamMaxCost({ skuId: sku.id, maxCostCents: 99_900n, actor: "test" });
+    await setUpstreamMaxCost({ skuId: sku.id, maxCostCents: 99_900n, actor: SYSTEM_ACTOR });
     expect(await journalled()).toBe(before); // our own column: not a catalogue change (decision 0018)
-    await recheckUpstreamPurchase({ orderNo: order.orderNo, actor: "test" });
+    await recheckUpstreamPurchase({ orderNo: order.orderNo, actor: SYSTEM_ACTOR });
     await runPurchaseJob({ purchaseId: order.upstreamPurchase!.id, recheck: true });
     expect(await reload(order.id)).toMatchObject({ status: "delivered", upstreamPurchase: { status: "delivered", costCents: 99_900n } });
     expect(await db().auditLog.count({ where: { action: "upstream.max_cost", targetId: String(sku.id) } })).toBe(1);
-    await setUpstreamMaxCost({ skuId: sku.id, maxCostCents: null, actor: "test" }); // back to the default (the sale price)
+    await setUpstreamMaxCost({ skuId: sku.id, maxCostCents: null, actor: SYSTEM_ACTOR }); // back to the default (the sale price)
   }, 60_000);
 
   it("issue 22.1: a cost at or below the ceiling is delivered", async () => {
@@ -154,14 +155,14 @@ describe("issue 22.1: a suspicious upstream price holds the product until an adm
     expect((await importUpstreamCatalog({ connectionId })).held.map((h) => h.upstreamProductId)).toEqual([3, 4, 6]);
     expect(await local(4)).toMatchObject({ isActive: false });
 
-    const accepted = await acceptHeldProduct({ productId: p4.id, actor: "test" });
+    const accepted = await acceptHeldProduct({ productId: p4.id, actor: SYSTEM_ACTOR });
     expect(accepted).toEqual({ productId: p4.id, isActive: true });
     expect(await local(4)).toMatchObject({ isActive: true, holdReason: null });
     const audit = await db().auditLog.findFirstOrThrow({ where: { action: "upstream.accept_price", targetId: String(p4.id) } });
     expect(audit.details).toMatchObject({ reason: "skus[0].price_amount: fell from 10.00 to 4.99 (more than 50 %)" });
     const { order: sold } = await order("ACCEPTED-4", p4.skus[0].id);
     expect(sold.amountCents).toBe(499n);
-    await expect(acceptHeldProduct({ productId: p4.id, actor: "test" })).rejects.toMatchObject({ code: "conflict" });
+    await expect(acceptHeldProduct({ productId: p4.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({ code: "conflict" });
 
     // Accepted: the next import at that price does not hold it again; the CLI lists and accepts the rest.
     expect((await importUpstreamCatalog({ connectionId })).held.map((h) => h.upstreamProductId)).toEqual([3, 6]);

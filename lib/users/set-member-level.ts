@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { writeAuditLog, type AuditActor } from "../audit/write-audit-log";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { parseInput } from "../catalog/parse-input";
 import { db } from "../db/client";
 import { appError } from "../errors";
@@ -18,7 +19,7 @@ export type SetMemberLevelInput = z.input<typeof SetMemberLevelSchema>;
  * order on, place_order prices the buyer's orders with that level's SKU
  * prices. Audited as `user.member_level` with the previous level.
  */
-export async function setMemberLevel(raw: SetMemberLevelInput, actor: AuditActor) {
+export async function setMemberLevel(raw: SetMemberLevelInput, { actor }: { actor: Actor }) {
   const input = parseInput(SetMemberLevelSchema, raw);
   return db().$transaction(async (tx) => {
     const level = await tx.memberLevel.findUnique({ where: { slug: input.level }, select: { id: true, slug: true } });
@@ -28,7 +29,7 @@ export async function setMemberLevel(raw: SetMemberLevelInput, actor: AuditActor
     if (!user) throw "userId" in input ? appError("not_found", "no such buyer") : appError("user_not_found", `no user with email ${input.email}`);
     await tx.user.update({ where: { id: user.id }, data: { memberLevelId: level.id } });
     await writeAuditLog(tx, {
-      ...actor, action: "user.member_level", targetType: "user", targetId: user.id, details: { from: user.memberLevel.slug, to: level.slug },
+      actor, action: "user.member_level", targetType: "user", targetId: user.id, details: { from: user.memberLevel.slug, to: level.slug },
     });
     return { userId: user.id, email: user.email, level: level.slug, previousLevel: user.memberLevel.slug };
   });

@@ -5,6 +5,7 @@ import { NonNegativeAmountInputSchema } from "../../lib/protocol/amount";
 import { AdjustReasonSchema, PointsDeltaSchema } from "../../lib/points/adjust-points-input";
 import { EmailSchema } from "../../lib/users/email";
 import { ApiKeyTextSchema } from "../../lib/credentials/disable-api-key";
+import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
 export const commands = {
   "admin:create": command({
@@ -14,7 +15,7 @@ export const commands = {
     schema: AdminInputSchema,
     run: async (a) => {
       const { createAdmin } = await import("../../lib/admins/create-admin");
-      return createAdmin(a, { actor: "cli" });
+      return createAdmin(a, { actor });
     },
   }),
   "user:create": command({
@@ -25,7 +26,7 @@ export const commands = {
     run: async (a) => {
       const { createUser } = await import("../../lib/users/create-user");
       const { formatAmount } = await import("../../lib/protocol/amount");
-      const user = await createUser({ email: a.email, initialPointsCents: a.points });
+      const user = await createUser({ email: a.email, initialPointsCents: a.points, actor });
       return { id: user.id, email: user.email, points: formatAmount(user.balanceCents) };
     },
   }),
@@ -41,7 +42,7 @@ export const commands = {
     run: async (a) => {
       const { adjustPoints } = await import("../../lib/points/adjust-points");
       const { formatAmount } = await import("../../lib/protocol/amount");
-      const balance = await adjustPoints({ email: a.email, deltaCents: a.amount, reason: `cli: ${a.reason}` });
+      const balance = await adjustPoints({ email: a.email, deltaCents: a.amount, reason: `cli: ${a.reason}`, actor });
       return { balance: formatAmount(balance) };
     },
   }),
@@ -76,7 +77,7 @@ export const commands = {
       const { getUserByEmail } = await import("../../lib/users/get-user-by-email");
       const { createApiKey } = await import("../../lib/credentials/create-api-key");
       const user = await getUserByEmail(a.email);
-      const { apiKey, apiSecret } = await createApiKey(user.id, a.name);
+      const { apiKey, apiSecret } = await createApiKey({ userId: user.id, name: a.name, actor });
       return { api_key: apiKey, api_secret: apiSecret };
     },
   }),
@@ -87,7 +88,7 @@ export const commands = {
     schema: z.object({ key: ApiKeyTextSchema }),
     run: async (a) => {
       const { disableApiKey } = await import("../../lib/credentials/disable-api-key");
-      await disableApiKey(a.key);
+      await disableApiKey({ apiKey: a.key, actor });
       return { ok: true };
     },
   }),

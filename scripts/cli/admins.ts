@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { NewPasswordSchema } from "../../lib/admins/set-admin-password";
 import { EmailSchema } from "../../lib/users/email";
+import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
 
 const EmailOnly = z.object({ email: EmailSchema });
@@ -16,7 +17,7 @@ export const commands = {
       const { getAdminByEmail } = await import("../../lib/admins/get-admin-by-email");
       const { setAdminPassword } = await import("../../lib/admins/set-admin-password");
       const admin = await getAdminByEmail(a.email);
-      await setAdminPassword(admin.id, a.password, { actor: "cli" });
+      await setAdminPassword(admin.id, a.password, { actor });
       return { id: admin.id, email: admin.email, sessions_ended: true };
     },
   }),
@@ -27,7 +28,7 @@ export const commands = {
     schema: EmailOnly,
     run: async (a) => {
       const { disableAdmin } = await import("../../lib/admins/disable-admin");
-      const admin = await disableAdmin(a.email, { actor: "cli" });
+      const admin = await disableAdmin(a.email, { actor });
       return { id: admin.id, email: admin.email, disabled: true };
     },
   }),
@@ -38,7 +39,7 @@ export const commands = {
     schema: EmailOnly,
     run: async (a) => {
       const { unlockAdmin } = await import("../../lib/admins/unlock-admin");
-      const r = await unlockAdmin(a.email, { actor: "cli" });
+      const r = await unlockAdmin(a.email, { actor });
       return { id: r.id, email: r.email, counters_cleared: r.cleared };
     },
   }),

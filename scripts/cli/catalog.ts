@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { SettingsPatchSchema } from "../../lib/settings/update-settings";
+import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command, UsageError } from "./command";
 export const commands = {
   "settings:set": command({
@@ -23,7 +24,7 @@ export const commands = {
     schema: SettingsPatchSchema,
     run: async (patch) => {
       const { updateSettings, settingsView } = await import("../../lib/settings/update-settings");
-      return settingsView(await updateSettings(patch));
+      return settingsView(await updateSettings(patch, { actor }));
     },
   }),
   // Issue 22.9: the operator's view of catalogue events, cancelled ones included (the console shows the same).
@@ -66,7 +67,7 @@ export const commands = {
     run: async (path) => {
       const { importCatalogFile } = await import("../../lib/catalog/import-catalog-file");
       const progress = process.stderr.isTTY ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
-      const c = await importCatalogFile({ path, progress });
+      const c = await importCatalogFile({ path, progress, actor });
       return {
         categories_created: c.categoriesCreated, categories_updated: c.categoriesUpdated,
         products_created: c.productsCreated, products_updated: c.productsUpdated,

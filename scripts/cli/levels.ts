@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { LevelNameSchema, LevelSlugSchema } from "../../lib/levels/level-input";
 import { EmailSchema } from "../../lib/users/email";
+import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
 
 const NAME_OPTIONS = { slug: { type: "string" }, "name-en": { type: "string" }, "name-zh": { type: "string" } } as const;
@@ -20,7 +21,7 @@ export const commands = {
     schema: NamedLevel,
     run: async (a) => {
       const { createLevel } = await import("../../lib/levels/create-level");
-      return view(await createLevel({ slug: a.slug, name: nameOf(a) }, { actor: "cli" }));
+      return view(await createLevel({ slug: a.slug, name: nameOf(a) }, { actor }));
     },
   }),
   "level:rename": command({
@@ -30,7 +31,7 @@ export const commands = {
     schema: NamedLevel,
     run: async (a) => {
       const { renameLevel } = await import("../../lib/levels/rename-level");
-      return view(await renameLevel({ slug: a.slug, name: nameOf(a) }, { actor: "cli" }));
+      return view(await renameLevel({ slug: a.slug, name: nameOf(a) }, { actor }));
     },
   }),
   "level:list": command({
@@ -50,7 +51,7 @@ export const commands = {
     schema: z.object({ email: EmailSchema, level: LevelSlugSchema }),
     run: async (a) => {
       const { setMemberLevel } = await import("../../lib/users/set-member-level");
-      const r = await setMemberLevel({ email: a.email, level: a.level }, { actor: "cli" });
+      const r = await setMemberLevel({ email: a.email, level: a.level }, { actor });
       return { id: r.userId, email: r.email, level: r.level, previous_level: r.previousLevel };
     },
   }),

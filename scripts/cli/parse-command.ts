@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { SETTING_KEYS } from "../../lib/settings/update-settings";
 import { commands as admins } from "./admins";
 import { commands as adminsUsers } from "./admins-users";
+import { commands as audit } from "./audit";
 import { commands as backup } from "./backup";
 import { commands as catalog } from "./catalog";
 import { type Command, type Options, UsageError } from "./command";
@@ -11,7 +12,7 @@ import { commands as levels } from "./levels";
 import { commands as orders } from "./orders";
 import { commands as upstream } from "./upstream";
 
-const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...upstream, ...backup } as never;
+const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...upstream, ...backup, ...audit } as never;
 
 function usage(): string {
   return ["usage: npm run cli -- <command>", ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join("\n");

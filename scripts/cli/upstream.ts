@@ -1,6 +1,7 @@
 // Upstream suppliers.
 import { z } from "zod";
 import { MarkupPercentSchema, UpstreamConnectionInputSchema, UpstreamMaxCostSchema } from "../../lib/upstream/connection-input";
+import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
 import { Int4IdTextSchema } from "../../lib/protocol/ids";
 export const commands = {
@@ -23,7 +24,7 @@ export const commands = {
       const { addUpstreamConnection } = await import("../../lib/upstream/add-upstream-connection");
       const c = await addUpstreamConnection(
         { name: a.name, baseUrl: a["base-url"], profile: a.profile, apiKey: a["api-key"], apiSecret: a["api-secret"], maxWaitSeconds: a["max-wait-seconds"] },
-        { actor: "cli" },
+        { actor },
       );
       return { id: c.id };
     },
@@ -38,7 +39,7 @@ export const commands = {
     }),
     run: async (a) => {
       const { importUpstreamCatalog } = await import("../../lib/upstream/import-upstream-catalog");
-      const c = await importUpstreamCatalog({ connectionId: a.connection, markupPercent: a["markup-percent"], actor: "cli" });
+      const c = await importUpstreamCatalog({ connectionId: a.connection, markupPercent: a["markup-percent"], actor });
       return {
         categories_created: c.categoriesCreated, categories_updated: c.categoriesUpdated, categories_delisted: c.categoriesDelisted,
         products_created: c.productsCreated, products_updated: c.productsUpdated, products_delisted: c.productsDelisted,
@@ -73,7 +74,7 @@ export const commands = {
     schema: z.object({ product: Int4IdTextSchema }),
     run: async (a) => {
       const { acceptHeldProduct } = await import("../../lib/upstream/accept-held-product");
-      const r = await acceptHeldProduct({ productId: a.product, actor: "cli" });
+      const r = await acceptHeldProduct({ productId: a.product, actor });
       return { product_id: r.productId, is_active: r.isActive };
     },
   }),
@@ -84,7 +85,7 @@ export const commands = {
     schema: z.object({ sku: Int4IdTextSchema, "max-cost": UpstreamMaxCostSchema.shape.maxCost }),
     run: async (a) => {
       const { setUpstreamMaxCost } = await import("../../lib/upstream/set-upstream-max-cost");
-      const r = await setUpstreamMaxCost({ skuId: a.sku, maxCostCents: a["max-cost"], actor: "cli" });
+      const r = await setUpstreamMaxCost({ skuId: a.sku, maxCostCents: a["max-cost"], actor });
       return { sku_id: r.skuId, max_cost: r.maxCost };
     },
   }),
@@ -95,7 +96,7 @@ export const commands = {
     schema: z.object({ ping: z.boolean().default(false) }),
     run: async (a) => {
       const { listUpstreamConnections, pingUpstreamConnection } = await import("../../lib/upstream/list-upstream-connections");
-      if (a.ping) for (const c of await listUpstreamConnections()) await pingUpstreamConnection(c.id);
+      if (a.ping) for (const c of await listUpstreamConnections()) await pingUpstreamConnection(c.id, { actor });
       const rows = await listUpstreamConnections();
       return {
         connections: rows.map((c) => ({

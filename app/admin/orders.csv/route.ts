@@ -1,5 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { auditAdmin } from "@/lib/admin-auth/audit-admin";
+import { adminActor } from "@/lib/audit/actor";
+import { writeAuditLog } from "@/lib/audit/write-audit-log";
+import { db } from "@/lib/db/client";
 import { currentAdmin } from "@/lib/admin-auth/require-admin";
 import { exportOrdersCsv } from "@/lib/admin-views/export-orders-csv";
 import { parseOrderFilters } from "@/lib/admin-views/order-filters";
@@ -16,7 +18,8 @@ export async function GET(req: NextRequest) {
   const admin = await currentAdmin();
   if (!admin) return NextResponse.redirect(new URL("/admin/sign-in", req.url), 302);
   const filters = parseOrderFilters(Object.fromEntries(req.nextUrl.searchParams));
-  await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "orders.export", targetType: "order", details: { ...filters }, ip: admin.ip });
+  // A read, not a change: its row is written before the export starts.
+  await writeAuditLog(db(), { actor: adminActor(admin), action: "orders.export", targetType: "order", details: { ...filters } });
   const lines = exportOrdersCsv(filters);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

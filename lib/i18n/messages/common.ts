@@ -5,6 +5,7 @@ export const common = defineMessages(
   {
     "common.save": "Save",
     "common.saved": "Saved.",
+    "common.alreadyDone": "Already done: this form was sent before, and nothing was changed again.",
     "common.search": "Search",
     "common.all": "All",
     "common.previous": "Previous",
@@ -32,6 +33,7 @@ export const common = defineMessages(
   {
     "common.save": "保存",
     "common.saved": "已保存。",
+    "common.alreadyDone": "已经完成：此表单之前已提交，未再次更改。",
     "common.search": "搜索",
     "common.all": "全部",
     "common.previous": "上一页",

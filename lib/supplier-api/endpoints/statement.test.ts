@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "../../audit/actor";
 import { db } from "../../db/client";
 import { failOrder } from "../../fulfilment/fail-order";
 import { adjustPoints } from "../../points/adjust-points";
@@ -42,7 +43,7 @@ beforeAll(async () => {
   const m = await create(buyer, "/v1/provider", manual.sku.id, 1); // -3.00
   orders.manual = m.order_id as number;
   orders.manualNo = m.order_no as string;
-  await failOrder({ orderNo: orders.manualNo, reason: "out of stock upstream", actor: "test" }); // refund +3.00 (D22)
+  await failOrder({ orderNo: orders.manualNo, reason: "out of stock upstream", actor: SYSTEM_ACTOR }); // refund +3.00 (D22)
   await adjustPoints({ email: buyer.user.email, deltaCents: 750n, reason: "admin: goodwill" });
   await adjustPoints({ email: buyer.user.email, deltaCents: -225n, reason: "cli: correction" });
   await create(other, "/api/v1/upstream", auto.sku.id, 1); // another user's order: never in buyer's statement

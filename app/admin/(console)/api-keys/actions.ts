@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
-import { auditAdmin } from "@/lib/admin-auth/audit-admin";
+import { adminActor } from "@/lib/audit/actor";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { deleteCatalogWebhook } from "@/lib/catalog-events/delete-catalog-webhook";
 import { createApiKey } from "@/lib/credentials/create-api-key";
@@ -22,8 +22,7 @@ const CreateSchema = z.object({
 export async function createApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(CreateSchema, form, async (input, { admin, t }) => {
     const user = await getUserByEmail(input.email);
-    const key = await createApiKey(user.id, input.name);
-    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "api_key.create", targetType: "api_credential", targetId: String(key.id), details: { apiKey: key.apiKey, userId: user.id, name: input.name }, ip: admin.ip });
+    const key = await createApiKey({ userId: user.id, name: input.name, actor: adminActor(admin) });
     revalidatePath("/admin/api-keys");
     revalidatePath(`/admin/buyers/${user.id}`);
     return {
@@ -39,8 +38,7 @@ const DisableSchema = z.object({ apiKey: ApiKeyTextSchema });
 
 export async function disableApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(DisableSchema, form, async (input, { admin, t }) => {
-    await disableApiKey(input.apiKey);
-    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "api_key.disable", targetType: "api_credential", targetId: input.apiKey, ip: admin.ip });
+    await disableApiKey({ apiKey: input.apiKey, actor: adminActor(admin) });
     revalidatePath("/admin/api-keys");
     revalidatePath("/admin/buyers", "layout");
     return { ok: true, message: t("apiKeys.disabledDone") };
@@ -50,7 +48,7 @@ export async function disableApiKeyAction(_prev: ActionState, form: FormData): P
 /** New key and secret for the same buyer, the old key disabled (one transaction, audited); the secret is shown once by ActionForm. */
 export async function rotateApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(DisableSchema, form, async (input, { admin, t }) => {
-    const key = await rotateApiKey({ apiKey: input.apiKey, admin });
+    const key = await rotateApiKey({ apiKey: input.apiKey, actor: adminActor(admin) });
     revalidatePath("/admin/api-keys");
     revalidatePath(`/admin/buyers/${key.userId}`);
     return {
@@ -66,7 +64,7 @@ export async function rotateApiKeyAction(_prev: ActionState, form: FormData): Pr
 export async function removeCatalogWebhookAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(DisableSchema, form, async (input, { admin, t }) => {
     const key = await db().apiCredential.findUnique({ where: { apiKey: input.apiKey }, select: { id: true } });
-    if (key) await deleteCatalogWebhook({ credentialId: key.id, audit: { adminUserId: admin.id, actor: admin.email, ip: admin.ip } });
+    if (key) await deleteCatalogWebhook({ credentialId: key.id, actor: adminActor(admin) });
     revalidatePath("/admin/api-keys");
     return { ok: true, message: t("apiKeys.webhookRemoved") };
   });

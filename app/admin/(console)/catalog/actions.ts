@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { adminActor } from "@/lib/audit/actor";
 import { saveCategory } from "@/lib/catalog/save-category";
 import { saveProduct } from "@/lib/catalog/save-product";
 import { saveSku } from "@/lib/catalog/save-sku";
@@ -23,7 +24,7 @@ export async function saveCategoryAction(_prev: ActionState, form: FormData): Pr
     await saveCategory({
       id: optId(f.id), slug: f.slug.trim(), name: { "zh-CN": f.name_zh.trim(), en: f.name_en.trim() },
       sortOrder: f.sort_order.trim() || "0", parentId: f.parent_id ? Number(f.parent_id) : null,
-    }, admin);
+    }, { actor: adminActor(admin) });
     revalidatePath("/admin/catalog", "layout");
     return { ok: true, message: t("common.saved") };
   });
@@ -68,7 +69,7 @@ export async function saveProductAction(_prev: ActionState, form: FormData): Pro
       fulfillmentType: f.fulfillment_type as never, deliveryFormat: f.delivery_format as never, deliveryDelimiter: f.delivery_delimiter,
       manualFormSchema: formSchema as never, price: f.price.trim(), originalPrice: f.original_price.trim() || undefined,
       isActive: f.is_active === "true", logo: logo ?? f.logo.trim(), images,
-    }, admin);
+    }, { actor: adminActor(admin) });
     revalidatePath("/admin/catalog", "layout");
     if (saved.created) createdId = saved.id;
     return { ok: true, message: t("catalog.productSaved") };
@@ -98,7 +99,7 @@ export async function saveSkuAction(_prev: ActionState, form: FormData): Promise
     await saveSku({
       id: optId(f.id), productId: f.product_id, skuCode: f.sku_code.trim(), specValues, price: f.price.trim(),
       isActive: f.sku_active === "true", stockQuantity: f.stock.trim() === "" ? null : Number(f.stock.trim()), levelPrices: levelPrices(f),
-    }, admin);
+    }, { actor: adminActor(admin) });
     revalidatePath("/admin/catalog", "layout");
     return { ok: true, message: t("catalog.skuSaved") };
   });

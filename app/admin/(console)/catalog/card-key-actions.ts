@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { adminActor } from "@/lib/audit/actor";
 import { confirmCardKeys } from "@/lib/catalog/confirm-card-keys";
 import { previewCardKeys, type CardKeyPreview } from "@/lib/catalog/preview-card-keys";
 import { revealCardKey } from "@/lib/catalog/reveal-card-key";
@@ -44,7 +45,7 @@ export async function cardKeyImportAction(_prev: CardKeyImportState, form: FormD
       const preview = await previewCardKeys(input.skuId, input.text, input.kind);
       return { ok: true, message: "", preview, previewedFor: input.digest, at: Date.now() };
     }
-    const { batchId, preview } = await confirmCardKeys({ skuId: input.skuId, text: input.text, kind: input.kind, source: input.source, expectFresh: input.expectFresh }, admin);
+    const { batchId, preview } = await confirmCardKeys({ skuId: input.skuId, text: input.text, kind: input.kind, source: input.source, expectFresh: input.expectFresh }, { actor: adminActor(admin) });
     revalidatePath(`/admin/catalog/skus/${input.skuId}`);
     return { ok: true, message: t("cardKeys.added", { count: preview.fresh, batch: batchId }), at: Date.now() };
   } catch (err) {
@@ -57,7 +58,7 @@ export async function cardKeyImportAction(_prev: CardKeyImportState, form: FormD
 
 export async function undoBatchAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ batchId: Int4IdSchema, skuId: Int4IdSchema }), form, async (input, { admin, t }) => {
-    const { deleted } = await undoCardKeyBatch(input.batchId, admin);
+    const { deleted } = await undoCardKeyBatch(input.batchId, { actor: adminActor(admin) });
     revalidatePath(`/admin/catalog/skus/${input.skuId}`);
     return { ok: true, message: t("cardKeys.undoneDone", { count: deleted }) };
   });
@@ -66,7 +67,7 @@ export async function undoBatchAction(_prev: ActionState, form: FormData): Promi
 /** One key, shown once in this response; the audit row is written before it is returned. */
 export async function revealCardKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ keyId: z.string().regex(/^\d{1,18}$/) }), form, async (input, { admin, t }) => {
-    const key = await revealCardKey(BigInt(input.keyId), admin);
+    const key = await revealCardKey(BigInt(input.keyId), { actor: adminActor(admin) });
     return { ok: true, message: t("cardKeys.revealed"), reveal: [{ label: t("cardKeys.key"), value: key }] };
   });
 }

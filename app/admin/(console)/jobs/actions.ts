@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
-import { auditAdmin } from "@/lib/admin-auth/audit-admin";
+import { adminActor } from "@/lib/audit/actor";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { resendCatalogEvent } from "@/lib/catalog-events/resend-catalog-event";
@@ -13,7 +13,7 @@ import { Int4IdSchema } from "@/lib/protocol/ids";
 /** resendCallback writes its own audit row with the new series of attempts. */
 export async function resendCallbackAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ callbackId: Int4IdSchema }), form, async (input, { admin, t }) => {
-    await resendCallback({ callbackId: input.callbackId, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+    await resendCallback({ callbackId: input.callbackId, actor: adminActor(admin) });
     revalidatePath("/admin/jobs");
     return { ok: true, message: t("jobs.resent") };
   });
@@ -22,7 +22,7 @@ export async function resendCallbackAction(_prev: ActionState, form: FormData): 
 /** Issue 12.2: the same for a catalogue event; resendCatalogEvent audits. */
 export async function resendCatalogEventAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ eventId: Int4IdSchema }), form, async (input, { admin, t }) => {
-    await resendCatalogEvent({ eventId: input.eventId, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+    await resendCatalogEvent({ eventId: input.eventId, actor: adminActor(admin) });
     revalidatePath("/admin/jobs");
     return { ok: true, message: t("jobs.resent") };
   });
@@ -30,9 +30,8 @@ export async function resendCatalogEventAction(_prev: ActionState, form: FormDat
 
 export async function retryJobAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ jobId: z.string().regex(/^[1-9][0-9]{0,18}$/) }), form, async (input, { admin, t }) => {
-    const found = await retryJob(input.jobId);
+    const found = await retryJob(input.jobId, { actor: adminActor(admin) });
     if (!found) return { ok: false, message: t("jobs.notFound") };
-    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "job.retry", targetType: "job", targetId: input.jobId, ip: admin.ip });
     revalidatePath("/admin/jobs");
     return { ok: true, message: t("jobs.retried") };
   });

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { createLevel } from "@/lib/levels/create-level";
-import { adminActor } from "@/lib/levels/level-input";
+import { adminActor } from "@/lib/audit/actor";
 import { renameLevel } from "@/lib/levels/rename-level";
 
 // Thin: the services check slug and names (lib/levels/level-input.ts) and write the audit rows.
@@ -14,7 +14,7 @@ const input = (f: z.output<typeof LevelForm>) => ({ slug: f.slug.trim(), name: {
 
 export async function createLevelAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(LevelForm, form, async (f, { admin, t }) => {
-    await createLevel(input(f), adminActor(admin));
+    await createLevel(input(f), { actor: adminActor(admin) });
     revalidatePath("/admin/levels");
     return { ok: true, message: t("levels.created") };
   });
@@ -22,7 +22,7 @@ export async function createLevelAction(_prev: ActionState, form: FormData): Pro
 
 export async function renameLevelAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(LevelForm, form, async (f, { admin, t }) => {
-    await renameLevel(input(f), adminActor(admin));
+    await renameLevel(input(f), { actor: adminActor(admin) });
     revalidatePath("/admin/levels");
     return { ok: true, message: t("levels.renamed") };
   });

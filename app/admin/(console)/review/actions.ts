@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { adminActor } from "@/lib/audit/actor";
 import { OrderNoSchema } from "@/lib/fulfilment/manual-input";
 import { recheckUpstreamPurchase } from "@/lib/upstream/recheck-upstream-purchase";
 import { refreshOrderPages } from "../orders/refresh-order-pages";
@@ -13,7 +14,7 @@ import { refreshOrderPages } from "../orders/refresh-order-pages";
 
 export async function recheckUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ orderNo: OrderNoSchema }), form, async (input, { admin, t }) => {
-    await recheckUpstreamPurchase({ orderNo: input.orderNo, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+    await recheckUpstreamPurchase({ orderNo: input.orderNo, actor: adminActor(admin) });
     refreshOrderPages(input.orderNo);
     return { ok: true, message: t("review.recheckQueued") };
   });

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
-import { auditAdmin } from "@/lib/admin-auth/audit-admin";
+import { adminActor } from "@/lib/audit/actor";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { addUpstreamConnection } from "@/lib/upstream/add-upstream-connection";
 import { MarkupPercentSchema, UpstreamConnectionInputSchema, UpstreamMaxCostSchema } from "@/lib/upstream/connection-input";
@@ -19,7 +19,7 @@ const ConnectionId = Int4IdSchema;
 /** Pings first (the service refuses a supplier that does not answer); the secret is stored encrypted and never echoed back. */
 export async function addUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(UpstreamConnectionInputSchema, form, async (input, { admin, t }) => {
-    await addUpstreamConnection(input, { adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+    await addUpstreamConnection(input, { actor: adminActor(admin) });
     revalidatePath("/admin/upstream");
     return { ok: true, message: t("upstream.added") };
   });
@@ -27,8 +27,7 @@ export async function addUpstreamAction(_prev: ActionState, form: FormData): Pro
 
 export async function pingUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ id: ConnectionId }), form, async (input, { admin, t }) => {
-    const r = await pingUpstreamConnection(input.id);
-    await auditAdmin({ adminUserId: admin.id, actor: admin.email, action: "upstream.ping", targetType: "upstream_connection", targetId: String(input.id), details: { ok: r.ok }, ip: admin.ip });
+    const r = await pingUpstreamConnection(input.id, { actor: adminActor(admin) });
     revalidatePath("/admin/upstream");
     return r.ok ? { ok: true, message: t("upstream.pingOk", { balance: r.balance ?? "" }) } : { ok: false, message: t("upstream.pingFailed", { error: r.error ?? "" }) };
   });
@@ -36,7 +35,7 @@ export async function pingUpstreamAction(_prev: ActionState, form: FormData): Pr
 
 export async function importUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ id: ConnectionId, markupPercent: MarkupPercentSchema.default("0") }), form, async (input, { admin, t }) => {
-    const c = await importUpstreamCatalog({ connectionId: input.id, markupPercent: input.markupPercent, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+    const c = await importUpstreamCatalog({ connectionId: input.id, markupPercent: input.markupPercent, actor: adminActor(admin) });
     revalidatePath("/admin/upstream");
     const counts = t("upstream.imported", {
       cc: c.categoriesCreated, cu: c.categoriesUpdated, cd: c.categoriesDelisted,
@@ -58,7 +57,7 @@ export async function importUpstreamAction(_prev: ActionState, form: FormData): 
 
 export async function setUpstreamEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ id: ConnectionId, enabled: z.enum(["true", "false"]) }), form, async (input, { admin, t }) => {
-    await setUpstreamEnabled({ connectionId: input.id, enabled: input.enabled === "true", adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+    await setUpstreamEnabled({ connectionId: input.id, enabled: input.enabled === "true", actor: adminActor(admin) });
     revalidatePath("/admin/upstream");
     return { ok: true, message: t("upstream.toggled") };
   });
@@ -67,7 +66,7 @@ export async function setUpstreamEnabledAction(_prev: ActionState, form: FormDat
 /** Issue 22.1: the administrator accepts a held product's price; it sells again (audited in the service's transaction). */
 export async function acceptHeldProductAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ productId: Int4IdSchema }), form, async (input, { admin, t }) => {
-    await acceptHeldProduct({ productId: input.productId, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+    await acceptHeldProduct({ productId: input.productId, actor: adminActor(admin) });
     revalidatePath("/admin/upstream");
     return { ok: true, message: t("upstream.accepted") };
   });
@@ -76,7 +75,7 @@ export async function acceptHeldProductAction(_prev: ActionState, form: FormData
 /** Issue 22.1: the most the upstream may charge per unit of a SKU; blank for the default (the price the buyer paid). */
 export async function setUpstreamMaxCostAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(UpstreamMaxCostSchema, form, async (input, { admin, t }) => {
-    await setUpstreamMaxCost({ skuId: input.skuId, maxCostCents: input.maxCost, adminUserId: admin.id, actor: admin.email, ip: admin.ip });
+    await setUpstreamMaxCost({ skuId: input.skuId, maxCostCents: input.maxCost, actor: adminActor(admin) });
     revalidatePath("/admin/upstream");
     return { ok: true, message: t("upstream.toggled") };
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "@/lib/audit/actor";
 import { createAdmin } from "@/lib/admins/create-admin";
 import { confirmCardKeys } from "@/lib/catalog/confirm-card-keys";
 import { undoCardKeyBatch } from "@/lib/catalog/undo-card-key-batch";
@@ -16,7 +17,7 @@ import { useTestDatabase } from "@/lib/testing/test-database";
 let server: AppServer;
 let buyer: Awaited<ReturnType<typeof makeBuyer>>;
 let creds: Creds;
-const admin = { id: 0, email: "sync-test@example.test", ip: null };
+const admin = { actor: { kind: "admin", id: 0, ip: null } as Actor };
 const p: Record<string, { id: number; skuId: number }> = {};
 let categoryId: number;
 // The snapshot refreshes every 300 ms while it is read; D13 allows a second.
@@ -43,7 +44,7 @@ beforeAll(async () => {
   await db().siteSettings.update({ where: { id: 1 }, data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000 } });
   buyer = await makeBuyer({ pointsCents: 1_000_000n });
   creds = { apiKey: buyer.apiKey, apiSecret: buyer.apiSecret };
-  admin.id = (await createAdmin({ email: admin.email, password: "sync-test-password-1" }, { actor: "test" })).id;
+  admin.actor.id = (await createAdmin({ email: "sync-test@example.test", password: "sync-test-password-1" })).id;
   categoryId = (await makeCategory()).id;
   for (const name of ["sold", "imported", "edited", "quiet", "manual"]) {
     const made = await makeProduct({ categoryId, ...(name === "manual" ? { fulfillmentType: "manual", stockQuantity: 5 } : { cardKeys: cardKeysFor(name, 20) }) });

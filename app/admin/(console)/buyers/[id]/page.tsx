@@ -6,6 +6,7 @@ import { DataTable } from "@/components/data-table";
 import { HiddenField, TextField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { newOnceToken } from "@/lib/audit/consume-once-token";
 import { getBuyer } from "@/lib/admin-views/list-buyers";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
@@ -45,7 +46,7 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
         </ActionForm>
       </Card>
       <Card title={t("buyers.adjust")}>
-        <ActionForm action={adjustPointsAction} submitLabel={t("buyers.adjust")} testId="adjust-points-form">
+        <ActionForm action={adjustPointsAction} submitLabel={t("buyers.adjust")} testId="adjust-points-form" once={newOnceToken()}>
           <HiddenField name="email" value={user.email} />
           <TextField name="amount" label={t("common.amount")} help={t("buyers.adjustHelp")} inputMode="decimal" required />
           <TextField name="reason" label={t("buyers.adjustReason")} required />

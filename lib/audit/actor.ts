@@ -1,0 +1,21 @@
+// Who made a change, as every service that changes something takes it
+// (issue 22.10): an administrator in the console (with the request's client
+// address), the ops CLI, or the system itself (start-up, seeds, jobs). The
+// service writes its audit row from it in its own transaction; callers never
+// audit for it.
+
+export interface Actor {
+  kind: "admin" | "cli" | "system";
+  /** The administrator's id (kind "admin"). */
+  id?: number;
+  /** The client address of a console request. */
+  ip?: string | null;
+}
+
+export const CLI_ACTOR: Actor = { kind: "cli" };
+export const SYSTEM_ACTOR: Actor = { kind: "system" };
+
+/** The actor of a console action: the signed-in administrator and the request's client address. */
+export function adminActor(admin: { id: number; ip: string | null }): Actor {
+  return { kind: "admin", id: admin.id, ip: admin.ip };
+}
