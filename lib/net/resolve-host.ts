@@ -90,13 +90,26 @@ function askNameserver(name: string, deadline: number): Promise<ResolvedAddress[
       timedOut = true;
       finish();
     }, Math.max(0, deadline - Date.now()));
-    const ask = (i: 0 | 1, query: Promise<string[]>, family: 4 | 6) =>
-      query.then(
-        (list) => (found[i] = list.map((address) => ({ address, family }))),
-        (err: NodeJS.ErrnoException) => (timedOut ||= err.code === "ETIMEOUT"),
-      ).finally(() => --pending === 0 && finish());
-    void ask(0, r.resolve4(name), 4);
-    void ask(1, r.resolve6(name), 6);
+    // c-ares adapts its per-try timeout to the server's past answers and may
+    // give up well before 2 s: a timed-out question is asked again until the
+    // deadline (which also re-sends a lost UDP packet).
+    const ask = async (i: 0 | 1, query: () => Promise<string[]>, family: 4 | 6) => {
+      for (;;) {
+        try {
+          found[i] = (await query()).map((address) => ({ address, family }));
+          break;
+        } catch (err) {
+          const again = (err as NodeJS.ErrnoException).code === "ETIMEOUT";
+          if (!again || settled || deadline - Date.now() < 50) {
+            timedOut ||= again;
+            break;
+          }
+        }
+      }
+      if (--pending === 0) finish();
+    };
+    void ask(0, () => r.resolve4(name), 4);
+    void ask(1, () => r.resolve6(name), 6);
   });
 }
 
