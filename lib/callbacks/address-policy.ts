@@ -1,7 +1,7 @@
 import net from "node:net";
 import ipaddr from "ipaddr.js";
 import { appError } from "../errors";
-import { HostResolutionError, resolveHost, type ResolvedAddress } from "../net/resolve-host";
+import { HostResolutionError, ofFamily, resolveHost, type ResolvedAddress } from "../net/resolve-host";
 import { allowPrivateNetworks } from "./callback-config";
 
 // D29: where callbacks may go. Only public unicast addresses, unless
@@ -112,8 +112,7 @@ export function guardedLookup(resolve: Resolver = systemResolver) {
     if (isMetadataHost(hostname)) return callback(new RestrictedAddressError("cloud metadata address"), "", 0);
     resolve(hostname).then(
       (all) => {
-        const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family) || 0;
-        const addresses = family ? all.filter((a) => a.family === family) : all;
+        const addresses = ofFamily(all, options.family);
         if (!addresses.length) return callback(new HostResolutionError("ENOTFOUND"), "", 0);
         for (const a of all) {
           const reason = restrictedReason(a.address);

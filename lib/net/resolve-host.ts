@@ -166,12 +166,17 @@ function hostsFile(): Map<string, ResolvedAddress[]> {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
 
+/** The answers of the family a socket asks its `lookup` for (4, 6, "IPv4", "IPv6"; unset or 0: all). */
+export function ofFamily(all: ResolvedAddress[], family: number | string | undefined): ResolvedAddress[] {
+  const wanted = family === "IPv4" ? 4 : family === "IPv6" ? 6 : Number(family) || 0;
+  return wanted ? all.filter((a) => a.family === wanted) : all;
+}
+
 /** resolveHost as the `lookup` option of net/http/undici connections (which would otherwise call dns.lookup). */
 export function lookupViaResolver(hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void {
   resolveHost(hostname).then(
     (all) => {
-      const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family) || 0;
-      const addresses = family ? all.filter((a) => a.family === family) : all;
+      const addresses = ofFamily(all, options.family);
       if (!addresses.length) return callback(new HostResolutionError("ENOTFOUND"), "", 0);
       if (options.all) callback(null, addresses);
       else callback(null, addresses[0].address, addresses[0].family);
