@@ -1,10 +1,11 @@
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
+import { throttleGroup } from "./client-ip";
 import { clearAttempts, clearAttemptsWithPrefix, releaseAttempt, reserveAttempt, type Reservation } from "./attempt-counter";
 
 // The sign-in guessing policy (docs/decisions/0011-admin-sign-in.md). Three
 // counters, each reserved atomically BEFORE any scrypt work, checked in order:
-//  1. per client address: bounds the password hashing one address can cause,
+//  1. per client address (an IPv6 /64 counts as one, client-ip.ts): bounds the password hashing one address can cause,
 //     whatever accounts it names (known or not);
 //  2. per (account, address): the lock-out. Five failures lock that account for
 //     that address only, so an attacker elsewhere locks only himself out;
@@ -21,9 +22,10 @@ export const PER_ACCOUNT_UNTRUSTED_LIMIT = 10;
 export type RefusedBy = "address" | "account_address" | "account";
 
 const enc = (s: string) => encodeURIComponent(s);
-export const addressKey = (ip: string) => `ip:${enc(ip)}`;
+// "Address" below is the client's throttle group (issue 22.3): an IPv4 address, or an IPv6 /64.
+export const addressKey = (ip: string) => `ip:${enc(throttleGroup(ip))}`;
 export const accountAddressPrefix = (email: string) => `acct-ip:${enc(email)}:`;
-export const accountAddressKey = (email: string, ip: string) => `${accountAddressPrefix(email)}${enc(ip)}`;
+export const accountAddressKey = (email: string, ip: string) => `${accountAddressPrefix(email)}${enc(throttleGroup(ip))}`;
 export const accountKey = (email: string) => `acct:${enc(email)}`;
 
 export type Gate =

@@ -1,12 +1,21 @@
 import crypto from "node:crypto";
 import { promisify } from "node:util";
+import pLimit from "p-limit";
 
 // Administrator passwords are hashed with scrypt, a memory-hard KDF, so a
 // stolen table cannot be brute-forced cheaply. Parameters travel in the hash
 // ("scrypt$N$r$p$salt$hash"), so they can be raised later without breaking
 // existing hashes.
 
-const scrypt = promisify(crypto.scrypt) as (pw: crypto.BinaryLike, salt: crypto.BinaryLike, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
+const scryptOnPool = promisify(crypto.scrypt) as (pw: crypto.BinaryLike, salt: crypto.BinaryLike, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
+
+// Issue 22.3: scrypt runs on libuv's thread pool (4 threads), shared with the
+// gzip of catalogue pages and file reads. At most 2 run at once per process,
+// the rest queue, so a flood of sign-ins (from many addresses, past the
+// per-address throttle) leaves 2 threads free and holds at most 256 MiB.
+export const MAX_CONCURRENT_SCRYPT = 2;
+const scryptSlots = pLimit(MAX_CONCURRENT_SCRYPT);
+const scrypt: typeof scryptOnPool = (...args) => scryptSlots(() => scryptOnPool(...args));
 
 // N = 2^17, r = 8, p = 1: OWASP's recommendation for scrypt (128 MiB, ~0.3 s here).
 const N = 2 ** 17;

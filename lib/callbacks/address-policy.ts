@@ -1,7 +1,7 @@
-import dns from "node:dns";
 import net from "node:net";
 import ipaddr from "ipaddr.js";
 import { appError } from "../errors";
+import { HostResolutionError, ofFamily, resolveHost, type ResolvedAddress } from "../net/resolve-host";
 import { allowPrivateNetworks } from "./callback-config";
 
 // D29: where callbacks may go. Only public unicast addresses, unless
@@ -47,13 +47,10 @@ export function isMetadataHost(hostname: string): boolean {
   return METADATA_HOSTS.has(hostname.toLowerCase().replace(/\.$/, ""));
 }
 
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
 /** Host name → addresses. Replaceable in tests (a resolver that lies, as DNS rebinding would). */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
-export const systemResolver: Resolver = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+/** Issue 22.3: c-ares under a 2 s deadline, never dns.lookup on the thread pool (lib/net/resolve-host.ts). */
+export const systemResolver: Resolver = resolveHost;
 
 /** The URL's host without IPv6 brackets. */
 export function bareHost(url: URL): string {
@@ -63,7 +60,8 @@ export function bareHost(url: URL): string {
 /**
  * D29 check at order creation (and when a catalogue webhook is registered,
  * `field` naming it in the message): http or https, and every address the host
- * resolves to is allowed. Throws 400 bad_request. Connect time checks again
+ * resolves to is allowed. Throws 400 bad_request, also when the host does not
+ * resolve within 2 s (issue 22.3): nothing is written. Connect time checks again
  * (guardedLookup), so a host that changes its answer later gains nothing.
  */
 export async function assertCallbackUrlAllowed(url: string, resolve: Resolver = systemResolver, field = "callback_url"): Promise<void> {
@@ -84,9 +82,10 @@ export async function assertCallbackUrlAllowed(url: string, resolve: Resolver = 
     try {
       addresses = (await resolve(host)).map((a) => a.address);
     } catch {
-      throw appError("bad_request", `${field} host name does not resolve`);
+      addresses = [];
     }
-    if (!addresses.length) throw appError("bad_request", `${field} host name does not resolve`);
+    // One message for "no such name" and "no answer in time": the client can do the same about both.
+    if (!addresses.length) throw appError("bad_request", "callback host did not resolve");
   }
   for (const address of addresses) {
     if (restrictedReason(address)) throw appError("bad_request", `${field} points to a restricted network address`);
@@ -100,7 +99,7 @@ export class RestrictedAddressError extends Error {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | ResolvedAddress[], family?: number) => void;
 
 /**
  * A `lookup` for http.request/https.request: resolves once, refuses the
@@ -109,12 +108,12 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.
  * rebinding between the check and the connect cannot get through.
  */
 export function guardedLookup(resolve: Resolver = systemResolver) {
-  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+  return (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void => {
     if (isMetadataHost(hostname)) return callback(new RestrictedAddressError("cloud metadata address"), "", 0);
     resolve(hostname).then(
       (all) => {
-        const addresses = options.family ? all.filter((a) => a.family === options.family) : all;
-        if (!addresses.length) return callback(Object.assign(new Error("host name does not resolve"), { code: "ENOTFOUND" }), "", 0);
+        const addresses = ofFamily(all, options.family);
+        if (!addresses.length) return callback(new HostResolutionError("ENOTFOUND"), "", 0);
         for (const a of all) {
           const reason = restrictedReason(a.address);
           if (reason) return callback(new RestrictedAddressError(reason), "", 0);

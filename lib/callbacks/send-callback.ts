@@ -3,7 +3,8 @@ import https from "node:https";
 import net from "node:net";
 import { signedHeaders } from "../protocol/client";
 import { callbackTimeoutMs } from "./callback-config";
-import { bareHost, guardedLookup, restrictedReason, systemResolver, type Resolver } from "./address-policy";
+import { HostResolutionError } from "../net/resolve-host";
+import { bareHost, guardedLookup, RestrictedAddressError, restrictedReason, systemResolver, type Resolver } from "./address-policy";
 
 export interface CallbackSendResult {
   ok: boolean;
@@ -93,7 +94,9 @@ export async function sendCallback(
       req.destroy();
     }, timeoutMs);
     req.on("error", (err: NodeJS.ErrnoException) => {
-      finish(null, err.message?.startsWith("refused to connect") ? err.message : `connection failed: ${err.code ?? "error"}`);
+      // Our own messages (D29 refusal, issue 22.3 look-up failure) are safe to store; others are reduced to their code.
+      const ours = err instanceof RestrictedAddressError || err instanceof HostResolutionError;
+      finish(null, ours ? err.message : `connection failed: ${err.code ?? "error"}`);
     });
     req.end(body);
   });

@@ -1,3 +1,4 @@
+import net from "node:net";
 import { z } from "zod";
 import { parseTrustedProxies } from "./trusted-proxies";
 
@@ -47,6 +48,18 @@ const url = (protocols: string[]) =>
     }
   });
 
+/** Comma-separated nameservers as dns.setServers takes them: `1.1.1.1`, `127.0.0.1:5353`, `2001:db8::1`, `[::1]:53`. */
+const nameservers = () =>
+  variable("comma-separated nameserver addresses, each an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)", (s) => {
+    const list = s.split(",").map((p) => p.trim());
+    const valid = (p: string) => {
+      const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(p) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(p);
+      if (!m) return net.isIPv6(p);
+      return net.isIP(m[1]) !== 0 && (m[2] === undefined || (Number(m[2]) >= 1 && Number(m[2]) <= 65535));
+    };
+    return list.every(valid) ? list : undefined;
+  });
+
 export const EnvSchema = z.object({
   NODE_ENV: oneOf(["development", "production", "test"] as const),
   PORT: int(0, 65535, 3000),
@@ -73,6 +86,7 @@ export const EnvSchema = z.object({
     const parts = s.split(",").map((p) => p.trim());
     return parts.every((p) => /^[0-9]{1,9}$/.test(p)) ? parts.map(Number) : undefined;
   }),
+  DNS_SERVERS: nameservers(),
   UPSTREAM_HTTP_TIMEOUT_MS: int(1, 600_000, 15_000),
   UPSTREAM_POLL_SCHEDULE: schedule(),
   UPSTREAM_CALLBACK_BASE_URL: url(["http:", "https:"]),

@@ -18,6 +18,8 @@ export interface SignedRequestInit {
   signal?: AbortSignal;
   /** fetch's redirect mode; our upstream client uses "manual" (issue 8.3). */
   redirect?: RequestRedirect;
+  /** An undici dispatcher (our upstream client resolves host names off the thread pool, issue 22.3). */
+  dispatcher?: object;
 }
 
 /** Headers for one request. `pathWithQuery` may carry a query string; only the path is signed. */
@@ -46,7 +48,9 @@ export function signedFetch(url: string, creds: SupplierCredentials, init: Signe
   const body = init.body === undefined ? "" : typeof init.body === "string" ? init.body : JSON.stringify(init.body);
   const u = new URL(url);
   const headers = { ...signedHeaders(creds, method, u.pathname, body, init.timestamp), ...init.headers };
-  return fetch(u, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : body, signal: init.signal, redirect: init.redirect });
+  const request = { method, headers, body: method === "GET" || method === "HEAD" ? undefined : body, signal: init.signal, redirect: init.redirect };
+  // `dispatcher` is undici's extension of RequestInit, unknown to the DOM type.
+  return fetch(u, init.dispatcher ? ({ ...request, dispatcher: init.dispatcher } as RequestInit) : request);
 }
 
 /** A client bound to one base URL, prefix and credential: `client.get("/products?page=2")`. */

@@ -7,6 +7,7 @@ import { AmountTextSchema as Amount } from "../protocol/amount";
 import { LanguageTextSchema } from "../protocol/language";
 import { MAX_CONTENT_LENGTH } from "../catalog/catalog-file-schema";
 import { BodyTooLargeError, MAX_UPSTREAM_BODY_BYTES, readCappedText } from "./read-capped-body";
+import { resolvingAgent } from "../net/resolving-agent";
 
 // Our client of another supplier that speaks the same protocol (issue 4,
 // upstream fulfilment). Signing is lib/protocol/client.ts (the one signer);
@@ -142,9 +143,10 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
     let res: Response;
     let text: string;
     try {
-      const signal = AbortSignal.timeout(timeoutMs);
       // Issue 8.3: a redirect is not followed (it could lead anywhere, past the address checks).
-      res = method === "GET" ? await client.get(path, { signal, redirect: "manual" }) : await client.post(path, body ?? "", { signal, redirect: "manual" });
+      // Issue 22.3: the base URL's host name is resolved off the thread pool, 2 s at most.
+      const init = { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" as const, dispatcher: resolvingAgent() };
+      res = method === "GET" ? await client.get(path, init) : await client.post(path, body ?? "", init);
       if (res.status >= 300 && res.status < 400) {
         await res.body?.cancel().catch(() => undefined);
         throw new UpstreamError("http", `HTTP ${res.status}: the upstream redirected; redirects are not followed`, res.status);
