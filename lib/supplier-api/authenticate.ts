@@ -5,7 +5,8 @@ import { decryptText } from "../crypto/secret-box";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SECONDS } from "../protocol/headers";
 import { UNAUTHORIZED_MESSAGE } from "../protocol/errors";
 import { verifySignature } from "../protocol/signing";
-import { appError } from "../errors";
+import { AppError, appError } from "../errors";
+import { countAuthFailure, refuseIfFailingTooOften } from "./auth-failures";
 
 export interface AuthenticatedCredential {
   id: number;
@@ -31,18 +32,28 @@ const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE, { head
 const KEY_RE = /^[\x21-\x7e]{1,128}$/;
 const TIMESTAMP_RE = /^[0-9]{1,12}$/;
 
+type AuthRequest = { method: string; headers: { get(name: string): string | null } };
+
 /**
- * Section 5 and D6-D9, in the order of D7: headers present and timestamp an
- * integer within ±60 s → key known and active, its user active → only then
- * the body (`readBody`: issue 22.2, an unauthenticated client cannot make us
- * wait for one) → HMAC over the path the client requested, compared in
- * constant time.
+ * Section 5 and D6-D9, in the order of D7, for a client at `address` (issue
+ * 22.2): an address past its failed authentications this minute → 429 before
+ * anything is looked up; headers present and timestamp an integer within
+ * ±60 s → key known and active, its user active → only then the body
+ * (`readBody`: an unauthenticated client cannot make us wait for one) → HMAC
+ * over the path the client requested, compared in constant time. Each 401
+ * counts against the address.
  */
-export async function authenticate(
-  req: { method: string; headers: { get(name: string): string | null } },
-  path: string,
-  readBody: () => Promise<Buffer>,
-): Promise<Authentication> {
+export async function authenticate(req: AuthRequest, path: string, readBody: () => Promise<Buffer>, address: string | null): Promise<Authentication> {
+  refuseIfFailingTooOften(address);
+  try {
+    return await check(req, path, readBody);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "unauthorized") countAuthFailure(address);
+    throw err;
+  }
+}
+
+async function check(req: AuthRequest, path: string, readBody: () => Promise<Buffer>): Promise<Authentication> {
   const apiKey = req.headers.get(HEADER_API_KEY);
   const ts = req.headers.get(HEADER_TIMESTAMP);
   const signature = req.headers.get(HEADER_SIGNATURE);

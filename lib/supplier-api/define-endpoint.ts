@@ -8,8 +8,7 @@ import { observeApiRequest } from "../metrics/registry";
 import { HEADER_REQUEST_ID } from "../protocol/headers";
 import { profileFromSegment, type Profile } from "../protocol/profiles";
 import { getCachedSettings } from "../settings/get-cached-settings";
-import { authenticate, type AuthenticatedCredential, type Authentication } from "./authenticate";
-import { countAuthFailure, refuseIfFailingTooOften } from "./auth-failures";
+import { authenticate, type AuthenticatedCredential } from "./authenticate";
 import { consumeRateLimit } from "./rate-limit";
 import { nodeRequest, webRequest, type EndpointRequest } from "./endpoint-request";
 import { refuseDeclaredOversize } from "./read-body";
@@ -40,13 +39,11 @@ export { parseIdParam, validate };
  *  1. request id (X-Request-Id on every response, also in the log line, D1);
  *     the [profile] segment must be `upstream` or `provider`, else 404 not_found;
  *  2. body limit 1 MiB (D30): a declared Content-Length over it → 413 before anything else;
- *  3. authentication (section 5, D6, D7, D9; issue 22.2, decision 0028): an
- *     address past its failed authentications this minute → 429 (no look-up);
- *     headers, timestamp ±60 s, key and its user active → 401 and the
- *     connection closed, before any body byte is waited for; then the body
- *     (bytes counted while streaming → 413; not all there within 15 s → 408
- *     request_timeout) and the HMAC over the path the client requested
- *     (req.url keeps /v1/... after the rewrite) → 401 unauthorized;
+ *  3. authentication (section 5, D6, D7, D9; decision 0028): an address past its
+ *     failed authentications → 429; headers, timestamp ±60 s, key and user active
+ *     → 401 and the connection closed, before the body is waited for; then the
+ *     body (over 1 MiB → 413, not there in 15 s → 408) and the HMAC over the path
+ *     the client requested (req.url keeps /v1/... after the rewrite) → 401;
  *  4. replay protection, Profile P only (D8): a query string on anything but
  *     GET → 400 bad_request (decision 0010); (key, timestamp, signature) stored
  *     in ReplayRecord; seen within 120 s → 409 replay_detected. If the endpoint
@@ -147,25 +144,15 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
       const search = q < 0 || q === req.target.length - 1 ? "" : req.target.slice(q);
       const prefix = pathname.startsWith("/api/") ? `/api/v1/${segment}` : `/v1/${segment}`;
 
-      // D7 and issue 22.2: a declared oversize body first, then the address's
-      // failed authentications, then the headers and the key; the body is
-      // read (within 15 s) only after them, for the signature.
+      // D7, issue 22.2: a declared oversize body first; the body is read only once the headers and key passed.
       refuseDeclaredOversize(req.headers.get("content-length"));
       const address = clientIp(req.headers);
-      refuseIfFailingTooOften(address);
-      let auth: Authentication;
-      try {
-        auth = await authenticate(req, pathname, req.readBody);
-      } catch (err) {
-        if (err instanceof AppError && err.code === "unauthorized") countAuthFailure(address);
-        throw err;
-      }
+      const auth = await authenticate(req, pathname, req.readBody, address);
       const raw = auth.body;
       credentialId = auth.credential.id;
       touchCredential(credentialId);
 
-      // Issue 22.6, decision 0010: the query string is not signed but makes a
-      // new replay identity, so only a GET (a read) may carry one in Profile P.
+      // Issue 22.6, decision 0010: an unsigned query makes a new replay identity: in P only a GET (a read) may carry one.
       if (profile === "P" && search && req.method !== "GET" && req.method !== "HEAD") {
         throw appError("bad_request", "Profile P accepts a query string on GET only: it is not signed");
       }
