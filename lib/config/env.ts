@@ -99,6 +99,8 @@ export const EnvSchema = z.object({
       return () => false;
     }
   }),
+  MAX_CONNECTIONS_PER_ADDRESS: int(1, 1_000_000, 256),
+  AUTH_FAILURES_PER_MINUTE: int(0, 1_000_000, 300),
   METRICS_TOKEN: text(),
   ENABLE_BENCH_ROUTES: oneOf(["1", "0"] as const),
   CLI_DEBUG: text(),

@@ -1,4 +1,13 @@
 /**
+ * A body that must arrive in time (issue 22.2): after `timeoutMs` the reading
+ * stops and `timedOut()` is thrown.
+ */
+export interface Deadline {
+  timeoutMs: number;
+  timedOut: () => Error;
+}
+
+/**
  * Reads a body whole, but never more than `limit` bytes: a declared
  * Content-Length above the limit is refused before reading anything, and a
  * chunked or lying body is counted while it streams and abandoned at the
@@ -7,7 +16,7 @@
  */
 export async function readCapped(
   body: ReadableStream<Uint8Array> | null,
-  { declaredLength, limit, tooLarge }: { declaredLength: string | null; limit: number; tooLarge: () => Error },
+  { declaredLength, limit, tooLarge, deadline }: { declaredLength: string | null; limit: number; tooLarge: () => Error; deadline?: Deadline },
 ): Promise<Buffer> {
   if (declaredOver(declaredLength, limit)) {
     await body?.cancel().catch(() => undefined);
@@ -15,22 +24,31 @@ export async function readCapped(
   }
   if (!body) return Buffer.alloc(0);
   const reader = body.getReader();
+  let late = false;
+  // Cancelling ends the pending read as if the body had ended; `late` tells the two apart.
+  const timer = deadline && setTimeout(() => ((late = true), reader.cancel().catch(() => undefined)), deadline.timeoutMs);
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (late) throw deadline!.timedOut();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks, total);
 }
 
-function declaredOver(declaredLength: string | null | undefined, limit: number): boolean {
+/** D30: a Content-Length that says more than `limit` bytes are coming. */
+export function declaredOver(declaredLength: string | null | undefined, limit: number): boolean {
   return declaredLength != null && /^\d+$/.test(declaredLength.trim()) && Number(declaredLength) > limit;
 }
 
@@ -42,13 +60,20 @@ function declaredOver(declaredLength: string | null | undefined, limit: number):
  */
 export function readCappedStream(
   stream: NodeJS.ReadableStream,
-  { declaredLength, limit, tooLarge }: { declaredLength: string | undefined; limit: number; tooLarge: () => Error },
+  { declaredLength, limit, tooLarge, deadline }: { declaredLength: string | undefined; limit: number; tooLarge: () => Error; deadline?: Deadline },
 ): Promise<Buffer> {
   if (declaredOver(declaredLength, limit)) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
+    const timer =
+      deadline &&
+      setTimeout(() => {
+        stream.pause();
+        stop(() => reject(deadline.timedOut()));
+      }, deadline.timeoutMs);
     const stop = (settle: () => void) => {
+      clearTimeout(timer);
       stream.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
       settle();
     };

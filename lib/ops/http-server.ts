@@ -1,8 +1,9 @@
 import http from "node:http";
+import type net from "node:net";
 import next from "next";
 import type { TrustProxy } from "../config/trusted-proxies";
 import { setClientAddress } from "../net/client-address";
-import { earlyAnswer } from "../supplier-api/early-answer";
+import { earlyAnswer, isSupplierTarget } from "../supplier-api/early-answer";
 import { log } from "../log";
 import { dispatchDirect } from "./direct-dispatch";
 
@@ -11,6 +12,8 @@ export interface HttpServerOptions {
   /** Listen address; undefined = every interface (as `next start`). */
   hostname?: string;
   trust: TrustProxy;
+  /** MAX_CONNECTIONS_PER_ADDRESS (issue 22.2). */
+  maxConnectionsPerAddress: number;
 }
 
 export interface RunningHttpServer {
@@ -30,8 +33,16 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   const app = next({ dev: false, dir: process.cwd(), hostname: opts.hostname ?? "localhost", port: opts.port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = http.createServer((req, res) => {
-    const early = earlyAnswer(req.url ?? "/");
+  const server = http.createServer(TIMEOUTS, (req, res) => {
+    const target = req.url ?? "/";
+    // Issue 22.7: answers of the supplier API carry card keys and balances: no
+    // cache may keep them, no browser may guess their type. Set before anything
+    // answers, so every answer has them (early, dispatched, Next's own).
+    if (isSupplierTarget(target)) {
+      res.setHeader("Cache-Control", "no-store");
+      res.setHeader("X-Content-Type-Options", "nosniff");
+    }
+    const early = earlyAnswer(target);
     if (early) {
       res.writeHead(early.status, early.headers).end(early.body);
       return;
@@ -44,16 +55,55 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       res.end();
     });
   });
-  // Keep idle connections longer than the load balancers in front usually do
-  // (60 s), so a proxy or a client never sends on a socket we just closed
-  // ("other side closed"); headersTimeout must exceed it (Node's rule).
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  limitConnectionsPerAddress(server, opts);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.hostname, () => resolve());
   });
   return { server, closeApp: () => app.close() };
+}
+
+/**
+ * Issue 22.2, decision 0028: Node's defaults (a whole request may take 300 s,
+ * timeouts checked every 30 s) let a slow client hold a socket for minutes.
+ * Headers must arrive within 10 s and a whole request within 60 s (the
+ * supplier API allows its body 15 s, lib/supplier-api/read-body.ts), checked
+ * every second. Idle connections stay longer than the load balancers in front
+ * usually keep theirs (60 s), so a proxy never sends on a socket we just
+ * closed ("other side closed"); since Node 18 the headers timeout no longer
+ * runs while a connection is idle, so it may be the shorter one.
+ */
+const TIMEOUTS: http.ServerOptions = {
+  headersTimeout: 10_000,
+  requestTimeout: 60_000,
+  keepAliveTimeout: 65_000,
+  connectionsCheckingInterval: 1_000,
+};
+
+/**
+ * Issue 22.2: at most `maxConnectionsPerAddress` open connections per peer
+ * address; more are closed as they are accepted, before a byte is read.
+ * Per socket, not per client address (0012): no request has been read yet. A
+ * trusted proxy is not counted: all its clients share its address.
+ */
+function limitConnectionsPerAddress(server: http.Server, opts: HttpServerOptions): void {
+  const open = new Map<string, number>();
+  server.on("connection", (socket: net.Socket) => {
+    const peer = socket.remoteAddress;
+    if (peer === undefined || opts.trust(peer, 0)) return;
+    const address = peer.startsWith("::ffff:") ? peer.slice(7) : peer; // IPv4-mapped: one client, one count
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > opts.maxConnectionsPerAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 // Wire error codes and their HTTP status (section 7, D1, D8, D11, D17, D20, D23,
-// D24, D30-D32; not_found and method_not_allowed: issue 8.1). Where section 7 allows two statuses, the decisions pick one;
+// D24, D30-D32; not_found and method_not_allowed: issue 8.1; request_timeout: issue 22.2). Where section 7 allows two statuses, the decisions pick one;
 // the status here is the default and an AppError may carry another (for
 // example product_unavailable is 404 on product detail (D11) and 400 on
 // order creation (D32)).
@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   request_too_large: 413,
+  request_timeout: 408,
   rate_limited: 429,
   internal_error: 500,
 } as const;

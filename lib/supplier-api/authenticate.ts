@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { db } from "../db/client";
 import { decryptText } from "../crypto/secret-box";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SECONDS } from "../protocol/headers";
 import { UNAUTHORIZED_MESSAGE } from "../protocol/errors";
 import { verifySignature } from "../protocol/signing";
-import { appError } from "../errors";
+import { AppError, appError } from "../errors";
+import { countAuthFailure, refuseIfFailingTooOften } from "./auth-failures";
 
 export interface AuthenticatedCredential {
   id: number;
@@ -18,21 +20,40 @@ export interface Authentication {
   credential: AuthenticatedCredential;
   timestamp: bigint;
   signature: string;
+  /** The raw body, read only once the headers and the key passed. */
+  body: Buffer;
 }
 
 // D7: every failure is the same 401 with the same message, so a caller
 // cannot tell a missing header from an unknown key or a wrong signature.
-const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE);
+// Issue 22.2: an unauthenticated client gets its answer and loses its connection.
+const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE, { headers: { Connection: "close" } });
 
 const KEY_RE = /^[\x21-\x7e]{1,128}$/;
 const TIMESTAMP_RE = /^[0-9]{1,12}$/;
 
+type AuthRequest = { method: string; headers: { get(name: string): string | null } };
+
 /**
- * Section 5 and D6-D9, in the order of D7: headers present and timestamp an
- * integer within ±60 s → key known and active, its user active → HMAC over
- * the path the client requested, compared in constant time.
+ * Section 5 and D6-D9, in the order of D7, for a client at `address` (issue
+ * 22.2): an address past its failed authentications this minute → 429 before
+ * anything is looked up; headers present and timestamp an integer within
+ * ±60 s → key known and active, its user active → only then the body
+ * (`readBody`: an unauthenticated client cannot make us wait for one) → HMAC
+ * over the path the client requested, compared in constant time. Each 401
+ * counts against the address.
  */
-export async function authenticate(req: { method: string; headers: { get(name: string): string | null } }, path: string, body: Buffer): Promise<Authentication> {
+export async function authenticate(req: AuthRequest, path: string, readBody: () => Promise<Buffer>, address: string | null): Promise<Authentication> {
+  refuseIfFailingTooOften(address);
+  try {
+    return await check(req, path, readBody);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "unauthorized") countAuthFailure(address);
+    throw err;
+  }
+}
+
+async function check(req: AuthRequest, path: string, readBody: () => Promise<Buffer>): Promise<Authentication> {
   const apiKey = req.headers.get(HEADER_API_KEY);
   const ts = req.headers.get(HEADER_TIMESTAMP);
   const signature = req.headers.get(HEADER_SIGNATURE);
@@ -42,9 +63,9 @@ export async function authenticate(req: { method: string; headers: { get(name: s
   const row = await findCredential(apiKey);
   if (!row || !row.isActive || row.userStatus !== "active") throw unauthorized();
 
-  const secret = row.secret;
-  if (!verifySignature({ method: req.method, path, timestamp: ts, body, secret, signature })) throw unauthorized();
-  return { credential: { id: row.id, userId: row.userId, apiKey, memberLevelId: row.memberLevelId }, timestamp: BigInt(ts), signature };
+  const body = await readBody();
+  if (!verifySignature({ method: req.method, path, timestamp: ts, body, secret: row.secret, signature })) throw unauthorized();
+  return { credential: { id: row.id, userId: row.userId, apiKey, memberLevelId: row.memberLevelId }, timestamp: BigInt(ts), signature, body };
 }
 
 interface CredentialRow {
@@ -57,28 +78,49 @@ interface CredentialRow {
   secret: crypto.KeyObject;
 }
 
-// The key lookup is on every request; a result (also "no such key") is
-// reused for up to CACHE_MS, so disabling a key or its user takes effect
-// within a second on every instance. The decrypted secret stays in this
-// process's memory, next to the master key it was decrypted with.
-const CACHE_MS = 1000;
+// The key lookup is on every request. A key that exists (also a disabled
+// one) is reused for up to KNOWN_MS, so disabling a key or its user takes
+// effect within a second on every instance; the decrypted secret stays in
+// this process's memory, next to the master key it was decrypted with.
+// A key with no row is remembered apart, for UNKNOWN_MS (issue 22.2,
+// decision 0028): a flood of random keys can only push out other unknown
+// keys, never a known one, and a repeated unknown key costs no look-up.
+const KNOWN_MS = 1000;
+const UNKNOWN_MS = 30_000;
 const MAX_CACHED = 10_000;
-const cache = new Map<string, { at: number; row: Promise<CredentialRow | null> }>();
+const known = new LRUCache<string, { at: number; row: CredentialRow }>({ max: MAX_CACHED });
+const unknown = new LRUCache<string, true>({ max: MAX_CACHED, ttl: UNKNOWN_MS });
+/** One look-up per key at a time; concurrent requests share it. */
+const pending = new Map<string, Promise<CredentialRow | null>>();
 
-function findCredential(apiKey: string): Promise<CredentialRow | null> {
-  const now = Date.now();
-  const hit = cache.get(apiKey);
-  if (hit && now - hit.at < CACHE_MS) return hit.row;
-  if (cache.size >= MAX_CACHED) cache.clear();
-  const row = db()
-    .apiCredential.findUnique({
-      where: { apiKey },
-      select: { id: true, userId: true, isActive: true, secretCiphertext: true, user: { select: { status: true, memberLevelId: true } } },
-    })
-    .then((r) =>
-      r ? { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret: crypto.createSecretKey(Buffer.from(decryptText(r.secretCiphertext), "utf8")) } : null,
-    );
-  cache.set(apiKey, { at: now, row });
-  row.catch(() => cache.delete(apiKey));
-  return row;
+function findCredential(apiKey: string): CredentialRow | null | Promise<CredentialRow | null> {
+  const hit = known.get(apiKey);
+  if (hit && Date.now() - hit.at < KNOWN_MS) return hit.row;
+  if (!hit && unknown.has(apiKey)) return null;
+  let lookup = pending.get(apiKey);
+  if (!lookup) {
+    const at = Date.now();
+    lookup = loadCredential(apiKey)
+      .then((row) => {
+        if (row) known.set(apiKey, { at, row });
+        else {
+          known.delete(apiKey);
+          unknown.set(apiKey, true);
+        }
+        return row;
+      })
+      .finally(() => pending.delete(apiKey));
+    pending.set(apiKey, lookup);
+  }
+  return lookup;
+}
+
+async function loadCredential(apiKey: string): Promise<CredentialRow | null> {
+  const r = await db().apiCredential.findUnique({
+    where: { apiKey },
+    select: { id: true, userId: true, isActive: true, secretCiphertext: true, user: { select: { status: true, memberLevelId: true } } },
+  });
+  if (!r) return null;
+  const secret = crypto.createSecretKey(Buffer.from(decryptText(r.secretCiphertext), "utf8"));
+  return { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret };
 }

@@ -11,6 +11,7 @@ import { getCachedSettings } from "../settings/get-cached-settings";
 import { authenticate, type AuthenticatedCredential } from "./authenticate";
 import { consumeRateLimit } from "./rate-limit";
 import { nodeRequest, webRequest, type EndpointRequest } from "./endpoint-request";
+import { refuseDeclaredOversize } from "./read-body";
 import { recordSignedRequest } from "./replay";
 import { touchCredential } from "./touch-credential";
 import { errorAnswer, jsonAnswer, toResponse, type Answer, type JsonText } from "./responses";
@@ -37,11 +38,14 @@ export { parseIdParam, validate };
  * Every request passes these steps, in the order of D7:
  *  1. request id (X-Request-Id on every response, also in the log line, D1);
  *     the [profile] segment must be `upstream` or `provider`, else 404 not_found;
- *  2. body limit 1 MiB (D30): Content-Length checked first, bytes counted while streaming → 413;
- *  3. authentication (section 5, D6, D7, D9): headers, timestamp ±60 s, key and
- *     its user active, HMAC over the path the client requested (req.url keeps
- *     /v1/... after the rewrite) → 401 unauthorized;
- *  4. replay protection, Profile P only (D8): (key, timestamp, signature) stored
+ *  2. body limit 1 MiB (D30): a declared Content-Length over it → 413 before anything else;
+ *  3. authentication (section 5, D6, D7, D9; decision 0028): an address past its
+ *     failed authentications → 429; headers, timestamp ±60 s, key and user active
+ *     → 401 and the connection closed, before the body is waited for; then the
+ *     body (over 1 MiB → 413, not there in 15 s → 408) and the HMAC over the path
+ *     the client requested (req.url keeps /v1/... after the rewrite) → 401;
+ *  4. replay protection, Profile P only (D8): a query string on anything but
+ *     GET → 400 bad_request (decision 0010); (key, timestamp, signature) stored
  *     in ReplayRecord; seen within 120 s → 409 replay_detected. If the endpoint
  *     declares `allowReplay`, a replayed request is instead parsed and
  *     validated (failures still answer 409 replay_detected) and handed to
@@ -140,10 +144,18 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
       const search = q < 0 || q === req.target.length - 1 ? "" : req.target.slice(q);
       const prefix = pathname.startsWith("/api/") ? `/api/v1/${segment}` : `/v1/${segment}`;
 
-      const raw = await req.readBody();
-      const auth = await authenticate(req, pathname, raw);
+      // D7, issue 22.2: a declared oversize body first; the body is read only once the headers and key passed.
+      refuseDeclaredOversize(req.headers.get("content-length"));
+      const address = clientIp(req.headers);
+      const auth = await authenticate(req, pathname, req.readBody, address);
+      const raw = auth.body;
       credentialId = auth.credential.id;
       touchCredential(credentialId);
+
+      // Issue 22.6, decision 0010: an unsigned query makes a new replay identity: in P only a GET (a read) may carry one.
+      if (profile === "P" && search && req.method !== "GET" && req.method !== "HEAD") {
+        throw appError("bad_request", "Profile P accepts a query string on GET only: it is not signed");
+      }
 
       let replayed = false;
       if (profile === "P" && !(await recordSignedRequest(credentialId, auth.timestamp, auth.signature, search))) {
@@ -154,7 +166,7 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
       const settings = await getCachedSettings();
       await consumeRateLimit("key", String(credentialId), settings.rateLimitPerKey);
       // The address comes from the socket unless a proxy is trusted (issue 8.5).
-      if (profile === "P") await consumeRateLimit("ip", clientIp(req.headers) ?? "unknown", settings.rateLimitPerIp);
+      if (profile === "P") await consumeRateLimit("ip", address ?? "unknown", settings.rateLimitPerIp);
 
       const rawBody = raw.toString("utf8");
       const base: EndpointContextBase = {

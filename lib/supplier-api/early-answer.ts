@@ -11,7 +11,10 @@ import { appError } from "../errors";
 // under the four supplier prefixes such a request gets the D1 body with
 // X-Request-Id (400 bad_request, 404 not_found), and elsewhere a plain 400.
 
-const SUPPLIER_PREFIX = /^\/(?:api\/)?v1\/(?:upstream|provider)(?:\/|$)/;
+const SUPPLIER_PREFIX = /^\/(?:api\/)?v1\/(?:upstream|provider)(?:\/|\?|$)/;
+
+/** A request target under one of the four prefixes of the supplier API. */
+export const isSupplierTarget = (target: string): boolean => SUPPLIER_PREFIX.test(target);
 
 export interface EarlyAnswer {
   status: number;

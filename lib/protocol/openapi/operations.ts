@@ -36,12 +36,13 @@ export interface Operation {
   errors: Partial<Record<number, WireErrorCode[]>>;
 }
 
-/** Every endpoint, both profiles: D7 authentication, D30, D31, D1 internal errors; a malformed request. */
+/** Every endpoint, both profiles: D7 authentication, D30, D31, D1 internal errors; a malformed request; a body too slow (issue 22.2). */
 export function commonErrors(profile: Profile): Partial<Record<number, WireErrorCode[]>> {
   return {
     400: ["bad_request"],
     401: ["unauthorized"],
     ...(profile === "P" ? { 409: ["replay_detected"] } : {}),
+    408: ["request_timeout"],
     413: ["request_too_large"],
     429: ["rate_limited"],
     500: ["internal_error"],

@@ -34,7 +34,8 @@ beforeAll(async () => {
   });
   const inactive = await makeProduct({ isActive: false, cardKeys: cardKeysFor("FUZZ-OFF", 1) });
   known = [auto.product.id, auto.sku.id, manual.product.id, manual.sku.id, inactive.sku.id];
-  server = await startAppServer(url);
+  // Two requests in three are unsigned or badly signed: the limit on them (issue 22.2) is tested in lib/ops/http-server.test.ts.
+  server = await startAppServer(url, { AUTH_FAILURES_PER_MINUTE: "0" });
 });
 afterAll(async () => {
   await server?.stop();
