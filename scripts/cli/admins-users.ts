@@ -6,11 +6,12 @@ import { AdjustReasonSchema, PointsDeltaSchema } from "../../lib/points/adjust-p
 import { EmailSchema } from "../../lib/users/email";
 import { ApiKeyTextSchema } from "../../lib/credentials/disable-api-key";
 import { command } from "./command";
+import { secretFromStdin, withSecret } from "./read-secret";
 export const commands = {
   "admin:create": command({
-    usage: "admin:create --email E --password P",
-    options: { email: { type: "string" }, password: { type: "string" } },
-    input: (v) => v,
+    usage: "admin:create --email E (--password-stdin | --password P)",
+    options: { email: { type: "string" }, password: { type: "string" }, ...secretFromStdin("password") },
+    input: (v) => withSecret(v, "password"),
     schema: AdminInputSchema,
     run: async (a) => {
       const { createAdmin } = await import("../../lib/admins/create-admin");

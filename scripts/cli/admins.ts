@@ -3,14 +3,15 @@ import { z } from "zod";
 import { NewPasswordSchema } from "../../lib/admins/set-admin-password";
 import { EmailSchema } from "../../lib/users/email";
 import { command } from "./command";
+import { secretFromStdin, withSecret } from "./read-secret";
 
 const EmailOnly = z.object({ email: EmailSchema });
 
 export const commands = {
   "admin:password": command({
-    usage: "admin:password --email E --password P   (ends every session of that admin)",
-    options: { email: { type: "string" }, password: { type: "string" } },
-    input: (v) => v,
+    usage: "admin:password --email E (--password-stdin | --password P)   (ends every session of that admin)",
+    options: { email: { type: "string" }, password: { type: "string" }, ...secretFromStdin("password") },
+    input: (v) => withSecret(v, "password"),
     schema: z.object({ email: EmailSchema, password: NewPasswordSchema }),
     run: async (a) => {
       const { getAdminByEmail } = await import("../../lib/admins/get-admin-by-email");
