@@ -56,6 +56,8 @@ describe("issue 22.7: headers of the pages a browser opens", { timeout: SLOW_MAC
       expect(res.headers.get("x-content-type-options"), kind).toBe("nosniff");
       expect(res.headers.get("strict-transport-security"), kind).toBeNull();
     }
+    // The reference page has no inline script at all: 'self' only, no nonce.
+    expect(directives(answers.docs.headers.get("content-security-policy")!).get("script-src")).toEqual(["'self'"]);
   });
 
   it("issue 22.7: Next's scripts carry this answer's nonce, a new one each time, which a client cannot choose", async () => {

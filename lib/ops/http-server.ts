@@ -5,6 +5,8 @@ import { setClientAddress } from "../net/client-address";
 import { earlyAnswer } from "../supplier-api/early-answer";
 import { log } from "../log";
 import { dispatchDirect } from "./direct-dispatch";
+import { applyPageSecurityHeaders } from "./page-security-headers";
+import { env } from "../config/env";
 
 export interface HttpServerOptions {
   port: number;
@@ -30,6 +32,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   const app = next({ dev: false, dir: process.cwd(), hostname: opts.hostname ?? "localhost", port: opts.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const https = env().NEXTAUTH_URL?.toLowerCase().startsWith("https://") ?? false;
   const server = http.createServer((req, res) => {
     const early = earlyAnswer(req.url ?? "/");
     if (early) {
@@ -38,6 +41,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     }
     setClientAddress(req, opts.trust);
     if (dispatchedDirect(req, res)) return;
+    applyPageSecurityHeaders(req, res, { https }); // issue 22.7: console and /docs
     handle(req, res).catch(() => {
       // Next renders its own errors; this only guards against a rejected handler leaving the socket open.
       if (!res.headersSent) res.writeHead(500);

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type http from "node:http";
+import { REFERENCE_CSP } from "../api-docs/reference-page";
 
 /**
  * Issue 22.7 (decision 0032): the headers a browser needs on the pages people
@@ -23,7 +24,8 @@ import type http from "node:http";
  *   Not from the public_base_url setting: an HSTS answer binds browsers for a
  *   year, and a setting edited in the console should not be able to do that.
  */
-const BROWSER_PAGES = /^\/(?:admin|docs)(?:[/?#]|$)/;
+const CONSOLE = /^\/admin(?:[/?#]|$)/;
+const DOCS = /^\/docs(?:[/?#]|$)/;
 
 export function consolePolicy(nonce: string): string {
   return [
@@ -46,10 +48,15 @@ export function applyPageSecurityHeaders(req: http.IncomingMessage, res: http.Se
   // Next takes its nonce from these request headers: a client must not choose it.
   delete req.headers["content-security-policy"];
   delete req.headers["content-security-policy-report-only"];
-  if (!BROWSER_PAGES.test(req.url ?? "/")) return;
-  const policy = consolePolicy(crypto.randomBytes(16).toString("base64"));
-  req.headers["content-security-policy"] = policy;
-  // A route that sets its own policy (/docs: 'self' only, no inline script at all) replaces this one.
+  const url = req.url ?? "/";
+  let policy: string;
+  if (CONSOLE.test(url)) {
+    policy = consolePolicy(crypto.randomBytes(16).toString("base64"));
+    req.headers["content-security-policy"] = policy;
+  } else if (DOCS.test(url)) {
+    policy = REFERENCE_CSP; // a static page without inline script: 'self' only, no nonce
+  } else return;
+  // Next keeps a header set here over a route handler's own (send-response: "only append if not present").
   res.setHeader("Content-Security-Policy", policy);
   res.setHeader("Referrer-Policy", "same-origin");
   res.setHeader("X-Content-Type-Options", "nosniff");
