@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeOwnPassword } from "@/lib/admins/change-own-password";
+import { chromium } from "@playwright/test";
 import { db } from "@/lib/db/client";
 import { ensureFirstAdmin } from "@/lib/seed/ensure-first-admin";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
@@ -42,8 +42,25 @@ describe("issue 22.8: a generated first password", { timeout: SLOW_MACHINE_MS },
     // The navigation offers nothing else.
     expect(page.body).not.toMatch(/href="\/admin\/(orders|settings|buyers|catalog)"/);
 
-    const admin = await db().adminUser.findUniqueOrThrow({ where: { email: first!.email } });
-    await changeOwnPassword({ id: admin.id, email: admin.email, ip: from }, first!.generatedPassword!, "my own first password");
+    // In a real browser: sign-in lands on the password page, and its form (the one action allowed) replaces the password.
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+    try {
+      const tab = await browser.newPage({ baseURL: server.baseUrl, locale: "en-US" });
+      await tab.goto("/admin/sign-in");
+      await tab.locator("#email").fill(first!.email);
+      await tab.locator("#password").fill(first!.generatedPassword!);
+      await tab.locator('[data-testid="sign-in-form"] button[type=submit]').click();
+      await tab.waitForURL(/\/admin\/password$/);
+      const form = tab.getByTestId("password-form");
+      await form.locator("#f-current").fill(first!.generatedPassword!);
+      await form.locator("#f-next").fill("my own first password");
+      await form.locator("#f-confirm").fill("my own first password");
+      await form.getByRole("button").click();
+      await tab.waitForURL(/\/admin\/sign-in\?passwordChanged=1$/);
+    } finally {
+      await browser.close();
+    }
+    expect((await db().adminUser.findUniqueOrThrow({ where: { email: first!.email } })).passwordChangeRequired).toBe(false);
     const after = (await signIn(server.baseUrl, { email: first!.email, password: "my own first password", from })).session!;
     const orders = await send(server.baseUrl, "/admin/orders", { from, cookie: after });
     expect(orders.status).toBe(200);
