@@ -134,3 +134,19 @@ test("issue 8.4: the password page needs the current password, and a change sign
   await signIn(page, email, "second-password-456");
   await other.close();
 });
+
+test("issue 22.7: the console works under its Content-Security-Policy: no violation while signing in and using pages", async ({ page }) => {
+  const refused: string[] = [];
+  page.on("console", (m) => {
+    if (/Content.Security.Policy|Refused to/i.test(m.text())) refused.push(m.text());
+  });
+  await signIn(page);
+  for (const path of ["/admin/orders", "/admin/catalog/products/new", "/admin/settings"]) {
+    await page.goto(path);
+    await expect(page.locator(".admin-main h1").first()).toBeVisible();
+  }
+  // Client-side navigation needs the hydrated app (its scripts carry the nonce).
+  await page.locator('.admin-nav-wide a[href="/admin/buyers"]').click();
+  await expect(page).toHaveURL(/\/admin\/buyers$/);
+  expect(refused).toEqual([]);
+});

@@ -8,18 +8,19 @@ export interface CliResult {
   json: any;
 }
 
-/** Runs `scripts/cli.ts` as an operator would (a separate process, through tsx). */
-export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+/** Runs `scripts/cli.ts` as an operator would (a separate process, through tsx); `stdin` is piped in when given. */
+export function runCli(args: string[], env: Record<string, string | undefined>, opts: { stdin?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
       cwd: process.cwd(),
       env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
+    if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
     child.on("error", reject);
     child.on("close", (code) => {

@@ -142,4 +142,27 @@ describe("npm run cli", () => {
     expect(await db().adminUser.count()).toBe(1);
     expect(await db().auditLog.count({ where: { action: "admin.create", actor: "cli" } })).toBe(1);
   }, 180_000);
+
+  it("issue 22.8: admin:create and admin:password take the password from stdin, never needing it on the command line", async () => {
+    const { verifyPassword } = await import("../lib/admins/password");
+    const hashOf = async (email: string) => (await db().adminUser.findUniqueOrThrow({ where: { email } })).passwordHash;
+    const created = await runCli(["admin:create", "--email", "stdin@example.com", "--password-stdin"], { DATABASE_URL: url }, { stdin: "piped password 1\n" });
+    expect(created.code, created.stderr).toBe(0);
+    expect(await verifyPassword("piped password 1", await hashOf("stdin@example.com"))).toBe(true);
+    const reset = await runCli(["admin:password", "--email", "stdin@example.com", "--password-stdin"], { DATABASE_URL: url }, { stdin: "piped password 2" });
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stdout).not.toContain("piped password 2");
+    expect(await verifyPassword("piped password 2", await hashOf("stdin@example.com"))).toBe(true);
+
+    const [both, empty, short] = await Promise.all([
+      runCli(["admin:password", "--email", "stdin@example.com", "--password", "on the line too", "--password-stdin"], { DATABASE_URL: url }, { stdin: "piped password 3" }),
+      runCli(["admin:password", "--email", "stdin@example.com", "--password-stdin"], { DATABASE_URL: url }, { stdin: "" }),
+      runCli(["admin:password", "--email", "stdin@example.com", "--password-stdin"], { DATABASE_URL: url }, { stdin: "short\n" }),
+    ]);
+    expectCleanError(both, 2, /give only one of --password and --password-stdin/);
+    expectCleanError(empty, 2, /--password-stdin: stdin is empty/);
+    expectCleanError(short, 2, /--password: must be at least 10 characters/);
+    expect(short.stderr).not.toContain("short\n");
+    expect(await verifyPassword("piped password 2", await hashOf("stdin@example.com"))).toBe(true);
+  }, 180_000);
 });

@@ -104,3 +104,49 @@ describe("issue 10.6: as root, under a folder only root may enter", () => {
     expect(fs.existsSync(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true);
   }, 120_000);
 });
+
+describe("issue 22.8: weak secrets stop the start", () => {
+  // 32 bytes of key material: 64 hex digits, or 43 characters of anything else (decision 0033).
+  const hex63 = "a".repeat(63);
+  const text42 = "k".repeat(42);
+  const cases: [string, string, RegExp][] = [
+    ["SECRET_KEY", "short-secret", /SECRET_KEY must be at least 32 bytes of key material/],
+    ["SECRET_KEY", text42, /SECRET_KEY must be at least 32 bytes of key material/],
+    ["SECRET_KEY", hex63, /SECRET_KEY must be at least 32 bytes of key material/],
+    ["NEXTAUTH_SECRET", "x".repeat(31), /NEXTAUTH_SECRET must be at least 32 bytes of key material/],
+    ["METRICS_TOKEN", "t".repeat(31), /METRICS_TOKEN must be at least 32 characters/],
+  ];
+  for (const [name, value, expected] of cases) {
+    it(`issue 22.8: ${name} of ${value.length} characters stops the start with one line, exit 2, the value not echoed`, () => {
+      const r = start({ PORT: "0", DATA_DIR: tmpDir(), [name]: value });
+      expect(r.status, r.stderr).toBe(2);
+      const lines = r.lines.filter((l) => !/^npm warn/.test(l));
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^start: configuration error: /);
+      expect(lines[0]).toMatch(expected);
+      expect(r.stderr).not.toContain(value);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it("issue 22.8: 64 hex digits, 43 base64 characters and the secrets start generates are enough", async () => {
+    const { EnvSchema } = await import("../lib/config/env");
+    const crypto = await import("node:crypto");
+    const ok = (v: Record<string, string>) => EnvSchema.safeParse(v).success;
+    expect(ok({ SECRET_KEY: crypto.randomBytes(32).toString("hex"), NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"), METRICS_TOKEN: crypto.randomBytes(16).toString("hex") })).toBe(true);
+    expect(ok({ SECRET_KEY: crypto.randomBytes(32).toString("base64") })).toBe(true); // 44 characters with its "="
+    // What ensureSecrets writes into DATA_DIR for a first start.
+    const dataDir = tmpDir();
+    const saved = { DATA_DIR: process.env.DATA_DIR, SECRET_KEY: process.env.SECRET_KEY, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET };
+    try {
+      process.env.DATA_DIR = dataDir;
+      delete process.env.SECRET_KEY;
+      delete process.env.NEXTAUTH_SECRET;
+      const { ensureSecrets } = await import("../lib/config/secrets");
+      const generated = ensureSecrets();
+      expect(ok({ SECRET_KEY: generated.secretKey, NEXTAUTH_SECRET: generated.nextAuthSecret })).toBe(true);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { log } from "../log";
 import { getI18n } from "../i18n/server";
 import type { Translate } from "../i18n/messages";
-import { requireAdmin, type AdminSession } from "./require-admin";
+import { requireAdmin, type AdminSession, type SessionOptions } from "./require-admin";
 
 /**
  * The frame of every admin server action: session check first (a signed-out
@@ -20,8 +20,9 @@ export async function runAdminAction<S extends z.ZodType>(
   schema: S,
   form: FormData,
   work: (input: z.output<S>, ctx: { admin: AdminSession; t: Translate }) => Promise<NonNullable<ActionState>>,
+  session: SessionOptions = {},
 ): Promise<ActionState> {
-  const admin = await requireAdmin();
+  const admin = await requireAdmin(session);
   const { t } = await getI18n();
   const raw: Record<string, string> = {};
   for (const [k, v] of form.entries()) if (typeof v === "string" && !k.startsWith("$ACTION")) raw[k] = v;

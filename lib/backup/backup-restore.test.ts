@@ -133,7 +133,7 @@ describe("issue 10.3: refusals", () => {
     expect(intoSource.code).toBe(1);
     expect(intoSource.stderr).toMatch(/not empty/);
 
-    const wrongKey = await runCli(["restore", "--in", archive], { DATABASE_URL: await emptyDatabase(), SECRET_KEY: "another-secret-key-000000000000000000" });
+    const wrongKey = await runCli(["restore", "--in", archive], { DATABASE_URL: await emptyDatabase(), SECRET_KEY: "another-secret-key-not-for-production-00000000000" });
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toMatch(/not made with this SECRET_KEY/);
 

@@ -39,6 +39,26 @@ const schedule = () =>
     const seconds = s.split(",").map((p) => (/^\d+(\.\d+)?$/.test(p.trim()) ? Number(p.trim()) : NaN));
     return seconds.every(Number.isFinite) ? seconds : undefined;
   });
+/**
+ * Issue 22.8, docs/decisions/0033: a master secret carries at least 32 bytes
+ * (256 bits) of key material. Key material is counted by the alphabet the
+ * value is written in: a value of hex digits only carries 4 bits a character
+ * (64 characters needed), any other value is counted at 6 bits a character,
+ * as base64 is (43 characters needed, the length of 32 random bytes in
+ * base64url, which is what start generates). Characters are Unicode code
+ * points. A shorter value is a typo or a word, never a key.
+ */
+export const MIN_SECRET_KEY_BITS = 256;
+export function secretKeyBits(value: string): number {
+  return [...value].length * (/^[0-9a-f]+$/i.test(value) ? 4 : 6);
+}
+const masterSecret = () =>
+  variable("at least 32 bytes of key material: 64 hex digits or 43 base64 characters (e.g. the output of openssl rand -base64 32)",
+    (s) => (secretKeyBits(s) >= MIN_SECRET_KEY_BITS ? s : undefined));
+/** A bearer token compared as text: at least 32 characters, so it cannot be guessed over the network. */
+export const MIN_METRICS_TOKEN_LENGTH = 32;
+const bearerToken = () =>
+  variable(`at least ${MIN_METRICS_TOKEN_LENGTH} characters (e.g. the output of openssl rand -hex 16)`, (s) => ([...s].length >= MIN_METRICS_TOKEN_LENGTH ? s : undefined));
 const url = (protocols: string[]) =>
   variable(`a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`, (s) => {
     try {
@@ -67,8 +87,8 @@ export const EnvSchema = z.object({
   DATABASE_URL: url(["postgres:", "postgresql:"]),
   DB_POOL_SIZE: int(1, 500, 20),
   RATE_LIMIT_POOL_SIZE: int(1, 100, 6),
-  SECRET_KEY: text(),
-  NEXTAUTH_SECRET: text(),
+  SECRET_KEY: masterSecret(),
+  NEXTAUTH_SECRET: masterSecret(),
   NEXTAUTH_URL: url(["http:", "https:"]),
   LOG_LEVEL: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const),
   LOG_FORMAT: oneOf(["json", "pretty"] as const),
@@ -101,7 +121,7 @@ export const EnvSchema = z.object({
   }),
   MAX_CONNECTIONS_PER_ADDRESS: int(1, 1_000_000, 256),
   AUTH_FAILURES_PER_MINUTE: int(0, 1_000_000, 300),
-  METRICS_TOKEN: text(),
+  METRICS_TOKEN: bearerToken(),
   ENABLE_BENCH_ROUTES: oneOf(["1", "0"] as const),
   CLI_DEBUG: text(),
   NEXT_DIST_DIR: withDefault("a directory name", ".next", (s) => s),

@@ -6,6 +6,8 @@ import { setClientAddress } from "../net/client-address";
 import { earlyAnswer, isSupplierTarget } from "../supplier-api/early-answer";
 import { log } from "../log";
 import { dispatchDirect } from "./direct-dispatch";
+import { applyPageSecurityHeaders } from "./page-security-headers";
+import { env } from "../config/env";
 
 export interface HttpServerOptions {
   port: number;
@@ -33,6 +35,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   const app = next({ dev: false, dir: process.cwd(), hostname: opts.hostname ?? "localhost", port: opts.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const https = env().NEXTAUTH_URL?.toLowerCase().startsWith("https://") ?? false;
   const server = http.createServer(TIMEOUTS, (req, res) => {
     const target = req.url ?? "/";
     // Issue 22.7: answers of the supplier API carry card keys and balances: no
@@ -49,6 +52,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     }
     setClientAddress(req, opts.trust);
     if (dispatchedDirect(req, res)) return;
+    applyPageSecurityHeaders(req, res, { https }); // issue 22.7: console and /docs
     handle(req, res).catch(() => {
       // Next renders its own errors; this only guards against a rejected handler leaving the socket open.
       if (!res.headersSent) res.writeHead(500);

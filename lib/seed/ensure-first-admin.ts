@@ -25,6 +25,8 @@ export async function ensureFirstAdmin(): Promise<FirstAdmin | undefined> {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('cardkey:first-admin'))`;
     if (await tx.adminUser.count()) return undefined;
     const admin = await createAdmin({ email, password }, { tx });
+    // Issue 22.8: a generated password was printed (terminal, captured logs): it must be replaced at first sign-in.
+    if (!fromEnv) await tx.adminUser.update({ where: { id: admin.id }, data: { passwordChangeRequired: true } });
     return { email: admin.email, generatedPassword: fromEnv ? undefined : password };
   }, { timeout: 30_000 });
 }

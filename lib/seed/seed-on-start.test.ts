@@ -31,6 +31,9 @@ describe("seeding on start", () => {
       expect(credential.user).toMatchObject({ email: "demo-buyer@example.com", balanceCents: 100_000n });
       const admin = await db().adminUser.findUniqueOrThrow({ where: { email: "admin@example.com" } });
       expect(await verifyPassword(password, admin.passwordHash)).toBe(true);
+      // Issue 22.8: a printed password is replaced at the first sign-in.
+      expect(admin.passwordChangeRequired).toBe(true);
+      expect(text).toMatch(/Admin password:\s+\S+\s+\(change it at the first sign-in\)/);
 
       const products = await db().product.findMany({ include: { skus: { include: { _count: { select: { cardKeys: true } } } } } });
       expect(new Set(products.map((p) => p.deliveryFormat))).toEqual(new Set(["text", "account_password", "card_password", "apple_account"]));
@@ -64,6 +67,7 @@ describe("seeding on start", () => {
       expect(await db().user.count()).toBe(0);
       const admin = await db().adminUser.findUniqueOrThrow({ where: { email: "ops@example.com" } });
       expect(await verifyPassword("a-long-operator-password", admin.passwordHash)).toBe(true);
+      expect(admin.passwordChangeRequired).toBe(false); // issue 22.8: the operator chose it
       // Concurrent starts make one admin; later starts none.
       const again = await Promise.all([seedOnStart({ embedded: false }), seedOnStart({ embedded: false })]);
       expect(again).toEqual([[], []]);

@@ -7,11 +7,12 @@ import { EmailSchema } from "../../lib/users/email";
 import { ApiKeyTextSchema } from "../../lib/credentials/disable-api-key";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
+import { secretFromStdin, withSecret } from "./read-secret";
 export const commands = {
   "admin:create": command({
-    usage: "admin:create --email E --password P",
-    options: { email: { type: "string" }, password: { type: "string" } },
-    input: (v) => v,
+    usage: "admin:create --email E (--password-stdin | --password P)",
+    options: { email: { type: "string" }, password: { type: "string" }, ...secretFromStdin("password") },
+    input: (v) => withSecret(v, "password"),
     schema: AdminInputSchema,
     run: async (a) => {
       const { createAdmin } = await import("../../lib/admins/create-admin");

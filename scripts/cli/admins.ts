@@ -4,14 +4,15 @@ import { NewPasswordSchema } from "../../lib/admins/set-admin-password";
 import { EmailSchema } from "../../lib/users/email";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
+import { secretFromStdin, withSecret } from "./read-secret";
 
 const EmailOnly = z.object({ email: EmailSchema });
 
 export const commands = {
   "admin:password": command({
-    usage: "admin:password --email E --password P   (ends every session of that admin)",
-    options: { email: { type: "string" }, password: { type: "string" } },
-    input: (v) => v,
+    usage: "admin:password --email E (--password-stdin | --password P)   (ends every session of that admin)",
+    options: { email: { type: "string" }, password: { type: "string" }, ...secretFromStdin("password") },
+    input: (v) => withSecret(v, "password"),
     schema: z.object({ email: EmailSchema, password: NewPasswordSchema }),
     run: async (a) => {
       const { getAdminByEmail } = await import("../../lib/admins/get-admin-by-email");

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "./command";
 import { parseCommand } from "./parse-command";
@@ -54,3 +57,21 @@ describe("CLI arguments use the services' rules (issue 9.3)", () => {
   });
 });
 
+describe("issue 22.8: secrets off the command line", () => {
+  it("issue 22.8: upstream:add reads the API secret from --api-secret-file; --api-secret keeps working; both at once is refused", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-secret-"));
+    try {
+      const file = path.join(dir, "secret");
+      fs.writeFileSync(file, "-starts-with-a-dash and spaces\n", { mode: 0o600 });
+      const add = (...secret: string[]) => ["upstream:add", "--name", "up", "--base-url", "http://127.0.0.1:9", "--profile", "U", "--api-key", "k", ...secret];
+      expect(parseCommand(add("--api-secret-file", file)).input).toMatchObject({ "api-secret": "-starts-with-a-dash and spaces" });
+      expect(parseCommand(add("--api-secret", "s")).input).toMatchObject({ "api-secret": "s" });
+      expect(usageError(add("--api-secret", "s", "--api-secret-file", file))).toMatch(/give only one of --api-secret and --api-secret-file/);
+      expect(usageError(add("--api-secret-file", path.join(dir, "missing")))).toMatch(/--api-secret-file: cannot read .*missing: ENOENT/);
+      fs.writeFileSync(path.join(dir, "empty"), "\n");
+      expect(usageError(add("--api-secret-file", path.join(dir, "empty")))).toMatch(/--api-secret-file: .*empty is empty/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -3,15 +3,16 @@ import { z } from "zod";
 import { MarkupPercentSchema, UpstreamConnectionInputSchema, UpstreamMaxCostSchema } from "../../lib/upstream/connection-input";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
+import { secretFromFile, withSecret } from "./read-secret";
 import { Int4IdTextSchema } from "../../lib/protocol/ids";
 export const commands = {
   "upstream:add": command({
-    usage: "upstream:add --name N --base-url URL --profile U|P --api-key K --api-secret S [--max-wait-seconds 1800]",
+    usage: "upstream:add --name N --base-url URL --profile U|P --api-key K (--api-secret-file F | --api-secret S) [--max-wait-seconds 1800]",
     options: {
       name: { type: "string" }, "base-url": { type: "string" }, profile: { type: "string" },
-      "api-key": { type: "string" }, "api-secret": { type: "string" }, "max-wait-seconds": { type: "string" },
+      "api-key": { type: "string" }, "api-secret": { type: "string" }, ...secretFromFile("api-secret"), "max-wait-seconds": { type: "string" },
     },
-    input: (v) => v,
+    input: (v) => withSecret(v, "api-secret"),
     schema: z.object({
       name: UpstreamConnectionInputSchema.shape.name,
       "base-url": UpstreamConnectionInputSchema.shape.baseUrl,

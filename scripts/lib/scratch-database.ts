@@ -18,7 +18,7 @@ export function useScratchDatabase(prefix: string): string {
     process.env.DATA_DIR = path.join(scratch, "data");
   }
   process.env.LOG_LEVEL ??= "warn";
-  process.env.SECRET_KEY ??= "bench-secret-key-000000000000000000000000";
-  process.env.NEXTAUTH_SECRET ??= "bench-nextauth-secret-00000000000000000000";
+  process.env.SECRET_KEY ??= "bench-secret-key-not-for-production-000000000000";
+  process.env.NEXTAUTH_SECRET ??= "bench-nextauth-secret-not-for-production-0000000";
   return scratch;
 }

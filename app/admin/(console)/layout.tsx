@@ -1,16 +1,22 @@
 import type { ReactNode } from "react";
 import { AdminNav } from "@/components/admin-nav";
 import { LanguageSwitch } from "@/components/language-switch";
-import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { requireSession } from "@/lib/admin-auth/require-admin";
 import { getI18n } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
 
-/** Every console page sits under this layout, which refuses a request without a session. */
+/**
+ * Every console page sits under this layout, which refuses a request without a
+ * session. Issue 22.8: while a generated first password is not yet replaced,
+ * the navigation holds only the password page (every other page and action
+ * sends the administrator there: requireAdmin).
+ */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
-  const admin = await requireAdmin();
+  const { admin, passwordChangeRequired } = await requireSession();
   const { t, locale } = await getI18n();
-  const items = [
+  const password = { href: "/admin/password", label: t("nav.password") };
+  const items = passwordChangeRequired ? [password] : [
     { href: "/admin", label: t("nav.dashboard") },
     { href: "/admin/orders", label: t("nav.orders") },
     { href: "/admin/catalog", label: t("nav.catalog") },
@@ -24,7 +30,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     { href: "/admin/settings", label: t("nav.settings") },
     { href: "/admin/audit", label: t("nav.audit") },
     { href: "/admin/security", label: t("nav.security") },
-    { href: "/admin/password", label: t("nav.password") },
+    password,
   ];
   return (
     <div className="admin-shell">

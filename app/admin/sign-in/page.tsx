@@ -7,7 +7,7 @@ import { SignInForm } from "./sign-in-form";
 export const dynamic = "force-dynamic";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  if (await currentAdmin()) redirect("/admin");
+  if (await currentAdmin({ passwordChange: "pending-allowed" })) redirect("/admin");
   const { t, locale } = await getI18n();
   const params = await searchParams;
   const errorCode = typeof params.error === "string" ? params.error : undefined;

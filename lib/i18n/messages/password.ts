@@ -9,6 +9,7 @@ export const password = defineMessages(
     "password.new": "New password (at least 10 characters)",
     "password.confirm": "New password again",
     "password.submit": "Change password",
+    "password.required": "Your password was generated at the first start and shown on its terminal. Choose your own before using the console; the current password is the generated one.",
   },
   {
     "password.title": "修改密码",
@@ -17,5 +18,6 @@ export const password = defineMessages(
     "password.new": "新密码（至少 10 个字符）",
     "password.confirm": "再次输入新密码",
     "password.submit": "修改密码",
+    "password.required": "您的密码是首次启动时生成并显示在终端上的。使用控制台前请先设置自己的密码；当前密码即生成的密码。",
   },
 );

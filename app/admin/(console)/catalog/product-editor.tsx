@@ -54,13 +54,13 @@ export function ProductEditor({ product, categories, t, locale }: { product?: Ed
       }} />
       <div className="field">
         <label htmlFor="f-logo_file">{t("catalog.uploadLogo")}</label>
-        {product?.logo ? <div className="thumbs"><img src={product.logo} alt={t("catalog.logo")} /></div> : null}
+        {product?.logo ? <div className="thumbs"><Thumb src={product.logo} alt={t("catalog.logo")} t={t} /></div> : null}
         <input type="hidden" name="logo" value={product?.logo ?? ""} />
         <input id="f-logo_file" name="logo_file" type="file" accept="image/png,image/jpeg,image/gif,image/webp" />
       </div>
       {product?.images.length ? (
         <>
-          <div className="thumbs">{product.images.map((src) => <img key={src} src={src} alt="" />)}</div>
+          <div className="thumbs">{product.images.map((src) => <Thumb key={src} src={src} alt="" t={t} />)}</div>
           <TextArea name="images" label={t("catalog.keepImages")} defaultValue={product.images.join("\n")} rows={3} />
         </>
       ) : null}
@@ -70,4 +70,16 @@ export function ProductEditor({ product, categories, t, locale }: { product?: Ed
       </div>
     </ActionForm>
   );
+}
+
+/**
+ * Issue 22.7 (decision 0032): the console shows only pictures stored here
+ * (/uploads/…). Any other address (an upstream's, from an import, or one typed
+ * in) is a placeholder: fetching it from the administrator's browser would
+ * tell that host the administrator's address and when they looked. The
+ * console's CSP (img-src 'self') refuses such a fetch as well.
+ */
+function Thumb({ src, alt, t }: { src: string; alt: string; t: Translate }) {
+  if (src.startsWith("/uploads/")) return <img src={src} alt={alt} />;
+  return <span className="thumb-placeholder" data-testid="external-image" title={t("catalog.externalImage")}>{t("catalog.externalImage")}</span>;
 }

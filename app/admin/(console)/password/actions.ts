@@ -16,5 +16,5 @@ export async function changePasswordAction(_prev: ActionState, form: FormData): 
     await changeOwnPassword(admin, input.current, input.next);
     // Every session of this admin has ended, this one too: sign in again.
     redirect("/admin/sign-in?passwordChanged=1");
-  });
+  }, { passwordChange: "pending-allowed" }); // issue 22.8: the one action open before a generated password is replaced
 }
