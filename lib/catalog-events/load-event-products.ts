@@ -47,7 +47,7 @@ export async function loadEventProducts(tx: Tx, q: { after: string; limit: numbe
     byProduct.set(s.productId, list);
   }
   return products.map((p) => {
-    // Issue 22.5: a product no longer listed goes out as a tombstone (lib/catalog/product-tombstone.ts): no price, no SKUs.
+    // Issue 22.5: a product no longer listed goes out as a tombstone (lib/catalog/load-catalog.ts, tombstoneUnlisted): no price, no SKUs.
     if (!p.listed) return { id: p.id, updatedAtMicros: p.updatedAt, notifiedAt: p.notifiedAt, listed: false, isActive: false, priceCents: 0n, skus: [] };
     const priced = byProduct.get(p.id) ?? [];
     return {
