@@ -70,8 +70,12 @@ describe("issue 12.2: catalogue event delivery", () => {
     expect(hook.events()).toHaveLength(5);
     expect(JSON.stringify(hook.events()[4])).toBe(bodies[0]);
     expect(await db().auditLog.count({ where: { action: "catalog_event.resend", targetId: String(failed.id) } })).toBe(1);
+    // The receiver holds this delivery for a second, so the event is surely still pending when it is resent again.
+    receiver.respond = () => ({ status: 200, delayMs: 1000 });
     await resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR });
     await expect(resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({ code: "callback_pending", status: 409 });
+    await waitFor(async () => (await db().catalogEvent.findUniqueOrThrow({ where: { id: failed.id } })).status === "delivered");
+    receiver.respond = () => ({ status: 200 });
     await deleteCatalogWebhook({ credentialId: hook.buyer.id });
   });
 
