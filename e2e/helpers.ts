@@ -19,6 +19,22 @@ export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_P
   await expect(page).toHaveURL(/\/admin$/);
 }
 
+/** Adds a Profile P upstream supplier through the console's form; returns its connection id. */
+export async function addUpstreamInConsole(page: Page, { name, baseUrl, apiKey, apiSecret }: { name: string; baseUrl: string; apiKey: string; apiSecret: string }) {
+  await page.goto("/admin/upstream");
+  const form = page.getByTestId("add-upstream-form");
+  await form.locator("#f-name").fill(name);
+  await form.locator("#f-baseUrl").fill(baseUrl);
+  await form.locator("#f-profile").selectOption("P");
+  await form.locator("#f-apiKey").fill(apiKey);
+  await form.locator("#f-apiSecret").fill(apiSecret);
+  await form.getByRole("button", { name: "Add a supplier" }).click();
+  await expect(form.locator(".msg[role=status]")).toContainText("Supplier added");
+  await page.reload();
+  const row = page.getByTestId("upstream-table").locator("tbody tr", { hasText: name });
+  return (await row.locator("td").first().textContent())!.match(/#(\d+)/)![1];
+}
+
 /** The ops CLI against the e2e server's embedded database (joined while it runs). */
 export function cli(...args: string[]): unknown {
   const out = execFileSync("npm", ["run", "--silent", "cli", "--", ...args], {

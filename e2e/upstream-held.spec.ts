@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startStubUpstream, type StubUpstream } from "../lib/testing/stub-upstream";
-import { signIn } from "./helpers";
+import { addUpstreamInConsole, signIn } from "./helpers";
 
 // Issue 22.1 in the console: an upstream lists a product at 0.00. The import
 // holds it (not sold) and says why; the administrator accepts it on the held
@@ -35,18 +35,7 @@ test.afterAll(async () => {
 });
 
 test("issue 22.1: an upstream price of 0.00 holds the product with its reason; the administrator accepts it in the console", async () => {
-  await page.goto("/admin/upstream");
-  const form = page.getByTestId("add-upstream-form");
-  await form.locator("#f-name").fill("Free stub (e2e)");
-  await form.locator("#f-baseUrl").fill(stub.origin);
-  await form.locator("#f-profile").selectOption("P");
-  await form.locator("#f-apiKey").fill("stub-key");
-  await form.locator("#f-apiSecret").fill("stub-secret");
-  await form.getByRole("button", { name: "Add a supplier" }).click();
-  await expect(form.locator(".msg[role=status]")).toContainText("Supplier added");
-  await page.reload();
-  const row = page.getByTestId("upstream-table").locator("tbody tr", { hasText: "Free stub (e2e)" });
-  const connectionId = (await row.locator("td").first().textContent())!.match(/#(\d+)/)![1];
+  const connectionId = await addUpstreamInConsole(page, { name: "Free stub (e2e)", baseUrl: stub.origin, apiKey: "stub-key", apiSecret: "stub-secret" });
 
   const imp = page.getByTestId(`import-${connectionId}`);
   await imp.getByRole("button", { name: "Import catalogue" }).click();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startStubUpstream, type StubUpstream } from "../lib/testing/stub-upstream";
-import { signIn } from "./helpers";
+import { addUpstreamInConsole, signIn } from "./helpers";
 
 // Issue 8.3 in the console: an upstream whose catalogue carries a product
 // priced below zero and a malformed one. The import goes on with the rest and
@@ -38,18 +38,7 @@ test.afterAll(async () => {
 });
 
 test("issue 8.3: the console shows each skipped upstream product with our reason, and imports the rest", async () => {
-  await page.goto("/admin/upstream");
-  const form = page.getByTestId("add-upstream-form");
-  await form.locator("#f-name").fill("Hostile stub (e2e)");
-  await form.locator("#f-baseUrl").fill(stub.origin);
-  await form.locator("#f-profile").selectOption("P");
-  await form.locator("#f-apiKey").fill("stub-key");
-  await form.locator("#f-apiSecret").fill("stub-secret");
-  await form.getByRole("button", { name: "Add a supplier" }).click();
-  await expect(form.locator(".msg[role=status]")).toContainText("Supplier added");
-  await page.reload();
-  const row = page.getByTestId("upstream-table").locator("tbody tr", { hasText: "Hostile stub (e2e)" });
-  const connectionId = (await row.locator("td").first().textContent())!.match(/#(\d+)/)![1];
+  const connectionId = await addUpstreamInConsole(page, { name: "Hostile stub (e2e)", baseUrl: stub.origin, apiKey: "stub-key", apiSecret: "stub-secret" });
 
   const imp = page.getByTestId(`import-${connectionId}`);
   await imp.getByRole("button", { name: "Import catalogue" }).click();
