@@ -2,7 +2,10 @@
 // with maintained tools, so a change that breaks them fails `npm test`:
 // no import cycles (madge), no source file over about 200 lines (message
 // tables and tests aside), no run of six or more duplicated lines in lib/ and
-// scripts/ (jscpd; identical import blocks do not count).
+// scripts/ (jscpd; identical import blocks do not count). Issue 23 adds the
+// layers: domain code does not import the HTTP edge, the database layer
+// imports nothing above it, and only lib/admin-auth reaches next-auth or
+// next/navigation.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,15 +20,59 @@ function sourceFiles(): string[] {
   return out.split("\n").filter((f) => /\.tsx?$/.test(f) && fs.existsSync(path.join(ROOT, f)));
 }
 
+// One madge pass for the cycle and layer checks: file -> the files it imports.
+let graph: Promise<Awaited<ReturnType<typeof madge>>> | undefined;
+function importGraph() {
+  graph ??= madge(["lib", "app", "scripts", "components"].map((d) => path.join(ROOT, d)), {
+    baseDir: ROOT,
+    fileExtensions: ["ts", "tsx"],
+    tsConfig: path.join(ROOT, "tsconfig.json"),
+    excludeRegExp: [/lib[\\/]generated[\\/]/, /node_modules/],
+  });
+  return graph;
+}
+
+const isTest = (f: string) => /\.(test|spec)\.tsx?$/.test(f) || f.startsWith("lib/testing/");
+const folderOf = (f: string) => /^lib\/([^/]+)\//.exec(f)?.[1];
+
+/** Production files of `from` that import a file matching `forbidden`, as "file -> import". */
+async function importsInto(from: (f: string) => boolean, forbidden: (dep: string) => boolean): Promise<string[]> {
+  const tree = (await importGraph()).obj();
+  return Object.entries(tree)
+    .filter(([f]) => from(f) && !isTest(f))
+    .flatMap(([f, deps]) => deps.filter(forbidden).map((d) => `${f} -> ${d}`));
+}
+
+// The HTTP edge and what stands beside it (the production server, the OpenAPI
+// document built from the endpoints, health, metrics, the console's auth and
+// texts, test helpers). Every other lib/ folder is domain code, new ones too.
+const EDGE = new Set(["supplier-api", "ops", "protocol", "api-docs", "health", "metrics", "admin-auth", "i18n", "testing", "generated"]);
+// What the database layer may import: configuration, the generated client,
+// the network helpers (a free port for the embedded server) and the logger.
+const BELOW_DB = /^lib\/(db|config|generated|net)\/|^lib\/log\.ts$/;
+
 describe("structure (issue 9)", { timeout: 180_000 }, () => {
   it("has no import cycles (madge)", async () => {
-    const result = await madge(["lib", "app", "scripts", "components"].map((d) => path.join(ROOT, d)), {
-      baseDir: ROOT,
-      fileExtensions: ["ts", "tsx"],
-      tsConfig: path.join(ROOT, "tsconfig.json"),
-      excludeRegExp: [/lib[\\/]generated[\\/]/, /node_modules/],
-    });
-    expect(result.circular()).toEqual([]);
+    expect((await importGraph()).circular()).toEqual([]);
+  });
+
+  it("issue 23: domain code (lib/callbacks, lib/catalog-events, lib/orders, lib/catalog, every service) does not import lib/supplier-api", async () => {
+    for (const named of ["callbacks", "catalog-events", "orders", "catalog"]) expect(EDGE.has(named)).toBe(false);
+    const domain = (f: string) => folderOf(f) !== undefined && !EDGE.has(folderOf(f)!);
+    expect(await importsInto(domain, (d) => d.startsWith("lib/supplier-api/"))).toEqual([]);
+  });
+
+  it("issue 23: the database layer (lib/db) imports nothing from the lib/ folders above it", async () => {
+    expect(await importsInto((f) => f.startsWith("lib/db/"), (d) => d.startsWith("lib/") && !BELOW_DB.test(d))).toEqual([]);
+  });
+
+  it("issue 23: no lib/ module outside lib/admin-auth reaches next-auth or next/navigation, even through another module", async () => {
+    const tree = (await importGraph()).obj();
+    const next = new Set(Object.keys(tree).filter((f) => /from\s+["'](next-auth|next\/navigation)["'/]/.test(fs.readFileSync(path.join(ROOT, f), "utf8"))));
+    const reaches = (f: string, seen: Set<string>): boolean =>
+      !seen.has(f) && (seen.add(f), next.has(f) || (tree[f] ?? []).some((d) => reaches(d, seen)));
+    const offenders = Object.keys(tree).filter((f) => f.startsWith("lib/") && !f.startsWith("lib/admin-auth/") && !isTest(f) && reaches(f, new Set()));
+    expect(offenders).toEqual([]);
   });
 
   it(`has no source file over ${MAX_LINES} lines, message tables and tests aside`, () => {
