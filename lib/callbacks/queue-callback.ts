@@ -1,7 +1,7 @@
 import type { Tx } from "../db/tx";
 import { enqueueJob } from "../jobs/enqueue-job";
 import { loadOrderView, type OrderView } from "../orders/order-view";
-import { orderCallbackWire } from "../supplier-api/serializers/order";
+import { orderCallbackWire } from "../serializers/order";
 import { sealCallbackBody } from "./callback-body";
 
 export const callbackJobKey = (callbackId: number) => `callback:${callbackId}`;

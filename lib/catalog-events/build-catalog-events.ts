@@ -3,7 +3,7 @@ import { env } from "../config/env";
 import { db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
-import { catalogEventWire } from "../supplier-api/serializers/catalog-event";
+import { catalogEventWire } from "../serializers/catalog-event";
 import { loadEventProducts } from "./load-event-products";
 import { queueCatalogEvent } from "./queue-catalog-event";
 

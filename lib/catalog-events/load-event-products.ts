@@ -1,7 +1,7 @@
 import type { Tx } from "../db/tx";
 import { MICROS } from "../catalog/stamp-catalog";
 import { LISTED_PRODUCT_SQL } from "../catalog/product-listed";
-import type { EventProduct } from "../supplier-api/serializers/catalog-event";
+import type { EventProduct } from "../serializers/catalog-event";
 import { productPriceFor, skuPriceFor } from "../catalog/level-prices";
 
 export interface StampedEventProduct extends EventProduct {

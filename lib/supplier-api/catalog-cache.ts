@@ -3,7 +3,7 @@ import type { Profile } from "../protocol/profiles";
 import { syncToken } from "../protocol/sync-time";
 import { catalogState, type CatalogState } from "./catalog-snapshot";
 import { cachePage, type CachedPage, type ViewCache } from "./page-cache";
-import { serializeCategory, serializeProduct } from "./serializers/catalog";
+import { serializeCategory, serializeProduct } from "../serializers/catalog";
 
 // Serialized catalogue answers, built from the snapshot (catalog-snapshot.ts)
 // once per profile and price level and kept until a refresh changes the

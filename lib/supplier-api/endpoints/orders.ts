@@ -4,7 +4,7 @@ import type { CreateOrderArgs } from "../../orders/order-types";
 import { getOrder } from "../../orders/get-order";
 import { matchStoredOrder } from "../../orders/match-stored-order";
 import { CancelOrderBodySchema, CreateOrderBodySchema, type CreateOrderBodyP, type CreateOrderBodyU } from "../../protocol/order-schemas";
-import { orderCreatedWire, orderReadWire } from "../serializers/order";
+import { orderCreatedWire, orderReadWire } from "../../serializers/order";
 import { defineEndpoint, parseIdParam, type EndpointContext } from "../define-endpoint";
 
 type CreateCtx = EndpointContext<CreateOrderBodyU, CreateOrderBodyP, undefined, undefined>;

@@ -11,7 +11,7 @@ import { startAppServer, type AppServer } from "../../testing/app-server";
 import { cardKeysFor, makeBuyer, makeProduct } from "../../testing/factories";
 import { jsonReply } from "../../testing/json-reply";
 import { useTestDatabase } from "../../testing/test-database";
-import { STATEMENT_NOTES } from "../serializers/statement";
+import { STATEMENT_NOTES } from "../../serializers/statement";
 
 // Extension: GET {prefix}/statement over real HTTP, both profiles, all four
 // prefixes (docs/decisions/0019-balance-statement.md; paging as D10).

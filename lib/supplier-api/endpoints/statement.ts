@@ -1,7 +1,7 @@
 import { listStatement } from "../../points/list-statement";
 import { StatementQuerySchema } from "../../protocol/statement-query";
 import { defineEndpoint } from "../define-endpoint";
-import { statementWire } from "../serializers/statement";
+import { statementWire } from "../../serializers/statement";
 
 /**
  * Extension (docs/decisions/0019-balance-statement.md): the points ledger of

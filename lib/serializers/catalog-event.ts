@@ -1,5 +1,5 @@
-import { formatAmount } from "../../protocol/amount";
-import type { CatalogEventProductWire, CatalogEventWire } from "../../protocol/catalog-event-wire";
+import { formatAmount } from "../protocol/amount";
+import type { CatalogEventProductWire, CatalogEventWire } from "../protocol/catalog-event-wire";
 import { skuStock } from "./catalog";
 
 // Issue 12.2: the body of a catalog.updated event (docs/protocol.md,

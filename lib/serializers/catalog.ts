@@ -1,10 +1,10 @@
-import type { CatalogCategory, CatalogProduct, CatalogSku } from "../../catalog/load-catalog";
-import { stripImages } from "../../catalog/strip-images";
-import { productPriceFor, skuPriceFor } from "../../catalog/level-prices";
-import { formatAmount } from "../../protocol/amount";
-import type { LanguageText } from "../../protocol/language";
-import type { Profile } from "../../protocol/profiles";
-import { wireTime } from "../../protocol/sync-time";
+import type { CatalogCategory, CatalogProduct, CatalogSku } from "../catalog/load-catalog";
+import { stripImages } from "../catalog/strip-images";
+import { productPriceFor, skuPriceFor } from "../catalog/level-prices";
+import { formatAmount } from "../protocol/amount";
+import type { LanguageText } from "../protocol/language";
+import type { Profile } from "../protocol/profiles";
+import { wireTime } from "../protocol/sync-time";
 
 // Wire shapes of sections 2.2-2.4 per profile (D10-D15). Field order follows
 // the specification's tables.

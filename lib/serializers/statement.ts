@@ -1,5 +1,5 @@
-import type { Statement, StatementRow } from "../../points/list-statement";
-import { formatAmount } from "../../protocol/amount";
+import type { Statement, StatementRow } from "../points/list-statement";
+import { formatAmount } from "../protocol/amount";
 
 // The balance statement on the wire (docs/decisions/0019-balance-statement.md),
 // the same in both profiles. order_id is the Order's id, which is what

@@ -1,5 +1,5 @@
-import type { OrderView } from "../../orders/order-view";
-import { CURRENCY, formatAmount } from "../../protocol/amount";
+import type { OrderView } from "../orders/order-view";
+import { CURRENCY, formatAmount } from "../protocol/amount";
 
 // Purchase order on the wire (spec 2.5), per profile. Pure functions: used by
 // the supplier API's order endpoints (endpoints/orders.ts) and by the Profile
