@@ -38,7 +38,7 @@ export function newPool(options: Omit<pg.PoolConfig, "connectionString">): pg.Po
 
 /**
  * A small pool of its own for the catalogue snapshot's refresh (stamp and
- * load, lib/supplier-api/catalog-snapshot.ts), on the plain driver: each is
+ * load, lib/catalog-read/catalog-snapshot.ts), on the plain driver: each is
  * ONE round trip, so a refresh stays quick even when the server's event loop
  * is busy (every await waits a turn); and under heavy ordering, order
  * transactions queue on their buyer's balance row while holding connections

@@ -1,6 +1,6 @@
 import { ProductsQuerySchema } from "../../protocol/catalog-query";
-import { catalogView, categoriesBody, productDetail, productPage, productSyncPage } from "../catalog-cache";
-import { pageBody } from "../page-cache";
+import { catalogView, categoriesBody, productDetail, productPage, productSyncPage } from "../../catalog-read/catalog-cache";
+import { pageBody } from "../../catalog-read/page-cache";
 import { defineEndpoint, parseIdParam } from "../define-endpoint";
 import { jsonText } from "../responses";
 import { appError } from "../../errors";

@@ -36,7 +36,7 @@ export interface CatalogState {
   listedActive: number[];
   /** Every stamped product by ascending `updatedAt` (stamps are unique). */
   byStamp: CatalogProduct[];
-  /** Serialized views (lib/supplier-api/catalog-cache.ts); a refresh drops what changed. */
+  /** Serialized views (lib/catalog-read/catalog-cache.ts); a refresh drops what changed. */
   views: Map<string, ViewCache>;
 }
 
