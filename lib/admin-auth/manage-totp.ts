@@ -4,7 +4,7 @@ import { appError } from "../errors";
 import { verifyPassword } from "../admins/password";
 import { adminActor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
-import type { AdminSession } from "./require-admin";
+import type { AdminSession } from "./admin-session";
 import { checkTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from "./totp";
 
 // Two-factor for one administrator: begin (a new secret, stored encrypted,

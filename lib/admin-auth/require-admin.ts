@@ -1,15 +1,10 @@
 import { getServerSession } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import type { AdminSession } from "./admin-session";
 import { authOptions } from "./auth-options";
 import { clientIp } from "./client-ip";
 import { findLiveAdmin } from "./live-admin";
-
-export interface AdminSession {
-  id: number;
-  email: string;
-  ip: string | null;
-}
 
 /**
  * Issue 22.8: an administrator whose password start generated may use the

@@ -6,7 +6,8 @@ import { AppError } from "../errors";
 import { log } from "../log";
 import { getI18n } from "../i18n/server";
 import type { Translate } from "../i18n/messages";
-import { requireAdmin, type AdminSession, type SessionOptions } from "./require-admin";
+import type { AdminSession } from "./admin-session";
+import { requireAdmin, type SessionOptions } from "./require-admin";
 
 /**
  * The frame of every admin server action: session check first (a signed-out

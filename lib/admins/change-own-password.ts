@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { reserveAttempt, clearAttempts } from "../admin-auth/attempt-counter";
-import type { AdminSession } from "../admin-auth/require-admin";
+import type { AdminSession } from "../admin-auth/admin-session";
 import { verifyPassword } from "./password";
 import { setAdminPassword } from "./set-admin-password";
 import { adminActor } from "../audit/actor";
