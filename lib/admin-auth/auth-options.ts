@@ -3,7 +3,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { cookies } from "next/headers";
 import { db } from "../db/client";
 import { writeAuditLog } from "../audit/write-audit-log";
-import { clientIp } from "./client-ip";
+import { clientIp } from "../net/client-address";
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS, issueDeviceCookie, isTrustedDevice } from "./device-cookie";
 import { endAllSessions, findLiveAdmin } from "./live-admin";
 import { cookiesMustBeSecure } from "./secure-cookies";

@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { AdminSession } from "./admin-session";
 import { authOptions } from "./auth-options";
-import { clientIp } from "./client-ip";
+import { clientIp } from "../net/client-address";
 import { findLiveAdmin } from "./live-admin";
 
 /**

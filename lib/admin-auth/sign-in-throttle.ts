@@ -1,11 +1,11 @@
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import { throttleGroup } from "./client-ip";
+import { throttleGroup } from "../net/client-address";
 import { clearAttempts, clearAttemptsWithPrefix, releaseAttempt, reserveAttempt, type Reservation } from "./attempt-counter";
 
 // The sign-in guessing policy (docs/decisions/0011-admin-sign-in.md). Three
 // counters, each reserved atomically BEFORE any scrypt work, checked in order:
-//  1. per client address (an IPv6 /64 counts as one, client-ip.ts): bounds the password hashing one address can cause,
+//  1. per client address (an IPv6 /64 counts as one, lib/net/client-address.ts): bounds the password hashing one address can cause,
 //     whatever accounts it names (known or not);
 //  2. per (account, address): the lock-out. Five failures lock that account for
 //     that address only, so an attacker elsewhere locks only himself out;

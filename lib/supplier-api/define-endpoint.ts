@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type http from "node:http";
 import { z } from "zod";
-import { clientIp } from "../admin-auth/client-ip";
+import { clientIp } from "../net/client-address";
 import { AppError, appError } from "../errors";
 import { log } from "../log";
 import { observeApiRequest } from "../metrics/registry";
