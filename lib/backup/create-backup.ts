@@ -9,7 +9,7 @@ import zlib from "node:zlib";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import tar from "tar-stream";
-import { APPLIED_MIGRATIONS_SQL } from "../health/migration-state";
+import { APPLIED_MIGRATIONS_SQL } from "../db/migration-state";
 import type { Encrypter } from "age-encryption";
 import { EXCLUDED, FORMAT, FORMAT_VERSION, MANIFEST_ENTRY, MANIFEST_MAC_ENTRY, type Manifest, secretKeyCheck, type TableEntry } from "./archive-format";
 import { encrypterFor, manifestMac, type SealTo, sealStream } from "./archive-crypto";

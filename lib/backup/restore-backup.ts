@@ -6,7 +6,7 @@ import { setReplicationRoleIfAllowed } from "../db/replication-role";
 import { from as copyFrom } from "pg-copy-streams";
 import { applyMigrations } from "../db/migrate";
 import { appError } from "../errors";
-import { unknownMigrations } from "../health/migration-state";
+import { unknownMigrations } from "../db/migration-state";
 import type { Manifest } from "./archive-format";
 import type { ArchiveKeys } from "./archive-crypto";
 import { quoteIdent } from "./list-tables";

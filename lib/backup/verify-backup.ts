@@ -1,6 +1,6 @@
 import { existingSecretKey } from "../config/secrets";
 import { appError } from "../errors";
-import { pendingMigrations, unknownMigrations } from "../health/migration-state";
+import { pendingMigrations, unknownMigrations } from "../db/migration-state";
 import type { ArchiveKeys } from "./archive-crypto";
 import { readArchive } from "./read-archive";
 

@@ -1,6 +1,6 @@
 import pg from "pg";
-import { APPLIED_MIGRATIONS_SQL, pendingMigrations } from "../health/migration-state";
-import { installJobSchema } from "../jobs/install-job-schema";
+import { APPLIED_MIGRATIONS_SQL, pendingMigrations } from "./migration-state";
+import { installJobSchema } from "./install-job-schema";
 
 /**
  * The CLI's migration step: the schema engine (WebAssembly) only when a

@@ -4,7 +4,7 @@ import { freePort } from "../net/free-port";
 import path from "node:path";
 import pg from "pg";
 import { log } from "../log";
-import { StartupError } from "../ops/startup-errors";
+import { StartupError } from "../config/startup-error";
 import { clusterDir, pgBinaries, type PgBinaries } from "./pg-binaries";
 import { initdb, startPostgres } from "./pg-process";
 

@@ -7,7 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum } from "@prisma/driver-adapter-utils";
 import * as engineBg from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
-import { installJobSchema } from "../jobs/install-job-schema";
+import { installJobSchema } from "./install-job-schema";
 
 // Prisma's CLI needs a native schema engine that cannot be downloaded here, so
 // migrations are created and applied with the official WASM build of the same
@@ -155,7 +155,7 @@ export async function applyMigrations(url: string, opts: { only?: string[] } = {
   const { engine, close } = await openEngine(url);
   try {
     const out = await engine.applyMigrations({ migrationsList: readMigrations(opts.only), filters });
-    // graphile-worker's own schema (lib/jobs): present before anything can enqueue a job.
+    // graphile-worker's own schema (install-job-schema.ts): present before anything can enqueue a job.
     await installJobSchema(url);
     return out.appliedMigrationNames;
   } finally {

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { StartupError } from "../ops/startup-errors";
+import { StartupError } from "../config/startup-error";
 
 /**
  * Issue 10.6: as root, PostgreSQL runs as user `postgres`, which must be able

@@ -1,6 +1,6 @@
 import { env } from "../config/env";
 import { db } from "../db/client";
-import { APPLIED_MIGRATIONS_SQL, pendingMigrations } from "./migration-state";
+import { APPLIED_MIGRATIONS_SQL, pendingMigrations } from "../db/migration-state";
 
 export interface Readiness {
   ok: boolean;

@@ -3,10 +3,10 @@ import { run, type Runner, type RunnerOptions } from "graphile-worker";
 import { env } from "../config/env";
 import { allowPrivateNetworks } from "../callbacks/callback-config";
 import { log } from "../log";
-import { installJobSchema } from "./install-job-schema";
+import { installJobSchema } from "../db/install-job-schema";
 import { holdLivenessLocks, newWorkerId, recoverStaleLocks } from "./recover-stale-locks";
 import { repairs, taskList } from "./task-list";
-import { workerLogger } from "./worker-logger";
+import { workerLogger } from "../db/worker-logger";
 
 export interface StartWorkerOptions {
   connectionString?: string;

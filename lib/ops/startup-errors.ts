@@ -1,7 +1,5 @@
 import { env } from "../config/env";
-
-/** A start-up failure a person can fix: printed as one line, exit code 1, no stack trace (issue 10.6). */
-export class StartupError extends Error {}
+import { StartupError } from "../config/startup-error";
 
 /**
  * Issue 10.6: turns the failures an operator can act on into one line saying

@@ -11,6 +11,8 @@ const INSTALL_LOCK_KEY = 774_201_001;
  * migration runner (so `npm start`, `npm run migrate` and the test template
  * get it before anything can enqueue a job) and again at worker start.
  * An advisory lock serialises processes that start at the same moment.
+ * It lives in the database layer, beside the Prisma migrations, because it
+ * is part of the schema: lib/jobs uses it, lib/db imports nothing above it.
  */
 export async function installJobSchema(connectionString: string): Promise<void> {
   const client = new pg.Client({ connectionString });
