@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../lib/db/client";
 import { useTestDatabase } from "../lib/testing/test-database";
-import { runCli } from "./cli-run.testutil";
+import { runCli } from "../lib/testing/run-cli";
 
 // Issue 22.10: the CLI's changes are audited like the console's (actor "cli",
 // in the change's transaction), and `audit:list` prints the trail.

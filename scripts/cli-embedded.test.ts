@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectOrStartEmbedded, type EmbeddedServer } from "../lib/db/embedded";
-import { runCli } from "./cli-run.testutil";
+import { runCli } from "../lib/testing/run-cli";
 
 // Issue 2 item 3: with no DATABASE_URL the CLI uses the embedded PostgreSQL
 // under DATA_DIR, joining a running one or starting it; two processes never

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../lib/db/client";
 import { useTestDatabase } from "../lib/testing/test-database";
-import { runCli } from "./cli-run.testutil";
+import { runCli } from "../lib/testing/run-cli";
 
 // Issue 12.4: member levels from the command line (level:create, level:rename,
 // level:list, user:level), each printing one JSON line, bad input exit 2 with

@@ -3,7 +3,7 @@ import { useTestDatabase } from "../lib/testing/test-database";
 import { makeBuyer, makeProduct } from "../lib/testing/factories";
 import { createOrder } from "../lib/orders/create-order";
 import { db } from "../lib/db/client";
-import { runCli } from "./cli-run.testutil";
+import { runCli } from "../lib/testing/run-cli";
 
 // Issue 4: `order:deliver` and `order:fail` run the manual-fulfilment services
 // from the ops CLI; both refuse an order that is no longer processing.

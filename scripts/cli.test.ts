@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../lib/testing/test-database";
 import { db } from "../lib/db/client";
 import { decryptText } from "../lib/crypto/secret-box";
-import { runCli } from "./cli-run.testutil";
+import { runCli } from "../lib/testing/run-cli";
 
 // Issue 2 item 6, end to end: each command prints one JSON object as the
 // last line of stdout, or exits non-zero with a clear message on stderr

@@ -8,7 +8,7 @@ import { db } from "../lib/db/client";
 import { cardKeysFor, makeBuyer, makeProduct } from "../lib/testing/factories";
 import { freePort } from "../lib/testing/app-server";
 import { onDatabase } from "../lib/testing/test-database";
-import { runCli } from "./cli-run.testutil";
+import { runCli } from "../lib/testing/run-cli";
 import { makeAgent, signedHttpRequest } from "./lib/signed-fetch";
 
 // Issue 10 item 4: `npm start` (scripts/start.ts, embedded PostgreSQL under

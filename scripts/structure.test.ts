@@ -66,6 +66,20 @@ describe("structure (issue 9)", { timeout: 180_000 }, () => {
     expect(await importsInto((f) => f.startsWith("lib/db/"), (d) => d.startsWith("lib/") && !BELOW_DB.test(d))).toEqual([]);
   });
 
+  it("issue 23: test helpers live in lib/testing: no module elsewhere is imported by tests only", async () => {
+    const tree = (await importGraph()).obj();
+    const importers = new Map<string, string[]>();
+    for (const [f, deps] of Object.entries(tree)) for (const d of deps) importers.set(d, [...(importers.get(d) ?? []), f]);
+    // Moved into lib/testing by the endpoint-table change (issue 23, its other half); drop this line after that merge.
+    const moving = new Set(["lib/supplier-api/security-suite.ts", "lib/supplier-api/test-client.ts"]);
+    // Next loads route and page files by their path: a test importing one is not a kit.
+    const nextEntry = (f: string) => /^app\/(.*\/)?(route|page|layout|error|not-found|loading|template|default)\.tsx?$/.test(f);
+    const kits = Object.keys(tree).filter(
+      (f) => !isTest(f) && !nextEntry(f) && !moving.has(f) && (importers.get(f) ?? []).length > 0 && importers.get(f)!.every(isTest),
+    );
+    expect(kits).toEqual([]);
+  });
+
   it("issue 23: no lib/ module outside lib/admin-auth reaches next-auth or next/navigation, even through another module", async () => {
     const tree = (await importGraph()).obj();
     const next = new Set(Object.keys(tree).filter((f) => /from\s+["'](next-auth|next\/navigation)["'/]/.test(fs.readFileSync(path.join(ROOT, f), "utf8"))));

@@ -7,8 +7,8 @@ import { encryptText } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { useTestDatabase } from "@/lib/testing/test-database";
-import { runCli } from "@/scripts/cli-run.testutil";
-import { send, sessionWorks, signIn, signOut } from "./sign-in-client.testutil";
+import { runCli } from "@/lib/testing/run-cli";
+import { send, sessionWorks, signIn, signOut } from "@/lib/testing/sign-in-client";
 
 // Every sign-in runs scrypt (128 MiB); on a shared 2-core machine a burst takes minutes.
 const SLOW_MACHINE_MS = 300_000;

@@ -4,8 +4,8 @@ import { PER_ACCOUNT_UNTRUSTED_LIMIT, PER_ADDRESS_LIMIT } from "@/lib/admin-auth
 import { db } from "@/lib/db/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { useTestDatabase } from "@/lib/testing/test-database";
-import { runCli } from "@/scripts/cli-run.testutil";
-import { signIn } from "./sign-in-client.testutil";
+import { runCli } from "@/lib/testing/run-cli";
+import { signIn } from "@/lib/testing/sign-in-client";
 
 // Every sign-in runs scrypt (128 MiB); on a shared 2-core machine a burst takes minutes.
 const SLOW_MACHINE_MS = 300_000;

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeProduct } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";
-import { signIn } from "./sign-in-client.testutil";
+import { signIn } from "@/lib/testing/sign-in-client";
 
 // Issue 22.7 (decision 0032): the console and /docs answer with a CSP that no
 // site can frame and that runs only this answer's scripts, Referrer-Policy

@@ -4,7 +4,7 @@ import { db } from "@/lib/db/client";
 import { ensureFirstAdmin } from "@/lib/seed/ensure-first-admin";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { useTestDatabase } from "@/lib/testing/test-database";
-import { send, signIn } from "./sign-in-client.testutil";
+import { send, signIn } from "@/lib/testing/sign-in-client";
 
 // Issue 22.8: the first administrator's password, when start generated it
 // (and printed it), must be replaced at the first sign-in: until then the

@@ -8,7 +8,7 @@ import pg from "pg";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { runCli } from "../../scripts/cli-run.testutil";
+import { runCli } from "../testing/run-cli";
 import { hashPassword } from "../admins/password";
 import { db } from "../db/client";
 import { withDatabase } from "../db/embedded";

@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { runCli } from "../../scripts/cli-run.testutil";
+import { runCli } from "../testing/run-cli";
 import { db } from "../db/client";
 import { withDatabase } from "../db/embedded";
 import { createOrder } from "../orders/create-order";

@@ -5,7 +5,7 @@ import { createOrder } from "../orders/create-order";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
 import { cardKeysFor, makeCategory, makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";
-import { hookedBuyer, settleStamps, sleep } from "./catalog-events.testutil";
+import { hookedBuyer, settleStamps, sleep } from "../testing/catalog-events";
 import { deleteCatalogWebhook } from "./delete-catalog-webhook";
 
 // Issue 12.2 end to end: catalogue changes → stamps → events built by the

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../scripts/cli-run.testutil";
+import { runCli } from "../testing/run-cli";
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { startAppServer, type AppServer } from "../testing/app-server";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../../scripts/cli-run.testutil";
+import { runCli } from "../testing/run-cli";
 import { db } from "../db/client";
 import { createOrder } from "../orders/create-order";
 import { makeBuyer } from "../testing/factories";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../../scripts/cli-run.testutil";
+import { runCli } from "../testing/run-cli";
 import { SaveProductSchema } from "../catalog/save-product";
 import { SaveSkuSchema } from "../catalog/save-sku";
 import { validateCatalogFile } from "../catalog/validate-catalog-file";

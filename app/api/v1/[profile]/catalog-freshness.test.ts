@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ALL_PREFIXES } from "@/lib/protocol/profiles";
-import { get, ids, skuIds, useCatalogFixture } from "./catalog.testutil";
+import { get, ids, skuIds, useCatalogFixture } from "@/lib/testing/catalog-fixture";
 
 // The catalogue over real HTTP as data and settings change: D13 freshness,
-// D15 image exposure (the catalogue is in ./catalog.testutil.ts).
+// D15 image exposure (the catalogue is in lib/testing/catalog-fixture.ts).
 useCatalogFixture();
 
 describe("freshness and settings", () => {

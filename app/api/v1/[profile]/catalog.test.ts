@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ALL_PREFIXES, type Profile } from "@/lib/protocol/profiles";
 import { signedRawRequest } from "@/lib/supplier-api/test-client";
-import { buyer, categoryIds, creds, expectedActiveOrder, FORM_SCHEMA, get, ids, IMAGE_CONTENT, order, server, skuIds, useCatalogFixture } from "./catalog.testutil";
+import { buyer, categoryIds, creds, expectedActiveOrder, FORM_SCHEMA, get, ids, IMAGE_CONTENT, order, server, skuIds, useCatalogFixture } from "@/lib/testing/catalog-fixture";
 
 // Ping and the catalogue endpoints over real HTTP, for each profile and
 // prefix: sections 2.1-2.4 and 4.1-4.4, D2-D5, D10-D16 (the catalogue is in
-// ./catalog.testutil.ts; freshness and settings in catalog-freshness.test.ts).
+// lib/testing/catalog-fixture.ts; freshness and settings in catalog-freshness.test.ts).
 useCatalogFixture();
 
 describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: { profile: Profile; prefix: string }) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ALL_PREFIXES } from "@/lib/protocol/profiles";
 import { signedRawRequest } from "@/lib/supplier-api/test-client";
 import { normalTarget } from "@/lib/ops/direct-dispatch";
-import { creds, ids, server, skuIds, useCatalogFixture } from "./catalog.testutil";
+import { creds, ids, server, skuIds, useCatalogFixture } from "@/lib/testing/catalog-fixture";
 
 // Decision 0023: our HTTP server hands the supplier API's requests straight
 // to the pipeline behind their route exports; what has none (HEAD, 405s, an

@@ -2,9 +2,9 @@ import { stampCatalog } from "../catalog/stamp-catalog";
 import { db } from "../db/client";
 import { verifyCallback } from "../protocol/verify-callback";
 import type { CatalogEventWire } from "../protocol/catalog-event-wire";
-import { waitFor, type CallbackReceiver } from "../testing/callback-receiver";
-import { makeBuyer } from "../testing/factories";
-import { setCatalogWebhook } from "./set-catalog-webhook";
+import { waitFor, type CallbackReceiver } from "./callback-receiver";
+import { makeBuyer } from "./factories";
+import { setCatalogWebhook } from "../catalog-events/set-catalog-webhook";
 
 // Shared by the catalogue event tests (issue 12.2): a buyer with a webhook on
 // its own path of the loopback receiver, and the events that path received,
