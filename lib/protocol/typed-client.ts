@@ -38,7 +38,7 @@ export interface SupplierClientOptions<P extends Profile> {
   apiKey: string;
   apiSecret: string;
   profile: P;
-  /** Defaults to the profile's primary prefix (/api/v1/upstream or /api/v1/provider). */
+  /** Defaults to the profile's primary prefix (PROFILE_PREFIXES, the /api/v1/… one). */
   prefix?: string;
   /** createOrder: attempts in all (default 5) and the back-off cap (default 30 s). */
   retry?: { attempts?: number; maxDelayMs?: number };

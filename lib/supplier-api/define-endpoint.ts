@@ -83,7 +83,7 @@ export type EndpointContext<BU = unknown, BP = unknown, QU = unknown, QP = unkno
 
 export interface EndpointContextBase {
   profile: Profile;
-  /** The prefix the client used, e.g. "/v1/provider" (for logs or links). */
+  /** The prefix the client used, one of the four (for logs or links). */
   prefix: string;
   requestId: string;
   credential: AuthenticatedCredential;

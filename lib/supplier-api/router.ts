@@ -50,10 +50,10 @@ type Routed = { endpoint: Endpoint; match: RouteMatch } | { refuse: AppError; pr
 
 const newNode = (): PathNode => ({ literal: new Map() });
 
-/** The prefixes with their profile and segment ("/v1/provider" → P, "provider"). */
+/** The prefixes with their profile and segment (its last: "provider" → P). */
 const PREFIXES = ALL_PREFIXES.map(({ profile, prefix }) => ({ profile, prefix, segment: prefix.slice(prefix.lastIndexOf("/") + 1) }));
 
-/** The prefix a pathname is under ("/v1/provider" itself or "/v1/provider/…"), or undefined. */
+/** The prefix a pathname is under (the prefix itself or "{prefix}/…"), or undefined. */
 function prefixOf(pathname: string) {
   for (const p of PREFIXES) {
     if (pathname.startsWith(p.prefix) && (pathname.length === p.prefix.length || pathname.charCodeAt(p.prefix.length) === 47)) return p;
@@ -75,7 +75,7 @@ function compile(handlers: Record<EndpointKey, Endpoint>): PathNode {
     }
     const resource = (node.resource ??= { methods: new Map(), allow: "", profiles: entry.profiles });
     resource.methods.set(entry.method, endpoint);
-    if (entry.profiles !== resource.profiles) throw new Error(`endpoint table: ${entry.path} has different profiles per method`);
+    if (String(entry.profiles) !== String(resource.profiles)) throw new Error(`endpoint table: ${entry.path} has different profiles per method`);
     resource.allow = HTTP_METHODS.filter((m) => resource.methods.has(m === "HEAD" ? "GET" : m)).join(", ");
   }
   return root;

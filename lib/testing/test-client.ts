@@ -21,7 +21,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
 export interface RawRequest {
   method: string;
-  /** Path with query string, e.g. "/v1/provider/products?page=2". */
+  /** Path with query string, e.g. "{prefix}/products?page=2". */
   path: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
