@@ -18,12 +18,12 @@
 //
 // Prints one JSON object: the figures and each target with met true/false.
 import crypto from "node:crypto";
-import { pathOf } from "../lib/protocol/endpoints";
-import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
+import { pathOf } from "../lib/protocol/endpoints";
+import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
 import { writeScaleCatalog, skuCode } from "./lib/catalog-scale-file";
 import { arg } from "./lib/load";
 import { orderAgents, placeOrders, type ScaleSku } from "./lib/scale-orders";
