@@ -1,5 +1,8 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALL_PREFIXES } from "@/lib/protocol/profiles";
+import { ENDPOINT_LIST } from "@/lib/protocol/endpoints";
+import { ALL_PREFIXES, PROFILE_PREFIXES } from "@/lib/protocol/profiles";
 import { normalTarget } from "@/lib/supplier-api/router";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { SUPPLIER_ENDPOINTS, servedIn } from "@/lib/testing/endpoint-samples";
@@ -169,5 +172,32 @@ describe("our server answers the supplier API without Next's router (decisions 0
       expect([tooLarge.status, dispatched(tooLarge), tooLarge.headers.connection], `chunked ${chunked}`).toEqual([413, true, "close"]);
       expect(tooLarge.json()).toMatchObject({ ok: false, error_code: "request_too_large" });
     }
+  });
+});
+
+describe("issue 23: the supplier API is written down once", () => {
+  // Source files that are not tests, test kits (lib/testing, the conformance kit, e2e) or docs.
+  const sources = execFileSync("git", ["ls-files", "app", "lib", "scripts", "components", "instrumentation.ts", "next.config.mjs", "proxy.ts"], { encoding: "utf8" })
+    .split("\n")
+    .filter((f) => /\.(ts|tsx|mjs)$/.test(f) && !/\.test\.ts$|\.testutil\.ts$|^lib\/testing\/|^scripts\/conformance\//.test(f) && fs.existsSync(f));
+
+  it("issue 23: each of the four prefixes is written in one file only, lib/protocol/profiles.ts", () => {
+    for (const prefix of [...PROFILE_PREFIXES.U, ...PROFILE_PREFIXES.P]) {
+      const files = sources.filter((f) => fs.readFileSync(f, "utf8").includes(prefix.slice(1)));
+      expect(files, prefix).toEqual(["lib/protocol/profiles.ts"]);
+    }
+  });
+
+  it("issue 23: no code outside the endpoint table writes an endpoint's path", () => {
+    const firstSegments = [...new Set(ENDPOINT_LIST.map((e) => e.path.split("/")[1]))];
+    const literal = new RegExp(`["'\`]/(${firstSegments.join("|")})\\b`);
+    const offenders = sources.flatMap((f) =>
+      fs
+        .readFileSync(f, "utf8")
+        .split("\n")
+        .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && literal.test(line))
+        .map((line) => `${f}: ${line.trim()}`),
+    );
+    expect(offenders.filter((o) => !o.startsWith("lib/protocol/endpoints.ts:"))).toEqual([]);
   });
 });
