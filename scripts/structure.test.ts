@@ -70,12 +70,10 @@ describe("structure (issue 9)", { timeout: 180_000 }, () => {
     const tree = (await importGraph()).obj();
     const importers = new Map<string, string[]>();
     for (const [f, deps] of Object.entries(tree)) for (const d of deps) importers.set(d, [...(importers.get(d) ?? []), f]);
-    // Moved into lib/testing by the endpoint-table change (issue 23, its other half); drop this line after that merge.
-    const moving = new Set(["lib/supplier-api/security-suite.ts", "lib/supplier-api/test-client.ts"]);
     // Next loads route and page files by their path: a test importing one is not a kit.
     const nextEntry = (f: string) => /^app\/(.*\/)?(route|page|layout|error|not-found|loading|template|default)\.tsx?$/.test(f);
     const kits = Object.keys(tree).filter(
-      (f) => !isTest(f) && !nextEntry(f) && !moving.has(f) && (importers.get(f) ?? []).length > 0 && importers.get(f)!.every(isTest),
+      (f) => !isTest(f) && !nextEntry(f) && (importers.get(f) ?? []).length > 0 && importers.get(f)!.every(isTest),
     );
     expect(kits).toEqual([]);
   });

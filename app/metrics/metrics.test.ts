@@ -5,7 +5,7 @@ import { createOrder } from "@/lib/orders/create-order";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { cardKeysFor, makeBuyer, makeProduct } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";
-import { signedRawRequest } from "@/lib/supplier-api/test-client";
+import { signedRawRequest } from "@/lib/testing/test-client";
 
 // Issue 10 item 7: GET /metrics (Prometheus text, prom-client), gated by METRICS_TOKEN.
 

@@ -13,7 +13,7 @@ import { reconcilePoints } from "../points/reconcile-points";
 import { startAppServer } from "../testing/app-server";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
 import { onDatabase, useTestDatabase } from "../testing/test-database";
-import { signedRawRequest } from "../supplier-api/test-client";
+import { signedRawRequest } from "../testing/test-client";
 
 // Issue 10 item 3: `backup`, `backup:verify` and `restore` through the real CLI,
 // on real PostgreSQL, while orders are being written.

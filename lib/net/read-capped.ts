@@ -53,8 +53,8 @@ export function declaredOver(declaredLength: string | null | undefined, limit: n
 }
 
 /**
- * readCapped for a Node stream (a request our HTTP server reads itself,
- * lib/ops/direct-dispatch.ts). Past the limit it stops listening and pauses
+ * readCapped for a Node stream (a supplier API request,
+ * lib/supplier-api/endpoint-request.ts). Past the limit it stops listening and pauses
  * the stream without destroying it, so the refusal can still be answered on
  * the same socket.
  */

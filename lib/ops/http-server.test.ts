@@ -10,7 +10,7 @@ import { signRequest } from "@/lib/protocol/signing";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
-import { rawRequest, signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
+import { rawRequest, signedRawRequest, type Creds } from "@/lib/testing/test-client";
 
 // Issue 22.2 and 22.7 against the real server over real sockets: what an
 // unauthenticated client can make the server do (answer before the body,

@@ -3,9 +3,8 @@ import type net from "node:net";
 import next from "next";
 import type { TrustProxy } from "../config/trusted-proxies";
 import { setClientAddress } from "../net/client-address";
-import { earlyAnswer, isSupplierTarget } from "../supplier-api/early-answer";
+import { publishedRouter } from "../supplier-api/published-router";
 import { log } from "../log";
-import { dispatchDirect } from "./direct-dispatch";
 import { applyPageSecurityHeaders } from "./page-security-headers";
 import { env } from "../config/env";
 
@@ -27,9 +26,10 @@ export interface RunningHttpServer {
 /**
  * The production HTTP server (issue 8.5): Next's request handler behind a
  * plain node:http server, so the socket's address is known and becomes the
- * client-address header before Next sees the request (App Router handlers
- * cannot see the socket). Returned rather than wired to signals: the entry
- * point (scripts/server.ts) owns them and drains through lib/ops/drain.ts.
+ * client-address header before anything answers (App Router handlers cannot
+ * see the socket). The supplier API's requests go to its router without
+ * Next's (decisions 0023, 0036). Returned rather than wired to signals: the
+ * entry point (scripts/server.ts) owns them and drains through lib/ops/drain.ts.
  */
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const app = next({ dev: false, dir: process.cwd(), hostname: opts.hostname ?? "localhost", port: opts.port });
@@ -37,21 +37,13 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   const handle = app.getRequestHandler();
   const https = env().NEXTAUTH_URL?.toLowerCase().startsWith("https://") ?? false;
   const server = http.createServer(TIMEOUTS, (req, res) => {
-    const target = req.url ?? "/";
-    // Issue 22.7: answers of the supplier API carry card keys and balances: no
-    // cache may keep them, no browser may guess their type. Set before anything
-    // answers, so every answer has them (early, dispatched, Next's own).
-    if (isSupplierTarget(target)) {
-      res.setHeader("Cache-Control", "no-store");
-      res.setHeader("X-Content-Type-Options", "nosniff");
-    }
-    const early = earlyAnswer(target);
-    if (early) {
-      res.writeHead(early.status, early.headers).end(early.body);
+    setClientAddress(req, opts.trust);
+    if (servedByRouter(req, res)) return;
+    // Issue 8.2: Next answers a path with broken percent-encoding with a bare 500.
+    if (!isDecodable(req.url ?? "/")) {
+      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" }).end("Bad Request");
       return;
     }
-    setClientAddress(req, opts.trust);
-    if (dispatchedDirect(req, res)) return;
     applyPageSecurityHeaders(req, res, { https }); // issue 22.7: console and /docs
     handle(req, res).catch(() => {
       // Next renders its own errors; this only guards against a rejected handler leaving the socket open.
@@ -71,7 +63,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
  * Issue 22.2, decision 0028: Node's defaults (a whole request may take 300 s,
  * timeouts checked every 30 s) let a slow client hold a socket for minutes.
  * Headers must arrive within 10 s and a whole request within 60 s (the
- * supplier API allows its body 15 s, lib/supplier-api/read-body.ts), checked
+ * supplier API allows its body 15 s, lib/supplier-api/endpoint-request.ts), checked
  * every second. Idle connections stay longer than the load balancers in front
  * usually keep theirs (60 s), so a proxy never sends on a socket we just
  * closed ("other side closed"); since Node 18 the headers timeout no longer
@@ -111,15 +103,25 @@ function limitConnectionsPerAddress(server: http.Server, opts: HttpServerOptions
 }
 
 /**
- * dispatchDirect, but a throw leaves the request to Next rather than
- * unanswered (a throw in a request listener answers nothing): e.g. a build
- * older than this server's code registered routes in another shape.
+ * The supplier API's router, as Next's bundle published it (instrumentation.ts);
+ * without one, or if it throws, the request goes to Next, whose catch-all route
+ * calls the same router (a throw in a request listener would answer nothing).
  */
-function dispatchedDirect(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+function servedByRouter(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   try {
-    return dispatchDirect(req, res);
+    return publishedRouter()?.serveNode(req, res) ?? false;
   } catch (err) {
-    log.error({ err: (err as Error).message }, "direct dispatch refused a request; Next answers it");
+    log.error({ err: (err as Error).message }, "supplier api router refused a request; Next answers it");
+    return false;
+  }
+}
+
+function isDecodable(target: string): boolean {
+  if (!target.includes("%")) return true;
+  try {
+    decodeURIComponent(target.split("?")[0]);
+    return true;
+  } catch {
     return false;
   }
 }

@@ -41,7 +41,7 @@ export function signedHeaders(
 
 /**
  * fetch() with section 5 headers. `url` is absolute, e.g.
- * `${base}/api/v1/provider/products?page_size=100`; the signed PATH is the URL's path as sent.
+ * `${base}${prefix}/products?page_size=100`; the signed PATH is the URL's path as sent.
  */
 export function signedFetch(url: string, creds: SupplierCredentials, init: SignedRequestInit = {}): Promise<Response> {
   const method = (init.method ?? "GET").toUpperCase();

@@ -14,6 +14,7 @@ import {
 } from "./wire-responses";
 import type { CreateOrderBodySchema } from "./order-schemas";
 import { CatalogWebhookSchema } from "./catalog-event-wire";
+import { ENDPOINTS, pathOf, type EndpointKey } from "./endpoints";
 
 // The typed downstream client (issue 11.4). Results are parsed with the zod
 // schemas of lib/protocol/wire-responses, so a downstream gets exactly the
@@ -37,7 +38,7 @@ export interface SupplierClientOptions<P extends Profile> {
   apiKey: string;
   apiSecret: string;
   profile: P;
-  /** Defaults to the profile's primary prefix (/api/v1/upstream or /api/v1/provider). */
+  /** Defaults to the profile's primary prefix (PROFILE_PREFIXES, the /api/v1/… one). */
   prefix?: string;
   /** createOrder: attempts in all (default 5) and the back-off cap (default 30 s). */
   retry?: { attempts?: number; maxDelayMs?: number };
@@ -74,7 +75,11 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
   // Profile P refuses a repeated (key, timestamp, signature) (D8): every request gets its own second.
   const timestamp = () => (lastTs = Math.max(Math.floor(Date.now() / 1000), lastTs + 1));
 
-  async function call<S extends z.ZodType>(schema: S, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: string): Promise<Out<S>> {
+  /** One request to the endpoint of the table (lib/protocol/endpoints.ts): its method, its path with `id` and `query`. */
+  async function call<S extends z.ZodType>(schema: S, key: EndpointKey, opts: { id?: number; query?: string; body?: string } = {}): Promise<Out<S>> {
+    const method = ENDPOINTS[key].method;
+    const path = pathOf(key, opts.id) + (opts.query ?? "");
+    const body = opts.body;
     const res = await signedFetch(root + path, creds, { method, body, timestamp: timestamp() });
     const requestId = res.headers.get(HEADER_REQUEST_ID);
     const text = await res.text();
@@ -101,10 +106,10 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
   const profile = opts.profile as Profile;
   return {
     profile: opts.profile,
-    ping: () => call(AccountSchema, "GET", "/ping"),
-    categories: async () => (await call(CategoriesSchema, "GET", "/categories")).categories,
+    ping: () => call(AccountSchema, "ping"),
+    categories: async () => (await call(CategoriesSchema, "listCategories")).categories,
     products: (q: { page?: number; page_size?: number; include_inactive?: boolean; updated_after?: string } = {}) =>
-      call(ProductPageSchema[profile], "GET", `/products${queryString(q)}`) as Promise<Out<(typeof ProductPageSchema)[P]>>,
+      call(ProductPageSchema[profile], "listProducts", { query: queryString(q) }) as Promise<Out<(typeof ProductPageSchema)[P]>>,
     /**
      * Incremental sync (docs/protocol.md "Incremental catalogue sync"): every
      * product changed after `token` ("0": all), inactive and delisted ones
@@ -113,7 +118,7 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
     async syncProducts(token = "0", pageSize = 100) {
       const items: Out<(typeof ProductPageSchema)[P]>["items"] = [];
       for (let round = 0; round < 100_000; round++) {
-        const page = (await call(ProductPageSchema[profile], "GET", `/products${queryString({ updated_after: token, include_inactive: true, page_size: pageSize })}`)) as Out<(typeof ProductPageSchema)[P]>;
+        const page = (await call(ProductPageSchema[profile], "listProducts", { query: queryString({ updated_after: token, include_inactive: true, page_size: pageSize }) })) as Out<(typeof ProductPageSchema)[P]>;
         items.push(...page.items);
         if (!page.sync_token) throw new SupplierProtocolError("GET /products: no sync_token (the server does not offer incremental sync)");
         token = page.sync_token;
@@ -126,13 +131,13 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
      * statement"). from inclusive, to exclusive; a Date is sent as RFC 3339.
      */
     statement: (q: { page?: number; page_size?: number; from?: Date | string | number; to?: Date | string | number } = {}) =>
-      call(StatementSchema, "GET", `/statement${queryString(q)}`),
-    product: (id: number) => call(ProductDetailSchema[profile], "GET", `/products/${id}`) as Promise<Out<(typeof ProductDetailSchema)[P]>>,
-    getOrder: (id: number) => call(OrderReadSchema[profile], "GET", `/orders/${id}`) as Promise<Out<(typeof OrderReadSchema)[P]>>,
+      call(StatementSchema, "getStatement", { query: queryString(q) }),
+    product: (id: number) => call(ProductDetailSchema[profile], "getProduct", { id }) as Promise<Out<(typeof ProductDetailSchema)[P]>>,
+    getOrder: (id: number) => call(OrderReadSchema[profile], "getOrder", { id }) as Promise<Out<(typeof OrderReadSchema)[P]>>,
     /** Profile U extension (issue 12.2): the key's catalogue webhook; each answers `{ ok, url }` after the change (Profile P: 404 not_found). */
-    putCatalogWebhook: (url: string) => call(CatalogWebhookSchema, "PUT", "/catalog-webhook", JSON.stringify({ url })),
-    getCatalogWebhook: () => call(CatalogWebhookSchema, "GET", "/catalog-webhook"),
-    deleteCatalogWebhook: () => call(CatalogWebhookSchema, "DELETE", "/catalog-webhook"),
+    putCatalogWebhook: (url: string) => call(CatalogWebhookSchema, "putCatalogWebhook", { body: JSON.stringify({ url }) }),
+    getCatalogWebhook: () => call(CatalogWebhookSchema, "getCatalogWebhook"),
+    deleteCatalogWebhook: () => call(CatalogWebhookSchema, "deleteCatalogWebhook"),
 
     /**
      * Create an order. After a network error, a 5xx or a 429 (waiting
@@ -145,7 +150,7 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
       const schema = OrderCreatedSchema[profile] as (typeof OrderCreatedSchema)[P];
       for (let attempt = 0; ; attempt++) {
         try {
-          return (await call(schema, "POST", "/orders", bytes)) as Out<(typeof OrderCreatedSchema)[P]>;
+          return (await call(schema, "createOrder", { body: bytes })) as Out<(typeof OrderCreatedSchema)[P]>;
         } catch (err) {
           if (attempt + 1 >= attempts || !retryable(err)) throw err;
           await sleep(retryDelayMs(attempt, maxDelayMs, err instanceof SupplierApiError ? err.retryAfterSeconds : undefined));
@@ -177,7 +182,7 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
     /** Never succeeds in this protocol (D23); resolves to the D1 error. */
     async cancelOrder(id: number): Promise<SupplierApiError> {
       try {
-        await call(ErrorBodySchema, "POST", `/orders/${id}/cancel`, profile === "P" ? "{}" : "");
+        await call(ErrorBodySchema, "cancelOrder", { id, body: profile === "P" ? "{}" : "" });
       } catch (err) {
         if (err instanceof SupplierApiError) return err;
         throw err;

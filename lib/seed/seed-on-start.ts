@@ -1,5 +1,6 @@
 import { ensureFirstAdmin } from "./ensure-first-admin";
 import { isDatabaseEmpty, seedDemo } from "./seed-demo";
+import { PROFILE_PREFIXES } from "../protocol/profiles";
 
 /**
  * What `npm start` seeds (issue 2, item 5): on an empty embedded database the
@@ -55,8 +56,8 @@ export function startBanner(baseUrl: string, seedLines: string[]): string[] {
     row("Admin console:", `${base}/admin`),
     // Issue 11.2: where integrators start.
     row("API reference:", `${base}/docs`),
-    row("API (Profile U):", `${base}/v1/upstream  or  ${base}/api/v1/upstream`),
-    row("API (Profile P):", `${base}/v1/provider  or  ${base}/api/v1/provider`),
+    row("API (Profile U):", `${base}${PROFILE_PREFIXES.U[1]}  or  ${base}${PROFILE_PREFIXES.U[0]}`),
+    row("API (Profile P):", `${base}${PROFILE_PREFIXES.P[1]}  or  ${base}${PROFILE_PREFIXES.P[0]}`),
     ...(seedLines.length ? ["", ...seedLines] : []),
   ];
 }

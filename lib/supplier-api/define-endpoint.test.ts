@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db/client";
@@ -6,6 +7,8 @@ import { signedHeaders } from "../protocol/client";
 import { useTestDatabase } from "../testing/test-database";
 import { makeBuyer } from "../testing/factories";
 import { defineEndpoint, type EndpointContext } from "./define-endpoint";
+import { endpointRequest } from "./endpoint-request";
+import { toResponse } from "./responses";
 
 // The wrapper called in-process with a synthetic endpoint: the rules that no
 // catalogue endpoint exercises on its own (body parsing, validation messages,
@@ -32,8 +35,8 @@ const endpoint = defineEndpoint({
 async function call(segment: string, body: string, opts: { timestamp?: number; path?: string; id?: string } = {}) {
   const path = opts.path ?? `/api/v1/${segment}/echo`;
   const headers = signedHeaders(buyer, "POST", path, body, opts.timestamp);
-  const req = new Request(`http://127.0.0.1${path}`, { method: "POST", headers, body });
-  const res = await endpoint(req, { params: Promise.resolve({ profile: segment, ...(opts.id ? { id: opts.id } : {}) }) });
+  const req = endpointRequest({ method: "POST", target: path, headers: new Headers(headers), acceptEncoding: null, body: () => Readable.from([Buffer.from(body)]) });
+  const res = toResponse(await endpoint.serve(req, { segment, prefix: `/api/v1/${segment}`, params: opts.id ? { id: opts.id } : {} }));
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import type http from "node:http";
 import { z } from "zod";
 import { clientIp } from "../net/client-address";
 import { AppError, appError } from "../errors";
@@ -10,34 +9,31 @@ import { profileFromSegment, type Profile } from "../protocol/profiles";
 import { getCachedSettings } from "../settings/get-cached-settings";
 import { authenticate, type AuthenticatedCredential } from "./authenticate";
 import { consumeRateLimit } from "./rate-limit";
-import { nodeRequest, webRequest, type EndpointRequest } from "./endpoint-request";
-import { refuseDeclaredOversize } from "./read-body";
+import { refuseDeclaredOversize, type EndpointRequest } from "./endpoint-request";
 import { recordSignedRequest } from "./replay";
 import { touchCredential } from "./touch-credential";
-import { errorAnswer, jsonAnswer, toResponse, type Answer, type JsonText } from "./responses";
+import { errorAnswer, jsonAnswer, type Answer, type JsonText } from "./responses";
 import { parseIdParam, queryValidator, readJsonBody, validate } from "./validate-input";
 
 export { parseIdParam, validate };
 
 /**
- * THE HTTP EDGE OF THE SUPPLIER API: one wrapper for all seven endpoints.
+ * THE HTTP EDGE OF THE SUPPLIER API: one pipeline for every endpoint of the
+ * table (lib/protocol/endpoints.ts), served by the router (./router.ts).
  *
  * ```ts
  * // lib/supplier-api/endpoints/orders.ts
  * export const createOrderEndpoint = defineEndpoint({
- *   name: "orders.create",
- *   body: CreateOrderBodySchema,                 // { U, P }: zod schemas per profile (lib/protocol/order-schemas.ts)
+ *   ...ENDPOINTS.createOrder,                    // name, body/query schemas per profile, from the table
  *   allowReplay: async (ctx) => (await matchStoredOrder(createArgs(ctx))) !== null, // D8 exception, optional
  *   handler: async (ctx) => orderCreatedWire(ctx.profile, (await createOrder(createArgs(ctx))).order),
  * });
- * // app/api/v1/[profile]/orders/route.ts
- * export const dynamic = "force-dynamic";
- * export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: createOrderEndpoint });
+ * // lib/supplier-api/endpoints.ts binds it to its table entry: createOrder: createOrderEndpoint,
  * ```
  *
  * Every request passes these steps, in the order of D7:
  *  1. request id (X-Request-Id on every response, also in the log line, D1);
- *     the [profile] segment must be `upstream` or `provider`, else 404 not_found;
+ *     the profile segment must be `upstream` or `provider`, else 404 not_found;
  *  2. body limit 1 MiB (D30): a declared Content-Length over it → 413 before anything else;
  *  3. authentication (section 5, D6, D7, D9; decision 0028): an address past its
  *     failed authentications → 429; headers, timestamp ±60 s, key and user active
@@ -87,7 +83,7 @@ export type EndpointContext<BU = unknown, BP = unknown, QU = unknown, QP = unkno
 
 export interface EndpointContextBase {
   profile: Profile;
-  /** The prefix the client used, e.g. "/v1/provider" (for logs or links). */
+  /** The prefix the client used, one of the four (for logs or links). */
   prefix: string;
   requestId: string;
   credential: AuthenticatedCredential;
@@ -103,46 +99,39 @@ export interface EndpointContextBase {
   replayed: boolean;
 }
 
-type RouteParams = Record<string, string | string[] | undefined>;
+/** Where the router found the endpoint: the profile segment, the prefix the client used, the path parameters. */
+export interface RouteMatch {
+  segment: string;
+  prefix: string;
+  params: Record<string, string>;
+}
 
-type ServeEndpoint = (req: EndpointRequest, params: RouteParams) => Promise<Answer>;
-
-/**
- * The shape Next expects of a route handler export (GET, POST). Those of
- * defineEndpoint also carry `serveNode`: the same pipeline over a request our
- * HTTP server reads from the socket itself (lib/ops/direct-dispatch.ts). It
- * is built here, in the bundle Next loads, so every class the pipeline checks
- * (AppError) is the bundle's own.
- */
-export type RouteHandler = ((req: Request, ctx: { params: Promise<RouteParams> }) => Promise<Response>) & {
-  serveNode?: (req: http.IncomingMessage, target: string, params: RouteParams) => Promise<Answer>;
-};
+/** An endpoint's pipeline, not tied to a transport: the router's two callers write its Answer. */
+export interface Endpoint {
+  name: string;
+  serve(req: EndpointRequest, route: RouteMatch): Promise<Answer>;
+}
 
 export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, QP = undefined>(
   def: EndpointDefinition<BU, BP, QU, QP>,
-): RouteHandler {
-  const serve = serveEndpoint(def);
-  const handler: RouteHandler = async (req, routeCtx) => toResponse(await serve(webRequest(req), await routeCtx.params));
-  handler.serveNode = (req, target, params) => serve(nodeRequest(req, target), params);
-  return handler;
+): Endpoint {
+  return { name: def.name, serve: serveEndpoint(def) };
 }
 
-function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>): ServeEndpoint {
+function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>): Endpoint["serve"] {
   const validQuery = def.query ? queryValidator(def.query) : undefined;
-  return async (req, params) => {
+  return async (req, route) => {
     const started = performance.now();
     const requestId = crypto.randomUUID();
     let profile: Profile | undefined;
     let credentialId: number | undefined;
     let answer: Answer;
     try {
-      const { profile: segment, ...rest } = params;
-      profile = profileFromSegment(String(segment));
+      profile = profileFromSegment(route.segment);
       if (!profile) throw appError("not_found", "no such endpoint");
       const q = req.target.indexOf("?");
       const pathname = q < 0 ? req.target : req.target.slice(0, q);
       const search = q < 0 || q === req.target.length - 1 ? "" : req.target.slice(q);
-      const prefix = pathname.startsWith("/api/") ? `/api/v1/${segment}` : `/v1/${segment}`;
 
       // D7, issue 22.2: a declared oversize body first; the body is read only once the headers and key passed.
       refuseDeclaredOversize(req.headers.get("content-length"));
@@ -171,12 +160,12 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
       const rawBody = raw.toString("utf8");
       const base: EndpointContextBase = {
         profile,
-        prefix,
+        prefix: route.prefix,
         requestId,
         credential: auth.credential,
         body: undefined,
         query: undefined,
-        params: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : String(v)])),
+        params: route.params,
         rawBody,
         replayed,
       };
@@ -195,25 +184,52 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
     } catch (err) {
       answer = errorAnswer(err, requestId);
     }
-    answer.headers[HEADER_REQUEST_ID] = requestId;
     observeApiRequest(def.name, profile ?? null, answer.status, performance.now() - started);
-    // Guarded: the line's fields are not even gathered at LOG_LEVEL=warn (this runs on every request).
-    if (log.isLevelEnabled("info")) {
-      log.info(
-        {
-          requestId,
-          profile: profile ?? null,
-          endpoint: def.name,
-          method: req.method,
-          status: answer.status,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-          credentialId: credentialId ?? null,
-        },
-        "supplier api request",
-      );
-    }
-    return answer;
+    return finish(answer, requestId, { profile: profile ?? null, endpoint: def.name, method: req.method, started, credentialId: credentialId ?? null });
   };
+}
+
+/**
+ * A refusal before any endpoint is chosen (the router's 404 not_found, 405
+ * method_not_allowed, 400 for a path it cannot decode): the D1 body, request
+ * id and log line of the pipeline, nothing read, nothing authenticated (the
+ * answer says only what the public specification says: which paths and
+ * methods exist).
+ */
+export function refusal(err: AppError, method: string, profile: Profile | null): Answer {
+  const requestId = crypto.randomUUID();
+  return finish(errorAnswer(err, requestId), requestId, { profile, endpoint: err.code, method, started: undefined, credentialId: null });
+}
+
+/**
+ * Every answer of the supplier API ends here: X-Request-Id (D1); no cache may
+ * keep it, no browser may guess its type (it carries card keys and balances,
+ * issue 22.7); one log line per request.
+ */
+function finish(
+  answer: Answer,
+  requestId: string,
+  line: { profile: Profile | null; endpoint: string; method: string; started: number | undefined; credentialId: number | null },
+): Answer {
+  answer.headers[HEADER_REQUEST_ID] = requestId;
+  answer.headers["Cache-Control"] = "no-store";
+  answer.headers["X-Content-Type-Options"] = "nosniff";
+  // Guarded: the line's fields are not even gathered at LOG_LEVEL=warn (this runs on every request).
+  if (log.isLevelEnabled("info")) {
+    log.info(
+      {
+        requestId,
+        profile: line.profile,
+        endpoint: line.endpoint,
+        method: line.method,
+        status: answer.status,
+        ...(line.started === undefined ? {} : { durationMs: Math.round((performance.now() - line.started) * 10) / 10 }),
+        credentialId: line.credentialId,
+      },
+      "supplier api request",
+    );
+  }
+  return answer;
 }
 
 const replayDetected = () => appError("replay_detected", "this signed request was already processed");

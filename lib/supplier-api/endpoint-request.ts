@@ -1,10 +1,11 @@
-import type http from "node:http";
-import { readBodyLimited, readNodeBodyLimited } from "./read-body";
+import { appError } from "../errors";
+import { declaredOver, readCappedStream, type Deadline } from "../net/read-capped";
+import { MAX_BODY_BYTES } from "../protocol/headers";
 
 /**
- * A request as the endpoint pipeline (define-endpoint.ts) reads it: from
- * Next's Request, or straight from our HTTP server's socket
- * (lib/ops/direct-dispatch.ts, decision 0023).
+ * A request as the endpoint pipeline (define-endpoint.ts) reads it, whichever
+ * caller of the router (./router.ts) received it: our HTTP server's socket or
+ * Next's catch-all route. Both make it with `endpointRequest`.
  */
 export interface EndpointRequest {
   method: string;
@@ -21,22 +22,54 @@ export interface EndpointRequest {
   readBody(): Promise<Buffer>;
 }
 
-export function webRequest(req: Request): EndpointRequest {
-  const url = new URL(req.url);
-  return { method: req.method, target: url.pathname + url.search, headers: req.headers, acceptEncoding: null, readBody: () => readBodyLimited(req) };
+export function endpointRequest(r: {
+  method: string;
+  target: string;
+  headers: EndpointRequest["headers"];
+  acceptEncoding: string | null;
+  /** The body's stream, or null when the request has none (nothing to wait for). */
+  body: () => NodeJS.ReadableStream | null;
+}): EndpointRequest {
+  return {
+    method: r.method,
+    target: r.target,
+    headers: r.headers,
+    acceptEncoding: r.acceptEncoding,
+    readBody: () => readBody(r.headers.get("content-length"), r.body()),
+  };
 }
 
-/** The socket's headers (repeated values joined by ", ", as Headers.get joins them) and body. */
-export function nodeRequest(req: http.IncomingMessage, target: string): EndpointRequest {
-  const get = (name: string) => {
-    const value = req.headers[name.toLowerCase()];
-    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-  };
-  return {
-    method: req.method ?? "GET",
-    target,
-    headers: { get },
-    acceptEncoding: get("accept-encoding"),
-    readBody: () => readNodeBodyLimited(req),
-  };
+// The rest of the body is never read, so the connection cannot be reused: ask to close it.
+const tooLarge = () =>
+  appError("request_too_large", `request body is larger than ${MAX_BODY_BYTES} bytes`, { headers: { Connection: "close" } });
+
+/**
+ * Issue 22.2: a body is read only for an authenticated request, and it must
+ * arrive within 15 s of that (an HTTP client sends it right after the
+ * headers); otherwise 408 request_timeout and the connection is closed.
+ */
+export const BODY_TIMEOUT_MS = 15_000;
+const DEADLINE: Deadline = {
+  timeoutMs: BODY_TIMEOUT_MS,
+  timedOut: () => appError("request_timeout", `the request body did not arrive within ${BODY_TIMEOUT_MS / 1000} s`, { headers: { Connection: "close" } }),
+};
+
+/** D7, D30: a declared Content-Length over the limit is refused first, before authentication reads anything. */
+export function refuseDeclaredOversize(declaredLength: string | null, limit = MAX_BODY_BYTES): void {
+  if (declaredOver(declaredLength, limit)) throw tooLarge();
 }
+
+/**
+ * THE body reader of the supplier API (and the Profile U callback route):
+ * the raw bytes, refusing more than 1 MiB (D30) before the body is read
+ * whole: a declared Content-Length above the limit is refused without
+ * reading, and a chunked or lying body is counted while it streams and
+ * abandoned at the first byte over (the stream is paused, not destroyed, so
+ * the 413 is still answered on the same socket).
+ */
+export function readBody(declaredLength: string | null, stream: NodeJS.ReadableStream | null): Promise<Buffer> {
+  if (!stream) return declaredOver(declaredLength, MAX_BODY_BYTES) ? Promise.reject(tooLarge()) : NO_BODY;
+  return readCappedStream(stream, { declaredLength: declaredLength ?? undefined, limit: MAX_BODY_BYTES, tooLarge, deadline: DEADLINE });
+}
+
+const NO_BODY = Promise.resolve(Buffer.alloc(0));

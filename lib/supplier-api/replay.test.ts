@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
-import { signedRawRequest, type Creds } from "./test-client";
+import { signedRawRequest, type Creds } from "../testing/test-client";
 
 // D8 and decision 0010 over real HTTP: the query string is not signed, so it
 // may not make a captured Profile P request new again.

@@ -6,10 +6,10 @@ import { ERROR_STATUS, type ErrorBody } from "../protocol/errors";
 import { zodMessage } from "./zod-message";
 
 // The answers of the supplier API edge (D1, D2): success bodies and the D1
-// error body, shared by defineEndpoint, route-methods and the upstream
-// callback route. An Answer is not yet tied to a transport: Next's route
-// exports turn it into a Response, our HTTP server's catalogue dispatch
-// writes it to the socket as it is (decision 0023).
+// error body, shared by the pipeline (define-endpoint.ts) and the upstream
+// callback route. An Answer is not yet tied to a transport: the router's
+// Next caller turns it into a Response, our HTTP server writes it to the
+// socket as it is (decisions 0023, 0036).
 
 export interface Answer {
   status: number;

@@ -17,14 +17,18 @@ export interface AppServer {
 /**
  * Starts the real built app (scripts/server.ts, as `npm start` does) on a free loopback port against the
  * given database, and waits until /api/health answers 200. Tests then speak
- * real HTTP to the real route handlers.
+ * real HTTP to the real route handlers. `nextStart`: the same build served by
+ * `next start` alone, without our server (decision 0036 compares the two).
  */
-export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
+export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}, opts: { nextStart?: boolean } = {}): Promise<AppServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-app-"));
   let output = "";
   // Our production server (scripts/server.ts), not `next start`: it sets the client address from the socket (issue 8.5).
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/server.ts", "--port", String(port), "--hostname", "127.0.0.1"], {
+  const args = opts.nextStart
+    ? ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"]
+    : ["--import", "tsx", "scripts/server.ts", "--port", String(port), "--hostname", "127.0.0.1"];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: process.cwd(),
     env: {
       ...process.env,

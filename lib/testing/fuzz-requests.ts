@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { HTTP_METHODS } from "../supplier-api/route-methods";
-import { SUPPLIER_ENDPOINTS } from "../supplier-api/endpoint-table";
+import { HTTP_METHODS } from "../supplier-api/router";
+import { SUPPLIER_ENDPOINTS } from "./endpoint-samples";
 import { ALL_PREFIXES } from "../protocol/profiles";
 
 // Issue 8.2: generated hostile requests for the property-based fuzz test of the

@@ -5,7 +5,7 @@ import { ALL_PREFIXES } from "../protocol/profiles";
 // our servers is checked against the OpenAPI document (its operation and
 // status), so the document and the server cannot drift apart. startAppServer
 // registers each server; both transports of the tests report here:
-// rawRequest (lib/supplier-api/test-client.ts) and fetch (wrapped below, which
+// rawRequest (lib/testing/test-client.ts) and fetch (wrapped below, which
 // covers lib/protocol/client.ts). Responses from stubs and proxies are not ours
 // and are not checked.
 

@@ -1,6 +1,7 @@
 import { env } from "../config/env";
 import { z } from "zod";
 import { supplierClient, type SupplierCredentials } from "../protocol/client";
+import { pathOf } from "../protocol/endpoints";
 import { PROFILE_PREFIXES, type Profile } from "../protocol/profiles";
 import { ERROR_STATUS } from "../protocol/errors";
 import { AmountTextSchema as Amount } from "../protocol/amount";
@@ -177,10 +178,10 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
   }
 
   return {
-    ping: () => call(UpstreamPingSchema, "GET", "/ping"),
-    categories: async () => (await call(z.object({ categories: z.array(UpstreamCategorySchema) }), "GET", "/categories")).categories,
+    ping: () => call(UpstreamPingSchema, "GET", pathOf("ping")),
+    categories: async () => (await call(z.object({ categories: z.array(UpstreamCategorySchema) }), "GET", pathOf("listCategories"))).categories,
     productsPage: (page: number, pageSize = 100) =>
-      call(ProductsPageSchema, "GET", `/products?page=${page}&page_size=${pageSize}&include_inactive=true`),
+      call(ProductsPageSchema, "GET", `${pathOf("listProducts")}?page=${page}&page_size=${pageSize}&include_inactive=true`),
     /** Every product entry, inactive ones included (so a re-import can delist them), unchecked. Bounded by `maxPages`. */
     async allProducts(maxPages = 1000): Promise<unknown[]> {
       const out: unknown[] = [];
@@ -191,8 +192,8 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
       }
       throw new UpstreamError("invalid", `more than ${maxPages} pages of products`);
     },
-    createOrder: (body: UpstreamCreateOrder) => call(UpstreamOrderSchema, "POST", "/orders", body),
-    getOrder: (orderId: number) => call(UpstreamOrderSchema, "GET", `/orders/${orderId}`),
+    createOrder: (body: UpstreamCreateOrder) => call(UpstreamOrderSchema, "POST", pathOf("createOrder"), body),
+    getOrder: (orderId: number) => call(UpstreamOrderSchema, "GET", pathOf("getOrder", orderId)),
   };
 }
 

@@ -5,7 +5,7 @@
 // readers' answers (their decoding included). The parent sends one JSON
 // command a line on stdin and reads one JSON result a line on stdout:
 //
-//   { "base": "http://127.0.0.1:P", "paths": ["/api/v1/upstream/products/7", …],
+//   { "base": "http://127.0.0.1:P", "paths": ["{prefix}/products/7", …],
 //     "seconds": 30, "apiKey": "…", "apiSecret": "…" }
 //   → { "load": LoadResult, "bytes": …, "wireBytes": …, "sample": "<last body, base64>" }
 //

@@ -7,6 +7,8 @@
 import http from "node:http";
 import { percentile } from "./load";
 import { makeAgent, signedHttpRequest, type SupplierCredentials } from "./signed-fetch";
+import { pathOf } from "../../lib/protocol/endpoints";
+import { PROFILE_PREFIXES } from "../../lib/protocol/profiles";
 
 export interface ScaleSku { skuId: number; productId: number; stock: number }
 export interface OrderFigures {
@@ -33,7 +35,7 @@ export async function placeOrders({ agents, creds, baseUrl, skus, seconds, rate,
   agents: { order: http.Agent; probe: http.Agent }; creds: SupplierCredentials; baseUrl: string; skus: ScaleSku[];
   seconds: number; rate: number; probeEvery: number; run: string;
 }): Promise<OrderFigures> {
-  const ordersUrl = new URL(`${baseUrl}/api/v1/upstream/orders`);
+  const ordersUrl = new URL(`${baseUrl}${PROFILE_PREFIXES.U[0]}${pathOf("createOrder")}`);
   const latencies: number[] = [];
   const staleness: number[] = [];
   const errorKinds: Record<string, number> = {};
@@ -43,7 +45,7 @@ export async function placeOrders({ agents, creds, baseUrl, skus, seconds, rate,
 
   const probe = async (sku: ScaleSku, answeredAt: number) => {
     const want = sku.stock;
-    const url = new URL(`${baseUrl}/api/v1/upstream/products/${sku.productId}`);
+    const url = new URL(`${baseUrl}${PROFILE_PREFIXES.U[0]}${pathOf("getProduct", sku.productId)}`);
     for (;;) {
       const res = await signedHttpRequest(agents.probe, creds, url);
       const now = performance.now();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { supplierClient } from "@/lib/protocol/client";
 import { openApiDocument } from "@/lib/protocol/openapi/document";
-import { signedRawRequest } from "@/lib/supplier-api/test-client";
+import { signedRawRequest } from "@/lib/testing/test-client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
 import { checkTestResponse, ResponseContractError, responseCheckLog } from "@/lib/testing/response-check";

@@ -162,8 +162,8 @@ export function openApiDocument(): OpenApiDocument {
     info: { title: "Card-key supplier interface", version: PROTOCOL_VERSION, description: GUIDE_MARKDOWN },
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
     tags: [
-      { name: PROFILE_TAG.U, description: "Callbacks, lenient validation: `/api/v1/upstream` and `/v1/upstream`." },
-      { name: PROFILE_TAG.P, description: "Polling, strict validation, replay protection: `/api/v1/provider` and `/v1/provider`." },
+      { name: PROFILE_TAG.U, description: `Callbacks, lenient validation: \`${PROFILE_PREFIXES.U[0]}\` and \`${PROFILE_PREFIXES.U[1]}\`.` },
+      { name: PROFILE_TAG.P, description: `Polling, strict validation, replay protection: \`${PROFILE_PREFIXES.P[0]}\` and \`${PROFILE_PREFIXES.P[1]}\`.` },
     ],
     paths,
     webhooks: {

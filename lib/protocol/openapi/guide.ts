@@ -1,5 +1,6 @@
 import vectors from "../test-vectors.json";
 import { MAX_BODY_BYTES, REPLAY_WINDOW_SECONDS, TIMESTAMP_WINDOW_SECONDS } from "../headers";
+import { PROFILE_PREFIXES } from "../profiles";
 
 // The key sections of docs/protocol.md (signing, idempotency, polling,
 // callbacks) as Markdown for the document's description, so the reference
@@ -27,7 +28,7 @@ Worked example (test vector "${v.name}"):
     signature   ${v.signature}`;
 
 export const GUIDE_MARKDOWN = `The supplier interface of this site, for downstream shops: two profiles
-(U: \`/api/v1/upstream\`, \`/v1/upstream\`; P: \`/api/v1/provider\`, \`/v1/provider\`), the seven endpoints of the specification each,
+(U: \`${PROFILE_PREFIXES.U[0]}\`, \`${PROFILE_PREFIXES.U[1]}\`; P: \`${PROFILE_PREFIXES.P[0]}\`, \`${PROFILE_PREFIXES.P[1]}\`), the seven endpoints of the specification each,
 plus the extensions in docs/protocol.md ("Extensions").
 The full guide is docs/protocol.md; the decisions D1–D33 are in docs/spec/decisions.md.
 Conformance checker: \`npm run conformance -- --base-url URL --api-key K --api-secret S --profile U|P\`.

@@ -1,23 +1,12 @@
 import type { z } from "zod";
-import { CatalogWebhookBodySchema, CatalogWebhookSchema } from "../catalog-event-wire";
-import { CancelOrderBodySchema, CreateOrderBodySchema } from "../order-schemas";
+import { ENDPOINT_LIST, servedIn } from "../endpoints";
 import type { Profile } from "../profiles";
-import {
-  AccountSchema,
-  CategoriesSchema,
-  OrderCreatedSchema,
-  OrderReadSchema,
-  ProductDetailSchema,
-  ProductPageSchema,
-  StatementSchema,
-  type WireErrorCode,
-} from "../wire-responses";
+import type { WireErrorCode } from "../wire-responses";
 
-// The seven endpoints of section 4, and the extensions (docs/protocol.md
-// "Extensions"), as the OpenAPI document describes them:
-// per profile the request body, the success body and every error code the
-// endpoint can answer with, by HTTP status (section 7 and the decisions).
-// The conformance kit reads the same table.
+// The endpoints as the OpenAPI document describes them, made from the
+// endpoint table (../endpoints.ts): per profile the request body, the success
+// body and every error code the endpoint can answer with, by HTTP status
+// (section 7 and the decisions). The conformance kit reads the same list.
 
 export interface Operation {
   key: string;
@@ -50,108 +39,21 @@ export function commonErrors(profile: Profile): Partial<Record<number, WireError
 }
 
 export function operations(profile: Profile): Operation[] {
-  const P = profile === "P";
-  return [
-    { key: "ping", method: "get", path: "/ping", summary: "Connection test, account and balance", guide: "ping", success: AccountSchema, errors: {} },
-    {
-      key: "pingPost",
-      method: "post",
-      path: "/ping",
-      summary: "Connection test (POST; the body is ignored)",
-      guide: "ping",
-      success: AccountSchema,
-      errors: {},
-    },
-    { key: "listCategories", method: "get", path: "/categories", summary: "List categories", guide: "categories", success: CategoriesSchema, errors: {} },
-    {
-      key: "listProducts",
-      method: "get",
-      path: "/products",
-      summary: "List products (paged, D10)",
-      guide: "products",
-      query: "products",
-      success: ProductPageSchema[profile],
-      errors: {},
-    },
-    {
-      key: "getProduct",
-      method: "get",
-      path: "/products/{id}",
-      summary: "One product; inactive ones too (D11)",
-      guide: "product-detail",
-      pathId: "product",
-      success: ProductDetailSchema[profile],
-      errors: { 404: [P ? "product_not_found" : "product_unavailable"] },
-    },
-    {
-      key: "createOrder",
-      method: "post",
-      path: "/orders",
-      summary: "Create a purchase order (idempotent on downstream_order_no, D18)",
-      guide: "create-order",
-      body: { schema: CreateOrderBodySchema[profile], required: true },
-      success: OrderCreatedSchema[profile],
-      errors: {
-        400: [
-          ...(P ? (["invalid_json"] as const) : []),
-          ...(P ? [] : (["product_unavailable"] as const)),
-          "sku_unavailable",
-          "insufficient_stock",
-          "insufficient_balance",
-        ],
-        ...(P ? { 403: ["points_disabled"] } : {}),
-        409: ["idempotency_conflict"],
-      },
-    },
-    {
-      key: "getOrder",
-      method: "get",
-      path: "/orders/{id}",
-      summary: "Read one of your orders (D20)",
-      guide: "read-order",
-      pathId: "order",
-      success: OrderReadSchema[profile],
-      errors: { 404: ["order_not_found"] },
-    },
-    {
-      key: "cancelOrder",
-      method: "post",
-      path: "/orders/{id}/cancel",
-      summary: "Cancel request: never allowed (D23)",
-      guide: "cancel",
-      pathId: "order",
-      // D23: Profile U ignores a cancel body; P checks it strictly.
-      ...(P ? { body: { schema: CancelOrderBodySchema.P, required: false } } : {}),
-      errors: { ...(P ? { 400: ["invalid_json"] } : {}), 404: ["order_not_found"], 409: ["cancel_not_allowed"] },
-    },
-    {
-      key: "getStatement",
-      method: "get",
-      path: "/statement",
-      summary: "Extension: your points ledger, newest first (paged like products)",
-      guide: "balance-statement",
-      query: "statement",
-      success: StatementSchema,
-      errors: {},
-    },
-    ...(P ? [] : catalogWebhookOperations()),
-  ];
-}
-
-/** Issue 12.2, Profile U extension: the key's catalogue webhook (docs/protocol.md#catalogue-events). */
-function catalogWebhookOperations(): Operation[] {
-  const common = { path: "/catalog-webhook", guide: "catalogue-events", success: CatalogWebhookSchema, errors: {} };
-  return [
-    { ...common, key: "getCatalogWebhook", method: "get", summary: "Read the key's catalogue webhook (extension, Profile U)" },
-    {
-      ...common,
-      key: "putCatalogWebhook",
-      method: "put",
-      summary: "Register or replace the key's catalogue webhook (extension, Profile U; D29 address rules)",
-      body: { schema: CatalogWebhookBodySchema, required: true },
-    },
-    { ...common, key: "deleteCatalogWebhook", method: "delete", summary: "Remove the key's catalogue webhook (extension, Profile U)" },
-  ];
+  return ENDPOINT_LIST.filter((e) => servedIn(e, profile)).map((e) => {
+    const body = e.body?.[profile];
+    return {
+      key: e.key,
+      method: e.method.toLowerCase() as Operation["method"],
+      path: e.path,
+      summary: e.doc.summary,
+      guide: e.doc.guide,
+      ...(body ? { body: { schema: body, required: !e.body?.allowEmpty } } : {}),
+      ...(e.doc.query ? { query: e.doc.query } : {}),
+      ...(e.doc.pathId ? { pathId: e.doc.pathId } : {}),
+      ...(e.doc.success ? { success: e.doc.success(profile) } : {}),
+      errors: e.doc.errors?.(profile) ?? {},
+    };
+  });
 }
 
 /** All codes an operation can answer with, by status. */

@@ -1,4 +1,4 @@
-import { ProductsQuerySchema } from "../../protocol/catalog-query";
+import { ENDPOINTS } from "../../protocol/endpoints";
 import { catalogView, categoriesBody, productDetail, productPage, productSyncPage } from "../../catalog-read/catalog-cache";
 import { pageBody } from "../../catalog-read/page-cache";
 import { defineEndpoint, parseIdParam } from "../define-endpoint";
@@ -7,14 +7,13 @@ import { appError } from "../../errors";
 
 /** Section 4.2: `{ ok, categories }`; parent_id 0 is top level. */
 export const listCategoriesEndpoint = defineEndpoint({
-  name: "categories.list",
+  ...ENDPOINTS.listCategories,
   handler: async (ctx) => jsonText(categoriesBody(await catalogView(ctx.profile))),
 });
 
 /** Section 4.3, D10, D12, D13, D15; `updated_after` and level prices are extensions (issue 12.1, 12.4). */
 export const listProductsEndpoint = defineEndpoint({
-  name: "products.list",
-  query: ProductsQuerySchema,
+  ...ENDPOINTS.listProducts,
   handler: async (ctx) => {
     const { page, page_size, include_inactive, updated_after } = ctx.query;
     const view = await catalogView(ctx.profile, ctx.credential.memberLevelId);
@@ -27,7 +26,7 @@ export const listProductsEndpoint = defineEndpoint({
 
 /** Section 4.4, D11: inactive products are returned with is_active false; unknown ones are 404. */
 export const getProductEndpoint = defineEndpoint({
-  name: "products.get",
+  ...ENDPOINTS.getProduct,
   handler: async (ctx) => {
     const id = parseIdParam(ctx.params.id);
     const body = productDetail(await catalogView(ctx.profile, ctx.credential.memberLevelId), id);

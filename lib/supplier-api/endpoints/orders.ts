@@ -3,7 +3,8 @@ import { createOrder } from "../../orders/create-order";
 import type { CreateOrderArgs } from "../../orders/order-types";
 import { getOrder } from "../../orders/get-order";
 import { matchStoredOrder } from "../../orders/match-stored-order";
-import { CancelOrderBodySchema, CreateOrderBodySchema, type CreateOrderBodyP, type CreateOrderBodyU } from "../../protocol/order-schemas";
+import { ENDPOINTS } from "../../protocol/endpoints";
+import { type CreateOrderBodyP, type CreateOrderBodyU } from "../../protocol/order-schemas";
 import { orderCreatedWire, orderReadWire } from "../../serializers/order";
 import { defineEndpoint, parseIdParam, type EndpointContext } from "../define-endpoint";
 
@@ -31,8 +32,7 @@ function createArgs(ctx: CreateCtx): CreateOrderArgs {
  * body matches a stored order exactly is answered read-only with that order.
  */
 export const createOrderEndpoint = defineEndpoint({
-  name: "orders.create",
-  body: CreateOrderBodySchema,
+  ...ENDPOINTS.createOrder,
   allowReplay: async (ctx) => (await matchStoredOrder(createArgs(ctx))) !== null,
   handler: async (ctx) => {
     if (ctx.replayed) {
@@ -46,13 +46,12 @@ export const createOrderEndpoint = defineEndpoint({
 
 /** Section 4.6, D20: own orders only; anything else is 404 order_not_found; a non-numeric id is 400. */
 export const readOrderEndpoint = defineEndpoint({
-  name: "orders.read",
+  ...ENDPOINTS.getOrder,
   handler: async (ctx) => orderReadWire(ctx.profile, await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id) })),
 });
 
 /** Section 4.7, D23: never cancellable; 409 cancel_not_allowed for an own order, else 404. */
 export const cancelOrderEndpoint = defineEndpoint({
-  name: "orders.cancel",
-  body: { ...CancelOrderBodySchema, allowEmpty: true },
+  ...ENDPOINTS.cancelOrder,
   handler: async (ctx) => cancelOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id) }),
 });

@@ -2,11 +2,12 @@ import { formatAmount, CURRENCY } from "../../protocol/amount";
 import { PROTOCOL_VERSION, PROVIDER_TYPE } from "../../protocol/headers";
 import { getCachedSettings } from "../../settings/get-cached-settings";
 import { getAccount } from "../../users/get-account";
+import { ENDPOINTS } from "../../protocol/endpoints";
 import { defineEndpoint } from "../define-endpoint";
 
-/** Section 2.1 / 4.1, D4, D16. GET and POST; a POST body is ignored. Balance is read live. */
+/** Section 2.1 / 4.1, D4, D16. GET and POST (one handler for both entries); a POST body is ignored. Balance is read live. */
 export const pingEndpoint = defineEndpoint({
-  name: "ping",
+  ...ENDPOINTS.ping,
   handler: async (ctx) => {
     const [settings, account] = await Promise.all([getCachedSettings(), getAccount(ctx.credential.userId)]);
     return {

@@ -1,5 +1,5 @@
 import { listStatement } from "../../points/list-statement";
-import { StatementQuerySchema } from "../../protocol/statement-query";
+import { ENDPOINTS } from "../../protocol/endpoints";
 import { defineEndpoint } from "../define-endpoint";
 import { statementWire } from "../../serializers/statement";
 
@@ -9,8 +9,7 @@ import { statementWire } from "../../serializers/statement";
  * The user comes from the credential, never from the request.
  */
 export const statementEndpoint = defineEndpoint({
-  name: "statement.list",
-  query: StatementQuerySchema,
+  ...ENDPOINTS.getStatement,
   handler: async (ctx) => {
     const { page, page_size, from, to } = ctx.query;
     const statement = await listStatement({ userId: ctx.credential.userId, page, pageSize: page_size, from, to });

@@ -4,7 +4,7 @@ import { createAdmin } from "@/lib/admins/create-admin";
 import { confirmCardKeys } from "@/lib/catalog/confirm-card-keys";
 import { undoCardKeyBatch } from "@/lib/catalog/undo-card-key-batch";
 import { db } from "@/lib/db/client";
-import { signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
+import { signedRawRequest, type Creds } from "@/lib/testing/test-client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";

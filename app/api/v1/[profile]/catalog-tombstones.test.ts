@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ALL_PREFIXES } from "@/lib/protocol/profiles";
-import { signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
+import { signedRawRequest, type Creds } from "@/lib/testing/test-client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer, makeCategory, makeProduct } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";

@@ -5,7 +5,7 @@ import { PROFILE_PREFIXES } from "@/lib/protocol/profiles";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";
-import { signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
+import { signedRawRequest, type Creds } from "@/lib/testing/test-client";
 
 // Issue 12.2 over real HTTP: the catalogue webhook endpoints of Profile U
 // (docs/protocol.md "Catalogue events", decision 0022). Private networks are

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ALL_PREFIXES, type Profile } from "@/lib/protocol/profiles";
-import { signedRawRequest } from "@/lib/supplier-api/test-client";
+import { signedRawRequest } from "@/lib/testing/test-client";
 import { buyer, categoryIds, creds, expectedActiveOrder, FORM_SCHEMA, get, ids, IMAGE_CONTENT, order, server, skuIds, useCatalogFixture } from "@/lib/testing/catalog-fixture";
 
 // Ping and the catalogue endpoints over real HTTP, for each profile and

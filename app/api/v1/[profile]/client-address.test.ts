@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
-import { signedRawRequest } from "@/lib/supplier-api/test-client";
+import { signedRawRequest } from "@/lib/testing/test-client";
 
 // Issue 8.5: client addresses come from the socket unless a proxy is trusted.
 // Real sockets bound to different loopback addresses act as different client

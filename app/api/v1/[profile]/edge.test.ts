@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ALL_PREFIXES } from "@/lib/protocol/profiles";
@@ -5,8 +7,8 @@ import { MAX_BODY_BYTES } from "@/lib/protocol/headers";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer, makeProduct } from "@/lib/testing/factories";
-import { existingEndpoints, routeFilesOnDisk, servedIn, SUPPLIER_ENDPOINTS } from "@/lib/supplier-api/endpoint-table";
-import { rawRequest, signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
+import { servedIn, SUPPLIER_ENDPOINTS } from "@/lib/testing/endpoint-samples";
+import { rawRequest, signedRawRequest, type Creds } from "@/lib/testing/test-client";
 
 // The HTTP edge over real HTTP: the four prefixes and their route files,
 // X-Request-Id (D1), the body limit while streaming (D30), replay (D8),
@@ -27,17 +29,20 @@ afterAll(async () => {
 });
 
 describe("the four prefixes expose the same endpoints (section 4 and the extensions)", () => {
-  it("the route files on disk are exactly the endpoints of the table: the seven of section 4 and the extensions (plus test files)", () => {
-    // Plus the catch-all that answers every other path with a D1 404 (issue 8.1).
-    const onDisk = routeFilesOnDisk().filter((f) => f !== "app/api/v1/[profile]/[[...rest]]/route.ts");
-    const expected = [...new Set(SUPPLIER_ENDPOINTS.map((e) => e.routeFile))].sort();
-    expect(onDisk).toEqual(expected.filter((f) => onDisk.includes(f)));
-    // Every endpoint of the table has its route file.
-    expect(existingEndpoints().length).toBe(SUPPLIER_ENDPOINTS.length);
+  it("decision 0036: Next has one route for the supplier API, the catch-all that hands every request to the router", () => {
+    const routes: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name));
+        else if (entry.name === "route.ts") routes.push(path.join(dir, entry.name));
+      }
+    };
+    walk("app/api/v1");
+    expect(routes).toEqual([path.join("app/api/v1/[profile]/[[...rest]]/route.ts")]);
   });
 
   it("every endpoint answers under every prefix with its JSON (not the router's 404/405)", async () => {
-    for (const endpoint of existingEndpoints()) {
+    for (const endpoint of SUPPLIER_ENDPOINTS) {
       const statuses = new Set<string>();
       for (const { prefix, profile } of ALL_PREFIXES) {
         const res = await signedRawRequest(server.baseUrl, buyer, {

@@ -7,7 +7,7 @@ import { cardKeysFor, makeBuyer, makeProduct } from "@/lib/testing/factories";
 import { fuzzRequest, type FuzzRequest } from "@/lib/testing/fuzz-requests";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "@/lib/protocol/headers";
 import { signRequest } from "@/lib/protocol/signing";
-import { rawRequest, type RawResponse } from "@/lib/supplier-api/test-client";
+import { rawRequest, type RawResponse } from "@/lib/testing/test-client";
 
 // Issue 8.2: a bounded property-based fuzz test of every endpoint of both
 // profiles on the real server. Generated methods, paths, query strings,

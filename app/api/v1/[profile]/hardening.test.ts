@@ -4,7 +4,7 @@ import { ALL_PREFIXES } from "@/lib/protocol/profiles";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { cardKeysFor, makeBuyer, makeProduct } from "@/lib/testing/factories";
-import { rawRequest, signedRawRequest, type RawResponse } from "@/lib/supplier-api/test-client";
+import { rawRequest, signedRawRequest, type RawResponse } from "@/lib/testing/test-client";
 
 // Issue 8, items 1, 2 and 7 (D23) over real HTTP against the real server.
 

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
-import { signedRawRequest, type Creds } from "@/lib/supplier-api/test-client";
+import { signedRawRequest, type Creds } from "@/lib/testing/test-client";
 
 // D31 rate limits and D8 replay records across TWO app instances on one
 // database: both are stored in PostgreSQL, so neither can be dodged by

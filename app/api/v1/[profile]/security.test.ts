@@ -3,11 +3,11 @@ import { db } from "@/lib/db/client";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer, makeProduct } from "@/lib/testing/factories";
-import { existingEndpoints } from "@/lib/supplier-api/endpoint-table";
-import { defineSecuritySuite, type SecurityFixtures } from "@/lib/supplier-api/security-suite";
+import { SUPPLIER_ENDPOINTS } from "@/lib/testing/endpoint-samples";
+import { defineSecuritySuite, type SecurityFixtures } from "@/lib/testing/security-suite";
 
 // The shared security suite against every endpoint × prefix (section 5,
-// D6-D9, D30). Order endpoints are included as soon as their route files exist.
+// D6-D9, D30): every entry of the endpoint table (lib/protocol/endpoints.ts).
 describe("shared security suite: every endpoint under every prefix", () => {
   let server: AppServer;
   let fixtures: SecurityFixtures;
@@ -32,7 +32,7 @@ describe("shared security suite: every endpoint under every prefix", () => {
     await server?.stop();
   });
 
-  defineSecuritySuite(existingEndpoints(), () => fixtures);
+  defineSecuritySuite(SUPPLIER_ENDPOINTS, () => fixtures);
 
   it("the server's log never contains an API secret, a signature or a card key", () => {
     const out = server.output();

@@ -1,5 +1,9 @@
-import { notFoundMethods } from "@/lib/supplier-api/route-methods";
+import { supplierRouter } from "@/lib/supplier-api/router";
 
-// Issue 8.1: any other path under the four prefixes is a D1 404 not_found.
+// The supplier API under Next (`next start`, development): every path under
+// the four prefixes (/v1/… reaches here by next.config.mjs's rewrite) and
+// every method goes to the one router, which answers from the endpoint table
+// (decision 0036). `npm start` serves the same router without Next.
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = notFoundMethods();
+const { serveWeb } = supplierRouter();
+export { serveWeb as GET, serveWeb as HEAD, serveWeb as POST, serveWeb as PUT, serveWeb as PATCH, serveWeb as DELETE, serveWeb as OPTIONS };

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, it } from "vitest";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, MAX_BODY_BYTES } from "../protocol/headers";
 import { ALL_PREFIXES } from "../protocol/profiles";
-import { servedIn, type EndpointSpec } from "./endpoint-table";
+import { servedIn, type EndpointSpec } from "./endpoint-samples";
 import { signedRawRequest, type Creds, type RawResponse, type SignedRawRequest } from "./test-client";
 
 // THE SHARED SECURITY SUITE (architecture habit 5): the same table of attacks

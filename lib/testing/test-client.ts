@@ -2,7 +2,7 @@ import http from "node:http";
 import zlib from "node:zlib";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "../protocol/headers";
 import { signRequest } from "../protocol/signing";
-import { checkTestResponse } from "../testing/response-check";
+import { checkTestResponse } from "./response-check";
 
 // A raw HTTP client for tests of the supplier API: unlike fetch it can send a
 // body with GET, a Content-Length it does not keep, or a chunked body, and it
@@ -21,7 +21,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
 export interface RawRequest {
   method: string;
-  /** Path with query string, e.g. "/v1/provider/products?page=2". */
+  /** Path with query string, e.g. "{prefix}/products?page=2". */
   path: string;
   headers?: Record<string, string>;
   body?: string | Buffer;

@@ -1,5 +1,0 @@
-import { listProductsEndpoint } from "@/lib/supplier-api/endpoints/catalog";
-import { routeMethods } from "@/lib/supplier-api/route-methods";
-
-export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listProductsEndpoint });

@@ -1,5 +1,0 @@
-import { statementEndpoint } from "@/lib/supplier-api/endpoints/statement";
-import { routeMethods } from "@/lib/supplier-api/route-methods";
-
-export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: statementEndpoint });
