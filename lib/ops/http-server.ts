@@ -8,6 +8,7 @@ import { log } from "../log";
 import { dispatchDirect } from "./direct-dispatch";
 import { applyPageSecurityHeaders } from "./page-security-headers";
 import { env } from "../config/env";
+import { isStopping } from "./stop-state";
 
 export interface HttpServerOptions {
   port: number;
@@ -38,6 +39,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   const https = env().NEXTAUTH_URL?.toLowerCase().startsWith("https://") ?? false;
   const server = http.createServer(TIMEOUTS, (req, res) => {
     const target = req.url ?? "/";
+    // Issue 27.3: once stopping, every answer ends its connection, so clients
+    // holding keep-alive sockets reconnect (to another instance) before the port closes.
+    if (isStopping()) res.setHeader("Connection", "close");
     // Issue 22.7: answers of the supplier API carry card keys and balances: no
     // cache may keep them, no browser may guess their type. Set before anything
     // answers, so every answer has them (early, dispatched, Next's own).
