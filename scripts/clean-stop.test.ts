@@ -26,6 +26,7 @@ const BALANCER_LAG_MS = 300;
 let databaseUrl: string;
 let buyer: { apiKey: string; apiSecret: string };
 const started: ChildProcess[] = [];
+const dataDirs: string[] = [];
 
 beforeAll(async () => {
   databaseUrl = await useTestDatabase();
@@ -36,6 +37,7 @@ beforeAll(async () => {
 afterAll(() => {
   // The whole group, even when its leader has exited: a server orphaned by a failed stop is still in it.
   for (const c of started) killGroup(c, "SIGKILL");
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function killGroup(c: ChildProcess, signal: NodeJS.Signals) {
@@ -58,6 +60,7 @@ interface Started { child: ChildProcess; port: number; output: () => string }
 async function start(command: string[]): Promise<Started> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-clean-stop-"));
+  dataDirs.push(dataDir);
   let output = "";
   const child = spawn(command[0], command.slice(1), {
     cwd: process.cwd(), detached: true, stdio: ["ignore", "pipe", "pipe"],
