@@ -4,7 +4,8 @@
 # Docker cannot run on the machines this project is developed on, so these
 # steps are kept IDENTICAL to what `.ci/production-install` proves on every CI
 # run on a clean clone: `NODE_ENV=production npm ci`, then `npm start` (which
-# builds when stale, migrates, and serves). The only addition is running the
+# builds when stale, migrates, and serves; the CMD below is the command
+# `npm start` runs, without npm in between). The only addition is running the
 # same `next build` at image build time so a container starts in seconds.
 # Change this file and .ci/production-install together.
 
@@ -35,4 +36,10 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["npm", "start"]
+# Issue 27.3, decision 0040: node itself is the container's process, not npm:
+# `docker stop` sends SIGTERM to PID 1, which turns not-ready
+# (SHUTDOWN_DELAY_MS), drains, stops an embedded PostgreSQL and exits 0. This
+# is what `npm start` runs. Give it the time to do that: `docker stop -t 45`,
+# compose `stop_grace_period: 45s` (the default 10 s can cut a long drain). Run
+# with `--init` (compose `init: true`) so orphaned processes are reaped.
+CMD ["node", "--import", "tsx", "scripts/start.ts"]

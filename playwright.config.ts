@@ -50,6 +50,8 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       // The in-server job worker would try to deliver callbacks; none are used here.
       WORKER_IN_SERVER: "false",
+      // No balancer in front: the stop drains at once, well within gracefulShutdown's 10 s (decision 0040).
+      SHUTDOWN_DELAY_MS: "0",
     },
   },
 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import {
@@ -88,9 +88,11 @@ export function DataTable({ columns, rows, total, page, pageSize, sort, dir, lab
   });
 
   const pages = Math.max(1, Math.ceil(total / pageSize));
+  const { wrapRef, scrolls } = useHorizontalScroll();
   return (
     <div data-testid={testId}>
-      <div className="table-wrap">
+      {/* Issue 24.4: a table wider than the screen scrolls inside this box, which keyboard users must be able to reach (WCAG 2.1.1). */}
+      <div className="table-wrap" ref={wrapRef} tabIndex={scrolls ? 0 : undefined}>
         <table>
           <thead>
             {table.getHeaderGroups().map((group) => (
@@ -132,4 +134,25 @@ export function DataTable({ columns, rows, total, page, pageSize, sort, dir, lab
       </div> : null}
     </div>
   );
+}
+
+/**
+ * Whether the table box scrolls sideways, kept current as it resizes. Assumed
+ * true until measured, so the server's HTML is already keyboard-reachable;
+ * a table that fits gets no useless tab stop once the browser has measured it.
+ */
+function useHorizontalScroll() {
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(true);
+  useEffect(() => {
+    const wrap = wrapRef.current;
+    if (!wrap) return;
+    const measure = () => setScrolls(wrap.scrollWidth > wrap.clientWidth);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(wrap);
+    if (wrap.firstElementChild) observer.observe(wrap.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return { wrapRef, scrolls };
 }

@@ -23,8 +23,9 @@ const running = await startHttpServer({ port, hostname: values.hostname, trust: 
 console.log(`server: listening on ${values.hostname ?? "*"}:${port}`);
 // Issue 10.4: the first stop signal drains (no new connections, in-flight
 // requests finish within 10 s, the in-server worker finishes or releases its
-// jobs, pools close) and exits 0; a later one exits at once.
+// jobs, pools close) and exits 0; a later one exits at once. Issue 27.3: before
+// that, SHUTDOWN_DELAY_MS of serving while not ready (decision 0040).
 onStopSignals("server", async () => {
-  await drainAndClose(running);
+  await drainAndClose(running, { notReadyMs: config.SHUTDOWN_DELAY_MS });
   process.exit(0);
 });

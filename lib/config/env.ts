@@ -120,6 +120,7 @@ export const EnvSchema = z.object({
     }
   }),
   MAX_CONNECTIONS_PER_ADDRESS: int(1, 1_000_000, 256),
+  SHUTDOWN_DELAY_MS: int(0, 120_000, 5000),
   AUTH_FAILURES_PER_MINUTE: int(0, 1_000_000, 300),
   METRICS_TOKEN: bearerToken(),
   ENABLE_BENCH_ROUTES: oneOf(["1", "0"] as const),

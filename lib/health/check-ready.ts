@@ -1,5 +1,6 @@
 import { env } from "../config/env";
 import { db } from "../db/client";
+import { isStopping } from "../ops/stop-state";
 import { APPLIED_MIGRATIONS_SQL, pendingMigrations } from "../db/migration-state";
 
 export interface Readiness {
@@ -9,6 +10,12 @@ export interface Readiness {
   worker: "running" | "down" | "external";
 }
 
+/** Issue 27.3: from the first stop signal until the port closes (decision 0040). */
+export interface Stopping {
+  ok: false;
+  stopping: true;
+}
+
 const g = globalThis as unknown as { __cardkeyWorker?: Promise<unknown> };
 
 /**
@@ -16,9 +23,12 @@ const g = globalThis as unknown as { __cardkeyWorker?: Promise<unknown> };
  * migration on disk is applied, and the in-server job worker runs unless
  * WORKER_IN_SERVER=false hands jobs to `npm run worker` processes. The worker
  * handle lives on globalThis (lib/jobs/run-in-server.ts), shared with
- * instrumentation in this one `next start` process.
+ * instrumentation in this one `next start` process. A server that has begun
+ * to stop is not ready, whatever else holds, so a balancer sends elsewhere
+ * before its port closes (issue 27.3).
  */
-export async function checkReady(timeoutMs = 2000): Promise<Readiness> {
+export async function checkReady(timeoutMs = 2000): Promise<Readiness | Stopping> {
+  if (isStopping()) return { ok: false, stopping: true };
   const applied = await withTimeout(
     db().$queryRawUnsafe<{ migration_name: string }[]>(APPLIED_MIGRATIONS_SQL).then((rows) => rows.map((r) => r.migration_name)),
     timeoutMs,

@@ -7,6 +7,7 @@ import { publishedRouter } from "../supplier-api/published-router";
 import { log } from "../log";
 import { applyPageSecurityHeaders } from "./page-security-headers";
 import { env } from "../config/env";
+import { isStopping } from "./stop-state";
 
 export interface HttpServerOptions {
   port: number;
@@ -37,6 +38,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   const handle = app.getRequestHandler();
   const https = env().NEXTAUTH_URL?.toLowerCase().startsWith("https://") ?? false;
   const server = http.createServer(TIMEOUTS, (req, res) => {
+    // Issue 27.3: once stopping, every answer ends its connection, so clients
+    // holding keep-alive sockets reconnect (to another instance) before the port closes.
+    if (isStopping()) res.setHeader("Connection", "close");
     setClientAddress(req, opts.trust);
     if (servedByRouter(req, res)) return;
     // Issue 8.2: Next answers a path with broken percent-encoding with a bare 500.

@@ -40,6 +40,8 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
       // No in-server job worker unless a test asks (WORKER_IN_SERVER: "true"): a
       // worker would send other tests' callbacks to their (public) example URLs.
       WORKER_IN_SERVER: "false",
+      // No balancer in front of a test server: stop() drains at once (decision 0040).
+      SHUTDOWN_DELAY_MS: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
