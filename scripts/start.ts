@@ -9,6 +9,7 @@ import { ensureSecrets } from "../lib/config/secrets";
 import { warnIfSuperuser } from "../lib/db/app-role";
 import { connectDatabase } from "../lib/db/connect";
 import { applyMigrations } from "../lib/db/migrate";
+import { moveUploadsIntoDatabase } from "../lib/catalog/move-uploads-into-database";
 import { ensureBuild } from "../lib/ops/ensure-build";
 import { assertDataDirUsable, assertPortFree, exitOnStartupError } from "../lib/ops/startup-errors";
 import { onStopSignals } from "../lib/ops/stop-signals";
@@ -27,6 +28,8 @@ try {
   if (!database.embedded) await warnIfSuperuser(database.url);
   const applied = await applyMigrations(database.url);
   if (applied.length) log.info({ applied }, "migrations applied");
+  const uploads = await moveUploadsIntoDatabase(); // issue 27.1: files from before decision 0044
+  if (uploads.moved.length || uploads.skipped.length) log.info(uploads, "DATA_DIR/uploads moved into the database");
   ensureBuild();
   // After the build, so the one-time credentials are not scrolled away by its output.
   printBox(startBanner(config.NEXTAUTH_URL ?? `http://localhost:${port}`, await seedOnStart({ embedded: database.embedded })));

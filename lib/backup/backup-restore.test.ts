@@ -7,6 +7,7 @@ import { inject } from "vitest";
 import { runCli } from "../testing/run-cli";
 import { db } from "../db/client";
 import { withDatabase } from "../db/embedded";
+import { saveUpload } from "../catalog/save-upload";
 import { createOrder } from "../orders/create-order";
 import { getOrder } from "../orders/get-order";
 import { reconcilePoints } from "../points/reconcile-points";
@@ -46,6 +47,9 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
   it("every order acknowledged before the backup started is in the archive, and its ledger reconciles", { timeout: 240_000 }, async () => {
     const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("BAK", 3000) });
     const credential = { id: buyer.id, userId: buyer.user.id };
+    // Issue 27.1: uploaded pictures live in the database, so the archive carries them.
+    const picture = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`backup-${Date.now()}`)]);
+    const picturePath = await saveUpload(picture);
     const acked: { id: number; orderNo: string; lines: string[] }[] = [];
     let stop = false;
     let seq = 0;
@@ -103,6 +107,9 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
       const got = await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: `/v1/upstream/orders/${acknowledgedBefore[0].id}` });
       expect(got.status).toBe(200);
       expect(got.text).toContain(acknowledgedBefore[0].orderNo);
+      const pic = await fetch(server.baseUrl + picturePath);
+      expect(pic.status, "issue 27.1: the restored site serves the uploaded picture").toBe(200);
+      expect(Buffer.from(await pic.arrayBuffer()).equals(picture)).toBe(true);
     } finally {
       await server.stop();
     }

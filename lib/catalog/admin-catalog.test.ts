@@ -14,7 +14,8 @@ import { revealCardKey } from "./reveal-card-key";
 import { saveCategory } from "./save-category";
 import { saveProduct } from "./save-product";
 import { saveSku } from "./save-sku";
-import { readUpload, saveUpload } from "./save-upload";
+import { readUpload } from "./read-upload";
+import { saveUpload } from "./save-upload";
 import { undoCardKeyBatch } from "./undo-card-key-batch";
 
 // Issue 5, catalogue console services: the same rules as the import, bad
@@ -123,10 +124,10 @@ describe("catalogue console services", () => {
     await expect(revealCardKey(999_999_999n, admin)).rejects.toBeInstanceOf(AppError);
   });
 
-  it("stores only images under DATA_DIR/uploads and serves no path outside it", async () => {
+  it("stores only images (in the database, issue 27.1) and serves no path outside /uploads/<name>", async () => {
     const p = await saveUpload(PNG);
-    expect(p).toMatch(/^\/uploads\/[0-9a-f]{32}\.png$/);
-    expect((await readUpload([p.slice("/uploads/".length)]))?.mime).toBe("image/png");
+    expect(p).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
+    expect((await readUpload([p.slice("/uploads/".length)]))?.contentType).toBe("image/png");
     await expect(saveUpload(Buffer.from("<svg onload=alert(1)>"))).rejects.toThrow(/only PNG/);
     fs.writeFileSync(path.join(process.env.DATA_DIR!, "secret.png"), PNG);
     for (const bad of [["..", "secret.png"], ["../secret.png"], ["..%2fsecret.png"], [".hidden"], ["a", "b.png"]]) expect(await readUpload(bad)).toBeNull();

@@ -1,13 +1,14 @@
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
-import { dataDir } from "../config/paths";
+import { db } from "../db/client";
 import { appError } from "../errors";
 
-// Product pictures uploaded in the console live in DATA_DIR/uploads and are
-// served by app/uploads/[...path]/route.ts at /uploads/<name> (D15 makes the
-// stored path absolute in API responses). Only images are accepted, judged by
-// their first bytes rather than the name or the browser's content type.
+// Product pictures uploaded in the console live in the database (table
+// Upload, issue 27.1, decision 0044), so every app instance serves them, and
+// backups carry them. The public path is /uploads/<sha256>.<ext>: the URL
+// names the content, so it never changes and is cached for a year
+// (app/uploads/[...path]/route.ts; D15 makes it absolute in API responses).
+// Only images are accepted, judged by their first bytes rather than the name
+// or the browser's content type; SVG (scripts inside) is refused.
 
 /** Server actions accept bodies up to 1 MB by default; a picture must fit in it with the rest of the form. */
 export const MAX_UPLOAD_BYTES = 900 * 1024;
@@ -19,43 +20,23 @@ const TYPES = [
   { ext: "webp", mime: "image/webp", test: (b: Buffer) => b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP" },
 ] as const;
 
-export function uploadsDir(): string {
-  return path.join(dataDir(), "uploads");
-}
-
 export function imageTypeOf(bytes: Buffer): (typeof TYPES)[number] | undefined {
   return TYPES.find((t) => t.test(bytes));
 }
 
-/** Stores one picture under a random name; returns its public path "/uploads/<name>". */
+export const sha256Hex = (bytes: Buffer) => crypto.createHash("sha256").update(bytes).digest("hex");
+
+/** Stores one picture; returns its public path "/uploads/<sha256>.<ext>". The same bytes twice are one row. */
 export async function saveUpload(bytes: Buffer): Promise<string> {
   if (bytes.length === 0) throw appError("bad_request", "the file is empty");
   if (bytes.length > MAX_UPLOAD_BYTES) throw appError("bad_request", `a picture may be at most ${Math.floor(MAX_UPLOAD_BYTES / 1024)} KB`);
   const type = imageTypeOf(bytes);
   if (!type) throw appError("bad_request", "only PNG, JPEG, GIF or WebP pictures are accepted");
-  const name = `${crypto.randomBytes(16).toString("hex")}.${type.ext}`;
-  await fs.mkdir(uploadsDir(), { recursive: true });
-  await fs.writeFile(path.join(uploadsDir(), name), bytes, { flag: "wx" });
+  const sha256 = sha256Hex(bytes);
+  const name = `${sha256}.${type.ext}`;
+  await db().upload.createMany({
+    data: [{ name, contentType: type.mime, size: bytes.length, sha256, content: new Uint8Array(bytes) }],
+    skipDuplicates: true,
+  });
   return `/uploads/${name}`;
-}
-
-/**
- * The file for a request path under /uploads, or null: no "..", no hidden or
- * nested names, must resolve inside DATA_DIR/uploads and be an image.
- */
-export async function readUpload(segments: string[]): Promise<{ bytes: Buffer; mime: string } | null> {
-  if (segments.length !== 1) return null;
-  const name = segments[0];
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(name) || name.includes("..")) return null;
-  const root = uploadsDir();
-  const file = path.resolve(root, name);
-  if (path.dirname(file) !== root) return null;
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(file);
-  } catch {
-    return null;
-  }
-  const type = imageTypeOf(bytes);
-  return type ? { bytes, mime: type.mime } : null;
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { env } from "./env";
 
-/** Where the embedded database, generated secrets and uploads live. */
+/** Where the embedded database and generated secrets live (uploads moved into the database, decision 0044). */
 export function dataDir(): string {
   // turbopackIgnore: a runtime directory, not a build input (otherwise the
   // bundler traces the whole project into the server output).

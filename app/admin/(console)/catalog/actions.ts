@@ -30,7 +30,7 @@ export async function saveCategoryAction(_prev: ActionState, form: FormData): Pr
   });
 }
 
-/** Pictures from the form's file inputs, stored under DATA_DIR/uploads; returns their paths. */
+/** Pictures from the form's file inputs, stored in the database (decision 0044); returns their paths. */
 async function uploads(form: FormData, name: string): Promise<string[]> {
   const out: string[] = [];
   for (const v of form.getAll(name)) {
