@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn, send } from "../app/admin/sign-in-client.testutil";
-import { settleStamps } from "../lib/catalog-events/catalog-events.testutil";
+import { signIn, send } from "../lib/testing/sign-in-client";
+import { settleStamps } from "../lib/testing/catalog-events";
 import { setCatalogWebhook } from "../lib/catalog-events/set-catalog-webhook";
 import { db, disconnectDb } from "../lib/db/client";
 import { connectOrStartEmbedded, withDatabase, type EmbeddedServer } from "../lib/db/embedded";
@@ -16,7 +16,7 @@ import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../lib/te
 import { formBody, readForm } from "../lib/testing/console-form";
 import { cardKeysFor, makeBuyer, makeProduct } from "../lib/testing/factories";
 import { freePort } from "../lib/net/free-port";
-import { runCli } from "./cli-run.testutil";
+import { runCli } from "../lib/testing/run-cli";
 import { httpRequest, makeAgent, signedHttpRequest } from "./lib/signed-fetch";
 
 // Issue 27.2: the product as a multi-instance deployment, tested whole. One
