@@ -31,10 +31,10 @@ function NavList({ items, active, signOutLabel }: { items: NavItem[]; active: (h
         <li key={i.href}><Link href={i.href} aria-current={active(i.href) ? "page" : undefined}>{i.label}</Link></li>
       ))}
       <li>
-        <a href="/admin/sign-in" onClick={async (e) => {
+        <a href="/admin/sign-in" onClick={(e) => {
           e.preventDefault();
-          await signOut({ redirect: false });
-          window.location.assign("/admin/sign-in?signedOut=1");
+          // React does not await a handler; a failed sign-out request leaves the page as it is.
+          void signOut({ redirect: false }).then(() => window.location.assign("/admin/sign-in?signedOut=1"));
         }}>{signOutLabel}</a>
       </li>
     </ul>

@@ -1,6 +1,6 @@
 import { ActionForm } from "./action-form";
 import { HiddenField } from "./form-fields";
-import { DataTable, type DataRow } from "./data-table";
+import type { DataRow } from "./data-table";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 
 export interface ApiKeyRowData {

@@ -38,12 +38,15 @@ export function CardKeyImport({ skuId, action, labels }: { skuId: number; action
       </div>
       <div className="field">
         <label htmlFor="card-keys-file">{labels.file}</label>
-        <input id="card-keys-file" type="file" accept=".txt,.csv,text/plain,text/csv" onChange={async (e) => {
+        <input id="card-keys-file" type="file" accept=".txt,.csv,text/plain,text/csv" onChange={(e) => {
           const file = e.target.files?.[0];
           if (!file) return;
-          setText(await file.text());
-          setKind(file.name.toLowerCase().endsWith(".csv") ? "csv" : "txt");
-          setSource("admin-upload");
+          // React does not await a handler; a file the browser cannot read leaves the form as it was.
+          void file.text().then((text) => {
+            setText(text);
+            setKind(file.name.toLowerCase().endsWith(".csv") ? "csv" : "txt");
+            setSource("admin-upload");
+          });
         }} />
       </div>
       <div className="btn-row">

@@ -85,7 +85,7 @@ test("adds an upstream supplier (pinged first, secret never shown again), tests 
   await expect(page.getByTestId("audit-table")).toContainText("upstream.disable");
 });
 
-let reviewOrders: { orderNo: string; orderId: number }[] = [];
+const reviewOrders: { orderNo: string; orderId: number }[] = [];
 
 test("orders of the imported product go to the review queue when the upstream gives no final answer in time", async () => {
   type P = { id: number; title: unknown; fulfillment_type: string; skus: { id: number; price: string }[] };

@@ -94,7 +94,9 @@ function authenticate(bytes: Buffer, mac: Buffer, secretKey: string): Manifest {
     let claimed: unknown;
     try {
       claimed = JSON.parse(bytes.toString("utf8"))?.secretKeyCheck;
-    } catch {}
+    } catch {
+      // Not JSON: then it is simply tampered, said below.
+    }
     if (typeof claimed === "string" && claimed !== secretKeyCheck(secretKey)) throw refuse(SECRET_KEY_DIFFERS);
     throw refuse("tampered archive: manifest.json does not authenticate under this SECRET_KEY (altered, or re-packed by someone without the key)");
   }

@@ -83,18 +83,21 @@ async function loadFull(startedAt: number): Promise<CatalogState> {
 
 function keepFresh() {
   if (loopTimer) return;
-  loopTimer = setTimeout(async () => {
-    try {
-      if (current && Date.now() - current.fullAt > FULL_EVERY_MS) fullInflight ??= swapInFullLoad();
-      await refresh();
-    } catch (err) {
-      log.error({ err: (err as Error).message }, "catalogue refresh failed");
-    } finally {
-      loopTimer = undefined;
-      if (Date.now() - lastReadAt < KEEP_FRESH_FOR_MS) keepFresh();
-    }
-  }, REFRESH_EVERY_MS);
+  // The callback's promise is never left rejected: its catch logs every failure.
+  loopTimer = setTimeout(() => void refreshOnce(), REFRESH_EVERY_MS);
   loopTimer.unref();
+}
+
+async function refreshOnce(): Promise<void> {
+  try {
+    if (current && Date.now() - current.fullAt > FULL_EVERY_MS) fullInflight ??= swapInFullLoad();
+    await refresh();
+  } catch (err) {
+    log.error({ err: (err as Error).message }, "catalogue refresh failed");
+  } finally {
+    loopTimer = undefined;
+    if (Date.now() - lastReadAt < KEEP_FRESH_FOR_MS) keepFresh();
+  }
 }
 
 /** Builds a full state beside the served one, brings it up to date, swaps it in. */

@@ -93,8 +93,14 @@ export class CardKeyStage {
   add(skuCode: string, key: string): Promise<void> | undefined {
     const sku = this.slotOf(skuCode);
     const lead = sku !== undefined && this.seenIn[sku.slot] !== this.chunkNo;
-    if (lead) (this.seenIn[sku.slot] = this.chunkNo), this.chunkSlots.push(sku!.slot);
-    if (!sku) (this.chunkLater = true), this.laterCodes.add(skuCode);
+    if (lead) {
+      this.seenIn[sku.slot] = this.chunkNo;
+      this.chunkSlots.push(sku.slot);
+    }
+    if (!sku) {
+      this.chunkLater = true;
+      this.laterCodes.add(skuCode);
+    }
     // Straight into bytes: strings held until a flush would outlive the young
     // generation and pile up as old garbage (the CLI must stay under 300 MB).
     const size = copyRowLength(skuCode, key);
@@ -187,7 +193,10 @@ export class CardKeyStage {
       const slots: number[] = [];
       for (const id of ids) {
         const slot = this.batchIds.push(0); // the slots restageLater gave, in order
-        if (id) this.slots.set(id, { id, slot }), slots.push(slot);
+        if (id) {
+          this.slots.set(id, { id, slot });
+          slots.push(slot);
+        }
       }
       await this.move({ slots, later: false });
     }

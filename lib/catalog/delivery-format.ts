@@ -11,6 +11,7 @@ const MAX_APPLE_PARTS = 8;
 
 // A card key is one line of the delivered payload (D21 joins keys with "\n"),
 // so line breaks and other control characters would corrupt a delivery.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 // An Apple ID is an e-mail address; a loose check is enough to catch keys
 // pasted into the wrong product or with the parts swapped.

@@ -4,10 +4,17 @@
 // offset of the first character that cannot be valid, so the operator gets a
 // line and column without the content.
 
+/** Thrown inside the walk only: where the text stopped being JSON. */
+class JsonErrorAt extends Error {
+  constructor(readonly at: number) {
+    super("invalid JSON");
+  }
+}
+
 export function locateJsonError(text: string): number {
   let i = 0;
   const ws = () => { while (i < text.length && " \t\n\r".includes(text[i])) i++; };
-  const fail = (): never => { throw i; };
+  const fail = (): never => { throw new JsonErrorAt(i); };
   const expect = (ch: string) => (text[i] === ch ? i++ : fail());
   const literal = (word: string) => (text.startsWith(word, i) ? (i += word.length) : fail());
   const string = () => {
@@ -54,7 +61,7 @@ export function locateJsonError(text: string): number {
     value(); ws();
     if (i < text.length) fail();
     return -1;
-  } catch (at) {
-    return typeof at === "number" ? Math.min(at, text.length) : -1;
+  } catch (err) {
+    return err instanceof JsonErrorAt ? Math.min(err.at, text.length) : -1;
   }
 }

@@ -102,7 +102,10 @@ function takeKeys(index: number, product: Json, products: Json[], schema: Capped
   const raw = new Map<number, Json>();
   if (isObject(product) && Array.isArray(product.skus)) {
     product.skus.forEach((sku: Json, j) => {
-      if (isObject(sku) && sku.card_keys !== undefined) raw.set(j, sku.card_keys), (sku.card_keys = []);
+      if (isObject(sku) && sku.card_keys !== undefined) {
+        raw.set(j, sku.card_keys);
+        sku.card_keys = [];
+      }
     });
   }
   const parsed = ProductSchema.safeParse(product);
@@ -135,7 +138,10 @@ async function lineAndColumn(file: string, offset: number): Promise<string> {
   let lineStart = 0;
   let at = 0;
   for await (const chunk of fs.createReadStream(file, { end: Math.max(offset - 1, 0) }) as AsyncIterable<Buffer>) {
-    for (let i = chunk.indexOf(10); i !== -1 && at + i < offset; i = chunk.indexOf(10, i + 1)) (line++, (lineStart = at + i + 1));
+    for (let i = chunk.indexOf(10); i !== -1 && at + i < offset; i = chunk.indexOf(10, i + 1)) {
+      line++;
+      lineStart = at + i + 1;
+    }
     at += chunk.length;
   }
   return ` (line ${line}, column ${offset - lineStart + 1})`;

@@ -1,4 +1,4 @@
-import { AppError, appError } from "../errors";
+import { appError } from "../errors";
 import { CatalogFileSchema, formatPath, type CatalogFile, type CatalogFileProduct } from "./catalog-file-schema";
 import { checkCardKey } from "./delivery-format";
 import { locateJsonError } from "./locate-json-error";

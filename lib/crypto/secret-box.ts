@@ -33,7 +33,10 @@ function keyObjects() {
 
 /** The sealing itself: encryptText's layout written into `out` at `at` (bulk writers pass their COPY buffer); returns the bytes written (sealedLength). */
 export function sealTextInto(plain: string, out: Buffer, at: number): number {
-  if (ivAt === IV_POOL) (ivs = crypto.randomFillSync(Buffer.allocUnsafe(IV_POOL))), (ivAt = 0);
+  if (ivAt === IV_POOL) {
+    ivs = crypto.randomFillSync(Buffer.allocUnsafe(IV_POOL));
+    ivAt = 0;
+  }
   const iv = ivs.subarray(ivAt, (ivAt += IV_BYTES));
   const cipher = crypto.createCipheriv("aes-256-gcm", keyObjects().encryption, iv);
   iv.copy(out, at);

@@ -66,7 +66,8 @@ export async function startWorker(opts: StartWorkerOptions = {}): Promise<Worker
   await runRepairs();
 
   const sweep = setInterval(() => {
-    recoverStaleLocks(pool, workerIds)
+    // Nothing here is left rejected: the sweep's failure is logged, and runRepairs logs each repair's.
+    void recoverStaleLocks(pool, workerIds)
       .catch((err) => log.warn({ component: "jobs", err: String(err?.message ?? err) }, "stale lock sweep failed"))
       .then(runRepairs);
   }, sweepInterval);

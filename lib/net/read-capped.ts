@@ -26,7 +26,12 @@ export async function readCapped(
   const reader = body.getReader();
   let late = false;
   // Cancelling ends the pending read as if the body had ended; `late` tells the two apart.
-  const timer = deadline && setTimeout(() => ((late = true), reader.cancel().catch(() => undefined)), deadline.timeoutMs);
+  const timer =
+    deadline &&
+    setTimeout(() => {
+      late = true;
+      reader.cancel().catch(() => undefined);
+    }, deadline.timeoutMs);
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {

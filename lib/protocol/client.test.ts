@@ -26,7 +26,9 @@ const order = (status: string, extra: object = {}) => ({
 
 async function scripted(script: Script) {
   const seen: Seen[] = [];
-  const server = http.createServer(async (req, res) => {
+  // A failure inside the handler fails the test by the client's answer; nothing else awaits it.
+  const server = http.createServer((req, res) => void answer(req, res));
+  async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
@@ -36,7 +38,7 @@ async function scripted(script: Script) {
     const out = script(s, seen.length);
     if (out === "drop") return req.socket.destroy();
     res.writeHead(out.status, { "content-type": "application/json", ...out.headers }).end(JSON.stringify(out.body ?? {}));
-  });
+  }
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   close = () => new Promise((r) => server.close(() => r()));
   const sleeps: number[] = [];

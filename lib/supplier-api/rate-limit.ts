@@ -47,8 +47,8 @@ function ensureTable(): Promise<void> {
 }
 
 /** Two instances creating the same schema or table at once: one gets 23505/42P06/42P07; the object exists either way. */
-function ignoreConcurrentCreate(err: { code?: string }) {
-  if (!["23505", "42P06", "42P07"].includes(err.code ?? "")) throw err;
+function ignoreConcurrentCreate(err: unknown) {
+  if (!["23505", "42P06", "42P07"].includes((err as { code?: string }).code ?? "")) throw err;
 }
 
 function limiter(scope: Scope, points: number): RateLimiterPostgres {

@@ -28,7 +28,9 @@ function numbersForAmounts(v: unknown): unknown {
 }
 
 export async function startBrokenSupplier(targetBaseUrl: string, faults: Faults): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
-  const server = http.createServer(async (req, res) => {
+  // Nothing awaits a request handler; the forward below answers 502 on any failure of its own.
+  const server = http.createServer((req, res) => void forward(req, res));
+  async function forward(req: http.IncomingMessage, res: http.ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
@@ -56,7 +58,7 @@ export async function startBrokenSupplier(targetBaseUrl: string, faults: Faults)
     } catch {
       res.writeHead(502).end();
     }
-  });
+  }
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
   return { baseUrl: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => server.close(() => r())) };

@@ -62,7 +62,7 @@ export async function placeOrders({ agents, creds, baseUrl, skus, seconds, rate,
     const sku = skus[Math.floor(Math.random() * skus.length)];
     const body = JSON.stringify({ downstream_order_no: `scale-${run}-${i}`, sku_id: sku.skuId, quantity: 1 });
     const t0 = performance.now();
-    let kind = "network";
+    let kind: string;
     try {
       const res = await signedHttpRequest(agents.order, creds, ordersUrl, "POST", body);
       const answer = JSON.parse(res.body.toString("utf8")) as { status?: string; error_code?: string };

@@ -37,7 +37,17 @@ export function SignInForm({ messages, initialError }: {
   }
 
   return (
-    <form className="form-grid" onSubmit={onSubmit} data-testid="sign-in-form">
+    <form
+      className="form-grid"
+      // React does not await a handler: a request that fails outright reads as a failed sign-in, the form usable again.
+      onSubmit={(e) =>
+        void onSubmit(e).catch(() => {
+          setError(known("generic"));
+          setBusy(false);
+        })
+      }
+      data-testid="sign-in-form"
+    >
       <div className="field">
         <label htmlFor="email">{messages.email}</label>
         <input id="email" name="email" type="email" autoComplete="username" required />

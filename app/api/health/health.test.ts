@@ -4,14 +4,12 @@ import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 
 describe("GET /api/health", () => {
   let up: AppServer;
-  let down: AppServer | undefined;
 
   beforeAll(async () => {
     up = await startAppServer(await useTestDatabase());
   });
   afterAll(async () => {
     await up?.stop();
-    await down?.stop();
   });
 
   it("answers 200 when the database is reachable", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ALL_PREFIXES, type Profile } from "@/lib/protocol/profiles";
 import { signedRawRequest } from "@/lib/testing/test-client";
-import { buyer, categoryIds, creds, expectedActiveOrder, FORM_SCHEMA, get, ids, IMAGE_CONTENT, order, server, skuIds, useCatalogFixture } from "@/lib/testing/catalog-fixture";
+import { buyer, categoryIds, creds, expectedActiveOrder, FORM_SCHEMA, get, ids, IMAGE_CONTENT, server, skuIds, useCatalogFixture } from "@/lib/testing/catalog-fixture";
 
 // Ping and the catalogue endpoints over real HTTP, for each profile and
 // prefix: sections 2.1-2.4 and 4.1-4.4, D2-D5, D10-D16 (the catalogue is in
