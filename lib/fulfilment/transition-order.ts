@@ -1,3 +1,4 @@
+import { alertOrderReview } from "../alerts/order-alerts";
 import { queueOrderCallback } from "../callbacks/queue-callback";
 import { encryptText } from "../crypto/secret-box";
 import type { Tx } from "../db/tx";
@@ -74,6 +75,7 @@ export async function transitionOrder(tx: Tx, orderId: number, change: OrderChan
     await tx.order.update({ where: { id: orderId }, data: { status: "failed", completedAt: new Date(), errorMessage: reason } });
   } else {
     await tx.order.update({ where: { id: orderId }, data: { status: "unknown_review" } });
+    await alertOrderReview(tx, orderId); // issue 25
   }
 
   const callbackId = isPublicChange(from, change.to) ? await queueOrderCallback(tx, { orderId }) : null;

@@ -1,3 +1,4 @@
+import { recordUpstreamPing } from "../alerts/upstream-health";
 import { db } from "../db/client";
 import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
@@ -41,10 +42,12 @@ export async function pingUpstreamConnection(id: number, { actor = SYSTEM_ACTOR 
   }
   // The request itself runs outside the transaction: no row lock waits on an upstream.
   await db().$transaction(async (tx) => {
-    await tx.upstreamConnection.update({
+    const row = await tx.upstreamConnection.update({
       where: { id },
       data: { lastPingAt: new Date(), lastPingOk: result.ok, ...(result.ok ? { lastBalance: result.balance } : {}) },
+      select: { id: true, name: true, alertBalanceCents: true },
     });
+    await recordUpstreamPing(tx, row, result); // issue 25
     await writeAuditLog(tx, { actor, action: "upstream.ping", targetType: "upstream_connection", targetId: String(id), details: { ok: result.ok } });
   });
   return result;

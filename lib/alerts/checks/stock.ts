@@ -1,0 +1,58 @@
+import { db } from "../../db/client";
+import { stampCatalog } from "../../catalog/stamp-catalog";
+import { alertThreshold } from "../alert-context";
+import { enqueueAlert } from "../enqueue-alert";
+import { flipAlertCondition } from "../flip-condition";
+
+// Issue 25: a SKU's available stock crossing below its threshold (per SKU,
+// else the site-wide stock_low number, default 10) and back. Checked
+// periodically rather than in the sale: the order hot path is one SQL
+// statement that writes no SKU row (docs/decisions/0009, 0018), and a
+// crossing is a condition flip, so 50 concurrent sales that cross it alert
+// once. Auto SKUs count their available card keys as the catalogue stamps
+// them (SkuStamp.availableKeys); manual and upstream SKUs their stock
+// quantity (none = unlimited, never low).
+
+interface Row { id: number; skuCode: string; title: unknown; stock: number; threshold: number; low: boolean }
+
+export async function checkStock(): Promise<number> {
+  await stampCatalog().catch(() => null); // fresher counts; another stamper running is fine
+  const fallback = await alertThreshold("stock_low");
+  const rows = await db().$queryRaw<Row[]>`
+    WITH s AS (
+      SELECT k."id", k."skuCode", p."title",
+             CASE WHEN p."fulfillmentType" = 'auto' THEN COALESCE(st."availableKeys", 0) ELSE k."stockQuantity" END AS stock,
+             COALESCE(k."alertStockThreshold", ${fallback}::int) AS threshold
+      FROM "Sku" k
+      JOIN "Product" p ON p."id" = k."productId"
+      LEFT JOIN "SkuStamp" st ON st."skuId" = k."id"
+      WHERE k."deletedAt" IS NULL AND k."isActive" AND p."deletedAt" IS NULL AND p."isActive"
+    )
+    SELECT s."id", s."skuCode", s."title", s.stock::int AS stock, s.threshold::int AS threshold, s.stock < s.threshold AS low
+    FROM s LEFT JOIN "AlertCondition" c ON c."key" = 'stock:' || s."id"
+    WHERE s.stock IS NOT NULL
+      AND ((s.stock < s.threshold AND c."active" IS NOT TRUE) OR (s.stock >= s.threshold AND c."active"))
+    LIMIT 1000`;
+  let alerts = 0;
+  for (const r of rows) {
+    await db().$transaction(async (tx) => {
+      const seq = await flipAlertCondition(tx, `stock:${r.id}`, r.low);
+      if (seq === null) return;
+      const kind = r.low ? "stock_low" : "stock_recovered";
+      const params = { skuId: r.id, skuCode: r.skuCode, title: titleOf(r.title), stock: r.stock, threshold: r.threshold };
+      if (await enqueueAlert(tx, { kind, dedupeKey: `${kind}:${r.id}:${seq}`, params })) alerts++;
+    });
+  }
+  return alerts;
+}
+
+/** A product title is a language object (D5); any of its texts names it. */
+function titleOf(title: unknown): string {
+  if (typeof title === "string") return title.slice(0, 100);
+  if (title && typeof title === "object") {
+    const t = title as Record<string, unknown>;
+    const text = [t["zh-CN"], t.en, ...Object.values(t)].find((x) => typeof x === "string");
+    if (typeof text === "string") return text.slice(0, 100);
+  }
+  return "-";
+}
