@@ -10,13 +10,13 @@ import type { Tx } from "../db/tx";
  * goes into the alert's dedupe key, so the next crossing alerts again.
  */
 export async function flipAlertCondition(tx: Tx, key: string, active: boolean): Promise<number | null> {
-  const rows = await tx.$queryRaw<{ seq: number }[]>`
+  const rows = await tx.$queryRaw<{ seq: number; inserted: boolean }[]>`
     INSERT INTO "AlertCondition" ("key", "active", "seq", "changedAt")
     VALUES (${key}, ${active}, 1, now())
     ON CONFLICT ("key") DO UPDATE SET "active" = EXCLUDED."active", "seq" = "AlertCondition"."seq" + 1, "changedAt" = now()
     WHERE "AlertCondition"."active" IS DISTINCT FROM EXCLUDED."active"
-    RETURNING "seq"`;
+    RETURNING "seq", (xmax = 0) AS inserted`;
   // A first row that starts inactive is no crossing: nothing was wrong before.
-  if (!rows.length || (!active && rows[0].seq === 1)) return null;
+  if (!rows.length || (rows[0].inserted && !active)) return null;
   return rows[0].seq;
 }
