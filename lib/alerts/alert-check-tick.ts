@@ -1,6 +1,5 @@
 import { env } from "../config/env";
-import { db } from "../db/client";
-import { enqueueJob } from "../jobs/enqueue-job";
+import { scheduleSingleton } from "../jobs/schedule-singleton";
 import { log } from "../log";
 import { checkDailySummary } from "./checks/daily-summary";
 import { checkJobQueue } from "./checks/job-queue";
@@ -10,8 +9,7 @@ import { checkUpstreams } from "./checks/upstreams";
 
 // Issue 25: the periodic alert checks run as one self-scheduling job, one
 // live run for the whole site (the catalogue event tick's pattern,
-// lib/catalog-events/catalog-event-tick.ts: a named queue, an advisory lock
-// when adding a run, every worker start makes sure one exists). Whatever
+// lib/jobs/schedule-singleton.ts; every worker start makes sure one exists). Whatever
 // runs them, each alert is once per state change: conditions flip once,
 // and every alert has a dedupe key.
 
@@ -27,17 +25,7 @@ const CHECKS: [string, () => Promise<number>][] = [
   ["daily summary", checkDailySummary],
 ];
 
-async function scheduleTick(runAt: Date, selfId: bigint | null): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${TICK_LOCK})`;
-    const [row] = await tx.$queryRaw<{ n: bigint }[]>`
-      SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-      WHERE t.identifier = ${TICK_TASK} AND j.attempts < j.max_attempts AND j.id IS DISTINCT FROM ${selfId}::bigint`;
-    if (row.n > 0n) return false;
-    await enqueueJob(tx, TICK_TASK, {}, { queueName: TICK_QUEUE, runAt, maxAttempts: 1000 });
-    return true;
-  });
-}
+const scheduleTick = (runAt: Date, selfId: bigint | null) => scheduleSingleton(TICK_TASK, { queue: TICK_QUEUE, lock: TICK_LOCK }, runAt, selfId);
 
 /** Job handler: every check (a failing one is logged, the others still run), then the next run. */
 export async function alertTickJob(jobId: bigint): Promise<void> {
