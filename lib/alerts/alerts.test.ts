@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifySignIn } from "../admin-auth/verify-sign-in";
+import { createAdmin } from "../admins/create-admin";
 import { CLI_ACTOR } from "../audit/actor";
+import { deliverOrder } from "../fulfilment/deliver-order";
 import { withCardKeyStage } from "../catalog/card-key-transaction";
 import { db } from "../db/client";
 import { transitionOrder } from "../fulfilment/transition-order";
@@ -86,7 +89,7 @@ describe("issue 25.1: channels and the test button", () => {
   it("issue 25.1: Telegram test message through the Bot API in HTML parse mode, escaped; a wrong token answers our text, never the token", async () => {
     const [tg] = (await listAlertChannels()).filter((c) => c.kind === "telegram");
     expect(await testAlertChannel({ id: tg.id })).toEqual({ id: tg.id, ok: true, error: null });
-    const sent = bot.messages.at(-1)!;
+    const sent = bot.messages.find((m) => m.text.includes("Test message"))!; // the daily summary may come first
     expect(sent).toMatchObject({ chat_id: "-100123", parse_mode: "HTML" });
     expect(sent.text).toContain("<b>[Shop &lt;&amp;&gt;] Test message</b>");
 
@@ -103,7 +106,7 @@ describe("issue 25.1: channels and the test button", () => {
   it("issue 25.1: e-mail test message through a real SMTP server; a refused login is our text; the SMTP password is never listed", async () => {
     const mail = (await listAlertChannels()).find((c) => c.kind === "email")!;
     expect((await testAlertChannel({ id: mail.id })).ok).toBe(true);
-    const got = smtp.mails.at(-1)!;
+    const got = mailsFor('Channel "ops mail" works.')[0];
     expect(got.to).toEqual(["ops@example.test"]);
     expect(mailText(got.raw)).toContain('Channel "ops mail" works.');
     expect(JSON.stringify(await listAlertChannels())).not.toContain(smtp.password);
@@ -119,7 +122,7 @@ describe("issue 25.1: channels and the test button", () => {
   it("issue 25.1, D27/D29: a webhook is signed like our callbacks with its own key; a metadata address is refused; WeCom gets its robot format", async () => {
     const hook = (await listAlertChannels()).find((c) => c.kind === "webhook")!;
     expect((await testAlertChannel({ id: hook.id })).ok).toBe(true);
-    const req = hooks.received.filter((r) => r.url.startsWith("/alerts")).at(-1)!;
+    const req = hooksFor("/alerts", "Test message")[0];
     expect(req.headers[HEADER_API_KEY.toLowerCase()]).toBe(webhookSigning.key_id);
     const timestamp = String(req.headers[HEADER_TIMESTAMP.toLowerCase()]);
     const signature = String(req.headers[HEADER_SIGNATURE.toLowerCase()]);
@@ -128,7 +131,7 @@ describe("issue 25.1: channels and the test button", () => {
 
     const wecom = (await listAlertChannels()).find((c) => c.kind === "wecom")!;
     expect((await testAlertChannel({ id: wecom.id })).ok).toBe(true);
-    const robot = JSON.parse(hooks.received.filter((r) => r.url.startsWith("/cgi-bin")).at(-1)!.body);
+    const robot = JSON.parse(hooksFor("/cgi-bin", "Test message")[0].body);
     expect(robot.msgtype).toBe("text");
     expect(robot.text.content).toContain("[Shop <&>] Test message");
 
@@ -263,11 +266,45 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     await setAlertRule({ event: "order_review", channelId: tg.id, enabled: true });
   });
 
+  it("issue 25.2: an order callback that gave up alerts once with its API key and host, never its URL's path or query", async () => {
+    const buyer = await makeBuyer({ pointsCents: 100_000n });
+    secrets.push(buyer.apiSecret, "cb-token-789");
+    const { sku } = await makeProduct({ fulfillmentType: "manual", priceCents: 500n, stockQuantity: 10 });
+    hooks.respond = (req) => ({ status: req.url.startsWith("/downstream") ? 500 : 200 });
+    const { order } = await createOrder({
+      credential: { id: buyer.id, userId: buyer.user.id }, profile: "U",
+      input: { downstreamOrderNo: `CBG-${Date.now()}`, skuId: sku.id, quantity: 1, callbackUrl: `${hooks.origin}/downstream/cb?token=cb-token-789` },
+    });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-GAVE-UP-1" });
+    secrets.push("CARD-GAVE-UP-1");
+    await waitFor(() => telegramFor("Order callback gave up").some((m) => m.text.includes(order.orderNo)), 30_000);
+    await settle();
+    const [msg, ...more] = telegramFor(order.orderNo).filter((m) => m.text.includes("gave up"));
+    expect(more).toHaveLength(0);
+    expect(msg.text).toContain(buyer.apiKey);
+    expect(msg.text).toContain(new URL(hooks.origin).host);
+    expect(msg.text).not.toContain("/downstream");
+    hooks.respond = () => ({ status: 200 });
+  });
+
+  it("issue 25.2: an administrator signing in from a new device alerts; the same browser (device cookie) does not", async () => {
+    const email = `alert-admin-${Date.now()}@example.test`;
+    const password = "correct horse battery staple 25";
+    secrets.push(password);
+    await createAdmin({ email, password });
+    expect((await verifySignIn({ email, password, ip: "198.51.100.7" })).ok).toBe(true);
+    expect((await verifySignIn({ email, password, ip: "198.51.100.7", trustedDevice: true })).ok).toBe(true);
+    await waitFor(() => telegramFor(email).length >= 1);
+    await settle();
+    expect(telegramFor(email)).toHaveLength(1);
+    expect(telegramFor(email)[0].text).toContain("signed in from a new device (198.51.100.7)");
+  });
+
   it("issue 25.3: nothing secret in any message body (tokens, passwords, signing secrets, API secrets, form values, card keys)", async () => {
     const bodies = [
       ...bot.messages.map((m) => JSON.stringify(m.text) + JSON.stringify(m.reply_markup ?? null)),
       ...smtp.mails.map((m) => mailText(m.raw)),
-      ...hooks.received.map((r) => r.body),
+      ...hooks.received.filter((r) => !r.url.startsWith("/downstream")).map((r) => r.body), // the order callback itself carries its keys
     ];
     expect(bodies.length).toBeGreaterThan(10);
     const cardKeys = (await db().cardKey.count()) > 0 ? ["STOCK-", "REFILL-"] : [];
