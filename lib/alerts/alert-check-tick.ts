@@ -6,6 +6,7 @@ import { checkJobQueue } from "./checks/job-queue";
 import { checkManualWait } from "./checks/manual-wait";
 import { checkStock } from "./checks/stock";
 import { checkUpstreams } from "./checks/upstreams";
+import { pollTelegramUpdates } from "./telegram-updates";
 
 // Issue 25: the periodic alert checks run as one self-scheduling job, one
 // live run for the whole site (the catalogue event tick's pattern,
@@ -23,6 +24,7 @@ const CHECKS: [string, () => Promise<number>][] = [
   ["job queue", checkJobQueue],
   ["upstreams", checkUpstreams],
   ["daily summary", checkDailySummary],
+  ["telegram updates", pollTelegramUpdates],
 ];
 
 const scheduleTick = (runAt: Date, selfId: bigint | null) => scheduleSingleton(TICK_TASK, { queue: TICK_QUEUE, lock: TICK_LOCK }, runAt, selfId);

@@ -2,7 +2,6 @@ import { env } from "../config/env";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import type { OrderStatus } from "../generated/prisma/enums";
-import { alertUpstreamPurchaseFailed } from "../alerts/order-alerts";
 import { transitionOrder } from "../fulfilment/transition-order";
 import { log } from "../log";
 import { parseAmount } from "../protocol/amount";
@@ -145,7 +144,7 @@ async function finish(p: Purchase, outcome: Outcome, lastError: string | null = 
       return;
     }
     if (outcome.to === "delivered") await transitionOrder(tx, p.order.id, { to: "delivered", lines: outcome.lines, source: "upstream" });
-    else await transitionOrder(tx, p.order.id, { to: "failed", reason: outcome.reason }).then(() => alertUpstreamPurchaseFailed(tx, p.order.id, lastError ?? outcome.reason)); // issue 25
+    else await transitionOrder(tx, p.order.id, { to: "failed", reason: outcome.reason, upstreamFailure: lastError ?? outcome.reason });
     await tx.upstreamPurchase.update({ where: { id: p.id }, data: { ...data, status: outcome.to } });
   });
   log.info({ component: "upstream", purchaseId: p.id, orderId: p.order.id, outcome: outcome.to }, "upstream purchase finished");

@@ -6,6 +6,7 @@ import { secretFromFile, withSecret } from "./read-secret";
 import { Int4IdTextSchema } from "../../lib/protocol/ids";
 import { ChannelInputSchema } from "../../lib/alerts/add-channel";
 import { RuleInputSchema } from "../../lib/alerts/set-rule";
+import { TelegramBindingSchema } from "../../lib/alerts/bind-telegram-user";
 import { SkuThresholdSchema } from "../../lib/alerts/set-sku-threshold";
 import { UpstreamBalanceAlertSchema } from "../../lib/alerts/set-upstream-balance-alert";
 
@@ -94,5 +95,12 @@ export const commands = {
     },
     schema: SkuThresholdSchema,
     run: async (a) => (await import("../../lib/alerts/set-sku-threshold")).setSkuThreshold(a, { actor }),
+  }),
+  "alerts:telegram:bind": command({
+    usage: "alerts:telegram:bind --email E --telegram-user-id N",
+    options: { email: { type: "string" }, "telegram-user-id": { type: "string" } },
+    input: (v) => ({ email: v.email, telegramUserId: v["telegram-user-id"] }),
+    schema: TelegramBindingSchema,
+    run: async (a) => (await import("../../lib/alerts/bind-telegram-user")).bindTelegramUser(a, { actor }),
   }),
 };

@@ -28,6 +28,7 @@ CREATE TABLE "AlertChannel" (
     "lastError" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "deletedAt" TIMESTAMP(3),
+    "updateOffset" BIGINT NOT NULL DEFAULT 0,
 
     CONSTRAINT "AlertChannel_pkey" PRIMARY KEY ("id")
 );
@@ -39,6 +40,15 @@ CREATE TABLE "AlertRule" (
     "enabled" BOOLEAN NOT NULL,
 
     CONSTRAINT "AlertRule_pkey" PRIMARY KEY ("channelId","event")
+);
+
+-- CreateTable
+CREATE TABLE "AlertTelegramBinding" (
+    "telegramUserId" TEXT NOT NULL,
+    "adminUserId" INTEGER NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "AlertTelegramBinding_pkey" PRIMARY KEY ("telegramUserId")
 );
 
 -- CreateTable
@@ -109,6 +119,9 @@ ALTER TABLE "AlertDelivery" ADD CONSTRAINT "AlertDelivery_eventId_fkey" FOREIGN 
 
 -- AddForeignKey
 ALTER TABLE "AlertDelivery" ADD CONSTRAINT "AlertDelivery_channelId_fkey" FOREIGN KEY ("channelId") REFERENCES "AlertChannel"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "AlertTelegramBinding" ADD CONSTRAINT "AlertTelegramBinding_adminUserId_fkey" FOREIGN KEY ("adminUserId") REFERENCES "AdminUser"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- Alert messages are written in one of the two languages the console speaks.
 ALTER TABLE "SiteSettings" ADD CONSTRAINT "SiteSettings_language_check" CHECK ("language" IN ('zh-CN', 'en'));
