@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
-import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 
 export const TelegramBindingSchema = z.strictObject({
   email: z.string().trim().toLowerCase().min(3).max(254),
