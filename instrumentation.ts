@@ -15,4 +15,7 @@ export async function register() {
   publishRouter();
   const { startWorkerInServer } = await import("./lib/jobs/run-in-server");
   await startWorkerInServer();
+  // Issue 25: a stalled job queue is noticed by every server, worker or not.
+  const { startQueueWatch } = await import("./lib/alerts/checks/job-queue");
+  startQueueWatch(env().ALERT_CHECK_INTERVAL_SECONDS * 1000);
 }

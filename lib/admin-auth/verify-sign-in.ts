@@ -1,3 +1,4 @@
+import { alertAdminLocked, alertAdminNewDevice } from "../alerts/admin-alerts";
 import { db } from "../db/client";
 import { verifyPassword } from "../admins/password";
 import { writeAuditLog } from "../audit/write-audit-log";
@@ -41,6 +42,7 @@ export async function verifySignIn(attempt: SignInAttempt): Promise<SignInResult
   const gate = await reserveSignIn(email, ip, attempt.trustedDevice === true);
   if (!gate.ok) {
     if (gate.first) await audit("admin.sign_in_throttled", { refusedBy: gate.refusedBy });
+    if (gate.first && gate.refusedBy !== "address") await alertAdminLocked({ email, ip }); // issue 25
     return { ok: false, reason: "invalid" };
   }
 
@@ -71,5 +73,6 @@ export async function verifySignIn(attempt: SignInAttempt): Promise<SignInResult
   await resetAfterSignIn(email, ip, attempt.trustedDevice === true);
   await db().adminUser.update({ where: { id: admin.id }, data: { lastLoginAt: new Date() } });
   await audit("admin.sign_in", {}, admin.id);
+  if (!attempt.trustedDevice) await alertAdminNewDevice({ adminId: admin.id, email: admin.email, ip }); // issue 25
   return { ok: true, admin: { id: admin.id, email: admin.email, sessionVersion: admin.sessionVersion } };
 }

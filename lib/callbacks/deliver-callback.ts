@@ -1,3 +1,4 @@
+import { alertCallbackGaveUp } from "../alerts/order-alerts";
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { log } from "../log";
@@ -56,6 +57,7 @@ async function recordAttempt(job: { callbackId: number; attempt: number }, resul
     }
     if (job.attempt >= schedule.length) {
       await tx.callback.update({ where, data: { status: "failed", attemptCount, nextAttemptAt: null, lastError: result.error } });
+      await alertCallbackGaveUp(tx, job.callbackId, attemptCount); // issue 25
       return "failed" as const;
     }
     const nextAttemptAt = new Date(Date.now() + withJitter(schedule[job.attempt]));

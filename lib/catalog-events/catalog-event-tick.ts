@@ -1,6 +1,5 @@
 import { env } from "../config/env";
-import { db } from "../db/client";
-import { enqueueJob } from "../jobs/enqueue-job";
+import { scheduleSingleton } from "../jobs/schedule-singleton";
 import { log } from "../log";
 import { buildCatalogEvents } from "./build-catalog-events";
 import { cancelDisabledCatalogEvents } from "./cancel-disabled-catalog-events";
@@ -10,10 +9,9 @@ import { cancelDisabledCatalogEvents } from "./cancel-disabled-catalog-events";
 // processes through the database: its runs share one named queue
 // (graphile-worker runs a queue's jobs one at a time), a run is added only
 // under an advisory lock when no other live run exists, and stamp_catalog
-// has its own lock. Every worker start (and stale-lock sweep) makes sure a run
-// exists, so the chain survives crashes and restores. No job key: adding a
-// keyed job while its twin runs would mark the running one failed for good
-// should its process die.
+// has its own lock (lib/jobs/schedule-singleton.ts). Every worker start (and
+// stale-lock sweep) makes sure a run exists, so the chain survives crashes
+// and restores.
 
 const TICK_TASK = "catalog-event:tick";
 const TICK_QUEUE = "catalog-events";
@@ -25,18 +23,7 @@ export function tickPeriodMs(): number {
 }
 
 /** Adds a run at `runAt` unless a live run other than `selfId` exists. Returns whether one was added. */
-async function scheduleTick(runAt: Date, selfId: bigint | null): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${TICK_LOCK})`;
-    const [row] = await tx.$queryRaw<{ n: bigint }[]>`
-      SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-      WHERE t.identifier = ${TICK_TASK} AND j.attempts < j.max_attempts AND j.id IS DISTINCT FROM ${selfId}::bigint`;
-    if (row.n > 0n) return false;
-    // Many attempts: a handler error (database away) must not end the chain.
-    await enqueueJob(tx, TICK_TASK, {}, { queueName: TICK_QUEUE, runAt, maxAttempts: 1000 });
-    return true;
-  });
-}
+const scheduleTick = (runAt: Date, selfId: bigint | null) => scheduleSingleton(TICK_TASK, { queue: TICK_QUEUE, lock: TICK_LOCK }, runAt, selfId);
 
 /**
  * Job handler: cancel the pending events of disabled keys and buyers (issue

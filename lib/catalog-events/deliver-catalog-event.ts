@@ -1,3 +1,4 @@
+import { alertCatalogEventGaveUp } from "../alerts/order-alerts";
 import { retryScheduleMs, withJitter } from "../callbacks/callback-config";
 import { sendCallback, type CallbackSendResult } from "../callbacks/send-callback";
 import type { Resolver } from "../callbacks/address-policy";
@@ -50,6 +51,7 @@ async function recordEventAttempt(job: { eventId: number; attempt: number }, res
     else if (job.attempt >= schedule.length) [outcome, data] = ["failed", { status: "failed", nextAttemptAt: null, lastError: result.error }];
     else [outcome, data] = ["retry", { nextAttemptAt: new Date(Date.now() + withJitter(schedule[job.attempt])), lastError: result.error }];
     await tx.catalogEvent.update({ where: { id: job.eventId }, data: { ...data, attemptCount } });
+    if (outcome === "failed") await alertCatalogEventGaveUp(tx, job.eventId, attemptCount); // issue 25
     if (outcome === "retry") await enqueueCatalogEventAttempt(tx, job.eventId, attemptCount, data.nextAttemptAt!);
     return outcome;
   });

@@ -124,6 +124,17 @@ export const EnvSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: int(0, 1_000_000, 300),
   METRICS_TOKEN: bearerToken(),
   ENABLE_BENCH_ROUTES: oneOf(["1", "0"] as const),
+  // Issue 25: operator alerts (docs/alerts.md).
+  ALERT_FOLD_WINDOW_SECONDS: int(1, 3600, 60),
+  ALERT_CHECK_INTERVAL_SECONDS: int(1, 3600, 15),
+  ALERT_TIME_ZONE: withDefault("an IANA time zone (e.g. Asia/Shanghai)", "UTC", (s) => {
+    try {
+      return new Intl.DateTimeFormat("en", { timeZone: s }).resolvedOptions().timeZone ? s : undefined;
+    } catch {
+      return undefined;
+    }
+  }),
+  TELEGRAM_POLLING: bool(false),
   CLI_DEBUG: text(),
   NEXT_DIST_DIR: withDefault("a directory name", ".next", (s) => s),
 });

@@ -1,3 +1,4 @@
+import { alertOrderReview, alertUpstreamPurchaseFailed } from "../alerts/order-alerts";
 import { queueOrderCallback } from "../callbacks/queue-callback";
 import { encryptText } from "../crypto/secret-box";
 import type { Tx } from "../db/tx";
@@ -11,7 +12,7 @@ export type OrderChange =
   /** `lines` become delivery_data (D21); stored encrypted as a JSON array. */
   | { to: "delivered"; lines: string[]; source: "manual" | "upstream"; adminUserId?: number }
   /** `reason` becomes the P error_message (D22): short, for the buyer, no secrets. */
-  | { to: "failed"; reason: string; adminUserId?: number }
+  | { to: "failed"; reason: string; adminUserId?: number; /** Issue 25: an upstream purchase failed (operators are alerted); our words, no secrets. */ upstreamFailure?: string }
   | { to: "unknown_review" };
 
 export interface TransitionResult {
@@ -72,8 +73,10 @@ export async function transitionOrder(tx: Tx, orderId: number, change: OrderChan
     await refundOrder(tx, order, change.adminUserId);
     await releaseStock(tx, orderId);
     await tx.order.update({ where: { id: orderId }, data: { status: "failed", completedAt: new Date(), errorMessage: reason } });
+    if (change.upstreamFailure !== undefined) await alertUpstreamPurchaseFailed(tx, orderId, change.upstreamFailure); // issue 25
   } else {
     await tx.order.update({ where: { id: orderId }, data: { status: "unknown_review" } });
+    await alertOrderReview(tx, orderId); // issue 25
   }
 
   const callbackId = isPublicChange(from, change.to) ? await queueOrderCallback(tx, { orderId }) : null;

@@ -14,6 +14,12 @@ export interface JobPayloads {
   "catalog-event:deliver": { eventId: number; attempt: number };
   /** Build the due catalogue events, then schedule the next run (lib/catalog-events/catalog-event-tick.ts). */
   "catalog-event:tick": Record<string, never>;
+  /** Issue 25: turn one alert event into a delivery per channel that wants it (lib/alerts/dispatch-alert.ts). */
+  "alert:dispatch": { eventId: string };
+  /** Issue 25: send a channel's pending alerts of one kind as one message, at most one a minute (lib/alerts/send-alerts.ts). */
+  "alert:send": { channelId: number; kind: string };
+  /** Issue 25: the periodic alert checks, then schedule the next run (lib/alerts/alert-check-tick.ts). */
+  "alert:tick": Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -25,6 +31,8 @@ export interface EnqueueOptions {
    * not started yet (graphile-worker's "replace" mode) instead of adding one.
    */
   jobKey?: string;
+  /** With jobKey: "preserve_run_at" keeps a waiting job's run time (a later enqueue does not postpone it). */
+  jobKeyMode?: "replace" | "preserve_run_at";
   /** Attempts graphile-worker makes when the handler throws (its own back-off: exp(n) seconds). */
   maxAttempts?: number;
   /** Jobs of one queue run one at a time, in order. */
@@ -51,7 +59,8 @@ export async function enqueueJob<N extends JobName>(
       queue_name => ${opts.queueName ?? null}::text,
       run_at => ${opts.runAt ?? null}::timestamptz,
       max_attempts => ${opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}::int,
-      job_key => ${opts.jobKey ?? null}::text
+      job_key => ${opts.jobKey ?? null}::text,
+      job_key_mode => ${opts.jobKeyMode ?? "replace"}::text
     )).id AS id`;
   return rows[0].id;
 }

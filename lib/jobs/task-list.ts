@@ -1,5 +1,8 @@
 import type { JobHelpers, TaskList } from "graphile-worker";
 import type { JobName, JobPayloads } from "./enqueue-job";
+import { alertTickJob, ensureAlertTick } from "../alerts/alert-check-tick";
+import { dispatchAlertJob } from "../alerts/dispatch-alert";
+import { sendAlertsJob } from "../alerts/send-alerts";
 import { deliverCallbackJob } from "../callbacks/deliver-callback";
 import { requeuePendingCallbacks } from "../callbacks/requeue-pending-callbacks";
 import { catalogEventTickJob, ensureCatalogEventTick } from "../catalog-events/catalog-event-tick";
@@ -19,6 +22,9 @@ const handlers: { [N in JobName]: Handler<N> } = {
   "upstream:purchase": (payload) => runPurchaseJob(payload),
   "catalog-event:deliver": (payload) => deliverCatalogEventJob(payload),
   "catalog-event:tick": (_payload, helpers) => catalogEventTickJob(BigInt(helpers.job.id)),
+  "alert:dispatch": (payload) => dispatchAlertJob(payload),
+  "alert:send": (payload) => sendAlertsJob(payload),
+  "alert:tick": (_payload, helpers) => alertTickJob(BigInt(helpers.job.id)),
 };
 
 export const taskList = handlers as unknown as TaskList;
@@ -34,4 +40,5 @@ export const repairs: { name: string; run: () => Promise<number> }[] = [
   { name: "requeue pending catalogue events", run: requeuePendingCatalogEvents },
   // Not a repair as such: the catalogue event tick must exist (a first start, a restore).
   { name: "start the catalogue event tick", run: async () => (await ensureCatalogEventTick(), 0) },
+  { name: "start the alert checks", run: async () => (await ensureAlertTick(), 0) },
 ];

@@ -1,3 +1,4 @@
+import { recordUpstreamPing } from "../alerts/upstream-health";
 import { db } from "../db/client";
 import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
@@ -29,8 +30,8 @@ export async function listUpstreamConnections(): Promise<UpstreamConnectionRow[]
   }));
 }
 
-/** Pings one connection now and records the outcome (and the balance when it answered), with its audit row. */
-export async function pingUpstreamConnection(id: number, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}): Promise<{ ok: boolean; balance: string | null; error: string | null }> {
+/** Pings one connection now and records the outcome (and the balance when it answered), with its audit row (none for the alert checks' routine pings: nobody changed anything). */
+export async function pingUpstreamConnection(id: number, { actor = SYSTEM_ACTOR, audit = true }: { actor?: Actor; audit?: boolean } = {}): Promise<{ ok: boolean; balance: string | null; error: string | null }> {
   const conn = await loadConnection(id);
   let result: { ok: boolean; balance: string | null; error: string | null };
   try {
@@ -41,11 +42,13 @@ export async function pingUpstreamConnection(id: number, { actor = SYSTEM_ACTOR 
   }
   // The request itself runs outside the transaction: no row lock waits on an upstream.
   await db().$transaction(async (tx) => {
-    await tx.upstreamConnection.update({
+    const row = await tx.upstreamConnection.update({
       where: { id },
       data: { lastPingAt: new Date(), lastPingOk: result.ok, ...(result.ok ? { lastBalance: result.balance } : {}) },
+      select: { id: true, name: true, alertBalanceCents: true },
     });
-    await writeAuditLog(tx, { actor, action: "upstream.ping", targetType: "upstream_connection", targetId: String(id), details: { ok: result.ok } });
+    await recordUpstreamPing(tx, row, result); // issue 25
+    if (audit) await writeAuditLog(tx, { actor, action: "upstream.ping", targetType: "upstream_connection", targetId: String(id), details: { ok: result.ok } });
   });
   return result;
 }

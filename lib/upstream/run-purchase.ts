@@ -144,7 +144,7 @@ async function finish(p: Purchase, outcome: Outcome, lastError: string | null = 
       return;
     }
     if (outcome.to === "delivered") await transitionOrder(tx, p.order.id, { to: "delivered", lines: outcome.lines, source: "upstream" });
-    else await transitionOrder(tx, p.order.id, { to: "failed", reason: outcome.reason });
+    else await transitionOrder(tx, p.order.id, { to: "failed", reason: outcome.reason, upstreamFailure: lastError ?? outcome.reason });
     await tx.upstreamPurchase.update({ where: { id: p.id }, data: { ...data, status: outcome.to } });
   });
   log.info({ component: "upstream", purchaseId: p.id, orderId: p.order.id, outcome: outcome.to }, "upstream purchase finished");

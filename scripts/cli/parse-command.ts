@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import type { z } from "zod";
 import { SETTING_KEYS } from "../../lib/settings/update-settings";
 import { commands as admins } from "./admins";
+import { commands as alerts } from "./alerts";
 import { commands as adminsUsers } from "./admins-users";
 import { commands as audit } from "./audit";
 import { commands as backup } from "./backup";
@@ -12,7 +13,7 @@ import { commands as levels } from "./levels";
 import { commands as orders } from "./orders";
 import { commands as upstream } from "./upstream";
 
-const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...upstream, ...backup, ...audit } as never;
+const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...upstream, ...backup, ...audit, ...alerts } as never;
 
 function usage(): string {
   return ["usage: npm run cli -- <command>", ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join("\n");

@@ -27,6 +27,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     { href: "/admin/api-keys", label: t("nav.apiKeys") },
     { href: "/admin/upstream", label: t("nav.upstream") },
     { href: "/admin/jobs", label: t("nav.jobs") },
+    { href: "/admin/alerts", label: t("alerts.nav") },
     { href: "/admin/settings", label: t("nav.settings") },
     { href: "/admin/audit", label: t("nav.audit") },
     { href: "/admin/security", label: t("nav.security") },

@@ -4,6 +4,7 @@ import { DayChart } from "@/components/day-chart";
 import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { dashboardStats, lowStockSkus, ordersPerDay } from "@/lib/admin-views/dashboard-stats";
+import { listAlertChannels } from "@/lib/alerts/list-channels";
 import { pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
@@ -13,7 +14,8 @@ export const dynamic = "force-dynamic";
 export default async function DashboardPage() {
   await requireAdmin();
   const { t, locale } = await getI18n();
-  const [s, days, low] = await Promise.all([dashboardStats(), ordersPerDay(14), lowStockSkus()]);
+  const [s, days, low, channels] = await Promise.all([dashboardStats(), ordersPerDay(14), lowStockSkus(), listAlertChannels()]);
+  const failing = channels.filter((c) => c.failing); // issue 25: a channel whose last send failed
   const stats: [string, string, string?][] = [
     [t("dashboard.ordersToday"), String(s.ordersToday), "/admin/orders"],
     [t("dashboard.salesToday"), formatAmount(s.salesTodayCents)],
@@ -27,6 +29,11 @@ export default async function DashboardPage() {
   return (
     <>
       <PageHeader title={t("dashboard.title")} />
+      {failing.length ? (
+        <div className="msg msg-error" role="alert" data-testid="failing-channels">
+          <Link href="/admin/alerts">{t("alerts.failingBanner", { names: failing.map((c) => c.name).join(", ") })}</Link>
+        </div>
+      ) : null}
       <div className="grid-stats">
         {stats.map(([label, value, href]) => (
           <div className="stat" key={label}>

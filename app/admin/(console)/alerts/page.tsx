@@ -1,0 +1,124 @@
+import { ActionForm } from "@/components/action-form";
+import { DataTable } from "@/components/data-table";
+import { HiddenField, TextField, Toggle } from "@/components/form-fields";
+import { Card, PageHeader } from "@/components/page-header";
+import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { alertThresholds } from "@/lib/alerts/alert-context";
+import { CHANNEL_KINDS } from "@/lib/alerts/add-channel";
+import { ALERT_KIND_NAMES, ALERT_KINDS, hasThreshold } from "@/lib/alerts/event-kinds";
+import { listAlertChannels } from "@/lib/alerts/list-channels";
+import { listAlerts } from "@/lib/alerts/list-alerts";
+import { formatDateTime } from "@/lib/i18n/format";
+import { getI18n } from "@/lib/i18n/server";
+import { addChannelAction, removeChannelAction, setChannelRulesAction, setSkuThresholdAction, setThresholdsAction, setUpstreamBalanceAction, testChannelAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+/** What a channel sends to, from its non-secret settings. */
+function target(c: { kind: string; config: Record<string, unknown> }): string {
+  if (c.kind === "telegram") return `chat ${String(c.config.chatId)} · ${String(c.config.apiBase)}`;
+  if (c.kind === "email") return `${String(c.config.from)} → ${(c.config.to as string[]).join(", ")}`;
+  return String(c.config.host);
+}
+
+/**
+ * Issue 25: alert channels (add, test at once, remove, events on/off), the
+ * site-wide thresholds, per-SKU and per-upstream thresholds, and the last 500
+ * alerts with their channel, state and error. Never a secret.
+ */
+export default async function AlertsPage() {
+  await requireAdmin();
+  const { t } = await getI18n();
+  const [channels, thresholds, history] = await Promise.all([listAlertChannels(), alertThresholds(), listAlerts(500)]);
+  const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
+  return (
+    <>
+      <PageHeader title={t("alerts.title")} description={t("alerts.intro")} />
+      <Card title={t("alerts.channels")}>
+        {channels.length === 0 ? <p>{t("alerts.noChannels")}</p> : null}
+        {channels.map((c) => (
+          <div key={c.id} className="queue-item" data-testid={`alert-channel-${c.id}`}>
+            <dl className="kv">
+              <dt>{t("common.name")}</dt><dd>#{c.id} {c.name}</dd>
+              <dt>{t("alerts.kind")}</dt><dd>{c.kind}</dd>
+              <dt>{t("alerts.target")}</dt><dd>{target(c)}</dd>
+              <dt>{t("common.status")}</dt><dd>{c.failing ? t("alerts.failing") : t("alerts.working")}</dd>
+              <dt>{t("alerts.lastOk")}</dt><dd>{c.last_ok_at ? formatDateTime(new Date(c.last_ok_at)) : "—"}</dd>
+              <dt>{t("alerts.lastError")}</dt><dd>{c.last_error_at ? `${formatDateTime(new Date(c.last_error_at))} · ${c.last_error ?? ""}` : "—"}</dd>
+            </dl>
+            <ActionForm action={testChannelAction} submitLabel={t("alerts.test")} variant="plain" keepValues testId={`test-channel-${c.id}`}>
+              <HiddenField name="id" value={String(c.id)} />
+            </ActionForm>
+            <ActionForm action={setChannelRulesAction} submitLabel={t("common.save")} variant="plain" testId={`rules-${c.id}`}>
+              <HiddenField name="id" value={String(c.id)} />
+              <p>{t("alerts.rules")}</p>
+              {ALERT_KIND_NAMES.map((k) => <Toggle key={k} name={k} label={k} defaultChecked={c.rules[k]} />)}
+            </ActionForm>
+            <ActionForm action={removeChannelAction} submitLabel={t("alerts.remove")} variant="danger" testId={`remove-channel-${c.id}`}>
+              <HiddenField name="id" value={String(c.id)} />
+            </ActionForm>
+          </div>
+        ))}
+      </Card>
+      <div style={{ height: 16 }} />
+      <Card title={t("alerts.add")}>
+        <ActionForm action={addChannelAction} submitLabel={t("alerts.add")} testId="add-channel-form">
+          <div className="field">
+            <label htmlFor="f-kind">{t("alerts.kind")}</label>
+            <select id="f-kind" name="kind" defaultValue="telegram">{CHANNEL_KINDS.map((k) => <option key={k} value={k}>{k}</option>)}</select>
+            <div className="help">{t("alerts.kindHelp")}</div>
+          </div>
+          <TextField name="name" label={t("common.name")} />
+          <TextField name="botToken" type="password" label={t("alerts.botToken")} help={t("alerts.secretHelp")} autoComplete="off" />
+          <TextField name="chatId" label={t("alerts.chatId")} />
+          <TextField name="apiBase" type="url" label={t("alerts.apiBase")} placeholder="https://api.telegram.org" />
+          <TextField name="smtpUrl" type="password" label={t("alerts.smtpUrl")} help={t("alerts.secretHelp")} autoComplete="off" />
+          <TextField name="from" type="email" label={t("alerts.from")} />
+          <TextField name="to" label={t("alerts.to")} />
+          <TextField name="url" type="password" label={t("alerts.url")} help={t("alerts.secretHelp")} autoComplete="off" />
+        </ActionForm>
+      </Card>
+      <div style={{ height: 16 }} />
+      <Card title={t("alerts.thresholds")}>
+        <ActionForm action={setThresholdsAction} submitLabel={t("common.save")} keepValues testId="thresholds-form">
+          {ALERT_KIND_NAMES.filter(hasThreshold).map((k) => (
+            <TextField key={k} name={k} label={`${k} (${ALERT_KINDS[k].threshold.unit})`} defaultValue={thresholds[k]} inputMode="numeric" />
+          ))}
+        </ActionForm>
+      </Card>
+      <div style={{ height: 16 }} />
+      <Card title={t("alerts.skuThreshold")}>
+        <ActionForm action={setSkuThresholdAction} submitLabel={t("common.save")} testId="sku-threshold-form">
+          <TextField name="skuCode" label={t("alerts.skuCode")} required />
+          <TextField name="stock" label={t("alerts.skuStock")} inputMode="numeric" />
+        </ActionForm>
+      </Card>
+      <div style={{ height: 16 }} />
+      <Card title={t("alerts.balanceAlert")}>
+        <ActionForm action={setUpstreamBalanceAction} submitLabel={t("common.save")} testId="balance-alert-form">
+          <TextField name="connectionId" label={t("alerts.connection")} inputMode="numeric" required />
+          <TextField name="below" label={t("alerts.below")} inputMode="decimal" />
+        </ActionForm>
+      </Card>
+      <div style={{ height: 16 }} />
+      <Card title={t("alerts.history")}>
+        <DataTable
+          testId="alerts-table"
+          columns={[
+            { id: "time", header: t("alerts.time") },
+            { id: "event", header: t("alerts.event") },
+            { id: "text", header: t("alerts.text"), wrap: true },
+            { id: "channel", header: t("alerts.channel") },
+            { id: "state", header: t("alerts.state") },
+            { id: "error", header: t("alerts.error"), wrap: true },
+          ]}
+          rows={history.map((r, i) => ({
+            id: `${r.id}-${i}`,
+            cells: { time: formatDateTime(new Date(r.created_at)), event: r.title, text: r.text, channel: r.channel ?? "—", state: r.state, error: r.error ?? "" },
+          }))}
+          total={history.length} pager={false} page={1} pageSize={Math.max(history.length, 1)} labels={labels}
+        />
+      </Card>
+    </>
+  );
+}

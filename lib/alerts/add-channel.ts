@@ -1,0 +1,98 @@
+import crypto from "node:crypto";
+import { z } from "zod";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
+import { assertCallbackUrlAllowed } from "../callbacks/address-policy";
+import { encryptText } from "../crypto/secret-box";
+import { db } from "../db/client";
+import { appError } from "../errors";
+import { DEFAULT_TELEGRAM_API } from "./channels/telegram";
+import type { ChannelSecret } from "./channel-store";
+
+// Issue 25: a new alert channel (console form, CLI alerts:channel:add). The
+// secrets are sealed before they reach the database; what the console shows
+// (chat id, from/to, the webhook's host) is kept apart. A webhook gets its own
+// key id and signing secret, returned here once (the receiver verifies the
+// D27 signature with them).
+
+const HttpUrl = (what: string) =>
+  z.string().trim().max(2000).refine((s) => {
+    try {
+      const u = new URL(s);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, `${what} must be an http(s) URL`);
+const Email = z.string().trim().toLowerCase().max(254).regex(/^[^\s@<>",]+@[^\s@<>",]+\.[^\s@<>",]+$/, "must be an e-mail address");
+const Name = z.string().trim().min(1, "must not be empty").max(100).optional();
+
+export const ChannelInputSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("telegram"),
+    name: Name,
+    botToken: z.string().trim().regex(/^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$/, "bot token must look like 123456:ABC… (from @BotFather)"),
+    chatId: z.string().trim().regex(/^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$/, "chat id must be a number or @channelname"),
+    apiBase: HttpUrl("api base").optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("email"),
+    name: Name,
+    smtpUrl: z.string().trim().max(2000).refine((s) => {
+      try {
+        const u = new URL(s);
+        return (u.protocol === "smtp:" || u.protocol === "smtps:") && !!u.hostname;
+      } catch {
+        return false;
+      }
+    }, "SMTP URL must look like smtp://user:password@host:587 or smtps://…:465"),
+    from: Email,
+    to: z.array(Email).min(1, "at least one recipient").max(20),
+  }),
+  ...(["webhook", "wecom", "dingtalk", "feishu"] as const).map((kind) =>
+    z.strictObject({ kind: z.literal(kind), name: Name, url: HttpUrl("url") })),
+]);
+export type ChannelInput = z.input<typeof ChannelInputSchema>;
+export const CHANNEL_KINDS = ["telegram", "email", "webhook", "wecom", "dingtalk", "feishu"] as const;
+
+export interface AddedChannel {
+  id: number;
+  name: string;
+  kind: string;
+  config: Record<string, unknown>;
+  /** Webhook kinds only, shown once: what the receiver verifies signatures with. */
+  signing: { key_id: string; secret: string } | null;
+}
+
+export async function addAlertChannel(input: ChannelInput, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}): Promise<AddedChannel> {
+  const parsed = ChannelInputSchema.safeParse(input);
+  if (!parsed.success) throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
+  const p = parsed.data;
+  let config: Record<string, unknown>;
+  let secret: ChannelSecret;
+  let signing: AddedChannel["signing"] = null;
+  if (p.kind === "telegram") {
+    config = { chatId: p.chatId, apiBase: (p.apiBase ?? DEFAULT_TELEGRAM_API).replace(/\/+$/, "") };
+    secret = { botToken: p.botToken };
+  } else if (p.kind === "email") {
+    config = { from: p.from, to: p.to };
+    secret = { smtpUrl: p.smtpUrl };
+  } else {
+    await assertCallbackUrlAllowed(p.url, undefined, "url"); // D29, again at every send
+    const keyId = `alerts_${crypto.randomBytes(8).toString("hex")}`;
+    const signingSecret = crypto.randomBytes(32).toString("base64url");
+    config = { host: new URL(p.url).host, keyId };
+    secret = { url: p.url, keyId, signingSecret };
+    if (p.kind === "webhook") signing = { key_id: keyId, secret: signingSecret };
+  }
+  const name = p.name ?? `${p.kind} ${p.kind === "telegram" ? p.chatId : p.kind === "email" ? p.to[0] : config.host}`;
+  const row = await db().$transaction(async (tx) => {
+    const created = await tx.alertChannel.create({
+      data: { name, kind: p.kind, config: config as object, secretCiphertext: encryptText(JSON.stringify(secret)) },
+      select: { id: true },
+    });
+    await writeAuditLog(tx, { actor, action: "alert.channel.add", targetType: "alert_channel", targetId: String(created.id), details: { kind: p.kind, name } });
+    return created;
+  });
+  return { id: row.id, name, kind: p.kind, config, signing };
+}

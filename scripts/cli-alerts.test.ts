@@ -1,0 +1,77 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../lib/db/client";
+import { startFakeBotApi, type FakeBotApi } from "../lib/testing/fake-bot-api";
+import { makeProduct } from "../lib/testing/factories";
+import { useTestDatabase } from "../lib/testing/test-database";
+import { runCli } from "../lib/testing/run-cli";
+
+// Issue 25.1: alert channels from the command line, each command one JSON
+// line; the bot token comes from a file and is never printed; bad input is
+// exit 2 with nothing written.
+
+let url: string;
+let bot: FakeBotApi;
+let dir: string;
+const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
+
+beforeAll(async () => {
+  url = await useTestDatabase();
+  bot = await startFakeBotApi();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "alerts-cli-"));
+  fs.writeFileSync(path.join(dir, "token"), `${bot.token}\n`);
+});
+afterAll(async () => {
+  await bot?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("npm run cli: alerts (issue 25.1)", () => {
+  it("issue 25.1: alerts:channel:add (token from a file), alerts:test, alerts:rule:set, alerts:channel:list, sku:threshold, alerts:channel:remove", async () => {
+    const added = await cli("alerts:channel:add", "--kind", "telegram", "--name", "ops", "--bot-token-file", path.join(dir, "token"), "--chat-id", "-100200", "--api-base", bot.origin);
+    expect(added.code).toBe(0);
+    expect(added.json).toMatchObject({ id: expect.any(Number), name: "ops", kind: "telegram", config: { chatId: "-100200", apiBase: bot.origin } });
+    expect(added.stdout).not.toContain(bot.token);
+    const id = String(added.json.id);
+
+    const tested = await cli("alerts:test", "--id", id);
+    expect(tested.json).toEqual({ id: Number(id), ok: true, error: null });
+    expect(bot.messages).toHaveLength(1);
+    expect(bot.messages[0].chat_id).toBe("-100200");
+
+    const rule = await cli("alerts:rule:set", "--event", "stock_low", "--channel", id, "--off", "--threshold", "5");
+    expect(rule.json).toEqual({ event: "stock_low", channel_id: Number(id), enabled: false, threshold: 5 });
+    const list = await cli("alerts:channel:list");
+    expect(list.json.channels).toHaveLength(1);
+    expect(list.json.channels[0].rules).toMatchObject({ stock_low: false, order_review: true });
+    expect(list.stdout).not.toContain(bot.token);
+
+    const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 3 });
+    const threshold = await cli("sku:threshold", "--sku-code", sku.skuCode, "--stock", "7");
+    expect(threshold.json).toEqual({ sku_id: sku.id, sku_code: sku.skuCode, stock_threshold: 7 });
+
+    const removed = await cli("alerts:channel:remove", "--id", id);
+    expect(removed.json).toEqual({ id: Number(id), removed: true });
+    expect((await cli("alerts:channel:list")).json.channels).toHaveLength(0);
+    expect((await db().auditLog.findMany({ where: { action: { startsWith: "alert." } } })).map((r) => r.actor)).toEqual(expect.arrayContaining(["cli"]));
+  }, 300_000);
+
+  it("issue 25.1: bad input is exit 2 and writes nothing", async () => {
+    const before = await db().alertChannel.count();
+    const [badKind, badEvent, badUrl, both] = await Promise.all([
+      cli("alerts:channel:add", "--kind", "pager"),
+      cli("alerts:rule:set", "--event", "nope", "--threshold", "1"),
+      cli("alerts:channel:add", "--kind", "webhook", "--url", "ftp://example.test/x"),
+      cli("alerts:rule:set", "--event", "stock_low", "--channel", "1", "--on", "--off"),
+    ]);
+    for (const r of [badKind, badEvent, badUrl, both]) {
+      expect(r.code).toBe(2);
+      expect(r.stdout.trim()).toBe("");
+    }
+    expect(badKind.stderr).toMatch(/--kind must be one of/);
+    expect(badEvent.stderr).toMatch(/event must be one of/);
+    expect(await db().alertChannel.count()).toBe(before);
+  }, 300_000);
+});
