@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { appError } from "../errors";
 import type { Tx } from "../db/tx";
 import type { SourcePolicy } from "../generated/prisma/enums";
 
@@ -83,4 +84,12 @@ export async function loadSkuSources(skuId: number, tx: Tx = db()): Promise<SkuS
     skuId: sku.id, own: sku.own, policy: sku.policy ?? "priority", skuMaxCostCents: sku.skuMaxCostCents,
     sources: rows.map((r) => ({ ...r, knownStock: r.knownStock === null ? null : Number(r.knownStock) })),
   };
+}
+
+/** The sources of the SKU with this code (CLI, console), or 404. */
+export async function findSkuSources(skuCode: string): Promise<SkuSources> {
+  const sku = await db().sku.findUnique({ where: { skuCode: skuCode.trim() }, select: { id: true } });
+  const list = sku ? await loadSkuSources(sku.id) : null;
+  if (!list) throw appError("not_found", `SKU ${skuCode.trim()} not found`);
+  return list;
 }
