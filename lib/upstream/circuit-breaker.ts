@@ -22,7 +22,7 @@ export async function recordCallOutcome(connectionId: number, ok: boolean): Prom
       WHERE "id" = ${connectionId} AND ("breakerFailures" <> 0 OR "breakerOpenUntil" IS NOT NULL)`;
     return;
   }
-  const [row] = await db().$queryRaw<{ failures: number; opened: boolean }[]>`
+  const [row] = await db().$queryRaw<{ failures: number }[]>`
     UPDATE "UpstreamConnection" SET
       "breakerFailures" = "breakerFailures" + 1,
       -- Opens at the K-th failure, and again when a probe fails (open, then half-open, fails).
@@ -31,17 +31,24 @@ export async function recordCallOutcome(connectionId: number, ok: boolean): Prom
       "breakerProbeAt" = CASE WHEN "breakerFailures" + 1 >= ${k} AND ("breakerOpenUntil" IS NULL OR "breakerOpenUntil" <= now())
                               THEN NULL ELSE "breakerProbeAt" END
     WHERE "id" = ${connectionId}
-    RETURNING "breakerFailures" AS "failures", ("breakerOpenUntil" > now() AND "breakerProbeAt" IS NULL AND "breakerFailures" >= ${k}) AS "opened"`;
+    RETURNING "breakerFailures" AS "failures"`;
   if (row?.failures === k) log.warn({ component: "upstream", connectionId, failures: row.failures, openSeconds: t }, "upstream circuit breaker opened");
+}
+
+/** May a new hop be sent to this connection now: closed, or half-open and this caller won the probe. */
+export async function breakerAllows(connectionId: number): Promise<boolean> {
+  const [row] = await db().$queryRaw<{ open: boolean | null }[]>`
+    SELECT ("breakerOpenUntil" > now()) AS "open" FROM "UpstreamConnection" WHERE "id" = ${connectionId}`;
+  if (!row || row.open === null) return true;
+  return !row.open && (await claimProbe(db(), connectionId));
 }
 
 /**
  * A half-open connection takes ONE probe hop per open period: the first
- * caller to set breakerProbeAt wins, in the caller's transaction (so a hop
- * that rolls back frees the probe). A probe that never answers frees its
+ * caller to set breakerProbeAt wins. A probe that never answers frees its
  * place after another open period.
  */
-export async function claimProbe(tx: Tx, connectionId: number): Promise<boolean> {
+async function claimProbe(tx: Tx, connectionId: number): Promise<boolean> {
   const t = env().UPSTREAM_BREAKER_OPEN_SECONDS;
   const n = await tx.$executeRaw`
     UPDATE "UpstreamConnection" SET "breakerProbeAt" = now()

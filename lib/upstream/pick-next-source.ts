@@ -1,6 +1,5 @@
 import type { Tx } from "../db/tx";
 import { ceilingOf, chooseSources, type UpstreamSource } from "./choose-source";
-import { claimProbe } from "./circuit-breaker";
 import { loadSkuSources } from "./load-sku-sources";
 
 export type NextSource =
@@ -11,8 +10,9 @@ export type NextSource =
 /**
  * Issue 26.2: where the next hop of an order goes, inside the transaction
  * that starts the hop. The SKU's policy orders the candidates
- * (choose-source.ts); a candidate behind a half-open breaker is taken only
- * if this hop wins the connection's one probe, else the next one is tried.
+ * (choose-source.ts). A connection whose breaker is half-open may be
+ * chosen: the hop's job sends only if it wins the one probe (run-purchase.ts),
+ * else it moves on unsent.
  */
 export async function pickNextSource(
   tx: Tx,
@@ -24,8 +24,5 @@ export async function pickNextSource(
     policy: list.policy, sources: list.sources, tried: input.tried, quantity: input.quantity,
     ceilingCents: (s) => ceilingOf(s, list.skuMaxCostCents, input.unitPriceCents),
   });
-  for (const source of candidates) {
-    if (source.breaker === "closed" || (await claimProbe(tx, source.connectionId))) return { ok: true, source };
-  }
-  return { ok: false, why: "exhausted" };
+  return candidates.length ? { ok: true, source: candidates[0] } : { ok: false, why: "exhausted" };
 }

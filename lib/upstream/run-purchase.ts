@@ -10,7 +10,7 @@ import { nextRunAt } from "./purchase-schedule";
 import { enqueuePurchaseRun } from "./queue-purchase";
 import { checkUpstreamDelivery } from "./check-upstream-delivery";
 import { ceilingOf, hopOrderNo, sourceKey } from "./choose-source";
-import { recordCallOutcome } from "./circuit-breaker";
+import { breakerAllows, recordCallOutcome } from "./circuit-breaker";
 import { pickNextSource } from "./pick-next-source";
 import { UpstreamError, type UpstreamCreateOrder, type UpstreamOrder } from "./upstream-client";
 
@@ -83,6 +83,17 @@ export async function runPurchaseJob(job: { purchaseId: number; recheck?: boolea
   const scheduleNext = recheck ? stayInReview : scheduleNextRun;
 
   const conn = await loadConnection(p.connectionId);
+  if (p.sentAt === null && !recheck) {
+    // Issue 26.2: a hop never sent asks nothing of a connection whose breaker
+    // is open (or whose one probe is out): nothing can exist there, so the
+    // order moves on at once. Otherwise the hop is marked sent first, so that
+    // after a crash it is never taken for an unsent one.
+    if (conn.isEnabled && !(await breakerAllows(conn.id))) {
+      return moveOn(p, { to: "failed", reason: "no upstream supplier could take the order", costCents: null, upstreamOrderId: null }, "skipped: the connection's circuit breaker is open");
+    }
+    const { count } = await db().upstreamPurchase.updateMany({ where: { id: p.id, hop: p.hop, sentAt: null }, data: { sentAt: new Date() } });
+    if (count === 0) return; // a concurrent run moved this purchase on
+  }
   let upstream: UpstreamOrder;
   try {
     if (!conn.isEnabled) throw new UpstreamError("network", "the upstream connection is disabled");
@@ -200,7 +211,7 @@ async function moveOn(p: Purchase, failed: Extract<Outcome, { to: "failed" }>, l
     await tx.purchaseHop.create({
       data: {
         purchaseId: p.id, hop: p.hop, sourceId: p.sourceId, connectionId: p.connectionId, upstreamSkuId: p.upstreamSkuId,
-        downstreamOrderNo: p.downstreamOrderNo, upstreamOrderId: failed.upstreamOrderId, costCents: failed.costCents,
+        downstreamOrderNo: p.downstreamOrderNo, upstreamOrderId: failed.upstreamOrderId, costCents: failed.costCents, sentAt: p.sentAt,
         status: "failed", outcome: lastError ? `${failed.reason}: ${lastError}` : failed.reason,
         startedAt: before.at(-1)?.finishedAt ?? p.createdAt,
       },
@@ -212,7 +223,7 @@ async function moveOn(p: Purchase, failed: Extract<Outcome, { to: "failed" }>, l
       data: {
         hop, sourceId: next.source.id, connectionId: next.source.connectionId, upstreamSkuId: next.source.upstreamSkuId,
         downstreamOrderNo: hopOrderNo(p.order.orderNo, hop), upstreamOrderId: null, costCents: null,
-        status: "pending", attemptCount: 0, lastError: null, deadlineAt: new Date(Date.now() + conn.maxWaitSeconds * 1000),
+        status: "pending", attemptCount: 0, lastError: null, sentAt: null, deadlineAt: new Date(Date.now() + conn.maxWaitSeconds * 1000),
       },
     });
     await enqueuePurchaseRun(tx, p.id);

@@ -11,7 +11,8 @@ ADD COLUMN     "breakerProbeAt" TIMESTAMP(3);
 
 -- AlterTable
 ALTER TABLE "UpstreamPurchase" ADD COLUMN     "hop" INTEGER NOT NULL DEFAULT 1,
-ADD COLUMN     "sourceId" INTEGER;
+ADD COLUMN     "sourceId" INTEGER,
+ADD COLUMN     "sentAt" TIMESTAMP(3);
 
 -- CreateTable
 CREATE TABLE "SkuSourceList" (
@@ -54,6 +55,7 @@ CREATE TABLE "PurchaseHop" (
     "status" "UpstreamPurchaseStatus" NOT NULL,
     "outcome" TEXT NOT NULL,
     "startedAt" TIMESTAMP(3) NOT NULL,
+    "sentAt" TIMESTAMP(3),
     "finishedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "PurchaseHop_pkey" PRIMARY KEY ("id")
