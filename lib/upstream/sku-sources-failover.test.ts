@@ -33,6 +33,7 @@ beforeAll(async () => {
   Object.assign(process.env, {
     UPSTREAM_HTTP_TIMEOUT_MS: "500", UPSTREAM_POLL_SCHEDULE: "0.2",
     UPSTREAM_BREAKER_FAILURES: "5", UPSTREAM_BREAKER_OPEN_SECONDS: "2",
+    DB_POOL_SIZE: "40",
   });
   url = await useTestDatabase();
   [oos, slow, good] = await Promise.all([startStubOrderSupplier("OOS"), startStubOrderSupplier("SLOW"), startStubOrderSupplier("GOOD")]);
@@ -58,16 +59,25 @@ describe("issue 26: several sources per SKU with failover", () => {
     for (const s of [oos, slow, good]) {
       await editSkuSources({ skuCode: sku.skuCode, change: { op: "add-upstream", connectionId: conn[s.name], upstreamSkuId: 10, maxCostCents: null }, actor: SYSTEM_ACTOR });
     }
-    const buyers = await Promise.all(Array.from({ length: 10 }, () => makeBuyer({ pointsCents: 1_000_000n })));
+    // One buyer per order: the test is about sources, not about one balance row's queue.
+    const buyers: Awaited<ReturnType<typeof makeBuyer>>[] = [];
+    for (let i = 0; i < ORDERS; i++) buyers.push(await makeBuyer({ pointsCents: 10_000n }));
     worker = await startWorker({ connectionString: url, concurrency: 6, pollIntervalMs: 100, sweepIntervalMs: 2000 });
-
     const t0 = Date.now();
-    const created = await Promise.all(
-      Array.from({ length: ORDERS }, (_, i) => {
-        const b = buyers[i % buyers.length];
-        return createOrder({ credential: { id: b.id, userId: b.user.id }, profile: "P", input: { downstreamOrderNo: `FO-${i}`, skuId: sku.id, quantity: 1 } });
+
+    // 200 orders from 10 concurrent callers while the worker buys (more callers only queue for
+    // connections on this 2-core machine: Prisma gives up starting a transaction after 2 s).
+    let next = 0;
+    const created: Awaited<ReturnType<typeof createOrder>>[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let i = next++; i < ORDERS; i = next++) {
+          const b = buyers[i];
+          created.push(await createOrder({ credential: { id: b.id, userId: b.user.id }, profile: "P", input: { downstreamOrderNo: `FO-${i}`, skuId: sku.id, quantity: 1 } }));
+        }
       }),
     );
+
     const ids = created.map((c) => c.order.id);
     await waitFor(async () => (await db().order.count({ where: { id: { in: ids }, status: "processing" } })) === 0, 180_000, 100);
     const seconds = (Date.now() - t0) / 1000;
