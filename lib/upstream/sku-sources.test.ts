@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../scripts/cli-run.testutil";
+import { SYSTEM_ACTOR } from "../audit/actor";
+import { db } from "../db/client";
+import { createOrder } from "../orders/create-order";
+import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "../testing/factories";
+import { startStubOrderSupplier, type StubOrderSupplier } from "../testing/stub-order-supplier";
+import { useTestDatabase } from "../testing/test-database";
+import { addUpstreamConnection } from "./add-upstream-connection";
+import { chooseSources, hopOrderNo } from "./choose-source";
+import { breakerAllows, recordCallOutcome } from "./circuit-breaker";
+import { editSkuSources } from "./edit-sku-sources";
+import { loadSkuSources, type SkuSourceView } from "./load-sku-sources";
+import { runPurchaseJob } from "./run-purchase";
+
+// Issue 26.1/26.2 at unit level: the two policies, hop numbers, the default
+// (migrated) one-source lists, the sku:sources CLI, the breaker in PostgreSQL.
+
+const src = (position: number, over: Partial<SkuSourceView> = {}): SkuSourceView => ({
+  id: position, position, kind: "upstream", connectionId: position, connectionName: `c${position}`, upstreamSkuId: 10,
+  maxCostCents: null, isEnabled: true, knownCostCents: null, knownStock: null, breaker: "closed", ...over,
+});
+const pick = (policy: "priority" | "cheapest", sources: SkuSourceView[], tried: string[] = []) =>
+  chooseSources({ policy, sources, tried: new Set(tried), quantity: 1, ceilingCents: () => 1000n }).map((s) => s.position);
+
+describe("issue 26.1: choosing a source (pure)", () => {
+  it("issue 26.1: priority keeps list order and leaves out our keys, disabled, tried, open-breaker and too-costly sources", () => {
+    const list = [
+      src(1, { kind: "local", connectionId: null, upstreamSkuId: null }), src(2), src(3, { isEnabled: false }), src(4, { breaker: "open" }),
+      src(5, { knownCostCents: 1001n }), src(6, { breaker: "half-open" }), src(7, { knownStock: 0 }), src(8),
+    ];
+    expect(pick("priority", list)).toEqual([2, 6, 7, 8]);
+    expect(pick("priority", list, ["2:10"])).toEqual([6, 7, 8]);
+  });
+
+  it("issue 26.1: cheapest takes the lowest known cost among sources with stock, unknown costs after, out-of-stock ones last in list order", () => {
+    const list = [src(1, { knownCostCents: 900n }), src(2, { knownCostCents: 500n, knownStock: 0 }), src(3), src(4, { knownCostCents: 700n, knownStock: 5 }), src(5, { knownCostCents: 700n })];
+    expect(pick("cheapest", list)).toEqual([4, 5, 1, 3, 2]);
+    expect(pick("cheapest", list, ["4:10"])).toEqual([5, 1, 3, 2]);
+  });
+
+  it("issue 26.2: hop 1 sends the order number, hop n sends '<order_no>-n'", () => {
+    expect([1, 2, 3, 10].map((h) => hopOrderNo("SK2026112512345678", h))).toEqual(["SK2026112512345678", "SK2026112512345678-2", "SK2026112512345678-3", "SK2026112512345678-10"]);
+    expect(() => hopOrderNo("SK1", 0)).toThrow();
+  });
+});
+
+let url: string;
+let a: StubOrderSupplier;
+let b: StubOrderSupplier;
+let connA: number;
+let connB: number;
+const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
+
+beforeAll(async () => {
+  Object.assign(process.env, { UPSTREAM_BREAKER_FAILURES: "3", UPSTREAM_BREAKER_OPEN_SECONDS: "1" });
+  url = await useTestDatabase();
+  [a, b] = await Promise.all([startStubOrderSupplier("A", "4.00"), startStubOrderSupplier("B", "3.00")]);
+  connA = (await addUpstreamConnection({ name: "A", baseUrl: a.origin, profile: "P", apiKey: "ka", apiSecret: "s", maxWaitSeconds: 60 })).id;
+  connB = (await addUpstreamConnection({ name: "B", baseUrl: b.origin, profile: "P", apiKey: "kb", apiSecret: "s", maxWaitSeconds: 60 })).id;
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+});
+
+describe("issue 26.1: lists of sources in the database", () => {
+  it("issue 26.1: existing auto, upstream and manual SKUs have their product's one-source list; the first edit saves it unchanged", async () => {
+    const categoryId = (await makeCategory()).id;
+    const auto = await makeProduct({ categoryId, cardKeys: cardKeysFor("DEF", 1) });
+    const manual = await makeProduct({ categoryId, fulfillmentType: "manual" });
+    const upstream = await makeProduct({ categoryId, fulfillmentType: "upstream" });
+    await db().product.update({ where: { id: upstream.product.id }, data: { upstreamConnectionId: connA, upstreamProductId: 1 } });
+    await db().sku.update({ where: { id: upstream.sku.id }, data: { upstreamSkuId: 10, upstreamMaxCostCents: 800n } });
+
+    expect((await loadSkuSources(auto.sku.id))!).toMatchObject({ own: false, policy: "priority", sources: [{ id: null, kind: "local", isEnabled: true }] });
+    expect((await loadSkuSources(manual.sku.id))!.sources).toEqual([]);
+    const before = (await loadSkuSources(upstream.sku.id))!;
+    expect(before).toMatchObject({ own: false, skuMaxCostCents: 800n, sources: [{ id: null, kind: "upstream", connectionId: connA, upstreamSkuId: 10, maxCostCents: null }] });
+
+    const after = await editSkuSources({ skuCode: upstream.sku.skuCode, change: { op: "policy", policy: "priority" }, actor: SYSTEM_ACTOR });
+    expect(after.own).toBe(true);
+    expect(after.sources.map(({ id: _id, ...rest }) => rest)).toEqual(before.sources.map(({ id: _id, ...rest }) => rest));
+  });
+
+  it("issue 26.1: sku:sources prints the list and applies one change at a time (add, move, disable, remove, policy); bad input writes nothing", async () => {
+    const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, cardKeys: cardKeysFor("CLI", 1) });
+    const shown = await cli("sku:sources", "--sku-code", sku.skuCode);
+    expect(shown.code).toBe(0);
+    expect(shown.json).toMatchObject({ sku_id: sku.id, own_list: false, policy: "priority", sources: [{ position: 1, kind: "local" }] });
+
+    const added = await cli("sku:sources", "--sku-code", sku.skuCode, "--add-upstream", "--connection", String(connA), "--upstream-sku-id", "10", "--max-cost", "4.50");
+    expect(added.json.sources).toMatchObject([{ kind: "local" }, { position: 2, kind: "upstream", connection_id: connA, upstream_sku_id: 10, max_cost: "4.50", enabled: true, breaker: "closed" }]);
+    await cli("sku:sources", "--sku-code", sku.skuCode, "--add-upstream", "--connection", String(connB), "--upstream-sku-id", "10");
+    const moved = await cli("sku:sources", "--sku-code", sku.skuCode, "--move", "3", "--to", "2");
+    expect(moved.json.sources.map((s: { connection_id: number | null }) => s.connection_id)).toEqual([null, connB, connA]);
+    expect((await cli("sku:sources", "--sku-code", sku.skuCode, "--disable", "3")).json.sources[2].enabled).toBe(false);
+    expect((await cli("sku:sources", "--sku-code", sku.skuCode, "--policy", "cheapest")).json.policy).toBe("cheapest");
+    expect((await cli("sku:sources", "--sku-code", sku.skuCode, "--remove", "2")).json.sources.map((s: { connection_id: number | null }) => s.connection_id)).toEqual([null, connA]);
+
+    const audited = await db().auditLog.count({ where: { action: "sku.sources", targetId: String(sku.id) } });
+    expect(audited).toBe(6);
+    const refusals = [
+      await cli("sku:sources", "--sku-code", sku.skuCode, "--move", "1", "--to", "2"), // our keys stay first
+      await cli("sku:sources", "--sku-code", sku.skuCode, "--add-upstream", "--connection", String(connA), "--upstream-sku-id", "10"), // once per list
+      await cli("sku:sources", "--sku-code", sku.skuCode, "--remove", "9"),
+      await cli("sku:sources", "--sku-code", sku.skuCode, "--add-local"),
+      await cli("sku:sources", "--sku-code", sku.skuCode, "--policy", "random"),
+      await cli("sku:sources", "--sku-code", sku.skuCode, "--remove", "1", "--add-local"),
+      await cli("sku:sources", "--sku-code", sku.skuCode, "--add-upstream", "--connection", String(connA), "--upstream-sku-id", "11", "--max-cost", "-1"),
+    ];
+    expect(refusals.map((r) => r.code)).toEqual([1, 1, 1, 1, 2, 2, 2]);
+    expect(await db().auditLog.count({ where: { action: "sku.sources", targetId: String(sku.id) } })).toBe(audited);
+    expect((await cli("sku:sources", "--sku-code", sku.skuCode)).json.sources).toHaveLength(2);
+  }, 180_000);
+
+  it("issue 26.1: under `cheapest` the order goes to the source with the lower last known cost; under `priority` to the first", async () => {
+    const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, fulfillmentType: "upstream", priceCents: 1000n, stockQuantity: null });
+    for (const connectionId of [connA, connB]) {
+      await editSkuSources({ skuCode: sku.skuCode, change: { op: "add-upstream", connectionId, upstreamSkuId: 10, maxCostCents: null }, actor: SYSTEM_ACTOR });
+    }
+    await db().skuSource.updateMany({ where: { skuId: sku.id, connectionId: connA }, data: { lastCostCents: 400n } });
+    await db().skuSource.updateMany({ where: { skuId: sku.id, connectionId: connB }, data: { lastCostCents: 300n } });
+    const buyer = await makeBuyer({ pointsCents: 10_000n });
+    const buy = async (no: string) => {
+      const { order } = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: no, skuId: sku.id, quantity: 1 } });
+      const purchase = await db().upstreamPurchase.findUniqueOrThrow({ where: { orderId: order.id } });
+      await runPurchaseJob({ purchaseId: purchase.id });
+      return db().order.findUniqueOrThrow({ where: { id: order.id }, include: { upstreamPurchase: true } });
+    };
+    expect((await buy("PRIO-1")).upstreamPurchase).toMatchObject({ connectionId: connA, status: "delivered", costCents: 400n });
+    await editSkuSources({ skuCode: sku.skuCode, change: { op: "policy", policy: "cheapest" }, actor: SYSTEM_ACTOR });
+    const cheap = await buy("CHEAP-1");
+    expect(cheap).toMatchObject({ status: "delivered", upstreamPurchase: { connectionId: connB, hop: 1, downstreamOrderNo: cheap.orderNo, costCents: 300n } });
+  }, 60_000);
+
+  it("issue 26.2: K failures open a connection's breaker for every instance; after T one caller wins the probe; a success closes it", async () => {
+    const conn = (await addUpstreamConnection({ name: "flaky", baseUrl: a.origin, profile: "P", apiKey: "kf", apiSecret: "s", maxWaitSeconds: 60 })).id;
+    for (let i = 0; i < 2; i++) await recordCallOutcome(conn, false);
+    expect(await breakerAllows(conn)).toBe(true);
+    await recordCallOutcome(conn, false); // the third in a row (UPSTREAM_BREAKER_FAILURES=3)
+    expect(await breakerAllows(conn)).toBe(false);
+    const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, fulfillmentType: "upstream" });
+    await editSkuSources({ skuCode: sku.skuCode, change: { op: "add-upstream", connectionId: conn, upstreamSkuId: 10, maxCostCents: null }, actor: SYSTEM_ACTOR });
+    expect((await loadSkuSources(sku.id))!.sources[0].breaker).toBe("open");
+
+    await new Promise((r) => setTimeout(r, 1100)); // UPSTREAM_BREAKER_OPEN_SECONDS=1
+    expect((await loadSkuSources(sku.id))!.sources[0].breaker).toBe("half-open");
+    const probes = await Promise.all(Array.from({ length: 8 }, () => breakerAllows(conn)));
+    expect(probes.filter(Boolean)).toHaveLength(1);
+    await recordCallOutcome(conn, true);
+    expect(await db().upstreamConnection.findUniqueOrThrow({ where: { id: conn } })).toMatchObject({ breakerFailures: 0, breakerOpenUntil: null });
+    expect(await breakerAllows(conn)).toBe(true);
+  });
+});
