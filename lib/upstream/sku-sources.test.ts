@@ -84,34 +84,37 @@ describe("issue 26.1: lists of sources in the database", () => {
 
   it("issue 26.1: sku:sources prints the list and applies one change at a time (add, move, disable, remove, policy); bad input writes nothing", async () => {
     const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, cardKeys: cardKeysFor("CLI", 1) });
+    const edit = (change: Parameters<typeof editSkuSources>[0]["change"]) => editSkuSources({ skuCode: sku.skuCode, change, actor: SYSTEM_ACTOR });
     const shown = await cli("sku:sources", "--sku-code", sku.skuCode);
     expect(shown.code).toBe(0);
     expect(shown.json).toMatchObject({ sku_id: sku.id, own_list: false, policy: "priority", sources: [{ position: 1, kind: "local" }] });
 
     const added = await cli("sku:sources", "--sku-code", sku.skuCode, "--add-upstream", "--connection", String(connA), "--upstream-sku-id", "10", "--max-cost", "4.50");
     expect(added.json.sources).toMatchObject([{ kind: "local" }, { position: 2, kind: "upstream", connection_id: connA, upstream_sku_id: 10, max_cost: "4.50", enabled: true, breaker: "closed" }]);
-    await cli("sku:sources", "--sku-code", sku.skuCode, "--add-upstream", "--connection", String(connB), "--upstream-sku-id", "10");
+    await edit({ op: "add-upstream", connectionId: connB, upstreamSkuId: 10, maxCostCents: null });
     const moved = await cli("sku:sources", "--sku-code", sku.skuCode, "--move", "3", "--to", "2");
     expect(moved.json.sources.map((s: { connection_id: number | null }) => s.connection_id)).toEqual([null, connB, connA]);
-    expect((await cli("sku:sources", "--sku-code", sku.skuCode, "--disable", "3")).json.sources[2].enabled).toBe(false);
-    expect((await cli("sku:sources", "--sku-code", sku.skuCode, "--policy", "cheapest")).json.policy).toBe("cheapest");
-    expect((await cli("sku:sources", "--sku-code", sku.skuCode, "--remove", "2")).json.sources.map((s: { connection_id: number | null }) => s.connection_id)).toEqual([null, connA]);
+    expect((await edit({ op: "disable", position: 3 })).sources[2].isEnabled).toBe(false);
+    expect((await edit({ op: "policy", policy: "cheapest" })).policy).toBe("cheapest");
+    expect((await edit({ op: "remove", position: 2 })).sources.map((s) => s.connectionId)).toEqual([null, connA]);
 
     const audited = await db().auditLog.count({ where: { action: "sku.sources", targetId: String(sku.id) } });
     expect(audited).toBe(6);
-    const refusals = [
-      await cli("sku:sources", "--sku-code", sku.skuCode, "--move", "1", "--to", "2"), // our keys stay first
-      await cli("sku:sources", "--sku-code", sku.skuCode, "--add-upstream", "--connection", String(connA), "--upstream-sku-id", "10"), // once per list
-      await cli("sku:sources", "--sku-code", sku.skuCode, "--remove", "9"),
-      await cli("sku:sources", "--sku-code", sku.skuCode, "--add-local"),
-      await cli("sku:sources", "--sku-code", sku.skuCode, "--policy", "random"),
-      await cli("sku:sources", "--sku-code", sku.skuCode, "--remove", "1", "--add-local"),
-      await cli("sku:sources", "--sku-code", sku.skuCode, "--add-upstream", "--connection", String(connA), "--upstream-sku-id", "11", "--max-cost", "-1"),
-    ];
-    expect(refusals.map((r) => r.code)).toEqual([1, 1, 1, 1, 2, 2, 2]);
+    await expect(edit({ op: "move", position: 1, to: 2 })).rejects.toThrow(/always the first source/);
+    await expect(edit({ op: "add-upstream", connectionId: connA, upstreamSkuId: 10, maxCostCents: null })).rejects.toThrow(/already a source/);
+    await expect(edit({ op: "remove", position: 9 })).rejects.toThrow(/no source at position 9/);
+    await expect(edit({ op: "add-local" })).rejects.toThrow(/already a source/);
+    const [refused, usage, twoChanges] = await Promise.all([
+      cli("sku:sources", "--sku-code", sku.skuCode, "--move", "1", "--to", "2"),
+      cli("sku:sources", "--sku-code", sku.skuCode, "--policy", "random"),
+      cli("sku:sources", "--sku-code", sku.skuCode, "--remove", "1", "--add-local"),
+    ]);
+    expect([refused.code, usage.code, twoChanges.code]).toEqual([2, 2, 2]); // bad_request is a usage error (exit 2)
+    expect(refused.stderr).toMatch(/always the first source/);
+    expect(usage.stderr).toMatch(/priority or cheapest/);
     expect(await db().auditLog.count({ where: { action: "sku.sources", targetId: String(sku.id) } })).toBe(audited);
-    expect((await cli("sku:sources", "--sku-code", sku.skuCode)).json.sources).toHaveLength(2);
-  }, 180_000);
+    expect((await loadSkuSources(sku.id))!.sources).toHaveLength(2);
+  }, 300_000);
 
   it("issue 26.1: under `cheapest` the order goes to the source with the lower last known cost; under `priority` to the first", async () => {
     const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, fulfillmentType: "upstream", priceCents: 1000n, stockQuantity: null });
