@@ -33,6 +33,8 @@ export interface StubOrderSupplier {
   decide: (downstreamOrderNo: string) => NewOrderOutcome;
   /** Swallow the answer to the first create of each new number (the order is stored all the same). */
   loseFirstAnswer: boolean;
+  /** Answer every request with 503 (nothing stored): an outcome we cannot know. */
+  down: boolean;
   close(): Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export async function startStubOrderSupplier(name: string, price = "5.00"): Prom
   let nextId = 1;
   const s: StubOrderSupplier = {
     origin: "", name, orders: new Map(), createsReceived: 0, refusals: 0,
-    decide: () => "deliver", loseFirstAnswer: false, close: async () => undefined,
+    decide: () => "deliver", loseFirstAnswer: false, down: false, close: async () => undefined,
   };
   const json = (res: http.ServerResponse, status: number, body: object) =>
     res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
@@ -50,6 +52,7 @@ export async function startStubOrderSupplier(name: string, price = "5.00"): Prom
   });
   const server = await startLoopbackServer((req, body, res) => {
     const path = (req.url ?? "/").replace(/^\/(api\/)?v1\/(upstream|provider)/, "");
+    if (s.down && !path.startsWith("/ping")) return json(res, 503, { ok: false, error_code: "internal_error", error_message: "down" });
     if (req.method === "POST" && path === "/orders") {
       s.createsReceived++;
       const input = JSON.parse(body.toString("utf8")) as { downstream_order_no: string };

@@ -136,14 +136,37 @@ describe("issue 26.1: lists of sources in the database", () => {
     expect(cheap).toMatchObject({ status: "delivered", upstreamPurchase: { connectionId: connB, hop: 1, downstreamOrderNo: cheap.orderNo, costCents: 300n } });
   }, 60_000);
 
+  it("issue 26.2 / 26.4: an outcome still unknown at the connection's max wait goes to review, never to the next source", async () => {
+    const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, fulfillmentType: "upstream", priceCents: 1000n, stockQuantity: null });
+    for (const connectionId of [connA, connB]) {
+      await editSkuSources({ skuCode: sku.skuCode, change: { op: "add-upstream", connectionId, upstreamSkuId: 10, maxCostCents: null }, actor: SYSTEM_ACTOR });
+    }
+    const buyer = await makeBuyer({ pointsCents: 10_000n });
+    const { order } = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: "UNKNOWN-1", skuId: sku.id, quantity: 1 } });
+    const purchase = await db().upstreamPurchase.findUniqueOrThrow({ where: { orderId: order.id } });
+    const bCreates = b.createsReceived;
+    a.down = true;
+    try {
+      await runPurchaseJob({ purchaseId: purchase.id }); // 503: may hide an order, so the same hop is retried
+      expect(await db().upstreamPurchase.findUniqueOrThrow({ where: { id: purchase.id } })).toMatchObject({ hop: 1, connectionId: connA, status: "pending", lastError: "HTTP 503 internal_error" });
+      await db().upstreamPurchase.update({ where: { id: purchase.id }, data: { deadlineAt: new Date(Date.now() - 1000) } });
+      await runPurchaseJob({ purchaseId: purchase.id });
+    } finally {
+      a.down = false;
+    }
+    const after = await db().order.findUniqueOrThrow({ where: { id: order.id }, include: { upstreamPurchase: { include: { hops: true } } } });
+    expect(after).toMatchObject({ status: "unknown_review", upstreamPurchase: { hop: 1, connectionId: connA, status: "unknown", hops: [] } });
+    expect(b.createsReceived).toBe(bCreates); // B was never asked
+  });
+
   it("issue 26.2: K failures open a connection's breaker for every instance; after T one caller wins the probe; a success closes it", async () => {
     const conn = (await addUpstreamConnection({ name: "flaky", baseUrl: a.origin, profile: "P", apiKey: "kf", apiSecret: "s", maxWaitSeconds: 60 })).id;
+    const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, fulfillmentType: "upstream" });
+    await editSkuSources({ skuCode: sku.skuCode, change: { op: "add-upstream", connectionId: conn, upstreamSkuId: 10, maxCostCents: null }, actor: SYSTEM_ACTOR });
     for (let i = 0; i < 2; i++) await recordCallOutcome(conn, false);
     expect(await breakerAllows(conn)).toBe(true);
     await recordCallOutcome(conn, false); // the third in a row (UPSTREAM_BREAKER_FAILURES=3)
     expect(await breakerAllows(conn)).toBe(false);
-    const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, fulfillmentType: "upstream" });
-    await editSkuSources({ skuCode: sku.skuCode, change: { op: "add-upstream", connectionId: conn, upstreamSkuId: 10, maxCostCents: null }, actor: SYSTEM_ACTOR });
     expect((await loadSkuSources(sku.id))!.sources[0].breaker).toBe("open");
 
     await new Promise((r) => setTimeout(r, 1100)); // UPSTREAM_BREAKER_OPEN_SECONDS=1
