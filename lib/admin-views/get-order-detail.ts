@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import { formFieldNames } from "./queue-row-fields";
 import { decryptText } from "../crypto/secret-box";
+import { purchaseWithHopsSelect } from "./purchase-hops";
 
 /**
  * An order with everything the order page shows. The manual form is
@@ -17,7 +18,7 @@ export async function getOrderDetail(orderNo: string) {
       fulfillment: { select: { source: true, deliveryFormat: true, payloadCiphertext: true, createdAt: true, adminUserId: true } },
       callbacks: { include: { attempts: { orderBy: { id: "asc" } } }, orderBy: { id: "asc" } },
       ledger: { orderBy: { id: "asc" } },
-      upstreamPurchase: true,
+      upstreamPurchase: { select: purchaseWithHopsSelect },
     },
   });
   if (!order) return null;

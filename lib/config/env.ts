@@ -110,6 +110,8 @@ export const EnvSchema = z.object({
   UPSTREAM_HTTP_TIMEOUT_MS: int(1, 600_000, 15_000),
   UPSTREAM_POLL_SCHEDULE: schedule(),
   UPSTREAM_CALLBACK_BASE_URL: url(["http:", "https:"]),
+  UPSTREAM_BREAKER_FAILURES: int(1, 1000, 5),
+  UPSTREAM_BREAKER_OPEN_SECONDS: int(1, 86_400, 30),
   TRUSTED_PROXIES: z.preprocess(blank, z.string().optional()).transform((raw, ctx) => {
     try {
       return parseTrustedProxies(raw);

@@ -2,7 +2,7 @@ import { assertCallbackUrlAllowed } from "../callbacks/address-policy";
 import { queueOrderCallback } from "../callbacks/queue-callback";
 import { db } from "../db/client";
 import { inTx, onPool } from "../db/sql-rows";
-import { appError } from "../errors";
+import { AppError, appError } from "../errors";
 import { queueUpstreamPurchase } from "../upstream/queue-purchase";
 import { compareWithStoredOrder } from "./compare-with-stored-order";
 import { readOrderContext, type OrderContext } from "./order-context";
@@ -45,8 +45,10 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
   const callbackUrl = profile === "U" ? (input.callbackUrl ?? null) : null;
   if (callbackUrl) await assertCallbackUrlAllowed(callbackUrl);
 
-  const auto = sku.fulfillmentType === "auto";
-  const upstream = sku.fulfillmentType === "upstream";
+  // Issue 26.1 (decision 0042): our keys first when they are a source; an
+  // upstream source takes the order when there are none (or keys are no source).
+  const auto = sku.takesKeys;
+  const upstream = sku.buysUpstream;
   const row: Omit<PlaceOrderRow, "orderNo"> = {
     credentialId: credential.id,
     userId: credential.userId,
@@ -66,18 +68,23 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
   };
   for (let attempt = 1; ; attempt++) {
     const orderNo = newOrderNo();
+    const place = (keys: boolean) =>
+      (callbackUrl && keys) || (!keys && upstream)
+        ? db().$transaction(async (tx) => {
+            const view = await placeOrderView(inTx(tx), { ...row, auto: keys, orderNo });
+            // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
+            if (view && keys) await queueOrderCallback(tx, { orderId: view.id, view });
+            // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
+            if (view && !keys) await queueUpstreamPurchase(tx, { orderId: view.id, skuId: sku.skuId });
+            return view;
+          })
+        : placeOrderView(onPool, { ...row, auto: keys, orderNo });
     try {
-      const order =
-        (callbackUrl && auto) || upstream
-          ? await db().$transaction(async (tx) => {
-              const view = await placeOrderView(inTx(tx), { ...row, orderNo });
-              // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
-              if (view && auto) await queueOrderCallback(tx, { orderId: view.id, view });
-              // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
-              if (view && upstream) await queueUpstreamPurchase(tx, { orderId: view.id, skuId: sku.skuId });
-              return view;
-            })
-          : await placeOrderView(onPool, { ...row, orderNo });
+      const order = await place(auto).catch((err: unknown) => {
+        // Issue 26.2: out of keys, with an upstream source behind them: that source sells (the failed statement wrote nothing).
+        if (auto && upstream && err instanceof AppError && err.code === "insufficient_stock") return place(false);
+        throw err;
+      });
       if (order) return { order, replayed: false };
       // A concurrent request with the same number committed first: compare with it.
       const again = await readOrderContext(onPool, key);

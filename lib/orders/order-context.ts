@@ -23,6 +23,10 @@ export interface OrderContext {
     /** Listed in the catalogue (lib/catalog/product-listed.ts): not deleted, nor its category (D11). */
     productLive: boolean;
     fulfillmentType: FulfillmentType;
+    /** Issue 26.1: our card keys are a source (taken in the order's statement). */
+    takesKeys: boolean;
+    /** Issue 26.1: an upstream source exists; with keys too, it serves when the keys run out. */
+    buysUpstream: boolean;
     deliveryFormat: DeliveryFormat;
     manualFormSchema: unknown;
     title: unknown;
@@ -35,6 +39,10 @@ const ORDER_CONTEXT_SQL = `
     SELECT s."id" AS "skuId", s."productId", s."isActive" AS "skuActive", (s."deletedAt" IS NULL) AS "skuLive",
            p."isActive" AS "productActive", ${LISTED_PRODUCT_SQL.text} AS "productLive",
            p."fulfillmentType"::text AS "fulfillmentType", p."deliveryFormat"::text AS "deliveryFormat",
+           CASE WHEN l."skuId" IS NULL THEN p."fulfillmentType" = 'auto'
+                ELSE EXISTS (SELECT 1 FROM "SkuSource" x WHERE x."skuId" = s."id" AND x."kind" = 'local' AND x."isEnabled") END AS "takesKeys",
+           CASE WHEN l."skuId" IS NULL THEN p."fulfillmentType" = 'upstream'
+                ELSE EXISTS (SELECT 1 FROM "SkuSource" x WHERE x."skuId" = s."id" AND x."kind" = 'upstream' AND x."isEnabled") END AS "buysUpstream",
            p."manualFormSchema", p."title",
            (SELECT "pointsDebitEnabled" FROM "SiteSettings" WHERE "id" = 1) AS "pointsDebitEnabled",
            e."id" AS "existingId", e."requestDigest" AS "existingDigest",
@@ -42,6 +50,7 @@ const ORDER_CONTEXT_SQL = `
     FROM (SELECT 1) AS one
     LEFT JOIN "Sku" s ON s."id" = $1::int
     LEFT JOIN "Product" p ON p."id" = s."productId"
+    LEFT JOIN "SkuSourceList" l ON l."skuId" = s."id"
     LEFT JOIN "Category" c ON c."id" = p."categoryId"
     LEFT JOIN "Order" e ON e."credentialId" = $2::int AND e."downstreamOrderNo" = $3::text`;
 
@@ -72,6 +81,8 @@ export async function readOrderContext(
             productActive: r.productActive === true,
             productLive: r.productLive === true,
             fulfillmentType: r.fulfillmentType as FulfillmentType,
+            takesKeys: r.takesKeys === true,
+            buysUpstream: r.buysUpstream === true,
             deliveryFormat: r.deliveryFormat as DeliveryFormat,
             manualFormSchema: r.manualFormSchema,
             title: r.title,

@@ -17,6 +17,11 @@ export const review = defineMessages(
     "review.noPurchase": "No upstream purchase (nothing was bought upstream).",
     "review.recheck": "Check the upstream again",
     "review.recheckQueued": "Check queued: the order updates when the upstream answers. Reload in a moment.",
+    "review.hops": "Sources tried (hops)",
+    "review.hop": "Hop",
+    "review.number": "Number sent",
+    "review.outcome": "Outcome",
+    "review.margin": "Margin (amount − upstream cost)",
   },
   {
     "review.title": "待审核订单",
@@ -33,5 +38,10 @@ export const review = defineMessages(
     "review.noPurchase": "没有上游采购（未向上游下单）。",
     "review.recheck": "重新查询上游",
     "review.recheckQueued": "已加入查询队列：上游返回结果后订单会更新，请稍后刷新。",
+    "review.hops": "已尝试的货源",
+    "review.hop": "序号",
+    "review.number": "发送的单号",
+    "review.outcome": "结果",
+    "review.margin": "毛利（金额 − 上游成本）",
   },
 );

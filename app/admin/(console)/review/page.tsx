@@ -2,10 +2,12 @@ import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
 import { HiddenField } from "@/components/form-fields";
 import { OrderActions } from "@/components/order-actions";
+import { PurchaseHops } from "@/components/purchase-hops";
 import { Card, PageHeader } from "@/components/page-header";
 import { StatusBadge } from "@/components/status-badge";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { listReviewQueue } from "@/lib/admin-views/list-review-queue";
+import { purchaseHops } from "@/lib/admin-views/purchase-hops";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
@@ -19,6 +21,7 @@ export default async function ReviewQueuePage() {
   await requireAdmin();
   const { t, locale } = await getI18n();
   const queue = await listReviewQueue();
+  const HOPS_LABELS = { hop: t("review.hop"), connection: t("review.connection"), upstreamSku: t("review.upstreamSku"), number: t("review.number"), status: t("common.status"), outcome: t("review.outcome"), cost: t("review.cost"), margin: t("review.margin") };
   const labels = { payload: t("manual.payload"), deliver: t("manual.deliver"), reason: t("manual.failReason"), fail: t("manual.fail") };
   return (
     <>
@@ -50,6 +53,8 @@ export default async function ReviewQueuePage() {
                 <dt>{t("review.cost")}</dt><dd>{p.costCents === null ? "—" : formatAmount(p.costCents)}</dd>
               </dl>
             ) : <p>{t("review.noPurchase")}</p>}
+            {p && p.hops.length ? <h3>{t("review.hops")}</h3> : null}
+            {p && p.hops.length ? <PurchaseHops {...purchaseHops(p, o.amountCents)} testId={`hops-${o.orderNo}`} labels={HOPS_LABELS} /> : null}
             <div style={{ height: 12 }} />
             {p?.status === "unknown" ? (
               <ActionForm action={recheckUpstreamAction} submitLabel={t("review.recheck")} variant="plain" keepValues testId={`recheck-${o.orderNo}`}>

@@ -4,10 +4,12 @@ import { ActionForm } from "@/components/action-form";
 import { DataTable } from "@/components/data-table";
 import { HiddenField } from "@/components/form-fields";
 import { OrderActions } from "@/components/order-actions";
+import { PurchaseHops } from "@/components/purchase-hops";
 import { Card, PageHeader } from "@/components/page-header";
 import { StatusBadge } from "@/components/status-badge";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { getOrderDetail } from "@/lib/admin-views/get-order-detail";
+import { purchaseHops } from "@/lib/admin-views/purchase-hops";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
@@ -70,6 +72,12 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
         {open ? <OrderActions orderNo={order.orderNo} deliver={deliverOrderAction} fail={failOrderAction}
           labels={{ payload: t("manual.payload"), deliver: t("manual.deliver"), reason: t("manual.failReason"), fail: t("manual.fail") }} /> : null}
       </Card>
+      {order.upstreamPurchase ? (
+        <Card title={t("review.hops")}>
+          <PurchaseHops {...purchaseHops(order.upstreamPurchase, order.amountCents)} testId="order-hops"
+            labels={{ hop: t("review.hop"), connection: t("review.connection"), upstreamSku: t("review.upstreamSku"), number: t("review.number"), status: t("common.status"), outcome: t("review.outcome"), cost: t("review.cost"), margin: t("review.margin") }} />
+        </Card>
+      ) : null}
       <Card title={t("orders.callbacks")}>
         <DataTable
           columns={[{ id: "url", header: "URL", wrap: true }, { id: "status", header: t("common.status") }, { id: "attempts", header: t("orders.attempts") }, { id: "last", header: t("orders.error"), wrap: true }, { id: "createdAt", header: t("common.created") }]}

@@ -30,6 +30,7 @@ export default async function SkuKeysPage({ params, searchParams }: { params: Pr
     <>
       <PageHeader title={t("cardKeys.title", { sku: sku.skuCode })} description={pickText(sku.product.title, locale)}>
         <Link href={`/admin/catalog/products/${sku.product.id}`}>{t("common.back")}</Link>
+        {" · "}<Link href={`/admin/catalog/skus/${sku.id}/sources`}>{t("sources.link")}</Link>
       </PageHeader>
       {sku.product.fulfillmentType !== "auto" ? <div className="msg msg-warn">{t("cardKeys.notAuto")}</div> : null}
       <div className="grid-stats stats-gap" data-testid="key-counts">
