@@ -10,9 +10,10 @@ import { commands as catalog } from "./catalog";
 import { type Command, type Options, UsageError } from "./command";
 import { commands as levels } from "./levels";
 import { commands as orders } from "./orders";
+import { commands as portal } from "./portal";
 import { commands as upstream } from "./upstream";
 
-const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...upstream, ...backup, ...audit } as never;
+const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...upstream, ...backup, ...audit, ...portal } as never;
 
 function usage(): string {
   return ["usage: npm run cli -- <command>", ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join("\n");
