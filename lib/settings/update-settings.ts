@@ -32,6 +32,8 @@ export const SettingsPatchSchema = z.strictObject({
   points_debit_enabled: Bool.optional(),
   rate_limit_per_key: PositiveInt.optional(),
   rate_limit_per_ip: PositiveInt.optional(),
+  // Issue 24.1: "off" = invitation only; "approval" = open sign-up, approved by an administrator.
+  buyer_registration: z.enum(["off", "approval"], { error: "must be off or approval" }).optional(),
 });
 export type SettingsPatch = z.input<typeof SettingsPatchSchema>;
 export const SETTING_KEYS = Object.keys(SettingsPatchSchema.shape) as (keyof SettingsPatch)[];
@@ -55,6 +57,7 @@ export async function updateSettings(patch: SettingsPatch, { actor = SYSTEM_ACTO
         pointsDebitEnabled: p.points_debit_enabled,
         rateLimitPerKey: p.rate_limit_per_key,
         rateLimitPerIp: p.rate_limit_per_ip,
+        buyerRegistration: p.buyer_registration,
       },
     });
     await writeAuditLog(tx, { actor, action: "settings.update", targetType: "settings", targetId: "1", details: settingsView(saved) });
@@ -71,5 +74,6 @@ export function settingsView(s: SiteSettings) {
     points_debit_enabled: s.pointsDebitEnabled,
     rate_limit_per_key: s.rateLimitPerKey,
     rate_limit_per_ip: s.rateLimitPerIp,
+    buyer_registration: s.buyerRegistration,
   };
 }
