@@ -17,6 +17,7 @@ export async function seedOnStart({ embedded }: { embedded: boolean }): Promise<
       row("Demo buyer:", `${demo.buyerEmail} (1000.00 points)`),
       row("Demo API key:", demo.apiKey),
       row("Demo API secret:", demo.apiSecret),
+      row("Portal login:", `${demo.buyerEmail} / ${demo.portalPassword}`),
       "",
     );
   }
@@ -53,6 +54,7 @@ export function startBanner(baseUrl: string, seedLines: string[]): string[] {
   const base = baseUrl.replace(/\/+$/, "");
   return [
     row("Admin console:", `${base}/admin`),
+    row("Buyer portal:", `${base}/portal`),
     // Issue 11.2: where integrators start.
     row("API reference:", `${base}/docs`),
     row("API (Profile U):", `${base}/v1/upstream  or  ${base}/api/v1/upstream`),
