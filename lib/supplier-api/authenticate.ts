@@ -60,13 +60,22 @@ async function check(req: AuthRequest, path: string, readBody: () => Promise<Buf
   if (!apiKey || !ts || !signature || !KEY_RE.test(apiKey) || !TIMESTAMP_RE.test(ts)) throw unauthorized();
   if (Math.abs(Number(ts) - Date.now() / 1000) > TIMESTAMP_WINDOW_SECONDS) throw unauthorized();
 
-  const row = await findCredential(apiKey);
+  const startedAt = Date.now();
+  let row = await findCredential(apiKey);
   if (!row || !row.isActive || row.userStatus !== "active") throw unauthorized();
 
   const body = await readBody();
-  const signed = (secret: crypto.KeyObject) => verifySignature({ method: req.method, path, timestamp: ts, body, secret, signature });
-  // Decision 0039: during a rotation's overlap the previous secret signs too.
-  if (!signed(row.secret) && !(row.previous && row.previous.until > Date.now() && signed(row.previous.secret))) throw unauthorized();
+  const signed = (r: CredentialRow) => verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.secret, signature })
+    // Decision 0039: during a rotation's overlap the previous secret signs too.
+    || (r.previous !== null && r.previous.until > Date.now() && verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.previous.secret, signature }));
+  if (!signed(row)) {
+    // A secret rotated within the cache's second: a row cached before this request gets one fresh look-up
+    // (bounded per address by the failed-authentication limit, decision 0028), so a new secret works at once.
+    if (row.loadedAt >= startedAt) throw unauthorized();
+    known.delete(apiKey);
+    row = await findCredential(apiKey);
+    if (!row || !row.isActive || row.userStatus !== "active" || !signed(row)) throw unauthorized();
+  }
   return { credential: { id: row.id, userId: row.userId, apiKey, memberLevelId: row.memberLevelId }, timestamp: BigInt(ts), signature, body };
 }
 
@@ -78,6 +87,8 @@ interface CredentialRow {
   memberLevelId: number;
   /** The API secret's UTF-8 bytes as a KeyObject (signing.ts). */
   secret: crypto.KeyObject;
+  /** When this row was read from the database (ms). */
+  loadedAt: number;
   /** A rotated key's previous secret and until when (ms) it still signs (decision 0039). */
   previous: { secret: crypto.KeyObject; until: number } | null;
 }
@@ -131,5 +142,5 @@ async function loadCredential(apiKey: string): Promise<CredentialRow | null> {
   const keyOf = (sealed: Uint8Array) => crypto.createSecretKey(Buffer.from(decryptText(sealed), "utf8"));
   const previous = r.previousSecretCiphertext && r.previousSecretUntil && r.previousSecretUntil.getTime() > Date.now()
     ? { secret: keyOf(r.previousSecretCiphertext), until: r.previousSecretUntil.getTime() } : null;
-  return { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret: keyOf(r.secretCiphertext), previous };
+  return { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret: keyOf(r.secretCiphertext), previous, loadedAt: Date.now() };
 }
