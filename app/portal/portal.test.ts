@@ -156,7 +156,12 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
   it("decision 0039: after a rotation the old secret signs during the overlap and not after; overlap 0 stops it at once", async () => {
     const b = await portalBuyer();
     const cookie = (await signIn(b.user.email))!;
-    const ping = async (secret: string) => (await supplierClient(server.baseUrl, "/api/v1/provider", { apiKey: b.apiKey, apiSecret: secret }).get("/ping")).status;
+    // Profile P refuses the same signed request twice (D8): each ping gets its own second.
+    let last = 0;
+    const ping = async (secret: string) => {
+      last = Math.max(Math.floor(Date.now() / 1000), last + 1);
+      return (await supplierClient(server.baseUrl, "/api/v1/provider", { apiKey: b.apiKey, apiSecret: secret }).get("/ping", { timestamp: last })).status;
+    };
     expect(await ping(b.apiSecret)).toBe(200);
     const rotated = (await (await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 2 })).json()) as { reveal: { value: string }[] };
     const second = rotated.reveal[0]!.value;
