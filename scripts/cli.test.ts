@@ -86,7 +86,7 @@ describe("npm run cli", () => {
       "points_debit_enabled=true", "rate_limit_per_key=60", "rate_limit_per_ip=200");
     expect(set.json).toEqual({
       site_name: "Demo Shop", public_base_url: "https://shop.example.com", image_exposure: false,
-      points_debit_enabled: true, rate_limit_per_key: 60, rate_limit_per_ip: 200, language: "zh-CN",
+      points_debit_enabled: true, rate_limit_per_key: 60, rate_limit_per_ip: 200, language: "zh-CN", buyer_registration: "off",
     });
     const [bad, unknown, none] = await Promise.all([
       cli("settings:set", "site_name=Other", "public_base_url=ftp://x", "image_exposure=yes", "rate_limit_per_ip=0"),

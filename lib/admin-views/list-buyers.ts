@@ -25,6 +25,7 @@ export async function getBuyer(id: string, ledgerTake = 50) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   return db().user.findUnique({
     where: { id },
+    omit: { passwordHash: true },
     include: {
       memberLevel: { select: { name: true, slug: true } },
       ledger: { orderBy: { id: "desc" }, take: ledgerTake, include: { order: { select: { orderNo: true } } } },

@@ -18,13 +18,17 @@ export interface AuditEntry {
  * caller's transaction so the record and the change commit together or not
  * at all (issue 22.10). The table is append-only (trigger
  * `AuditLog_append_only`). The row's `actor` is "cli", "system" or the
- * administrator's e-mail, read in the same transaction.
+ * administrator's e-mail (or "buyer:" and the buyer's), read in the same transaction.
  */
 export async function writeAuditLog(tx: Tx, { actor, action, targetType, targetId, details, claimedEmail }: AuditEntry): Promise<void> {
   let name: string = actor.kind;
   if (actor.kind === "admin") {
     const admin = actor.id === undefined ? null : await tx.adminUser.findUnique({ where: { id: actor.id }, select: { email: true } });
     name = admin?.email ?? claimedEmail ?? (actor.id === undefined ? "(unknown)" : `admin #${actor.id}`);
+  } else if (actor.kind === "buyer") {
+    // Issue 24.3: "buyer:<e-mail>", never mistaken for an administrator's e-mail.
+    const user = actor.userId === undefined ? null : await tx.user.findUnique({ where: { id: actor.userId }, select: { email: true } });
+    name = `buyer:${user?.email ?? claimedEmail ?? "(unknown)"}`;
   }
   await tx.auditLog.create({
     data: {

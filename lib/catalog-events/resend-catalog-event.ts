@@ -10,10 +10,12 @@ import { enqueueCatalogEventAttempt } from "./queue-catalog-event";
  * again): the same stored body, freshly signed per attempt, through a fresh
  * series of attempts. Refuses an event that is still pending. Audited.
  */
-export async function resendCatalogEvent(input: { eventId: number; actor: Actor }) {
+export async function resendCatalogEvent(input: { eventId: number; actor: Actor; userId?: string }) {
   return db().$transaction(async (tx) => {
+    // `userId` (the portal's buyer): another buyer's event answers as a missing one (issue 24.3).
     const [row] = await tx.$queryRaw<{ status: string; credentialId: number }[]>`
-      SELECT "status"::text AS status, "credentialId" FROM "CatalogEvent" WHERE "id" = ${input.eventId} FOR UPDATE`;
+      SELECT e."status"::text AS status, e."credentialId" FROM "CatalogEvent" e JOIN "ApiCredential" c ON c."id" = e."credentialId"
+      WHERE e."id" = ${input.eventId} AND (${input.userId ?? null}::uuid IS NULL OR c."userId" = ${input.userId ?? null}::uuid) FOR UPDATE OF e`;
     if (!row) throw appError("callback_not_found", `catalogue event ${input.eventId} not found`);
     if (row.status === "pending") throw appError("callback_pending", `catalogue event ${input.eventId} is still being delivered`);
     await tx.catalogEvent.update({ where: { id: input.eventId }, data: { status: "pending", attemptCount: 0, nextAttemptAt: new Date(), deliveredAt: null } });

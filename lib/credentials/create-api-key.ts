@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { encryptText } from "../crypto/secret-box";
+import { appError } from "../errors";
 import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 
@@ -12,6 +13,9 @@ import { writeAuditLog } from "../audit/write-audit-log";
  */
 export async function createApiKey({ userId, name = "", actor = SYSTEM_ACTOR }: { userId: string; name?: string; actor?: Actor }) {
   return db().$transaction(async (tx) => {
+    // Issue 24.1: an account that signed up under buyer_registration = approval waits for an administrator.
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { registrationPending: true } });
+    if (user?.registrationPending) throw appError("conflict", "this account is waiting for an administrator's approval");
     const key = await insertApiKey(tx, userId, name);
     await writeAuditLog(tx, { actor, action: "api_key.create", targetType: "api_credential", targetId: String(key.id), details: { apiKey: key.apiKey, userId, name } });
     return key;

@@ -12,15 +12,17 @@ export const ApiKeyTextSchema = z.string().trim().min(1, "is required").max(200,
  * Idempotent: disabling a disabled key keeps its first disabledAt (and is
  * not audited again: nothing changed).
  */
-export async function disableApiKey({ apiKey, actor = SYSTEM_ACTOR }: { apiKey: string; actor?: Actor }): Promise<void> {
+export async function disableApiKey({ apiKey, actor = SYSTEM_ACTOR, userId }: { apiKey: string; actor?: Actor; userId?: string }): Promise<void> {
+  // `userId` (the portal's buyer): another buyer's key answers as a missing one (issue 24.3).
+  const owner = userId ? { userId } : {};
   await db().$transaction(async (tx) => {
     const { count } = await tx.apiCredential.updateMany({
-      where: { apiKey, isActive: true },
+      where: { apiKey, isActive: true, ...owner },
       data: { isActive: false, disabledAt: new Date() },
     });
     if (count === 1) {
       await writeAuditLog(tx, { actor, action: "api_key.disable", targetType: "api_credential", targetId: apiKey });
-    } else if (!(await tx.apiCredential.count({ where: { apiKey } }))) {
+    } else if (!(await tx.apiCredential.count({ where: { apiKey, ...owner } }))) {
       throw appError("not_found", "no such API key");
     }
   });

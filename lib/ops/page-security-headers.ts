@@ -24,7 +24,8 @@ import { REFERENCE_CSP } from "../api-docs/reference-page";
  *   Not from the public_base_url setting: an HSTS answer binds browsers for a
  *   year, and a setting edited in the console should not be able to do that.
  */
-const CONSOLE = /^\/admin(?:[/?#]|$)/;
+// Issue 24: the buyer portal is a console too (same policy).
+const CONSOLE = /^\/(?:admin|portal)(?:[/?#]|$)/;
 const DOCS = /^\/docs(?:[/?#]|$)/;
 
 export function consolePolicy(nonce: string): string {

@@ -1,3 +1,5 @@
+import crypto from "node:crypto";
+import { hashPassword } from "../admins/password";
 import { db } from "../db/client";
 import { importCatalog, type ImportCounts } from "../catalog/import-catalog";
 import { validateCatalogFile } from "../catalog/validate-catalog-file";
@@ -22,9 +24,12 @@ export async function isDatabaseEmpty(): Promise<boolean> {
  * also a worked example of the format), a buyer with points and one API key.
  * The secret is returned for printing once; it is stored only encrypted.
  */
-export async function seedDemo(): Promise<{ catalog: ImportCounts; buyerEmail: string; apiKey: string; apiSecret: string }> {
+export async function seedDemo(): Promise<{ catalog: ImportCounts; buyerEmail: string; apiKey: string; apiSecret: string; portalPassword: string }> {
   const catalog = await importCatalog(validateCatalogFile(demoCatalog));
   const buyer = await createUser({ email: DEMO_BUYER_EMAIL, initialPointsCents: DEMO_BUYER_POINTS_CENTS });
   const { apiKey, apiSecret } = await createApiKey({ userId: buyer.id, name: "demo" });
-  return { catalog, buyerEmail: buyer.email, apiKey, apiSecret };
+  // Issue 24: the demo buyer can sign in to the portal at once (printed once, stored hashed).
+  const portalPassword = crypto.randomBytes(12).toString("base64url");
+  await db().user.update({ where: { id: buyer.id }, data: { passwordHash: await hashPassword(portalPassword) } });
+  return { catalog, buyerEmail: buyer.email, apiKey, apiSecret, portalPassword };
 }

@@ -18,6 +18,7 @@ export async function seedOnStart({ embedded }: { embedded: boolean }): Promise<
       row("Demo buyer:", `${demo.buyerEmail} (1000.00 points)`),
       row("Demo API key:", demo.apiKey),
       row("Demo API secret:", demo.apiSecret),
+      row("Portal login:", `${demo.buyerEmail} / ${demo.portalPassword}`),
       "",
     );
   }
@@ -54,6 +55,7 @@ export function startBanner(baseUrl: string, seedLines: string[]): string[] {
   const base = baseUrl.replace(/\/+$/, "");
   return [
     row("Admin console:", `${base}/admin`),
+    row("Buyer portal:", `${base}/portal`),
     // Issue 11.2: where integrators start.
     row("API reference:", `${base}/docs`),
     row("API (Profile U):", `${base}${PROFILE_PREFIXES.U[1]}  or  ${base}${PROFILE_PREFIXES.U[0]}`),

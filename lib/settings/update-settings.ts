@@ -33,6 +33,8 @@ export const SettingsPatchSchema = z.strictObject({
   rate_limit_per_key: PositiveInt.optional(),
   rate_limit_per_ip: PositiveInt.optional(),
   language: z.enum(["zh-CN", "en"], { error: "must be zh-CN or en" }).optional(),
+  // Issue 24.1: "off" = invitation only; "approval" = open sign-up, approved by an administrator.
+  buyer_registration: z.enum(["off", "approval"], { error: "must be off or approval" }).optional(),
 });
 export type SettingsPatch = z.input<typeof SettingsPatchSchema>;
 export const SETTING_KEYS = Object.keys(SettingsPatchSchema.shape) as (keyof SettingsPatch)[];
@@ -57,6 +59,7 @@ export async function updateSettings(patch: SettingsPatch, { actor = SYSTEM_ACTO
         rateLimitPerKey: p.rate_limit_per_key,
         rateLimitPerIp: p.rate_limit_per_ip,
         language: p.language,
+        buyerRegistration: p.buyer_registration,
       },
     });
     await writeAuditLog(tx, { actor, action: "settings.update", targetType: "settings", targetId: "1", details: settingsView(saved) });
@@ -74,5 +77,6 @@ export function settingsView(s: SiteSettings) {
     rate_limit_per_key: s.rateLimitPerKey,
     rate_limit_per_ip: s.rateLimitPerIp,
     language: s.language,
+    buyer_registration: s.buyerRegistration,
   };
 }

@@ -60,11 +60,22 @@ async function check(req: AuthRequest, path: string, readBody: () => Promise<Buf
   if (!apiKey || !ts || !signature || !KEY_RE.test(apiKey) || !TIMESTAMP_RE.test(ts)) throw unauthorized();
   if (Math.abs(Number(ts) - Date.now() / 1000) > TIMESTAMP_WINDOW_SECONDS) throw unauthorized();
 
-  const row = await findCredential(apiKey);
+  const startedAt = Date.now();
+  let row = await findCredential(apiKey);
   if (!row || !row.isActive || row.userStatus !== "active") throw unauthorized();
 
   const body = await readBody();
-  if (!verifySignature({ method: req.method, path, timestamp: ts, body, secret: row.secret, signature })) throw unauthorized();
+  const signed = (r: CredentialRow) => verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.secret, signature })
+    // Decision 0039: during a rotation's overlap the previous secret signs too.
+    || (r.previous !== null && r.previous.until > Date.now() && verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.previous.secret, signature }));
+  if (!signed(row)) {
+    // A secret rotated within the cache's second: a row cached before this request gets one fresh look-up
+    // (bounded per address by the failed-authentication limit, decision 0028), so a new secret works at once.
+    if (row.loadedAt >= startedAt) throw unauthorized();
+    known.delete(apiKey);
+    row = await findCredential(apiKey);
+    if (!row || !row.isActive || row.userStatus !== "active" || !signed(row)) throw unauthorized();
+  }
   return { credential: { id: row.id, userId: row.userId, apiKey, memberLevelId: row.memberLevelId }, timestamp: BigInt(ts), signature, body };
 }
 
@@ -76,6 +87,10 @@ interface CredentialRow {
   memberLevelId: number;
   /** The API secret's UTF-8 bytes as a KeyObject (signing.ts). */
   secret: crypto.KeyObject;
+  /** When this row was read from the database (ms). */
+  loadedAt: number;
+  /** A rotated key's previous secret and until when (ms) it still signs (decision 0039). */
+  previous: { secret: crypto.KeyObject; until: number } | null;
 }
 
 // The key lookup is on every request. A key that exists (also a disabled
@@ -118,9 +133,14 @@ function findCredential(apiKey: string): CredentialRow | null | Promise<Credenti
 async function loadCredential(apiKey: string): Promise<CredentialRow | null> {
   const r = await db().apiCredential.findUnique({
     where: { apiKey },
-    select: { id: true, userId: true, isActive: true, secretCiphertext: true, user: { select: { status: true, memberLevelId: true } } },
+    select: {
+      id: true, userId: true, isActive: true, secretCiphertext: true, previousSecretCiphertext: true, previousSecretUntil: true,
+      user: { select: { status: true, memberLevelId: true } },
+    },
   });
   if (!r) return null;
-  const secret = crypto.createSecretKey(Buffer.from(decryptText(r.secretCiphertext), "utf8"));
-  return { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret };
+  const keyOf = (sealed: Uint8Array) => crypto.createSecretKey(Buffer.from(decryptText(sealed), "utf8"));
+  const previous = r.previousSecretCiphertext && r.previousSecretUntil && r.previousSecretUntil.getTime() > Date.now()
+    ? { secret: keyOf(r.previousSecretCiphertext), until: r.previousSecretUntil.getTime() } : null;
+  return { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret: keyOf(r.secretCiphertext), previous, loadedAt: Date.now() };
 }

@@ -6,7 +6,7 @@ import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command, UsageError } from "./command";
 export const commands = {
   "settings:set": command({
-    usage: "settings:set key=value ... (site_name, public_base_url, image_exposure, points_debit_enabled, rate_limit_per_key, rate_limit_per_ip)",
+    usage: "settings:set key=value ... (site_name, public_base_url, image_exposure, points_debit_enabled, rate_limit_per_key, rate_limit_per_ip, buyer_registration)",
     options: {},
     positionals: true,
     input: (_v, pairs) => {

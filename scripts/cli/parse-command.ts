@@ -11,10 +11,11 @@ import { commands as catalog } from "./catalog";
 import { type Command, type Options, UsageError } from "./command";
 import { commands as levels } from "./levels";
 import { commands as orders } from "./orders";
+import { commands as portal } from "./portal";
 import { commands as sources } from "./sources";
 import { commands as upstream } from "./upstream";
 
-const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...upstream, ...sources, ...backup, ...audit, ...alerts } as never;
+const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...upstream, ...sources, ...backup, ...audit, ...alerts, ...portal } as never;
 
 function usage(): string {
   return ["usage: npm run cli -- <command>", ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join("\n");

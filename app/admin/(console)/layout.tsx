@@ -23,6 +23,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     { href: "/admin/manual", label: t("nav.manual") },
     { href: "/admin/review", label: t("nav.review") },
     { href: "/admin/buyers", label: t("nav.buyers") },
+    { href: "/admin/top-ups", label: t("topUps.nav") },
     { href: "/admin/levels", label: t("levels.nav") },
     { href: "/admin/api-keys", label: t("nav.apiKeys") },
     { href: "/admin/upstream", label: t("nav.upstream") },

@@ -11,6 +11,9 @@ import { formatAmount, NonNegativeAmountInputSchema } from "@/lib/protocol/amoun
 import { EmailSchema } from "@/lib/users/email";
 import { createUser } from "@/lib/users/create-user";
 import { setMemberLevel } from "@/lib/users/set-member-level";
+import { approveRegistration } from "@/lib/users/approve-registration";
+import { disableUser } from "@/lib/users/disable-user";
+import { inviteBuyer } from "@/lib/users/invite-buyer";
 
 // Thin: the services write their own audit rows in their own transactions.
 
@@ -50,5 +53,30 @@ export async function setMemberLevelAction(_prev: ActionState, form: FormData): 
     revalidatePath(`/admin/buyers/${input.userId}`);
     revalidatePath("/admin/buyers");
     return { ok: true, message: t("buyers.levelChanged") };
+  });
+}
+
+// Issue 24.1: the portal's onboarding from the console; the link is shown once, in the answer.
+export async function inviteBuyerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ email: EmailSchema }), form, async (input, { admin, t }) => {
+    const r = await inviteBuyer({ email: input.email, actor: adminActor(admin) });
+    revalidatePath("/admin/buyers");
+    return { ok: true, message: t("topUps.invited"), reveal: [{ label: t("topUps.inviteLink"), value: r.inviteUrl }] };
+  });
+}
+
+export async function disableBuyerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ email: EmailSchema }), form, async (input, { admin, t }) => {
+    await disableUser({ email: input.email, actor: adminActor(admin) });
+    revalidatePath("/admin/buyers");
+    return { ok: true, message: t("topUps.disabled") };
+  });
+}
+
+export async function approveRegistrationAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ userId: z.uuid() }), form, async (input, { admin, t }) => {
+    await approveRegistration({ userId: input.userId, actor: adminActor(admin) });
+    revalidatePath(`/admin/buyers/${input.userId}`);
+    return { ok: true, message: t("topUps.registrationApproved") };
   });
 }

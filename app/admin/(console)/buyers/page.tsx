@@ -9,7 +9,7 @@ import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
-import { createBuyerAction } from "./actions";
+import { createBuyerAction, inviteBuyerAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -51,6 +51,13 @@ export default async function BuyersPage({ searchParams }: { searchParams: Promi
         <ActionForm action={createBuyerAction} submitLabel={t("buyers.create")} testId="create-buyer-form">
           <TextField name="email" type="email" label={t("common.email")} required />
           <TextField name="points" label={t("buyers.initialPoints")} defaultValue="0.00" inputMode="decimal" />
+        </ActionForm>
+      </Card>
+      <div style={{ height: 16 }} />
+      <Card title={t("topUps.invite")}>
+        <p>{t("topUps.inviteHelp")}</p>
+        <ActionForm action={inviteBuyerAction} submitLabel={t("topUps.invite")} testId="invite-buyer-form" copyLabel={t("common.copy")} copiedLabel={t("common.copied")}>
+          <TextField name="email" type="email" label={t("common.email")} required />
         </ActionForm>
       </Card>
     </>

@@ -23,6 +23,13 @@ export default async function SettingsPage() {
           <Toggle name="points_debit_enabled" label={t("settings.pointsDebit")} defaultChecked={s.pointsDebitEnabled} help={t("settings.pointsDebitNote")} />
           <TextField name="rate_limit_per_key" type="number" inputMode="numeric" label={t("settings.rateLimitPerKey")} defaultValue={s.rateLimitPerKey} required />
           <TextField name="rate_limit_per_ip" type="number" inputMode="numeric" label={t("settings.rateLimitPerIp")} defaultValue={s.rateLimitPerIp} required />
+          <div className="field">
+            <label htmlFor="f-buyer-registration">{t("topUps.registration")}</label>
+            <select id="f-buyer-registration" name="buyer_registration" defaultValue={s.buyerRegistration}>
+              <option value="off">{t("topUps.registrationOff")}</option>
+              <option value="approval">{t("topUps.registrationApproval")}</option>
+            </select>
+          </div>
         </ActionForm>
       </Card>
     </>

@@ -12,7 +12,7 @@ import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
 import { createApiKeyAction, disableApiKeyAction } from "../../api-keys/actions";
-import { adjustPointsAction, setMemberLevelAction } from "../actions";
+import { adjustPointsAction, approveRegistrationAction, disableBuyerAction, setMemberLevelAction } from "../actions";
 import { listLevels } from "@/lib/levels/list-levels";
 
 export const dynamic = "force-dynamic";
@@ -34,6 +34,19 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
           <dt>{t("common.created")}</dt><dd>{formatDateTime(user.createdAt)}</dd>
         </dl>
       </Card>
+      {user.status === "active" ? (
+        <Card>
+          {user.registrationPending ? (
+            <ActionForm action={approveRegistrationAction} submitLabel={t("topUps.approveRegistration")} testId="approve-registration-form">
+              <p>{t("topUps.pendingRegistration")}</p>
+              <HiddenField name="userId" value={user.id} />
+            </ActionForm>
+          ) : null}
+          <ActionForm action={disableBuyerAction} submitLabel={t("topUps.disable")} variant="danger" testId="disable-buyer-form">
+            <HiddenField name="email" value={user.email} />
+          </ActionForm>
+        </Card>
+      ) : null}
       <Card title={t("buyers.changeLevel")}>
         <ActionForm action={setMemberLevelAction} submitLabel={t("common.save")} keepValues testId="member-level-form">
           <HiddenField name="userId" value={user.id} />

@@ -1,0 +1,222 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAdmin } from "@/lib/admins/create-admin";
+import { CLI_ACTOR } from "@/lib/audit/actor";
+import { db } from "@/lib/db/client";
+import { supplierClient } from "@/lib/protocol/client";
+import { startAppServer, type AppServer } from "@/lib/testing/app-server";
+import { cardKeysFor, makeBuyer, makeProduct } from "@/lib/testing/factories";
+import { useTestDatabase } from "@/lib/testing/test-database";
+import { approveTopUp } from "@/lib/top-ups/approve-top-up";
+import { requestTopUp } from "@/lib/top-ups/request-top-up";
+import { inviteBuyer } from "@/lib/users/invite-buyer";
+import { setPasswordWithLink } from "@/lib/users/set-password-with-link";
+import { runCli } from "@/lib/testing/run-cli";
+import { signIn as adminSignIn } from "@/lib/testing/sign-in-client";
+import { PORTAL_ROUTES } from "./portal-routes";
+
+// Issue 24: the buyer portal over real HTTP against the real built server:
+// sign-in and sessions (24.1), isolation between buyers on every route
+// (24.3), the secret rotation overlap (decision 0039) and top-ups (24.2).
+
+// Every sign-in runs scrypt (128 MiB); on a shared 2-core machine it is slow.
+const SLOW = 300_000;
+const PASSWORD = "portal password 1234";
+
+let server: AppServer;
+let url: string;
+let seq = 0;
+
+beforeAll(async () => {
+  url = await useTestDatabase();
+  await db().siteSettings.update({ where: { id: 1 }, data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000 } });
+  server = await startAppServer(url);
+}, SLOW);
+afterAll(async () => server?.stop());
+
+const get = (p: string, cookie?: string) => fetch(server.baseUrl + p, { redirect: "manual", headers: cookie ? { cookie } : {} });
+const post = (p: string, cookie: string, body: object = {}) =>
+  fetch(server.baseUrl + p, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/json", origin: server.baseUrl }, body: JSON.stringify(body) });
+
+/** A buyer with a portal password (through an invitation, as an administrator makes it) and an API key with points. */
+async function portalBuyer() {
+  const b = await makeBuyer({ pointsCents: 100_000n });
+  const invite = await inviteBuyer({ email: b.user.email, actor: CLI_ACTOR });
+  await setPasswordWithLink({ token: invite.inviteUrl.split("/").at(-1)!, password: PASSWORD });
+  return b;
+}
+
+async function signIn(email: string, password = PASSWORD): Promise<string | null> {
+  const res = await fetch(server.baseUrl + "/portal/session", {
+    method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: server.baseUrl },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+  expect(res.status).toBe(303);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("cardkey-portal-session="));
+  return new URL(res.headers.get("location")!).pathname === "/portal" && cookie ? cookie : null;
+}
+
+const opensPortal = async (cookie: string) => (await get("/portal", cookie)).status === 200;
+
+describe("issue 24.1: accounts and sign-in", { timeout: SLOW }, () => {
+  it("issue 24.1: an invitation link sets a password once; the buyer signs in; a wrong password and an unknown e-mail answer alike", async () => {
+    const b = await makeBuyer();
+    const invite = await runCli(["user:invite", "--email", b.user.email], { DATABASE_URL: url });
+    expect(invite.code).toBe(0);
+    expect(invite.json).toEqual({ id: b.user.id, email: b.user.email, invite_url: expect.stringMatching(/\/portal\/link\/[A-Za-z0-9_-]{43}$/) });
+    const token = (invite.json.invite_url as string).split("/").at(-1)!;
+    const page = await get(`/portal/link/${token}`);
+    expect(await page.text()).toContain(b.user.email);
+    await setPasswordWithLink({ token, password: PASSWORD });
+    await expect(setPasswordWithLink({ token, password: "another password 99" })).rejects.toMatchObject({ code: "not_found" });
+    expect(await signIn(b.user.email, "wrong password 1234")).toBeNull();
+    expect(await signIn(`nobody-${++seq}@example.test`)).toBeNull();
+    const cookie = await signIn(b.user.email);
+    expect(cookie).not.toBeNull();
+    expect(await opensPortal(cookie!)).toBe(true);
+    const audit = await db().auditLog.findMany({ where: { actor: `buyer:${b.user.email}` }, select: { action: true } });
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(["buyer.password_set", "buyer.sign_in_failed", "buyer.sign_in"]));
+  });
+
+  it("issue 24.1: a portal session never opens /admin, and an admin session never opens /portal", async () => {
+    const b = await portalBuyer();
+    const portal = (await signIn(b.user.email))!;
+    const admin = await adminSignIn(server.baseUrl, { email: (await createAdmin({ email: `admin-${++seq}@example.test`, password: PASSWORD })).email, password: PASSWORD });
+    expect((await get("/admin/settings", portal)).status).toBe(307);
+    expect((await get("/portal", admin.session!)).headers.get("location")).toMatch(/\/portal\/sign-in$/);
+    expect((await post("/portal/api/top-ups", admin.session!, { amount: "1.00", transferReference: "x" })).status).toBe(401);
+  });
+
+  it("issue 24.1: disabling a buyer ends its sessions at once and it cannot sign in again; sign-out ends a copied cookie", async () => {
+    const b = await portalBuyer();
+    const [one, two] = [(await signIn(b.user.email))!, (await signIn(b.user.email))!];
+    await post("/portal/sign-out", one);
+    expect(await opensPortal(one)).toBe(false);
+    expect(await opensPortal(two)).toBe(true);
+    const disabled = await runCli(["user:disable", "--email", b.user.email], { DATABASE_URL: url });
+    expect(disabled.json).toMatchObject({ id: b.user.id, disabled: true, sessions_ended: 1 });
+    expect(await opensPortal(two)).toBe(false);
+    expect(await signIn(b.user.email)).toBeNull();
+  });
+});
+
+describe("issue 24.3: every portal route is scoped to the signed-in buyer", { timeout: SLOW }, () => {
+  it("issue 24.3: the route list names every route file under app/portal", () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(dir, e.name));
+        else if (e.name === "page.tsx" || e.name === "route.ts") files.push(path.join(dir, e.name));
+      }
+    };
+    walk(path.join(process.cwd(), "app/portal"));
+    const routes = files.map((f) => "/" + path.relative(path.join(process.cwd(), "app"), path.dirname(f)).split(path.sep).filter((s) => !/^\(.*\)$/.test(s)).join("/"));
+    expect(new Set(routes)).toEqual(new Set(PORTAL_ROUTES.map((r) => r.path)));
+  });
+
+  it("issue 24.3: buyer A gets 404 for each of buyer B's ids on every portal page, action and export, and never sees B's data", async () => {
+    const [a, b] = [await portalBuyer(), await portalBuyer()];
+    // B's things: a delivered order, a catalogue event, a session, a pending top-up.
+    const { sku } = await makeProduct({ priceCents: 500n, cardKeys: cardKeysFor("ISO", 2) });
+    const order = await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", { downstream_order_no: `B-SECRET-${++seq}`, sku_id: sku.id, quantity: 1 });
+    const orderNo = ((await order.json()) as { order_no: string }).order_no;
+    const event = await db().catalogEvent.create({ data: { credentialId: b.id, url: "http://127.0.0.1:9/hook", body: "{}", productCount: 0, status: "failed" } });
+    const cookieA = (await signIn(a.user.email))!;
+    const cookieB = (await signIn(b.user.email))!;
+    const sessionB = (await db().buyerSession.findFirstOrThrow({ where: { userId: b.user.id, revokedAt: null }, orderBy: { createdAt: "desc" } })).id;
+    await requestTopUp({ userId: b.user.id, input: { amount: "9.99", transferReference: "B-TRANSFER" }, actor: CLI_ACTOR });
+    const ids: Record<string, string> = { orderNo, apiKey: b.apiKey, eventId: String(event.id), sessionId: sessionB };
+    const bodies: Record<string, object> = { "/portal/api/keys/[apiKey]/rotate": { overlapHours: 1 } };
+    const bMarkers = [orderNo, b.apiKey, b.user.email, "B-TRANSFER", "B-SECRET"];
+    let checked = 0;
+    for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public")) {
+      const params = [...route.path.matchAll(/\[(\w+)\]/g)].map((m) => m[1]!);
+      const p = route.path.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(ids[k]!));
+      const res = route.method === "GET" ? await get(p, cookieA) : await post(p, cookieA, bodies[route.path] ?? { amount: "1.00", transferReference: "A-REF", name: "a" });
+      const text = await res.text();
+      if (params.length) expect(res.status, `${route.method} ${route.path}`).toBe(404);
+      else expect(res.status, `${route.method} ${route.path}`).toBe(200);
+      // B's ids A typed into the URL may come back in the page's own route data; nothing else of B's may.
+      for (const m of bMarkers.filter((x) => !p.includes(encodeURIComponent(x)))) expect(text, `${route.path} shows ${m}`).not.toContain(m);
+      checked++;
+    }
+    expect(checked).toBe(PORTAL_ROUTES.filter((r) => r.kind !== "public").length);
+    // Nothing of B's changed: its key, order, event and session are as they were.
+    expect(await db().apiCredential.findUniqueOrThrow({ where: { id: b.id } })).toMatchObject({ isActive: true, previousSecretUntil: null });
+    expect(await db().catalogEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ status: "failed" });
+    expect(await opensPortal(cookieB)).toBe(true);
+    expect(await db().auditLog.count({ where: { action: "order.keys_reveal", targetId: orderNo } })).toBe(0);
+    // And B itself reaches its own: the same routes answer B.
+    expect((await get(`/portal/orders/${orderNo}`, cookieB)).status).toBe(200);
+  });
+});
+
+describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
+  it("decision 0039: after a rotation the old secret signs during the overlap and not after; overlap 0 stops it at once", async () => {
+    const b = await portalBuyer();
+    const cookie = (await signIn(b.user.email))!;
+    // Profile P refuses the same signed request twice (D8): each ping gets its own second.
+    let last = 0;
+    const ping = async (secret: string) => {
+      last = Math.max(Math.floor(Date.now() / 1000), last + 1);
+      return (await supplierClient(server.baseUrl, "/api/v1/provider", { apiKey: b.apiKey, apiSecret: secret }).get("/ping", { timestamp: last })).status;
+    };
+    expect(await ping(b.apiSecret)).toBe(200);
+    const rotated = (await (await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 2 })).json()) as { reveal: { value: string }[] };
+    const second = rotated.reveal[0]!.value;
+    expect(await ping(second)).toBe(200);
+    expect(await ping(b.apiSecret)).toBe(200);
+    // The overlap ends (as if two hours passed): within the key cache's second, the old secret stops.
+    await db().apiCredential.update({ where: { id: b.id }, data: { previousSecretUntil: new Date(Date.now() - 1) } });
+    await expect.poll(() => ping(b.apiSecret), { timeout: 5000, interval: 300 }).toBe(401);
+    expect(await ping(second)).toBe(200);
+    const third = ((await (await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 0 })).json()) as { reveal: { value: string }[] }).reveal[0]!.value;
+    await expect.poll(() => ping(second), { timeout: 5000, interval: 300 }).toBe(401);
+    expect(await ping(third)).toBe(200);
+    expect((await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 73 })).status).toBe(400);
+    const audit = await db().auditLog.findMany({ where: { action: "api_key.rotate_secret", targetId: String(b.id) } });
+    expect(audit).toHaveLength(2);
+    expect(JSON.stringify(audit.map((a) => a.details))).not.toContain(second);
+    expect(audit[0]!.actor).toBe(`buyer:${b.user.email}`);
+  });
+
+  it("issue 24.2: card keys are not in the order page until revealed; each reveal is audited as the buyer", async () => {
+    const b = await portalBuyer();
+    const keys = cardKeysFor("REVEAL", 1);
+    const { sku } = await makeProduct({ priceCents: 700n, cardKeys: keys });
+    const res = await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", { downstream_order_no: `R-${++seq}`, sku_id: sku.id, quantity: 1 });
+    const orderNo = ((await res.json()) as { order_no: string }).order_no;
+    const cookie = (await signIn(b.user.email))!;
+    const page = await (await get(`/portal/orders/${orderNo}`, cookie)).text();
+    expect(page).toContain(orderNo);
+    expect(page).not.toContain(keys[0]);
+    expect(await (await get("/portal/orders.csv", cookie)).text()).not.toContain(keys[0]);
+    const revealed = (await (await post(`/portal/api/orders/${orderNo}/reveal`, cookie)).json()) as { lines: string[] };
+    expect(revealed.lines).toEqual(keys);
+    expect(await (await get("/portal/orders.csv?keys=1", cookie)).text()).toContain(keys[0]);
+    expect(await db().auditLog.count({ where: { action: "order.keys_reveal", targetId: orderNo, actor: `buyer:${b.user.email}` } })).toBe(1);
+    expect(await db().auditLog.count({ where: { action: "orders.export_keys", actor: `buyer:${b.user.email}` } })).toBe(1);
+    expect(server.output()).not.toContain(keys[0]);
+  });
+
+  it("issue 24.2: a top-up request moves no money; approving it credits the points once however many approvals race", async () => {
+    const b = await portalBuyer();
+    const cookie = (await signIn(b.user.email))!;
+    const asked = (await (await post("/portal/api/top-ups", cookie, { amount: "250.00", transferReference: "BANK-1" })).json()) as { id: number };
+    expect((await post("/portal/api/top-ups", cookie, { amount: "-5.00", transferReference: "BANK-2" })).status).toBe(400);
+    expect((await db().user.findUniqueOrThrow({ where: { id: b.user.id } })).balanceCents).toBe(100_000n);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => approveTopUp({ id: asked.id, actor: CLI_ACTOR })));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(["conflict", "conflict", "conflict", "conflict"]);
+    expect((await db().user.findUniqueOrThrow({ where: { id: b.user.id } })).balanceCents).toBe(125_000n);
+    expect(await db().pointsLedger.count({ where: { userId: b.user.id, deltaCents: 25_000n } })).toBe(1);
+    const statement = await (await get("/portal/statement.csv", cookie)).text();
+    expect(statement).toContain("250.00");
+    expect(statement).toContain("1250.00");
+    const rejectAgain = await runCli(["topup:reject", "--id", String(asked.id), "--reason", "late"], { DATABASE_URL: url });
+    expect(rejectAgain.code).toBe(1);
+    const list = await runCli(["topup:list", "--state", "approved"], { DATABASE_URL: url });
+    expect(list.json.top_ups).toEqual(expect.arrayContaining([expect.objectContaining({ id: asked.id, amount: "250.00", state: "approved", email: b.user.email })]));
+  });
+});

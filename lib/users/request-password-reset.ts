@@ -1,0 +1,20 @@
+import { writeAuditLog } from "../audit/write-audit-log";
+import { db } from "../db/client";
+import { issueBuyerLink } from "./issue-buyer-link";
+
+/**
+ * Issue 24.1: "forgot my password". For an active buyer with a portal login,
+ * a reset link (2 h, one use) is made through issueBuyerLink, where it is
+ * e-mailed once SMTP is wired (issue 25). The caller answers the same for
+ * every address (no account enumeration), so the URL never reaches the page.
+ */
+export async function requestPasswordReset({ email, ip }: { email: string; ip: string | null }): Promise<{ url: string } | null> {
+  const address = email.trim().toLowerCase().slice(0, 254);
+  const user = await db().user.findUnique({ where: { email: address }, select: { id: true, status: true, passwordHash: true } });
+  if (!user || user.status !== "active" || !user.passwordHash) return null;
+  return db().$transaction(async (tx) => {
+    const link = await issueBuyerLink(tx, { userId: user.id, kind: "reset" });
+    await writeAuditLog(tx, { actor: { kind: "buyer", userId: user.id, ip }, action: "buyer.password_reset_requested", targetType: "user", targetId: user.id });
+    return { url: link.url };
+  });
+}
