@@ -128,8 +128,13 @@ function isDecodable(pathname: string): boolean {
   }
 }
 
-async function answer(routed: Routed, req: EndpointRequest): Promise<Answer> {
-  return "endpoint" in routed ? routed.endpoint.serve(req, routed.match) : refusal(routed.refuse, req.method, routed.profile);
+function answer(routed: Routed, req: EndpointRequest): Promise<Answer> {
+  if ("endpoint" in routed) return routed.endpoint.serve(req, routed.match); // the fast path: no promise of our own around it
+  try {
+    return Promise.resolve(refusal(routed.refuse, req.method, routed.profile));
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
 }
 
 export function createRouter(handlers: Record<EndpointKey, Endpoint> = HANDLERS): SupplierRouter {
