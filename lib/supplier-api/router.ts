@@ -4,11 +4,11 @@ import { appError, type AppError } from "../errors";
 import { log } from "../log";
 import { ENDPOINT_LIST, type EndpointKey } from "../protocol/endpoints";
 import { ALL_PREFIXES, type Profile } from "../protocol/profiles";
-import { refusal, type Endpoint, type RouteMatch } from "./define-endpoint";
+import type { Endpoint, RouteMatch } from "./define-endpoint";
 import { endpointRequest, type EndpointRequest } from "./endpoint-request";
 import { HANDLERS } from "./endpoints";
 import { setPublishedRouter, type NodeRouter } from "./published-router";
-import { toResponse, type Answer } from "./responses";
+import { refusal, toResponse, type Answer } from "./responses";
 
 /**
  * THE ROUTER of the supplier API (decision 0036), built once from the
