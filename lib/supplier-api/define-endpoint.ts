@@ -2,9 +2,7 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import { clientIp } from "../net/client-address";
 import { AppError, appError } from "../errors";
-import { log } from "../log";
 import { observeApiRequest } from "../metrics/registry";
-import { HEADER_REQUEST_ID } from "../protocol/headers";
 import { profileFromSegment, type Profile } from "../protocol/profiles";
 import { getCachedSettings } from "../settings/get-cached-settings";
 import { authenticate, type AuthenticatedCredential } from "./authenticate";
@@ -12,7 +10,7 @@ import { consumeRateLimit } from "./rate-limit";
 import { refuseDeclaredOversize, type EndpointRequest } from "./endpoint-request";
 import { recordSignedRequest } from "./replay";
 import { touchCredential } from "./touch-credential";
-import { errorAnswer, jsonAnswer, type Answer, type JsonText } from "./responses";
+import { errorAnswer, finish, jsonAnswer, type Answer, type JsonText } from "./responses";
 import { parseIdParam, queryValidator, readJsonBody, validate } from "./validate-input";
 
 export { parseIdParam, validate };
@@ -187,49 +185,6 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
     observeApiRequest(def.name, profile ?? null, answer.status, performance.now() - started);
     return finish(answer, requestId, { profile: profile ?? null, endpoint: def.name, method: req.method, started, credentialId: credentialId ?? null });
   };
-}
-
-/**
- * A refusal before any endpoint is chosen (the router's 404 not_found, 405
- * method_not_allowed, 400 for a path it cannot decode): the D1 body, request
- * id and log line of the pipeline, nothing read, nothing authenticated (the
- * answer says only what the public specification says: which paths and
- * methods exist).
- */
-export function refusal(err: AppError, method: string, profile: Profile | null): Answer {
-  const requestId = crypto.randomUUID();
-  return finish(errorAnswer(err, requestId), requestId, { profile, endpoint: err.code, method, started: undefined, credentialId: null });
-}
-
-/**
- * Every answer of the supplier API ends here: X-Request-Id (D1); no cache may
- * keep it, no browser may guess its type (it carries card keys and balances,
- * issue 22.7); one log line per request.
- */
-function finish(
-  answer: Answer,
-  requestId: string,
-  line: { profile: Profile | null; endpoint: string; method: string; started: number | undefined; credentialId: number | null },
-): Answer {
-  answer.headers[HEADER_REQUEST_ID] = requestId;
-  answer.headers["Cache-Control"] = "no-store";
-  answer.headers["X-Content-Type-Options"] = "nosniff";
-  // Guarded: the line's fields are not even gathered at LOG_LEVEL=warn (this runs on every request).
-  if (log.isLevelEnabled("info")) {
-    log.info(
-      {
-        requestId,
-        profile: line.profile,
-        endpoint: line.endpoint,
-        method: line.method,
-        status: answer.status,
-        ...(line.started === undefined ? {} : { durationMs: Math.round((performance.now() - line.started) * 10) / 10 }),
-        credentialId: line.credentialId,
-      },
-      "supplier api request",
-    );
-  }
-  return answer;
 }
 
 const replayDetected = () => appError("replay_detected", "this signed request was already processed");

@@ -1,8 +1,11 @@
+import crypto from "node:crypto";
 import Negotiator from "negotiator";
 import { z } from "zod";
 import { AppError, appError } from "../errors";
 import { log } from "../log";
 import { ERROR_STATUS, type ErrorBody } from "../protocol/errors";
+import { HEADER_REQUEST_ID } from "../protocol/headers";
+import type { Profile } from "../protocol/profiles";
 import { zodMessage } from "./zod-message";
 
 // The answers of the supplier API edge (D1, D2): success bodies and the D1
@@ -105,3 +108,46 @@ export function toResponse(answer: Answer): Response {
 
 export const jsonResponse = (body: object, status = 200): Response => toResponse(jsonAnswer(body, status));
 export const errorResponse = (err: unknown, requestId: string): Response => toResponse(errorAnswer(err, requestId));
+
+/**
+ * A refusal before any endpoint is chosen (the router's 404 not_found, 405
+ * method_not_allowed, 400 for a path it cannot decode): the D1 body, request
+ * id and log line of the pipeline, nothing read, nothing authenticated (the
+ * answer says only what the public specification says: which paths and
+ * methods exist).
+ */
+export function refusal(err: AppError, method: string, profile: Profile | null): Answer {
+  const requestId = crypto.randomUUID();
+  return finish(errorAnswer(err, requestId), requestId, { profile, endpoint: err.code, method, started: undefined, credentialId: null });
+}
+
+/**
+ * Every answer of the supplier API ends here: X-Request-Id (D1); no cache may
+ * keep it, no browser may guess its type (it carries card keys and balances,
+ * issue 22.7); one log line per request.
+ */
+export function finish(
+  answer: Answer,
+  requestId: string,
+  line: { profile: Profile | null; endpoint: string; method: string; started: number | undefined; credentialId: number | null },
+): Answer {
+  answer.headers[HEADER_REQUEST_ID] = requestId;
+  answer.headers["Cache-Control"] = "no-store";
+  answer.headers["X-Content-Type-Options"] = "nosniff";
+  // Guarded: the line's fields are not even gathered at LOG_LEVEL=warn (this runs on every request).
+  if (log.isLevelEnabled("info")) {
+    log.info(
+      {
+        requestId,
+        profile: line.profile,
+        endpoint: line.endpoint,
+        method: line.method,
+        status: answer.status,
+        ...(line.started === undefined ? {} : { durationMs: Math.round((performance.now() - line.started) * 10) / 10 }),
+        credentialId: line.credentialId,
+      },
+      "supplier api request",
+    );
+  }
+  return answer;
+}

@@ -4,11 +4,11 @@ import { appError, type AppError } from "../errors";
 import { log } from "../log";
 import { ENDPOINT_LIST, type EndpointKey } from "../protocol/endpoints";
 import { ALL_PREFIXES, type Profile } from "../protocol/profiles";
-import { refusal, type Endpoint, type RouteMatch } from "./define-endpoint";
+import type { Endpoint, RouteMatch } from "./define-endpoint";
 import { endpointRequest, type EndpointRequest } from "./endpoint-request";
 import { HANDLERS } from "./endpoints";
 import { setPublishedRouter, type NodeRouter } from "./published-router";
-import { toResponse, type Answer } from "./responses";
+import { refusal, toResponse, type Answer } from "./responses";
 
 /**
  * THE ROUTER of the supplier API (decision 0036), built once from the
@@ -128,8 +128,13 @@ function isDecodable(pathname: string): boolean {
   }
 }
 
-async function answer(routed: Routed, req: EndpointRequest): Promise<Answer> {
-  return "endpoint" in routed ? routed.endpoint.serve(req, routed.match) : refusal(routed.refuse, req.method, routed.profile);
+function answer(routed: Routed, req: EndpointRequest): Promise<Answer> {
+  if ("endpoint" in routed) return routed.endpoint.serve(req, routed.match); // the fast path: no promise of our own around it
+  try {
+    return Promise.resolve(refusal(routed.refuse, req.method, routed.profile));
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
 }
 
 export function createRouter(handlers: Record<EndpointKey, Endpoint> = HANDLERS): SupplierRouter {

@@ -71,7 +71,7 @@ describe("issue 23: one router from the endpoint table, two callers (decision 00
         else expect([ours.status, ours.json().error_code], label).toEqual([404, "not_found"]);
       }
     }
-  });
+  }, 300_000); // about a hundred requests: seconds alone, minutes on a loaded shared machine
 
   it("issue 23: an unknown path, an unknown method, HEAD and the other profile's extension get the same D1 answer from both, under all four prefixes", async () => {
     for (const { prefix } of ALL_PREFIXES) {
