@@ -19,6 +19,7 @@ export async function register() {
     orders: await import("./app/api/v1/[profile]/orders/route"),
     "orders/[id]": await import("./app/api/v1/[profile]/orders/[id]/route"),
     "orders/[id]/cancel": await import("./app/api/v1/[profile]/orders/[id]/cancel/route"),
+    "orders/[id]/after-sales": await import("./app/api/v1/[profile]/orders/[id]/after-sales/route"),
     ping: await import("./app/api/v1/[profile]/ping/route"),
     statement: await import("./app/api/v1/[profile]/statement/route"),
   });

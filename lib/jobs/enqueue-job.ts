@@ -14,6 +14,8 @@ export interface JobPayloads {
   "catalog-event:deliver": { eventId: number; attempt: number };
   /** Build the due catalogue events, then schedule the next run (lib/catalog-events/catalog-event-tick.ts). */
   "catalog-event:tick": Record<string, never>;
+  /** One step (open or poll) of our after-sales claim at the upstream a line was bought from (lib/after-sales/claim-upstream.ts). */
+  "after-sales:upstream": { claimId: number; run?: number };
 }
 export type JobName = keyof JobPayloads;
 

@@ -7,6 +7,7 @@ import { deliverCatalogEventJob } from "../catalog-events/deliver-catalog-event"
 import { requeuePendingCatalogEvents } from "../catalog-events/requeue-pending-catalog-events";
 import { requeueUpstreamPurchases } from "../upstream/requeue-upstream-purchases";
 import { runPurchaseJob } from "../upstream/run-purchase";
+import { runUpstreamClaimJob } from "../after-sales/claim-upstream";
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], helpers: JobHelpers) => Promise<void>;
 
@@ -19,6 +20,7 @@ const handlers: { [N in JobName]: Handler<N> } = {
   "upstream:purchase": (payload) => runPurchaseJob(payload),
   "catalog-event:deliver": (payload) => deliverCatalogEventJob(payload),
   "catalog-event:tick": (_payload, helpers) => catalogEventTickJob(BigInt(helpers.job.id)),
+  "after-sales:upstream": (payload) => runUpstreamClaimJob(payload),
 };
 
 export const taskList = handlers as unknown as TaskList;

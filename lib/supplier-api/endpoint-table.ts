@@ -38,6 +38,15 @@ export const SUPPLIER_ENDPOINTS: readonly EndpointSpec[] = [
   },
   { name: "read order", method: "GET", path: "/orders/999999", body: () => "", routeFile: `${ROUTES}/orders/[id]/route.ts` },
   { name: "cancel order", method: "POST", path: "/orders/999999/cancel", body: () => "{}", routeFile: `${ROUTES}/orders/[id]/cancel/route.ts` },
+  // Extension: after-sales (issue 26.3, decision 0043). Harmless: an unknown order.
+  { name: "after-sales (GET)", method: "GET", path: "/orders/999999/after-sales", body: () => "", routeFile: `${ROUTES}/orders/[id]/after-sales/route.ts` },
+  {
+    name: "after-sales (POST)",
+    method: "POST",
+    path: "/orders/999999/after-sales",
+    body: (u) => JSON.stringify({ request_id: `SEC-${u}`, line: 0, reason: "security suite" }),
+    routeFile: `${ROUTES}/orders/[id]/after-sales/route.ts`,
+  },
   // Extension: balance statement (docs/decisions/0019-balance-statement.md); read-only.
   { name: "statement", method: "GET", path: "/statement", body: () => "", routeFile: `${ROUTES}/statement/route.ts` },
   // Issue 12.2 (Profile U): harmless = reads, a URL refused by D29 (scheme), removing none.

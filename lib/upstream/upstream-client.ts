@@ -193,6 +193,8 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
     },
     createOrder: (body: UpstreamCreateOrder) => call(UpstreamOrderSchema, "POST", "/orders", body),
     getOrder: (orderId: number) => call(UpstreamOrderSchema, "GET", `/orders/${orderId}`),
+    /** Any other signed call, answer parsed by `schema` (the extensions' clients, e.g. lib/after-sales/upstream-claims.ts). */
+    request: <T>(schema: z.ZodType<T>, method: "GET" | "POST", path: string, body?: object) => call(schema, method, path, body),
   };
 }
 
