@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { CatalogWebhookBodySchema, CatalogWebhookSchema } from "../catalog-event-wire";
+import { ClaimListSchema, ClaimOpenedSchema, OpenClaimBodySchema } from "../after-sales-wire";
 import { CancelOrderBodySchema, CreateOrderBodySchema } from "../order-schemas";
 import type { Profile } from "../profiles";
 import {
@@ -134,7 +135,29 @@ export function operations(profile: Profile): Operation[] {
       success: StatementSchema,
       errors: {},
     },
+    ...afterSalesOperations(profile),
     ...(P ? [] : catalogWebhookOperations()),
+  ];
+}
+
+/** Issue 26.3, extension in both profiles: claims of one delivered line (docs/protocol.md#after-sales). */
+function afterSalesOperations(profile: Profile): Operation[] {
+  const common = { path: "/orders/{id}/after-sales", guide: "after-sales", pathId: "order" as const };
+  return [
+    {
+      ...common,
+      key: "openClaim",
+      method: "post",
+      summary: "Extension: claim one delivered line as defective (idempotent on request_id)",
+      body: { schema: OpenClaimBodySchema[profile], required: true },
+      success: ClaimOpenedSchema,
+      errors: {
+        ...(profile === "P" ? { 400: ["invalid_json"] } : {}),
+        404: ["order_not_found"],
+        409: ["after_sales_closed", "line_already_claimed", "idempotency_conflict"],
+      },
+    },
+    { ...common, key: "listClaims", method: "get", summary: "Extension: the after-sales claims of one of your orders", success: ClaimListSchema, errors: { 404: ["order_not_found"] } },
   ];
 }
 
