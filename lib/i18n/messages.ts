@@ -20,17 +20,18 @@ import { upstream } from "./messages/upstream";
 import { catalog } from "./messages/catalog";
 import { cardKeys } from "./messages/card-keys";
 import { levels } from "./messages/levels";
+import { claims } from "./messages/claims";
 
 /** Every screen's table; the console's text for a key comes from exactly one of them. */
 export const MESSAGE_TABLES = [
   shell, common, signIn, password, security,
-  dashboard, orders, manual, review, buyers, apiKeys, settings, audit, jobs, upstream, catalog, cardKeys, levels,
+  dashboard, orders, manual, review, buyers, apiKeys, settings, audit, jobs, upstream, catalog, cardKeys, levels, claims,
 ] as const;
 
 const en = {
   ...shell.en, ...common.en, ...signIn.en, ...password.en, ...security.en, ...dashboard.en,
   ...orders.en, ...manual.en, ...review.en, ...buyers.en, ...apiKeys.en, ...settings.en,
-  ...audit.en, ...jobs.en, ...upstream.en, ...catalog.en, ...cardKeys.en, ...levels.en,
+  ...audit.en, ...jobs.en, ...upstream.en, ...catalog.en, ...cardKeys.en, ...levels.en, ...claims.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -40,7 +41,7 @@ const zhCN: Messages = {
   ...shell.zhCN, ...common.zhCN, ...signIn.zhCN, ...password.zhCN, ...security.zhCN,
   ...dashboard.zhCN, ...orders.zhCN, ...manual.zhCN, ...review.zhCN, ...buyers.zhCN,
   ...apiKeys.zhCN, ...settings.zhCN, ...audit.zhCN, ...jobs.zhCN, ...upstream.zhCN,
-  ...catalog.zhCN, ...cardKeys.zhCN, ...levels.zhCN,
+  ...catalog.zhCN, ...cardKeys.zhCN, ...levels.zhCN, ...claims.zhCN,
 };
 
 export const LOCALES = ["zh-CN", "en"] as const;
