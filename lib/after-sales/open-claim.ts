@@ -37,11 +37,11 @@ export async function openClaim(input: OpenClaimInput): Promise<{ claim: ClaimVi
   try {
     return await db().$transaction((tx) => openInTx(tx, input, now));
   } catch (err) {
-    // A concurrent twin won the unique index: load and compare (CODE_STYLE).
+    // A concurrent twin (same request_id, or the same line) won a unique
+    // index: load and compare once more (CODE_STYLE), which answers the twin's
+    // claim or the clear error (line_already_claimed, idempotency_conflict).
     if (!isUniqueViolation(err)) throw err;
-    const again = await db().$transaction((tx) => openInTx(tx, input, now));
-    if (again.created) throw err;
-    return again;
+    return db().$transaction((tx) => openInTx(tx, input, now));
   }
 }
 
