@@ -1,7 +1,7 @@
 // After-sales (issue 26.3): the claims queue, resolving a claim, and partial refunds without a claim.
 import { z } from "zod";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
-import { formatAmount } from "../../lib/protocol/amount";
+import { formatAmount, isAmount, parseAmount } from "../../lib/protocol/amount";
 import { command } from "./command";
 
 const ClaimStateSchema = z.enum(["open", "replaced", "refunded", "rejected"]);
@@ -54,9 +54,9 @@ export const commands = {
     schema: z.object({
       "order-no": z.string().trim().min(1).max(64),
       lines: z.string().regex(/^[0-9]{1,7}(,[0-9]{1,7})*$/, "must be line numbers like 0,2").transform((s) => s.split(",").map(Number)).optional(),
-      amount: z.string().optional(),
+      amount: z.string().refine((v) => isAmount(v) && parseAmount(v) > 0n, "must be an amount above 0.00 with at most two decimals, like 1.50").optional(),
       reason: z.string().trim().min(1).max(200, "must be at most 200 characters"),
-    }),
+    }).refine((v) => (v.lines === undefined) !== (v.amount === undefined), { message: "give either --lines or --amount", path: ["lines"] }),
     run: async (a) => {
       const { refundOrderPart } = await import("../../lib/after-sales/refund-order-part");
       const r = await refundOrderPart({ orderNo: a["order-no"], lines: a.lines, amount: a.amount, reason: a.reason, actor });
