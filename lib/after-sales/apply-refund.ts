@@ -4,6 +4,14 @@ import { changeBalance } from "../points/change-balance";
 import { formatAmount } from "../protocol/amount";
 
 /**
+ * Transaction options of the after-sales services: the row lock on the order
+ * queues concurrent clicks, CLI calls and upstream answers; under load they
+ * wait for a pool connection and for each other rather than fail after
+ * Prisma's default 2 s (P2028), which would turn a queue into errors.
+ */
+export const AFTER_SALES_TX = { maxWait: 15_000, timeout: 30_000 } as const;
+
+/**
  * THE rule of partial refunds (issue 26.4): a delivered order gives back at
  * most what it was paid, in all. One guarded UPDATE adds to
  * Order.refundedCents only while the sum stays within amountCents (and the

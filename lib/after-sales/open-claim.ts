@@ -8,6 +8,7 @@ import { writeAuditLog } from "../audit/write-audit-log";
 import { CLAIM_SELECT, toClaimView, type ClaimView } from "./claim-view";
 import { checkLine, lockDeliveredOrder } from "./order-lines";
 import { enqueueUpstreamClaim } from "./queue-upstream-claim";
+import { AFTER_SALES_TX } from "./apply-refund";
 
 export interface OpenClaimInput {
   credentialId: number;
@@ -35,13 +36,13 @@ const HOUR_MS = 3_600_000;
 export async function openClaim(input: OpenClaimInput): Promise<{ claim: ClaimView; created: boolean }> {
   const now = input.now ?? new Date();
   try {
-    return await db().$transaction((tx) => openInTx(tx, input, now));
+    return await db().$transaction((tx) => openInTx(tx, input, now), AFTER_SALES_TX);
   } catch (err) {
     // A concurrent twin (same request_id, or the same line) won a unique
     // index: load and compare once more (CODE_STYLE), which answers the twin's
     // claim or the clear error (line_already_claimed, idempotency_conflict).
     if (!isUniqueViolation(err)) throw err;
-    return db().$transaction((tx) => openInTx(tx, input, now));
+    return db().$transaction((tx) => openInTx(tx, input, now), AFTER_SALES_TX);
   }
 }
 

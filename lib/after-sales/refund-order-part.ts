@@ -9,7 +9,7 @@ import { writeAuditLog } from "../audit/write-audit-log";
 import { queueOrderCallback } from "../callbacks/queue-callback";
 import { OrderNoSchema } from "../fulfilment/manual-input";
 import { AmountInputSchema, formatAmount } from "../protocol/amount";
-import { applyRefund } from "./apply-refund";
+import { AFTER_SALES_TX, applyRefund } from "./apply-refund";
 import { checkLine, lockDeliveredOrder } from "./order-lines";
 
 /** Console form and `order:refund`: lines (0-based, as in delivery_data) or an amount, and why. */
@@ -68,5 +68,5 @@ export async function refundOrderPart(input: RefundOrderPartInput) {
     });
     await queueOrderCallback(tx, { orderId: order.id });
     return { orderId: order.id, orderNo: order.orderNo, refunded: formatAmount(cents), refundedTotal: formatAmount(refundedCents) };
-  });
+  }, AFTER_SALES_TX);
 }

@@ -7,7 +7,7 @@ import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { queueOrderCallback } from "../callbacks/queue-callback";
 import type { ClaimState } from "../generated/prisma/enums";
-import { applyRefund } from "./apply-refund";
+import { AFTER_SALES_TX, applyRefund } from "./apply-refund";
 import { CLAIM_SELECT, toClaimView, type ClaimView } from "./claim-view";
 import { lockDeliveredOrder, replaceLine } from "./order-lines";
 
@@ -89,7 +89,7 @@ export async function resolveClaim(input: ResolveClaimInput): Promise<ClaimView>
     // Profile U: the order changed (a line or refunded_amount); the downstream hears it by order.updated.
     if (action !== "reject") await queueOrderCallback(tx, { orderId: order.id });
     return toClaimView(row);
-  });
+  }, AFTER_SALES_TX);
 }
 
 async function lockClaim(tx: Tx, claimId: number) {
