@@ -9,7 +9,7 @@ export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD!;
 export const DEMO_BUYER = "demo-buyer@example.com";
 
 /** Every console page, for the access and screenshot checks. */
-export const ADMIN_PAGES = ["/admin", "/admin/orders", "/admin/catalog", "/admin/catalog/products", "/admin/catalog/products/new", "/admin/manual", "/admin/review", "/admin/upstream", "/admin/jobs", "/admin/buyers", "/admin/levels", "/admin/api-keys", "/admin/settings", "/admin/audit", "/admin/security"];
+export const ADMIN_PAGES = ["/admin", "/admin/orders", "/admin/catalog", "/admin/catalog/products", "/admin/catalog/products/new", "/admin/manual", "/admin/review", "/admin/claims", "/admin/upstream", "/admin/jobs", "/admin/buyers", "/admin/levels", "/admin/api-keys", "/admin/settings", "/admin/audit", "/admin/security"];
 
 export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
   await page.goto("/admin/sign-in");

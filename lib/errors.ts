@@ -30,6 +30,9 @@ const INTERNAL_ERROR_STATUS = {
   invalid_transition: 409,
   no_upstream_purchase: 409,
   upstream_unreachable: 502,
+  claim_not_found: 404,
+  claim_resolved: 409,
+  refund_exceeds_paid: 409,
 } as const;
 
 export type AppErrorCode = ErrorCode | keyof typeof INTERNAL_ERROR_STATUS;

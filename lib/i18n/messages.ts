@@ -23,17 +23,18 @@ import { levels } from "./messages/levels";
 import { alerts } from "./messages/alerts";
 import { portal } from "./messages/portal";
 import { topUps } from "./messages/top-ups";
+import { claims } from "./messages/claims";
 
 /** Every screen's table; the console's text for a key comes from exactly one of them. */
 export const MESSAGE_TABLES = [
   shell, common, signIn, password, security,
-  dashboard, orders, manual, review, buyers, apiKeys, settings, audit, jobs, upstream, catalog, cardKeys, levels, alerts, portal, topUps,
+  dashboard, orders, manual, review, buyers, apiKeys, settings, audit, jobs, upstream, catalog, cardKeys, levels, alerts, portal, topUps, claims,
 ] as const;
 
 const en = {
   ...shell.en, ...common.en, ...signIn.en, ...password.en, ...security.en, ...dashboard.en,
   ...orders.en, ...manual.en, ...review.en, ...buyers.en, ...apiKeys.en, ...settings.en,
-  ...audit.en, ...jobs.en, ...upstream.en, ...catalog.en, ...cardKeys.en, ...levels.en, ...alerts.en, ...portal.en, ...topUps.en,
+  ...audit.en, ...jobs.en, ...upstream.en, ...catalog.en, ...cardKeys.en, ...levels.en, ...alerts.en, ...portal.en, ...topUps.en, ...claims.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -43,7 +44,7 @@ const zhCN: Messages = {
   ...shell.zhCN, ...common.zhCN, ...signIn.zhCN, ...password.zhCN, ...security.zhCN,
   ...dashboard.zhCN, ...orders.zhCN, ...manual.zhCN, ...review.zhCN, ...buyers.zhCN,
   ...apiKeys.zhCN, ...settings.zhCN, ...audit.zhCN, ...jobs.zhCN, ...upstream.zhCN,
-  ...catalog.zhCN, ...cardKeys.zhCN, ...levels.zhCN, ...alerts.zhCN, ...portal.zhCN, ...topUps.zhCN,
+  ...catalog.zhCN, ...cardKeys.zhCN, ...levels.zhCN, ...alerts.zhCN, ...portal.zhCN, ...topUps.zhCN, ...claims.zhCN,
 };
 
 export const LOCALES = ["zh-CN", "en"] as const;

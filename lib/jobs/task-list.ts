@@ -10,6 +10,7 @@ import { deliverCatalogEventJob } from "../catalog-events/deliver-catalog-event"
 import { requeuePendingCatalogEvents } from "../catalog-events/requeue-pending-catalog-events";
 import { requeueUpstreamPurchases } from "../upstream/requeue-upstream-purchases";
 import { runPurchaseJob } from "../upstream/run-purchase";
+import { runUpstreamClaimJob } from "../after-sales/claim-upstream";
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], helpers: JobHelpers) => Promise<void>;
 
@@ -25,6 +26,7 @@ const handlers: { [N in JobName]: Handler<N> } = {
   "alert:dispatch": (payload) => dispatchAlertJob(payload),
   "alert:send": (payload) => sendAlertsJob(payload),
   "alert:tick": (_payload, helpers) => alertTickJob(BigInt(helpers.job.id)),
+  "after-sales:upstream": (payload) => runUpstreamClaimJob(payload),
 };
 
 export const taskList = handlers as unknown as TaskList;

@@ -11,6 +11,8 @@ export interface OrderView {
   downstreamOrderNo: string;
   status: OrderStatus;
   amountCents: bigint;
+  /** Issue 26.3: partial refunds so far (after-sales and administrators' refunds). */
+  refundedCents: bigint;
   traceId: string | null;
   errorMessage: string | null;
   createdAt: Date;
@@ -69,6 +71,7 @@ export async function loadOrderView(tx: Tx, credentialId: number, orderId: numbe
     downstreamOrderNo: order.downstreamOrderNo,
     status: order.status,
     amountCents: order.amountCents,
+    refundedCents: order.refundedCents,
     traceId: order.traceId,
     errorMessage: order.errorMessage,
     createdAt: order.createdAt,

@@ -97,6 +97,7 @@ export async function placeOrderView(run: SqlRows, row: PlaceOrderRow): Promise<
     downstreamOrderNo: row.downstreamOrderNo,
     status: row.auto ? "delivered" : "processing",
     amountCents,
+    refundedCents: 0n,
     traceId: row.traceId,
     errorMessage: null,
     createdAt: placed.createdAt,

@@ -21,6 +21,8 @@ export interface StatementRow {
   balanceAfterCents: bigint;
   orderId: number | null;
   orderNo: string | null;
+  /** A refund of a delivered order: partial (after-sales, issue 26.3), not a failed order's. */
+  partial: boolean;
   reason: string;
 }
 
@@ -66,7 +68,7 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
               orderBy: { id: "desc" },
               skip: offset,
               take: pageSize,
-              select: { id: true, createdAt: true, deltaCents: true, balanceAfterCents: true, reason: true, orderId: true, order: { select: { orderNo: true } } },
+              select: { id: true, createdAt: true, deltaCents: true, balanceAfterCents: true, reason: true, orderId: true, order: { select: { orderNo: true, status: true } } },
             });
       return {
         balanceCents: user.balanceCents,
@@ -79,6 +81,7 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
           balanceAfterCents: r.balanceAfterCents,
           orderId: r.orderId,
           orderNo: r.order?.orderNo ?? null,
+          partial: r.order?.status === "delivered",
           reason: r.reason,
         })),
       };

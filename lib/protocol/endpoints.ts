@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { ClaimListSchema, ClaimOpenedSchema, OpenClaimBodySchema } from "./after-sales-wire";
 import { CatalogWebhookBodySchema, CatalogWebhookSchema } from "./catalog-event-wire";
 import { ProductsQuerySchema } from "./catalog-query";
 import { CancelOrderBodySchema, CreateOrderBodySchema } from "./order-schemas";
@@ -147,6 +148,38 @@ export const ENDPOINTS = {
       errors: (p) => ({ ...(p === "P" ? { 400: ["invalid_json"] } : {}), 404: ["order_not_found"], 409: ["cancel_not_allowed"] }),
     },
     sampleBody: () => "{}",
+  },
+  // Extension, both profiles: after-sales claims of one delivered line (issue 26.3, decision 0043, docs/protocol.md#after-sales).
+  openClaim: {
+    name: "orders.after-sales.open",
+    method: "POST",
+    path: "/orders/{id}/after-sales",
+    body: OpenClaimBodySchema,
+    doc: {
+      summary: "Extension: claim one delivered line as defective (idempotent on request_id)",
+      guide: "after-sales",
+      pathId: "order",
+      success: () => ClaimOpenedSchema,
+      errors: (p) => ({
+        ...(p === "P" ? { 400: ["invalid_json"] } : {}),
+        404: ["order_not_found"],
+        409: ["after_sales_closed", "line_already_claimed", "idempotency_conflict"],
+      }),
+    },
+    // Harmless: an unknown order.
+    sampleBody: (u) => JSON.stringify({ request_id: `SEC-${u}`, line: 0, reason: "security suite" }),
+  },
+  listClaims: {
+    name: "orders.after-sales.list",
+    method: "GET",
+    path: "/orders/{id}/after-sales",
+    doc: {
+      summary: "Extension: the after-sales claims of one of your orders",
+      guide: "after-sales",
+      pathId: "order",
+      success: () => ClaimListSchema,
+      errors: () => ({ 404: ["order_not_found"] }),
+    },
   },
   // Extension: balance statement (docs/decisions/0019-balance-statement.md); read-only.
   getStatement: {

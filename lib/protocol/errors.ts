@@ -17,6 +17,10 @@ export const ERROR_STATUS = {
   idempotency_conflict: 409,
   order_not_found: 404,
   cancel_not_allowed: 409,
+  // Extension, after-sales (issue 26.3, decision 0043): the order is not
+  // delivered, its product has no after-sales or the window has passed; the line has a claim already.
+  after_sales_closed: 409,
+  line_already_claimed: 409,
   not_found: 404,
   method_not_allowed: 405,
   request_too_large: 413,

@@ -15,6 +15,7 @@ import {
 import type { CreateOrderBodySchema } from "./order-schemas";
 import { CatalogWebhookSchema } from "./catalog-event-wire";
 import { ENDPOINTS, pathOf, type EndpointKey } from "./endpoints";
+import { ClaimListSchema, ClaimOpenedSchema, type OpenClaimBody } from "./after-sales-wire";
 
 // The typed downstream client (issue 11.4). Results are parsed with the zod
 // schemas of lib/protocol/wire-responses, so a downstream gets exactly the
@@ -178,6 +179,15 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
         delay = Math.min(delay * 2, w.maxDelayMs ?? 30_000);
       }
     },
+
+    /**
+     * Extension (docs/protocol.md "After-sales"): claim one delivered line
+     * (0-based index in delivery_data) as defective. Idempotent on
+     * request_id: after a network error or a 5xx send the same body again.
+     */
+    openClaim: (orderId: number, body: OpenClaimBody) => call(ClaimOpenedSchema, "openClaim", { id: orderId, body: JSON.stringify(body) }),
+    /** Extension: the claims of one of your orders, and what was refunded in all. */
+    listClaims: (orderId: number) => call(ClaimListSchema, "listClaims", { id: orderId }),
 
     /** Never succeeds in this protocol (D23); resolves to the D1 error. */
     async cancelOrder(id: number): Promise<SupplierApiError> {

@@ -126,6 +126,7 @@ const orderHead = {
   amount: AmountSchema,
   currency: z.literal(CURRENCY),
   trace_id: z.string(),
+  refunded_amount: AmountSchema.optional().meta({ description: "Extension (after-sales): the sum of partial refunds, present once one was made" }),
 };
 
 /** 2.5, D19: P always answers processing, error_message null, titled items; U may already be delivered. */
@@ -156,6 +157,7 @@ export const OrderCallbackSchema = z.object({
   status: OrderStatusSchema,
   amount: AmountSchema,
   currency: z.literal(CURRENCY),
+  refunded_amount: AmountSchema.optional(),
   timestamp: z.int(),
   fulfillment: FulfillmentSchema.U.optional(),
 });

@@ -50,6 +50,8 @@ function head(order: OrderView, status: string) {
     amount: formatAmount(order.amountCents),
     currency: CURRENCY,
     trace_id: order.traceId ?? "",
+    // Extension (issue 26.3, decision 0043): only once something was refunded, so an order without after-sales reads as before.
+    ...(order.refundedCents > 0n ? { refunded_amount: formatAmount(order.refundedCents) } : {}),
   };
 }
 
@@ -85,6 +87,7 @@ export function orderCallbackWire(order: OrderView, now = new Date()) {
     status,
     amount: formatAmount(order.amountCents),
     currency: CURRENCY,
+    ...(order.refundedCents > 0n ? { refunded_amount: formatAmount(order.refundedCents) } : {}),
     timestamp: Math.floor(now.getTime() / 1000),
     ...(order.fulfillment ? { fulfillment: fulfillmentWire("U", order.fulfillment) } : {}),
   };

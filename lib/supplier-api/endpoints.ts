@@ -1,5 +1,6 @@
 import type { EndpointKey } from "../protocol/endpoints";
 import type { Endpoint } from "./define-endpoint";
+import { listClaimsEndpoint, openClaimEndpoint } from "./endpoints/after-sales";
 import { deleteCatalogWebhookEndpoint, getCatalogWebhookEndpoint, putCatalogWebhookEndpoint } from "./endpoints/catalog-webhook";
 import { getProductEndpoint, listCategoriesEndpoint, listProductsEndpoint } from "./endpoints/catalog";
 import { cancelOrderEndpoint, createOrderEndpoint, readOrderEndpoint } from "./endpoints/orders";
@@ -21,6 +22,8 @@ export const HANDLERS = {
   createOrder: createOrderEndpoint,
   getOrder: readOrderEndpoint,
   cancelOrder: cancelOrderEndpoint,
+  openClaim: openClaimEndpoint,
+  listClaims: listClaimsEndpoint,
   getStatement: statementEndpoint,
   getCatalogWebhook: getCatalogWebhookEndpoint,
   putCatalogWebhook: putCatalogWebhookEndpoint,

@@ -7,6 +7,7 @@ import { verifySignature } from "../protocol/signing";
 import { loadConnection } from "./connection";
 import { enqueuePurchaseRun } from "./queue-purchase";
 import { appError } from "../errors";
+import { pollOpenUpstreamClaims } from "../after-sales/queue-upstream-claim";
 
 export interface UpstreamCallbackRequest {
   connectionId: number;
@@ -49,13 +50,15 @@ export async function receiveUpstreamCallback(req: UpstreamCallbackRequest): Pro
   if (typeof body?.downstream_order_no !== "string") throw appError("bad_request", "downstream_order_no is required");
   const purchase = await db().upstreamPurchase.findFirst({
     where: { connectionId: conn.id, downstreamOrderNo: body.downstream_order_no },
-    select: { id: true, status: true, upstreamOrderId: true },
+    select: { id: true, orderId: true, status: true, upstreamOrderId: true },
   });
   if (!purchase || (purchase.upstreamOrderId !== null && body.order_id !== undefined && body.order_id !== purchase.upstreamOrderId)) {
     throw appError("order_not_found", "no such order of this connection");
   }
   const open = purchase.status === "pending" || purchase.status === "placed";
   if (open) await db().$transaction((tx) => enqueuePurchaseRun(tx, purchase.id));
+  // Issue 26.3: a delivered order changed upstream (a replacement, a refund): our claims there are read now.
+  else await pollOpenUpstreamClaims(purchase.orderId);
   log.info({ component: "upstream", connectionId: conn.id, purchaseId: purchase.id, polled: open }, "upstream callback accepted");
   return { ok: true, polled: open };
 }

@@ -194,6 +194,8 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
     },
     createOrder: (body: UpstreamCreateOrder) => call(UpstreamOrderSchema, "POST", pathOf("createOrder"), body),
     getOrder: (orderId: number) => call(UpstreamOrderSchema, "GET", pathOf("getOrder", orderId)),
+    /** Any other signed call, answer parsed by `schema` (the extensions' clients, e.g. lib/after-sales/upstream-claims.ts). */
+    request: <T>(schema: z.ZodType<T>, method: "GET" | "POST", path: string, body?: object) => call(schema, method, path, body),
   };
 }
 

@@ -8,6 +8,7 @@ import { commands as adminsUsers } from "./admins-users";
 import { commands as audit } from "./audit";
 import { commands as backup } from "./backup";
 import { commands as catalog } from "./catalog";
+import { commands as claims } from "./claims";
 import { type Command, type Options, UsageError } from "./command";
 import { commands as levels } from "./levels";
 import { commands as orders } from "./orders";
@@ -15,7 +16,7 @@ import { commands as portal } from "./portal";
 import { commands as sources } from "./sources";
 import { commands as upstream } from "./upstream";
 
-const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...upstream, ...sources, ...backup, ...audit, ...alerts, ...portal } as never;
+const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...claims, ...upstream, ...sources, ...backup, ...audit, ...alerts, ...portal } as never;
 
 function usage(): string {
   return ["usage: npm run cli -- <command>", ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join("\n");

@@ -2,6 +2,7 @@ import { authChecks, type Check } from "./checks-auth";
 import { catalogChecks } from "./checks-catalog";
 import { orderChecks } from "./checks-orders";
 import { statementChecks } from "./checks-statement";
+import { afterSalesChecks } from "./checks-after-sales";
 import { type CheckResult, type ConformanceOptions, Context, expectThat } from "./context";
 
 // Runs every check against one server and profile; each check is independent
@@ -29,7 +30,7 @@ const finalChecks: Check[] = [
 export async function runConformance(opts: ConformanceOptions, onResult?: (r: CheckResult) => void): Promise<ConformanceReport> {
   if (opts.allowOrders && !opts.skuId) throw new Error("--allow-orders needs --sku-id");
   const ctx = new Context(opts);
-  const checks = [...authChecks, ...catalogChecks, ...statementChecks, ...(opts.allowOrders ? orderChecks : []), ...finalChecks];
+  const checks = [...authChecks, ...catalogChecks, ...statementChecks, ...afterSalesChecks, ...(opts.allowOrders ? orderChecks : []), ...finalChecks];
   const results: CheckResult[] = [];
   for (const check of checks) {
     let result: CheckResult;

@@ -22,6 +22,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     { href: "/admin/catalog", label: t("nav.catalog") },
     { href: "/admin/manual", label: t("nav.manual") },
     { href: "/admin/review", label: t("nav.review") },
+    { href: "/admin/claims", label: t("claims.nav") },
     { href: "/admin/buyers", label: t("nav.buyers") },
     { href: "/admin/top-ups", label: t("topUps.nav") },
     { href: "/admin/levels", label: t("levels.nav") },

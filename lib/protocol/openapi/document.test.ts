@@ -30,7 +30,7 @@ describe("issue 11.1: the OpenAPI document", () => {
         expect(o.security).toEqual([{ SvcApiKey: [], SvcTimestamp: [], SvcSignature: [] }]);
       }
     }
-    expect(Object.keys(doc.paths)).toHaveLength(4 * 8 + 2); // the seven of section 4, the balance statement (0019), the Profile U catalogue webhook (0022)
+    expect(Object.keys(doc.paths)).toHaveLength(4 * 9 + 2); // the seven of section 4, the balance statement (0019), after-sales (0043), the Profile U catalogue webhook (0022)
     expect(Object.values(doc.components.securitySchemes).map((s) => (s as { name: string }).name)).toEqual(["Svc-Api-Key", "Svc-Timestamp", "Svc-Signature"]);
     expect(doc.components.securitySchemes.SvcSignature.description).toMatch(/HMAC-SHA256[\s\S]*signature\s+[0-9a-f]{64}/);
   });
@@ -40,6 +40,15 @@ describe("issue 11.1: the OpenAPI document", () => {
     expect(doc.components.schemas.CreateOrderBodyU.additionalProperties).toBeUndefined();
     expect(doc.components.schemas.CreateOrderBodyU.properties.callback_url).toBeDefined();
     expect(doc.components.schemas.CreateOrderBodyP.properties.callback_url).toBeUndefined();
+  });
+
+  it("issue 26.3 (decision 0043): the after-sales extension is documented in both profiles with its D1 409 codes", () => {
+    for (const prefix of ["/api/v1/upstream", "/v1/provider"]) {
+      const path = doc.paths[`${prefix}/orders/{id}/after-sales`];
+      expect(path.get).toBeDefined();
+      expect(JSON.stringify(path.post.responses["409"])).toMatch(/after_sales_closed[\s\S]*line_already_claimed/);
+    }
+    expect(doc.paths["/v1/provider/orders/{id}/after-sales"].post.requestBody.content["application/json"].schema.additionalProperties).toBe(false); // D17
   });
 
   it("D3: amounts are strings with a two-decimal pattern", () => {

@@ -69,4 +69,10 @@ for about 16 hours (D28). Callbacks may arrive more than once: the order endpoin
 \`PUT {U prefix}/catalog-webhook\` registers one URL per key (D29 rules; \`GET\` reads, \`DELETE\` removes; 404 in P).
 Changed products (price, active flag, SKUs, stock status) are POSTed as \`catalog.updated\` (webhook
 \`catalogUpdated\`), signed like order callbacks: at most one event per key every 10 s, at most 500 products each.
-Apply a product only when its \`updated_at\` is newer than the one you hold.`;
+Apply a product only when its \`updated_at\` is newer than the one you hold.
+
+## After-sales (extension, both profiles)
+\`POST {prefix}/orders/{id}/after-sales\` with \`request_id\`, \`line\` (0-based index in \`delivery_data\`) and \`reason\`
+claims one delivered line as defective (idempotent on \`request_id\`); \`GET\` on the same path lists the order's claims
+(\`open\`, \`replaced\`, \`refunded\`, \`rejected\`). Outside the product's window or for a line already claimed: 409
+\`after_sales_closed\` / \`line_already_claimed\`. A refund shows as \`refunded_amount\` on the order.`;

@@ -35,6 +35,7 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
           <dt>{t("apiKeys.key")}</dt><dd>{order.credential.apiKey}</dd>
           <dt>{t("orders.profile")}</dt><dd>{order.profile}</dd>
           <dt>{t("common.amount")}</dt><dd>{formatAmount(order.amountCents)}</dd>
+          {order.refundedCents > 0n ? <><dt>{t("claims.refundedTotal")}</dt><dd data-testid="refunded-total">{formatAmount(order.refundedCents)} · <Link href="/admin/claims">{t("claims.nav")}</Link></dd></> : null}
           <dt>{t("common.created")}</dt><dd>{formatDateTime(order.createdAt)}</dd>
           <dt>{t("orders.completed")}</dt><dd>{formatDateTime(order.completedAt)}</dd>
           {order.errorMessage ? <><dt>{t("orders.error")}</dt><dd>{order.errorMessage}</dd></> : null}

@@ -1,0 +1,88 @@
+import Link from "next/link";
+import { ActionForm } from "@/components/action-form";
+import { HiddenField, TextArea, TextField } from "@/components/form-fields";
+import { Card, PageHeader } from "@/components/page-header";
+import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { listClaims } from "@/lib/after-sales/list-claims";
+import { newOnceToken } from "@/lib/audit/consume-once-token";
+import { formatDateTime } from "@/lib/i18n/format";
+import { getI18n } from "@/lib/i18n/server";
+import { formatAmount } from "@/lib/protocol/amount";
+import { refundOrderPartAction, resolveClaimAction, revealClaimLineAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Issue 26.3: buyers' claims of one delivered line, open ones first. The
+ * claimed line (a card key) stays masked until an administrator reveals it
+ * (audited). Each resolution is a money form with a one-time token.
+ */
+export default async function ClaimsPage() {
+  await requireAdmin();
+  const { t } = await getI18n();
+  const [open, recent] = await Promise.all([listClaims({ state: "open" }), listClaims({ limit: 50 })]);
+  const resolved = recent.filter((c) => c.state !== "open");
+  return (
+    <>
+      <PageHeader title={t("claims.title")} description={t("claims.intro")} />
+      {open.length === 0 ? <Card><p>{t("claims.empty")}</p></Card> : null}
+      {open.map((c) => (
+        <Card key={c.id} title={`#${c.id} · ${c.orderNo}`}>
+          <dl className="kv" data-testid={`claim-${c.id}`}>
+            <dt>{t("claims.order")}</dt><dd><Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link></dd>
+            <dt>{t("claims.line")}</dt><dd>{c.line} · <span aria-label={t("claims.masked")}>••••••••</span></dd>
+            <dt>{t("claims.reason")}</dt><dd className="wrap">{c.reason}</dd>
+            <dt>{t("common.created")}</dt><dd>{formatDateTime(c.createdAt)}</dd>
+            <dt>{t("claims.upstream")}</dt><dd>{c.upstreamState ? `${c.upstreamState}${c.upstreamError ? ` (${c.upstreamError})` : ""}` : "—"}</dd>
+          </dl>
+          <ActionForm action={revealClaimLineAction} submitLabel={t("claims.reveal")} variant="plain" keepValues testId={`reveal-claim-${c.id}`} copyLabel={t("common.copy")} copiedLabel={t("common.copied")}>
+            <HiddenField name="claimId" value={String(c.id)} />
+          </ActionForm>
+          <div className="queue-item">
+            <ActionForm action={resolveClaimAction} submitLabel={t("claims.replace")} testId={`replace-${c.id}`} once={newOnceToken()}>
+              <HiddenField name="claimId" value={String(c.id)} />
+              <HiddenField name="orderNo" value={c.orderNo} />
+              <HiddenField name="action" value="replace" />
+              <TextArea name="replacement" id={`replacement-${c.id}`} label={t("claims.replacement")} rows={2} />
+            </ActionForm>
+            <ActionForm action={resolveClaimAction} submitLabel={t("claims.refund")} testId={`refund-${c.id}`} once={newOnceToken()}>
+              <HiddenField name="claimId" value={String(c.id)} />
+              <HiddenField name="orderNo" value={c.orderNo} />
+              <HiddenField name="action" value="refund" />
+            </ActionForm>
+            <ActionForm action={resolveClaimAction} submitLabel={t("claims.reject")} variant="danger" testId={`reject-${c.id}`} once={newOnceToken()}>
+              <HiddenField name="claimId" value={String(c.id)} />
+              <HiddenField name="orderNo" value={c.orderNo} />
+              <HiddenField name="action" value="reject" />
+              <TextField name="note" id={`note-${c.id}`} label={t("claims.rejectReason")} required />
+            </ActionForm>
+          </div>
+        </Card>
+      ))}
+      <Card title={t("claims.partialTitle")}>
+        <p>{t("claims.partialIntro")}</p>
+        <ActionForm action={refundOrderPartAction} submitLabel={t("claims.partialSubmit")} testId="partial-refund" once={newOnceToken()}>
+          <TextField name="orderNo" id="refund-order-no" label={t("claims.order")} required />
+          <TextField name="lines" id="refund-lines" label={t("claims.lines")} />
+          <TextField name="amount" id="refund-amount" label={t("common.amount")} />
+          <TextField name="reason" id="refund-reason" label={t("claims.reason")} required />
+        </ActionForm>
+      </Card>
+      {resolved.length ? (
+        <Card title={t("claims.resolvedTitle")}>
+          <table className="table" data-testid="claims-resolved">
+            <thead><tr><th>#</th><th>{t("claims.order")}</th><th>{t("claims.line")}</th><th>{t("common.status")}</th><th>{t("claims.refund")}</th><th>{t("claims.by")}</th><th>{t("claims.upstream")}</th></tr></thead>
+            <tbody>
+              {resolved.map((c) => (
+                <tr key={c.id}>
+                  <td>{c.id}</td><td><Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link></td><td>{c.line}</td><td>{c.state}</td>
+                  <td>{c.refundCents === null ? "—" : formatAmount(c.refundCents)}</td><td>{c.resolvedBy ?? "—"}</td><td>{c.upstreamState ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      ) : null}
+    </>
+  );
+}

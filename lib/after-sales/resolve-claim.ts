@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { db } from "../db/client";
+import type { Tx } from "../db/tx";
+import { appError } from "../errors";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { consumeOnceToken } from "../audit/consume-once-token";
+import { writeAuditLog } from "../audit/write-audit-log";
+import { queueOrderCallback } from "../callbacks/queue-callback";
+import type { ClaimState } from "../generated/prisma/enums";
+import { AFTER_SALES_TX, applyRefund } from "./apply-refund";
+import { CLAIM_SELECT, toClaimView, type ClaimView } from "./claim-view";
+import { lockDeliveredOrder, replaceLine } from "./order-lines";
+
+export const CLAIM_ACTIONS = ["replace", "refund", "reject"] as const;
+export type ClaimAction = (typeof CLAIM_ACTIONS)[number];
+
+/** What the console form and `claim:resolve` send; the rule that a rejection says why lives here. */
+export const ResolveClaimSchema = z
+  .object({
+    claimId: z.int().positive(),
+    action: z.enum(CLAIM_ACTIONS),
+    note: z.string().trim().max(200, "must be at most 200 characters").optional(),
+    /** replace: the new line; without it the next card key of the SKU is taken. */
+    replacement: z.string().trim().max(10_000, "must be at most 10000 characters").optional(),
+  })
+  .refine((v) => v.action !== "reject" || !!v.note, { message: "a rejection needs a reason", path: ["note"] });
+export type ResolveClaimInput = z.input<typeof ResolveClaimSchema> & {
+  actor?: Actor;
+  onceToken?: string;
+  /** Set by the upstream claim job: what our claim at the upstream became, stored with the resolution. */
+  upstreamState?: string;
+};
+
+const STATE_OF: Record<ClaimAction, ClaimState> = { replace: "replaced", refund: "refunded", reject: "rejected" };
+
+/**
+ * Resolves an open claim once (issue 26.3/26.4), whoever asks first: an
+ * administrator's click, `claim:resolve`, or the upstream's answer. The order
+ * row is locked, then the claim: a second resolution waits, then finds the
+ * claim no longer open and gets 409 claim_resolved, changing nothing.
+ * - replace: a new line (given, or the SKU's next card key) at the same index
+ *   of delivery_data; the old line stays in the claim, marked defective;
+ * - refund: the line's price back to the buyer through the ledger
+ *   (applyRefund: never past what the order was paid);
+ * - reject: with a reason the buyer sees.
+ * The change, its ledger row, its audit row and the Profile U order.updated
+ * callback commit together.
+ */
+export async function resolveClaim(input: ResolveClaimInput): Promise<ClaimView> {
+  const parsed = ResolveClaimSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw appError("bad_request", `${issue.path.join(".") || "input"} ${issue.message}`);
+  }
+  const { claimId, action, note, replacement } = parsed.data;
+  const actor = input.actor ?? SYSTEM_ACTOR;
+  const adminUserId = actor.kind === "admin" ? actor.id : undefined;
+  return db().$transaction(async (tx) => {
+    await consumeOnceToken(tx, input.onceToken, "claim.resolve");
+    const found = await tx.afterSalesClaim.findUnique({ where: { id: claimId }, select: { orderId: true } });
+    if (!found) throw appError("claim_not_found", `claim ${claimId} not found`);
+    const order = await lockDeliveredOrder(tx, found.orderId);
+    if (!order) throw appError("claim_not_found", `claim ${claimId} not found`);
+    const claim = await lockClaim(tx, claimId);
+    if (claim.state !== "open") throw appError("claim_resolved", `claim ${claimId} is already ${claim.state}`);
+
+    let refundCents: bigint | null = null;
+    if (action === "replace") {
+      await replaceLine(tx, order, claim.line, replacement);
+    } else if (action === "refund") {
+      const remaining = order.amountCents - order.refundedCents;
+      refundCents = order.linePrices[claim.line] < remaining ? order.linePrices[claim.line] : remaining;
+      if (refundCents <= 0n) throw appError("refund_exceeds_paid", `order ${order.orderNo} is refunded in full already`);
+      await applyRefund(tx, { orderId: order.id, cents: refundCents, reason: `line ${claim.line} (claim #${claimId})`, adminUserId });
+    }
+    const resolvedBy = actor.kind === "admin" ? `admin #${actor.id}` : actor.kind;
+    const row = await tx.afterSalesClaim.update({
+      where: { id: claimId },
+      data: {
+        state: STATE_OF[action], refundCents, resolutionNote: note ?? null, resolvedBy, resolvedAt: new Date(),
+        ...(input.upstreamState ? { upstreamState: input.upstreamState } : {}),
+      },
+      select: CLAIM_SELECT,
+    });
+    await writeAuditLog(tx, {
+      actor, action: `claim.${action}`, targetType: "order", targetId: order.orderNo,
+      details: { claimId, line: claim.line, ...(refundCents !== null ? { refundCents: refundCents.toString() } : {}), ...(note ? { note } : {}), ...(input.upstreamState ? { upstream: input.upstreamState } : {}) },
+    });
+    // Profile U: the order changed (a line or refunded_amount); the downstream hears it by order.updated.
+    if (action !== "reject") await queueOrderCallback(tx, { orderId: order.id });
+    return toClaimView(row);
+  }, AFTER_SALES_TX);
+}
+
+async function lockClaim(tx: Tx, claimId: number) {
+  const [claim] = await tx.$queryRaw<{ state: ClaimState; line: number }[]>`
+    SELECT "state"::text AS "state", "line" FROM "AfterSalesClaim" WHERE "id" = ${claimId} FOR UPDATE`;
+  return claim;
+}
