@@ -38,7 +38,7 @@ const EN: Table = {
   stock_recovered: { title: "Stock back", lines: (p) => [`${v(p, "title")} (${v(p, "skuCode")}): ${v(p, "stock")} available again (threshold ${v(p, "threshold")}).`], path: (p) => `/admin/catalog/skus/${v(p, "skuId")}` },
   queue_stale: { title: "Job queue stalled", lines: (p) => [`${v(p, "jobs")} jobs have waited more than ${v(p, "minutes")} minutes (oldest: ${v(p, "oldestMinutes")} min). Are the workers running?`], path: () => "/admin/jobs" },
   queue_recovered: { title: "Job queue moving again", lines: () => ["No job waits longer than its threshold any more."], path: () => "/admin/jobs" },
-  topup_request: { title: "Top-up request", lines: (p) => [`Buyer ${v(p, "buyer")} asks to top up ${v(p, "amount")} (request ${v(p, "requestId")}).`], path: () => "/admin/buyers" },
+  topup_request: { title: "Top-up request", lines: (p) => [`Buyer ${v(p, "buyer")} asks to top up ${v(p, "amount")} (request ${v(p, "requestId")}).`], path: () => "/admin/top-ups" },
   admin_locked: { title: "Administrator locked out", lines: (p) => [`Sign-in for ${v(p, "email")} is locked after repeated failures (from ${v(p, "ip")}).`], path: () => "/admin/audit" },
   admin_new_device: { title: "Sign-in from a new device", lines: (p) => [`${v(p, "email")} signed in from a new device (${v(p, "ip")}).`], path: () => "/admin/audit" },
   daily_summary: {
@@ -62,7 +62,7 @@ const ZH: Table = {
   stock_recovered: { title: "库存已恢复", lines: (p) => [`${v(p, "title")}（${v(p, "skuCode")}）：可用库存 ${v(p, "stock")}（阈值 ${v(p, "threshold")}）。`], path: (p) => `/admin/catalog/skus/${v(p, "skuId")}` },
   queue_stale: { title: "任务队列停滞", lines: (p) => [`${v(p, "jobs")} 个任务等待超过 ${v(p, "minutes")} 分钟（最久 ${v(p, "oldestMinutes")} 分钟）。worker 是否在运行？`], path: () => "/admin/jobs" },
   queue_recovered: { title: "任务队列已恢复", lines: () => ["已没有超过阈值的等待任务。"], path: () => "/admin/jobs" },
-  topup_request: { title: "充值申请", lines: (p) => [`买家 ${v(p, "buyer")} 申请充值 ${v(p, "amount")}（申请 ${v(p, "requestId")}）。`], path: () => "/admin/buyers" },
+  topup_request: { title: "充值申请", lines: (p) => [`买家 ${v(p, "buyer")} 申请充值 ${v(p, "amount")}（申请 ${v(p, "requestId")}）。`], path: () => "/admin/top-ups" },
   admin_locked: { title: "管理员账户已锁定", lines: (p) => [`${v(p, "email")} 多次登录失败，已被锁定（来自 ${v(p, "ip")}）。`], path: () => "/admin/audit" },
   admin_new_device: { title: "新设备登录", lines: (p) => [`${v(p, "email")} 从新设备登录（${v(p, "ip")}）。`], path: () => "/admin/audit" },
   daily_summary: {

@@ -3,6 +3,7 @@ import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { parseInput } from "../catalog/parse-input";
 import { db } from "../db/client";
+import { alertTopUpRequest } from "../alerts/order-alerts";
 import { appError } from "../errors";
 import { formatAmount, isAmount, parseAmount } from "../protocol/amount";
 
@@ -30,10 +31,11 @@ export async function requestTopUp({ userId, input, actor }: { userId: string; i
   const { amount, transferReference } = parseInput(TopUpRequestSchema, input);
   return db().$transaction(async (tx) => {
     // Serialises one buyer's requests, so the open-request limit holds under concurrent submissions.
-    await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ${userId}::uuid FOR UPDATE`;
+    const [buyer] = await tx.$queryRaw<{ email: string }[]>`SELECT "email" FROM "User" WHERE "id" = ${userId}::uuid FOR UPDATE`;
     const open = await tx.topUpRequest.count({ where: { userId, state: "pending" } });
     if (open >= MAX_PENDING_TOP_UPS) throw appError("conflict", `at most ${MAX_PENDING_TOP_UPS} top-up requests may wait at once`);
     const row = await tx.topUpRequest.create({ data: { userId, amountCents: amount, transferReference } });
+    await alertTopUpRequest(tx, { requestId: row.id, buyerEmail: buyer?.email ?? "", amountCents: amount }); // issue 25
     await writeAuditLog(tx, { actor, action: "top_up.request", targetType: "top_up", targetId: String(row.id), details: { amount: formatAmount(amount) } });
     return row;
   });

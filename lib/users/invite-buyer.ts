@@ -4,6 +4,7 @@ import { db } from "../db/client";
 import { isUniqueViolation } from "../db/tx";
 import { appError } from "../errors";
 import { issueBuyerLink } from "./issue-buyer-link";
+import { mailBuyerLink } from "./mail-buyer-link";
 
 /**
  * Issue 24.1: an administrator (console "Buyers", CLI `user:invite`) invites
@@ -11,11 +12,12 @@ import { issueBuyerLink } from "./issue-buyer-link";
  * points), and gets a one-time link valid 72 h to set a password. The link is
  * returned once, for the administrator to pass on; it is never audited.
  * Inviting again replaces the earlier link. A disabled buyer is not invited.
+ * When an e-mail channel is configured the link is also mailed (`emailed`).
  */
 export async function inviteBuyer({ email, actor }: { email: string; actor: Actor }) {
   const address = email.trim().toLowerCase();
   try {
-    return await db().$transaction(async (tx) => {
+    const invited = await db().$transaction(async (tx) => {
       let user = await tx.user.findUnique({ where: { email: address }, select: { id: true, email: true, status: true } });
       const created = !user;
       if (!user) {
@@ -28,6 +30,7 @@ export async function inviteBuyer({ email, actor }: { email: string; actor: Acto
       await writeAuditLog(tx, { actor, action: "user.invite", targetType: "user", targetId: user.id, details: { email: user.email, created, expiresAt: link.expiresAt.toISOString() } });
       return { id: user.id, email: user.email, created, inviteUrl: link.url, expiresAt: link.expiresAt };
     });
+    return { ...invited, emailed: await mailBuyerLink({ to: invited.email, kind: "invite", url: invited.inviteUrl }) };
   } catch (err) {
     // Two invitations of a new e-mail at once: the second finds the first's buyer on a retry.
     if (isUniqueViolation(err)) return inviteBuyer({ email, actor });

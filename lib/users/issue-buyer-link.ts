@@ -4,7 +4,7 @@ import { getSettings } from "../settings/get-settings";
 
 // Issue 24.1: the one-time links of the portal (an invitation, a password
 // reset). THE one place a link is made: every caller gets the URL from here,
-// so sending it by e-mail (issue 25's SMTP transport) is wired in one place.
+// and mail-buyer-link.ts mails it after the transaction commits.
 // Only the token's SHA-256 is stored; the URL exists in this answer only.
 
 export type BuyerLinkKind = "invite" | "reset";

@@ -16,7 +16,7 @@ export async function POST(req: Request) {
   const ip = clientIp(req.headers);
   if (!email.success) return done;
   const gate = await reserveAttempt(`reset-ip:${encodeURIComponent(throttleGroup(ip ?? "unknown"))}`, 5, 15 * 60);
-  // The link goes out by e-mail from issueBuyerLink (issue 25); it is never shown here.
+  // The link goes out by e-mail (lib/users/mail-buyer-link.ts, issue 25); it is never shown here.
   if (gate.allowed) await requestPasswordReset({ email: email.data, ip });
   return done;
 }

@@ -16,7 +16,7 @@ export async function POST(req: Request) {
   const ip = clientIp(req.headers);
   if (!email.success) return NextResponse.redirect(new URL("/portal/register", req.url), 303);
   const gate = await reserveAttempt(`register-ip:${encodeURIComponent(throttleGroup(ip ?? "unknown"))}`, 5, 3600);
-  // The link to choose a password goes out by e-mail from issueBuyerLink (issue 25).
+  // The link to choose a password goes out by e-mail (lib/users/mail-buyer-link.ts, issue 25).
   if (gate.allowed) await registerBuyer({ email: email.data, ip });
   return done;
 }
