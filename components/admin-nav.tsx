@@ -4,7 +4,10 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
 
-export interface NavItem { href: string; label: string }
+export interface NavItem {
+  href: string;
+  label: string;
+}
 
 /**
  * Side navigation. On a phone it folds into a <details> "Menu" (no JS needed
@@ -19,7 +22,9 @@ export function AdminNav({ items, menuLabel, signOutLabel }: { items: NavItem[];
         <summary aria-label={menuLabel}>☰ {menuLabel}</summary>
         <NavList items={items} active={active} signOutLabel={signOutLabel} />
       </details>
-      <div className="admin-nav-wide"><NavList items={items} active={active} signOutLabel={signOutLabel} /></div>
+      <div className="admin-nav-wide">
+        <NavList items={items} active={active} signOutLabel={signOutLabel} />
+      </div>
     </div>
   );
 }
@@ -28,14 +33,23 @@ function NavList({ items, active, signOutLabel }: { items: NavItem[]; active: (h
   return (
     <ul>
       {items.map((i) => (
-        <li key={i.href}><Link href={i.href} aria-current={active(i.href) ? "page" : undefined}>{i.label}</Link></li>
+        <li key={i.href}>
+          <Link href={i.href} aria-current={active(i.href) ? "page" : undefined}>
+            {i.label}
+          </Link>
+        </li>
       ))}
       <li>
-        <a href="/admin/sign-in" onClick={(e) => {
-          e.preventDefault();
-          // React does not await a handler; a failed sign-out request leaves the page as it is.
-          void signOut({ redirect: false }).then(() => window.location.assign("/admin/sign-in?signedOut=1"));
-        }}>{signOutLabel}</a>
+        <a
+          href="/admin/sign-in"
+          onClick={(e) => {
+            e.preventDefault();
+            // React does not await a handler; a failed sign-out request leaves the page as it is.
+            void signOut({ redirect: false }).then(() => window.location.assign("/admin/sign-in?signedOut=1"));
+          }}
+        >
+          {signOutLabel}
+        </a>
       </li>
     </ul>
   );

@@ -4,11 +4,25 @@ import type { DataRow } from "./data-table";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 
 export interface ApiKeyRowData {
-  id: number; apiKey: string; name: string; isActive: boolean; lastUsed: string; created: string; owner?: { id: string; email: string };
+  id: number;
+  apiKey: string;
+  name: string;
+  isActive: boolean;
+  lastUsed: string;
+  created: string;
+  owner?: { id: string; email: string };
 }
 
 /** Disable button for one key (a form posting the key id to the server action). */
-export function DisableKeyButton({ apiKey, label, action }: { apiKey: string; label: string; action: (s: ActionState, f: FormData) => Promise<ActionState> }) {
+export function DisableKeyButton({
+  apiKey,
+  label,
+  action,
+}: {
+  apiKey: string;
+  label: string;
+  action: (s: ActionState, f: FormData) => Promise<ActionState>;
+}) {
   return (
     <ActionForm action={action} submitLabel={label} variant="danger" testId={`disable-${apiKey}`}>
       <HiddenField name="apiKey" value={apiKey} />
@@ -16,7 +30,11 @@ export function DisableKeyButton({ apiKey, label, action }: { apiKey: string; la
   );
 }
 
-export function apiKeyRows(keys: ApiKeyRowData[], labels: { active: string; disabled: string; disable: string }, action: (s: ActionState, f: FormData) => Promise<ActionState>): DataRow[] {
+export function apiKeyRows(
+  keys: ApiKeyRowData[],
+  labels: { active: string; disabled: string; disable: string },
+  action: (s: ActionState, f: FormData) => Promise<ActionState>,
+): DataRow[] {
   return keys.map((k) => ({
     id: String(k.id),
     cells: {

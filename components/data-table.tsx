@@ -4,14 +4,29 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import {
-  functionalUpdate, rowPaginationFeature, rowSortingFeature, tableFeatures, useTable,
-  type ColumnDef, type PaginationState, type SortingState, type Updater,
+  functionalUpdate,
+  rowPaginationFeature,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type ColumnDef,
+  type PaginationState,
+  type SortingState,
+  type Updater,
 } from "@tanstack/react-table";
 
 /** A cell as the server prepares it: plain text, a link, a status badge, or a server-rendered node (row actions). Never a secret. */
 export type DataCell = string | { text: string; href?: string; badge?: string } | { node: ReactNode };
-export interface DataColumn { id: string; header: string; sortable?: boolean; wrap?: boolean }
-export interface DataRow { id: string; cells: Record<string, DataCell> }
+export interface DataColumn {
+  id: string;
+  header: string;
+  sortable?: boolean;
+  wrap?: boolean;
+}
+export interface DataRow {
+  id: string;
+  cells: Record<string, DataCell>;
+}
 
 const features = tableFeatures({ rowSortingFeature, rowPaginationFeature });
 
@@ -31,7 +46,18 @@ function renderCell(cell: DataCell | undefined) {
  * state back to the URL, which re-renders the server page. Other query
  * parameters (filters, search) are kept.
  */
-export function DataTable({ columns, rows, total, page, pageSize, sort, dir, labels, testId, pager = true }: {
+export function DataTable({
+  columns,
+  rows,
+  total,
+  page,
+  pageSize,
+  sort,
+  dir,
+  labels,
+  testId,
+  pager = true,
+}: {
   columns: DataColumn[];
   rows: DataRow[];
   total: number;
@@ -48,13 +74,17 @@ export function DataTable({ columns, rows, total, page, pageSize, sort, dir, lab
   const pathname = usePathname();
   const params = useSearchParams();
 
-  const columnDefs = useMemo<ColumnDef<typeof features, DataRow>[]>(() => columns.map((c) => ({
-    id: c.id,
-    header: c.header,
-    enableSorting: !!c.sortable,
-    accessorFn: (row: DataRow) => row.cells[c.id],
-    cell: ({ row }) => renderCell(row.original.cells[c.id]),
-  })), [columns]);
+  const columnDefs = useMemo<ColumnDef<typeof features, DataRow>[]>(
+    () =>
+      columns.map((c) => ({
+        id: c.id,
+        header: c.header,
+        enableSorting: !!c.sortable,
+        accessorFn: (row: DataRow) => row.cells[c.id],
+        cell: ({ row }) => renderCell(row.original.cells[c.id]),
+      })),
+    [columns],
+  );
 
   const sorting: SortingState = sort ? [{ id: sort, desc: dir !== "asc" }] : [];
   const pagination: PaginationState = { pageIndex: page - 1, pageSize };
@@ -63,7 +93,13 @@ export function DataTable({ columns, rows, total, page, pageSize, sort, dir, lab
     const q = new URLSearchParams(params.toString());
     if (next.sorting) {
       const s = next.sorting[0];
-      if (s) { q.set("sort", s.id); q.set("dir", s.desc ? "desc" : "asc"); } else { q.delete("sort"); q.delete("dir"); }
+      if (s) {
+        q.set("sort", s.id);
+        q.set("dir", s.desc ? "desc" : "asc");
+      } else {
+        q.delete("sort");
+        q.delete("dir");
+      }
       q.delete("page");
     }
     if (next.pagination) {
@@ -103,9 +139,12 @@ export function DataTable({ columns, rows, total, page, pageSize, sort, dir, lab
                     <th key={header.id} aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}>
                       {header.column.getCanSort() ? (
                         <button type="button" onClick={header.column.getToggleSortingHandler()}>
-                          <table.FlexRender header={header} />{sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : ""}
+                          <table.FlexRender header={header} />
+                          {sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : ""}
                         </button>
-                      ) : <table.FlexRender header={header} />}
+                      ) : (
+                        <table.FlexRender header={header} />
+                      )}
                     </th>
                   );
                 })}
@@ -114,24 +153,34 @@ export function DataTable({ columns, rows, total, page, pageSize, sort, dir, lab
           </thead>
           <tbody>
             {table.getRowModel().rows.length === 0 ? (
-              <tr><td colSpan={columns.length}>{labels.noRows}</td></tr>
-            ) : table.getRowModel().rows.map((row) => (
-              <tr key={row.id}>
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className={columns.find((c) => c.id === cell.column.id)?.wrap ? "wrap" : undefined}>
-                    <table.FlexRender cell={cell} />
-                  </td>
-                ))}
+              <tr>
+                <td colSpan={columns.length}>{labels.noRows}</td>
               </tr>
-            ))}
+            ) : (
+              table.getRowModel().rows.map((row) => (
+                <tr key={row.id}>
+                  {row.getAllCells().map((cell) => (
+                    <td key={cell.id} className={columns.find((c) => c.id === cell.column.id)?.wrap ? "wrap" : undefined}>
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            )}
           </tbody>
         </table>
       </div>
-      {pager ? <div className="pager">
-        <button type="button" className="btn" disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()}>{labels.previous}</button>
-        <button type="button" className="btn" disabled={!table.getCanNextPage()} onClick={() => table.nextPage()}>{labels.next}</button>
-        <span>{labels.pageOf.replace("{page}", String(page)).replace("{pages}", String(pages)).replace("{total}", String(total))}</span>
-      </div> : null}
+      {pager ? (
+        <div className="pager">
+          <button type="button" className="btn" disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()}>
+            {labels.previous}
+          </button>
+          <button type="button" className="btn" disabled={!table.getCanNextPage()} onClick={() => table.nextPage()}>
+            {labels.next}
+          </button>
+          <span>{labels.pageOf.replace("{page}", String(page)).replace("{pages}", String(pages)).replace("{total}", String(total))}</span>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -3,21 +3,47 @@ import type { ReactNode } from "react";
 type InputType = "text" | "email" | "password" | "number" | "url";
 
 export function TextField(props: {
-  name: string; label: string; id?: string; type?: InputType; defaultValue?: string | number; help?: ReactNode;
-  required?: boolean; placeholder?: string; autoComplete?: string; inputMode?: "numeric" | "decimal" | "text"; step?: string;
+  name: string;
+  label: string;
+  id?: string;
+  type?: InputType;
+  defaultValue?: string | number;
+  help?: ReactNode;
+  required?: boolean;
+  placeholder?: string;
+  autoComplete?: string;
+  inputMode?: "numeric" | "decimal" | "text";
+  step?: string;
 }) {
   const id = props.id ?? `f-${props.name}`;
   return (
     <div className="field">
       <label htmlFor={id}>{props.label}</label>
-      <input id={id} name={props.name} type={props.type ?? "text"} defaultValue={props.defaultValue} required={props.required}
-        placeholder={props.placeholder} autoComplete={props.autoComplete} inputMode={props.inputMode} step={props.step} />
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? "text"}
+        defaultValue={props.defaultValue}
+        required={props.required}
+        placeholder={props.placeholder}
+        autoComplete={props.autoComplete}
+        inputMode={props.inputMode}
+        step={props.step}
+      />
       {props.help ? <div className="help">{props.help}</div> : null}
     </div>
   );
 }
 
-export function TextArea(props: { name: string; label: string; id?: string; defaultValue?: string; help?: ReactNode; required?: boolean; rows?: number }) {
+export function TextArea(props: {
+  name: string;
+  label: string;
+  id?: string;
+  defaultValue?: string;
+  help?: ReactNode;
+  required?: boolean;
+  rows?: number;
+}) {
   const id = props.id ?? `f-${props.name}`;
   return (
     <div className="field">

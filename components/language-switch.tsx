@@ -12,7 +12,14 @@ export function LanguageSwitch({ current, label, base = "/admin" }: { current: s
   return (
     <nav className="admin-lang" aria-label={label}>
       {(Object.keys(NAMES) as (keyof typeof NAMES)[]).map((code) => (
-        <a key={code} href={`${base}/locale?to=${code}&back=${encodeURIComponent(back)}`} aria-current={code === current ? "true" : undefined} hrefLang={code}>{NAMES[code]}</a>
+        <a
+          key={code}
+          href={`${base}/locale?to=${code}&back=${encodeURIComponent(back)}`}
+          aria-current={code === current ? "true" : undefined}
+          hrefLang={code}
+        >
+          {NAMES[code]}
+        </a>
       ))}
     </nav>
   );

@@ -6,8 +6,15 @@ import { HiddenField, TextArea, TextField } from "./form-fields";
 type Action = (s: ActionState, f: FormData) => Promise<ActionState>;
 
 /** Deliver-with-payload and fail-with-reason forms for one order (manual queue, review queue, order page); each carries a one-time token. */
-export function OrderActions({ orderNo, deliver, fail, labels }: {
-  orderNo: string; deliver: Action; fail: Action;
+export function OrderActions({
+  orderNo,
+  deliver,
+  fail,
+  labels,
+}: {
+  orderNo: string;
+  deliver: Action;
+  fail: Action;
   labels: { payload: string; deliver: string; reason: string; fail: string };
 }) {
   return (

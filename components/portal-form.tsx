@@ -16,7 +16,16 @@ export interface PortalFormResult {
  * (/portal/api/…, lib/portal-auth/portal-route.ts), shows the answer and any
  * once-only values with a copy button, then refreshes the page's data.
  */
-export function PortalForm({ action, submitLabel, children, variant = "primary", labels, okMessage, testId, revealLabel }: {
+export function PortalForm({
+  action,
+  submitLabel,
+  children,
+  variant = "primary",
+  labels,
+  okMessage,
+  testId,
+  revealLabel,
+}: {
   action: string;
   submitLabel: string;
   children?: ReactNode;
@@ -38,13 +47,24 @@ export function PortalForm({ action, submitLabel, children, variant = "primary",
     for (const [k, v] of new FormData(form).entries()) if (typeof v === "string") body[k] = v;
     try {
       const res = await fetch(action, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-      const answer = (await res.json().catch(() => ({}))) as { ok?: boolean; message?: string; reveal?: PortalFormResult["reveal"]; lines?: string[] };
+      const answer = (await res.json().catch(() => ({}))) as {
+        ok?: boolean;
+        message?: string;
+        reveal?: PortalFormResult["reveal"];
+        lines?: string[];
+      };
       if (res.status === 401) {
         window.location.assign("/portal/sign-in");
         return;
       }
-      const reveal = answer.reveal ?? (answer.lines ? answer.lines.map((value, i) => ({ label: `${revealLabel ?? ""} ${i + 1}`.trim(), value })) : undefined);
-      setResult(answer.ok ? { ok: true, message: okMessage, reveal } : { ok: false, message: labels.error.replace("{message}", answer.message ?? String(res.status)) });
+      const reveal =
+        answer.reveal ??
+        (answer.lines ? answer.lines.map((value, i) => ({ label: `${revealLabel ?? ""} ${i + 1}`.trim(), value })) : undefined);
+      setResult(
+        answer.ok
+          ? { ok: true, message: okMessage, reveal }
+          : { ok: false, message: labels.error.replace("{message}", answer.message ?? String(res.status)) },
+      );
       if (answer.ok) {
         form.reset();
         router.refresh();
@@ -55,17 +75,28 @@ export function PortalForm({ action, submitLabel, children, variant = "primary",
   }
   const cls = variant === "primary" ? "btn btn-primary" : variant === "danger" ? "btn btn-danger" : "btn";
   return (
-    <form className="form-grid" onSubmit={onSubmit} data-testid={testId}>
+    <form className="form-grid" onSubmit={(e) => void onSubmit(e)} data-testid={testId}>
       {children}
-      <div><button type="submit" className={cls} disabled={busy} aria-busy={busy}>{busy ? labels.busy : submitLabel}</button></div>
-      {result ? <div role={result.ok ? "status" : "alert"} className={`msg ${result.ok ? "msg-ok" : "msg-error"}`}>{result.message}</div> : null}
+      <div>
+        <button type="submit" className={cls} disabled={busy} aria-busy={busy}>
+          {busy ? labels.busy : submitLabel}
+        </button>
+      </div>
+      {result ? (
+        <div role={result.ok ? "status" : "alert"} className={`msg ${result.ok ? "msg-ok" : "msg-error"}`}>
+          {result.message}
+        </div>
+      ) : null}
       {result?.reveal?.length ? (
         <div className="reveal" data-testid="reveal">
           <dl>
             {result.reveal.map((r) => (
               <div key={r.label}>
                 <dt>{r.label}</dt>
-                <dd><code data-reveal={r.label}>{r.value}</code> <CopyButton value={r.value} label={labels.copy} copiedLabel={labels.copied} /></dd>
+                <dd>
+                  <code data-reveal={r.label}>{r.value}</code>{" "}
+                  <CopyButton value={r.value} label={labels.copy} copiedLabel={labels.copied} />
+                </dd>
               </div>
             ))}
           </dl>

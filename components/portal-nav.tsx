@@ -11,10 +11,18 @@ export function PortalNav({ items, menuLabel, signOutLabel }: { items: NavItem[]
   const list = (
     <ul>
       {items.map((i) => (
-        <li key={i.href}><Link href={i.href} aria-current={active(i.href) ? "page" : undefined}>{i.label}</Link></li>
+        <li key={i.href}>
+          <Link href={i.href} aria-current={active(i.href) ? "page" : undefined}>
+            {i.label}
+          </Link>
+        </li>
       ))}
       <li>
-        <form method="post" action="/portal/sign-out"><button type="submit" className="btn">{signOutLabel}</button></form>
+        <form method="post" action="/portal/sign-out">
+          <button type="submit" className="btn">
+            {signOutLabel}
+          </button>
+        </form>
       </li>
     </ul>
   );

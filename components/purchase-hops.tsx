@@ -6,7 +6,16 @@ export function PurchaseHops(props: {
   hops: HopRow[];
   marginCents: bigint | null;
   testId: string;
-  labels: { hop: string; connection: string; upstreamSku: string; number: string; status: string; outcome: string; cost: string; margin: string };
+  labels: {
+    hop: string;
+    connection: string;
+    upstreamSku: string;
+    number: string;
+    status: string;
+    outcome: string;
+    cost: string;
+    margin: string;
+  };
 }) {
   const { labels } = props;
   if (!props.hops.length) return null;
@@ -14,18 +23,33 @@ export function PurchaseHops(props: {
     <>
       <table data-testid={props.testId}>
         <thead>
-          <tr><th>{labels.hop}</th><th>{labels.connection}</th><th>{labels.upstreamSku}</th><th>{labels.number}</th><th>{labels.status}</th><th>{labels.outcome}</th><th>{labels.cost}</th></tr>
+          <tr>
+            <th>{labels.hop}</th>
+            <th>{labels.connection}</th>
+            <th>{labels.upstreamSku}</th>
+            <th>{labels.number}</th>
+            <th>{labels.status}</th>
+            <th>{labels.outcome}</th>
+            <th>{labels.cost}</th>
+          </tr>
         </thead>
         <tbody>
           {props.hops.map((h) => (
             <tr key={h.hop}>
-              <td>{h.hop}</td><td>{h.connection}</td><td>{h.upstreamSkuId}</td><td>{h.number}</td><td>{h.status}</td>
-              <td className="wrap">{h.outcome ?? "—"}</td><td>{h.costCents === null ? "—" : formatAmount(h.costCents)}</td>
+              <td>{h.hop}</td>
+              <td>{h.connection}</td>
+              <td>{h.upstreamSkuId}</td>
+              <td>{h.number}</td>
+              <td>{h.status}</td>
+              <td className="wrap">{h.outcome ?? "—"}</td>
+              <td>{h.costCents === null ? "—" : formatAmount(h.costCents)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p>{labels.margin}: {props.marginCents === null ? "—" : formatAmount(props.marginCents)}</p>
+      <p>
+        {labels.margin}: {props.marginCents === null ? "—" : formatAmount(props.marginCents)}
+      </p>
     </>
   );
 }

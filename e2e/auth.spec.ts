@@ -25,7 +25,9 @@ test("a wrong password is refused with a message, and the right one signs in", a
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 });
 
-test("issue 8.4: five failures lock the account for this browser, answered like a wrong password, even against the right password", async ({ page }) => {
+test("issue 8.4: five failures lock the account for this browser, answered like a wrong password, even against the right password", async ({
+  page,
+}) => {
   const email = `locked-${Date.now()}@example.com`;
   const password = "the-right-password-1";
   cli("admin:create", "--email", email, "--password", password);

@@ -70,8 +70,14 @@ test("imports card keys: preview counts new, duplicate and malformed lines befor
   await page.getByTestId("skus-table").getByRole("link", { name: "Card keys" }).click();
   await expect(page).toHaveURL(/\/admin\/catalog\/skus\/\d+$/);
   const importForm = page.getByTestId("card-key-import");
-  const previewCounts = async () => Object.fromEntries(await Promise.all(["lines", "new", "duplicate-existing", "duplicate-upload", "malformed"].map(async (k) =>
-    [k, Number(await importForm.locator(`[data-count="${k}"]`).textContent())] as const)));
+  const previewCounts = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        ["lines", "new", "duplicate-existing", "duplicate-upload", "malformed"].map(
+          async (k) => [k, Number(await importForm.locator(`[data-count="${k}"]`).textContent())] as const,
+        ),
+      ),
+    );
 
   await importForm.locator("#card-keys-text").fill(["u1----p1", "u2----p2", "u1----p1", "no-delimiter-here", "u3----"].join("\n"));
   await importForm.getByRole("button", { name: "Preview" }).click();
@@ -83,7 +89,9 @@ test("imports card keys: preview counts new, duplicate and malformed lines befor
   await expect(importForm.locator(".msg[role=status]")).toContainText("Added 2 key(s)");
 
   // A second upload (a .csv, first column) repeats a key already in stock.
-  await importForm.locator("#card-keys-file").setInputFiles({ name: "keys.csv", mimeType: "text/csv", buffer: Buffer.from("u2----p2,old\nu4----p4,new\n\"u5----p5\",x\n") });
+  await importForm
+    .locator("#card-keys-file")
+    .setInputFiles({ name: "keys.csv", mimeType: "text/csv", buffer: Buffer.from('u2----p2,old\nu4----p4,new\n"u5----p5",x\n') });
   await importForm.getByRole("button", { name: "Preview" }).click();
   await expect.poll(previewCounts).toEqual({ lines: 3, new: 2, "duplicate-existing": 1, "duplicate-upload": 0, malformed: 0 });
   await importForm.getByRole("button", { name: "Confirm and add 2 key(s)" }).click();
@@ -102,8 +110,9 @@ test("the product appears over the supplier API with its stock", async () => {
   const find = async () => {
     const res = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
     expect(res.status).toBe(200);
-    return (res.json.items as { title: Record<string, string> | string; skus: { stock_quantity: number }[] }[])
-      .find((p) => JSON.stringify(p.title).includes("E2E keys product"));
+    return (res.json.items as { title: Record<string, string> | string; skus: { stock_quantity: number }[] }[]).find((p) =>
+      JSON.stringify(p.title).includes("E2E keys product"),
+    );
   };
   await expect.poll(async () => (await find())?.skus[0]?.stock_quantity ?? -2, { timeout: 5000 }).toBe(4);
 });

@@ -21,16 +21,30 @@ test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
   const key = cli("apikey:create", "--email", DEMO_BUYER, "--name", "e2e after-sales") as { api_key: string; api_secret: string };
   creds = { apiKey: key.api_key, apiSecret: key.api_secret };
-  const products = (await apiCall(creds, "GET", "/api/v1/provider/products?page_size=100")).json.items as { fulfillment_type: string; skus: { id: number; stock_quantity: number; is_active: boolean }[] }[];
-  const sku = products.filter((p) => p.fulfillment_type === "auto").flatMap((p) => p.skus).find((s) => s.is_active && s.stock_quantity >= 2);
+  const products = (await apiCall(creds, "GET", "/api/v1/provider/products?page_size=100")).json.items as {
+    fulfillment_type: string;
+    skus: { id: number; stock_quantity: number; is_active: boolean }[];
+  }[];
+  const sku = products
+    .filter((p) => p.fulfillment_type === "auto")
+    .flatMap((p) => p.skus)
+    .find((s) => s.is_active && s.stock_quantity >= 2);
   expect(sku, "an auto SKU with two keys in stock").toBeDefined();
-  const created = await apiCall(creds, "POST", "/api/v1/upstream/orders", { downstream_order_no: `E2E-AS-${Date.now()}`, sku_id: sku!.id, quantity: 2 });
+  const created = await apiCall(creds, "POST", "/api/v1/upstream/orders", {
+    downstream_order_no: `E2E-AS-${Date.now()}`,
+    sku_id: sku!.id,
+    quantity: 2,
+  });
   expect(created.json).toMatchObject({ status: "delivered" });
   orderId = created.json.order_id;
   orderNo = created.json.order_no;
   keys = created.json.fulfillment.delivery_data;
   for (const line of [0, 1]) {
-    const claim = await apiCall(creds, "POST", `/api/v1/provider/orders/${orderId}/after-sales`, { request_id: `e2e-${Date.now()}-${line}`, line, reason: `line ${line} says already used` });
+    const claim = await apiCall(creds, "POST", `/api/v1/provider/orders/${orderId}/after-sales`, {
+      request_id: `e2e-${Date.now()}-${line}`,
+      line,
+      reason: `line ${line} says already used`,
+    });
     expect(claim.status).toBe(200);
     claimIds.push(claim.json.claim_id);
   }
@@ -74,7 +88,9 @@ test("issue 26.3: refund one line and reject the other with a reason; the buyer 
   expect(list.claims[1].resolution).toMatchObject({ action: "reject", note: "the key was redeemed on your account" });
   const order = (await apiCall(creds, "GET", `/api/v1/provider/orders/${orderId}`)).json;
   expect(order.refunded_amount).toBe(list.refunded_amount);
-  expect(cli("claim:list", "--state", "open")).toMatchObject({ claims: expect.not.arrayContaining([expect.objectContaining({ id: claimIds[0] })]) });
+  expect(cli("claim:list", "--state", "open")).toMatchObject({
+    claims: expect.not.arrayContaining([expect.objectContaining({ id: claimIds[0] })]),
+  });
 });
 
 test("issue 26.3: a partial refund without a claim is refused above what was paid, and accepted within it", async () => {

@@ -12,12 +12,22 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, apiCall, BASE_URL, cli, DEMO_BUYER } from 
 
 /** Every page.tsx under app/admin as its route pattern ("/admin/orders/[orderNo]"). */
 function consoleRoutes(dir = "app/admin"): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    if (e.isDirectory()) return consoleRoutes(path.join(dir, e.name));
-    if (e.name !== "page.tsx") return [];
-    // Route groups such as "(console)" are not part of the URL.
-    return ["/" + dir.split(path.sep).filter((s) => !/^\(.*\)$/.test(s)).join("/").replace(/^app\//, "")];
-  }).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => {
+      if (e.isDirectory()) return consoleRoutes(path.join(dir, e.name));
+      if (e.name !== "page.tsx") return [];
+      // Route groups such as "(console)" are not part of the URL.
+      return [
+        "/" +
+          dir
+            .split(path.sep)
+            .filter((s) => !/^\(.*\)$/.test(s))
+            .join("/")
+            .replace(/^app\//, ""),
+      ];
+    })
+    .sort();
 }
 
 /** How to reach one instance of each dynamic page: the first link of the list that leads to it. */
@@ -59,10 +69,28 @@ test.beforeAll(async ({ browser }) => {
   const key = cli("apikey:create", "--email", DEMO_BUYER, "--name", "e2e a11y") as { api_key: string; api_secret: string };
   const creds = { apiKey: key.api_key, apiSecret: key.api_secret };
   const products = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
-  const auto = (products.json.items as { fulfillment_type: string; skus: { id: number; stock?: number }[] }[]).find((p) => p.fulfillment_type === "auto")!;
-  const order = await apiCall(creds, "POST", "/v1/provider/orders", { downstream_order_no: `A11Y-${Date.now()}`, sku_id: auto.skus[0].id, quantity: 1 });
+  const auto = (products.json.items as { fulfillment_type: string; skus: { id: number; stock?: number }[] }[]).find(
+    (p) => p.fulfillment_type === "auto",
+  )!;
+  const order = await apiCall(creds, "POST", "/v1/provider/orders", {
+    downstream_order_no: `A11Y-${Date.now()}`,
+    sku_id: auto.skus[0].id,
+    quantity: 1,
+  });
   expect(order.status, JSON.stringify(order.json)).toBe(200);
-  cli("upstream:add", "--name", "a11y self", "--base-url", BASE_URL, "--profile", "P", "--api-key", creds.apiKey, "--api-secret", creds.apiSecret);
+  cli(
+    "upstream:add",
+    "--name",
+    "a11y self",
+    "--base-url",
+    BASE_URL,
+    "--profile",
+    "P",
+    "--api-key",
+    creds.apiKey,
+    "--api-secret",
+    creds.apiSecret,
+  );
 });
 
 test("issue 24.4: the sign-in page has no serious or critical axe violation", async ({ page }) => {
@@ -92,7 +120,7 @@ for (const view of VIEWS) {
       await page.goto(url);
       await expect(page.locator(".admin-main")).toBeVisible();
       // Every page checked even when one fails, so one run lists them all.
-      failures.push(...await seriousAxeViolations(page, `${url} (${view.name})`));
+      failures.push(...(await seriousAxeViolations(page, `${url} (${view.name})`)));
     }
     expect(failures, failures.join("\n\n")).toEqual([]);
     await context.close();

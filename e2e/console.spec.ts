@@ -69,11 +69,15 @@ test("the image exposure switch changes what the API returns", async () => {
 
 test("a manual order placed over the API is listed with its form masked and delivered from the queue", async () => {
   const products = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
-  const manual = (products.json.items as { fulfillment_type: string; skus: { id: number }[] }[]).find((p) => p.fulfillment_type === "manual")!;
+  const manual = (products.json.items as { fulfillment_type: string; skus: { id: number }[] }[]).find(
+    (p) => p.fulfillment_type === "manual",
+  )!;
   const downstream = `E2E-${Date.now()}`;
   const phone = "13800138000";
   const created = await apiCall(creds, "POST", "/v1/provider/orders", {
-    downstream_order_no: downstream, sku_id: manual.skus[0].id, quantity: 1,
+    downstream_order_no: downstream,
+    sku_id: manual.skus[0].id,
+    quantity: 1,
     manual_form_data: { phone, carrier: "China Mobile" },
   });
   expect(created.status, JSON.stringify(created.json)).toBe(200);

@@ -15,7 +15,9 @@ test("the reference page lists every endpoint and no request leaves the server",
     if (u.protocol !== "data:" && u.host !== own) foreign.push(r.url());
   });
   const doc = await (await request.get("/api/docs/openapi.json")).json();
-  const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => Object.keys(item).map((method) => ({ path, method })));
+  const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => ({ path, method })),
+  );
   // Under four prefixes: section 4 (eight operations: ping is GET and POST) and the balance statement; the catalogue webhook's three methods under the two U prefixes.
   expect(ops).toHaveLength(4 * 9 + 2 * 3);
   const webhooks = Object.keys(doc.webhooks ?? {});
@@ -37,7 +39,9 @@ test("the reference page lists every endpoint and no request leaves the server",
   await expect(page.locator("#swagger-ui h2#signing")).toBeInViewport();
   await page.waitForLoadState("networkidle");
   // The listener saw the page's own loads, and nothing else.
-  expect(seen).toEqual(expect.arrayContaining(["/docs", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/api/docs/openapi.json"]));
+  expect(seen).toEqual(
+    expect.arrayContaining(["/docs", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/api/docs/openapi.json"]),
+  );
   expect(foreign).toEqual([]);
 });
 

@@ -9,7 +9,24 @@ export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD!;
 export const DEMO_BUYER = "demo-buyer@example.com";
 
 /** Every console page, for the access and screenshot checks. */
-export const ADMIN_PAGES = ["/admin", "/admin/orders", "/admin/catalog", "/admin/catalog/products", "/admin/catalog/products/new", "/admin/manual", "/admin/review", "/admin/claims", "/admin/upstream", "/admin/jobs", "/admin/buyers", "/admin/levels", "/admin/api-keys", "/admin/settings", "/admin/audit", "/admin/security"];
+export const ADMIN_PAGES = [
+  "/admin",
+  "/admin/orders",
+  "/admin/catalog",
+  "/admin/catalog/products",
+  "/admin/catalog/products/new",
+  "/admin/manual",
+  "/admin/review",
+  "/admin/claims",
+  "/admin/upstream",
+  "/admin/jobs",
+  "/admin/buyers",
+  "/admin/levels",
+  "/admin/api-keys",
+  "/admin/settings",
+  "/admin/audit",
+  "/admin/security",
+];
 
 export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
   await page.goto("/admin/sign-in");
@@ -20,7 +37,10 @@ export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_P
 }
 
 /** Adds a Profile P upstream supplier through the console's form; returns its connection id. */
-export async function addUpstreamInConsole(page: Page, { name, baseUrl, apiKey, apiSecret }: { name: string; baseUrl: string; apiKey: string; apiSecret: string }) {
+export async function addUpstreamInConsole(
+  page: Page,
+  { name, baseUrl, apiKey, apiSecret }: { name: string; baseUrl: string; apiKey: string; apiSecret: string },
+) {
   await page.goto("/admin/upstream");
   const form = page.getByTestId("add-upstream-form");
   await form.locator("#f-name").fill(name);

@@ -67,13 +67,22 @@ test("moves a buyer to the level on the buyer's page", async () => {
 
 test("a level price typed on the SKU form is what that buyer's order costs; blank gives the SKU's price back", async () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "e2e-levels-")), "catalog.json");
-  fs.writeFileSync(file, JSON.stringify({
-    categories: [{ slug: `e2e-level-cat-${stamp}`, name: { "zh-CN": "等级", en: "Levels" } }],
-    products: [{
-      slug: productSlug, category: `e2e-level-cat-${stamp}`, title: { "zh-CN": "等级商品", en: "Level product" },
-      fulfillment_type: "manual", price_amount: "10.00", skus: [{ sku_code: `E2E-LVL-${stamp}` }],
-    }],
-  }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      categories: [{ slug: `e2e-level-cat-${stamp}`, name: { "zh-CN": "等级", en: "Levels" } }],
+      products: [
+        {
+          slug: productSlug,
+          category: `e2e-level-cat-${stamp}`,
+          title: { "zh-CN": "等级商品", en: "Level product" },
+          fulfillment_type: "manual",
+          price_amount: "10.00",
+          skus: [{ sku_code: `E2E-LVL-${stamp}` }],
+        },
+      ],
+    }),
+  );
   cli("catalog:import", file);
 
   await page.goto(`/admin/catalog/products?q=${encodeURIComponent(productSlug)}`);
@@ -95,7 +104,11 @@ test("a level price typed on the SKU form is what that buyer's order costs; blan
   const member = cli("apikey:create", "--email", buyer, "--name", "e2e level") as { api_key: string; api_secret: string };
   const demo = cli("apikey:create", "--email", DEMO_BUYER, "--name", "e2e level demo") as { api_key: string; api_secret: string };
   const order = (creds: { api_key: string; api_secret: string }) =>
-    apiCall({ apiKey: creds.api_key, apiSecret: creds.api_secret }, "POST", "/v1/provider/orders", { downstream_order_no: `E2E-LVL-${Date.now()}-${Math.random()}`, sku_id: skuId, quantity: 2 });
+    apiCall({ apiKey: creds.api_key, apiSecret: creds.api_secret }, "POST", "/v1/provider/orders", {
+      downstream_order_no: `E2E-LVL-${Date.now()}-${Math.random()}`,
+      sku_id: skuId,
+      quantity: 2,
+    });
   const atLevel = await order(member);
   expect(atLevel.status, JSON.stringify(atLevel.json)).toBe(200);
   expect(atLevel.json.amount).toBe("15.00");

@@ -10,12 +10,23 @@ import { apiCall, cli, signIn as adminSignIn } from "./helpers";
 // critical violation.
 
 const PASSWORD = "buyer portal password 42";
-const PORTAL_PAGES = ["/portal", "/portal/prices", "/portal/orders", "/portal/statement", "/portal/keys", "/portal/top-ups", "/portal/integration", "/portal/account"];
+const PORTAL_PAGES = [
+  "/portal",
+  "/portal/prices",
+  "/portal/orders",
+  "/portal/statement",
+  "/portal/keys",
+  "/portal/top-ups",
+  "/portal/integration",
+  "/portal/account",
+];
 
 /** Serious and critical axe violations of the page as it is now (a local helper; the console's checks have their own). */
 async function seriousViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 async function inviteInConsole(browser: Browser, email: string): Promise<string> {
@@ -50,7 +61,10 @@ test.beforeAll(async ({ browser }) => {
   await page.close();
 });
 
-for (const device of [{ name: "desktop", viewport: { width: 1280, height: 900 } }, { name: "phone", viewport: { width: 390, height: 844 } }]) {
+for (const device of [
+  { name: "desktop", viewport: { width: 1280, height: 900 } },
+  { name: "phone", viewport: { width: 390, height: 844 } },
+]) {
   test(`issue 24.4 (${device.name}): invitation to top-up, with the key's rotation overlap`, async ({ browser }) => {
     test.setTimeout(300_000);
     const email = `portal-${device.name}-${Date.now()}@example.com`;
@@ -83,10 +97,20 @@ for (const device of [{ name: "desktop", viewport: { width: 1280, height: 900 } 
     // An order through the API with that key.
     const creds = { apiKey, apiSecret };
     const products = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
-    type P = { fulfillment_type: string; manual_form_schema?: { fields: unknown[] }; skus: { id: number; stock_status: string; price_amount: string }[] };
-    const product = (products.json.items as P[]).find((p) => p.fulfillment_type === "auto" && p.skus.some((s) => s.stock_status === "available" && Number(s.price_amount) <= 50))!;
+    type P = {
+      fulfillment_type: string;
+      manual_form_schema?: { fields: unknown[] };
+      skus: { id: number; stock_status: string; price_amount: string }[];
+    };
+    const product = (products.json.items as P[]).find(
+      (p) => p.fulfillment_type === "auto" && p.skus.some((s) => s.stock_status === "available" && Number(s.price_amount) <= 50),
+    )!;
     const sku = product.skus.find((s) => s.stock_status === "available")!;
-    const created = await apiCall(creds, "POST", "/v1/provider/orders", { downstream_order_no: `E2E-${device.name}-${Date.now()}`, sku_id: sku.id, quantity: 1 });
+    const created = await apiCall(creds, "POST", "/v1/provider/orders", {
+      downstream_order_no: `E2E-${device.name}-${Date.now()}`,
+      sku_id: sku.id,
+      quantity: 1,
+    });
     expect(created.status).toBe(200);
     const orderNo = created.json.order_no as string;
 
@@ -114,7 +138,9 @@ for (const device of [{ name: "desktop", viewport: { width: 1280, height: 900 } 
     await rotateAgain.locator("button[type=submit]").click();
     const third = (await rotateAgain.locator('[data-reveal="API secret"]').textContent())!;
     await expect.poll(async () => (await apiCall({ apiKey, apiSecret }, "GET", "/v1/provider/ping")).status, { timeout: 5000 }).toBe(401);
-    await expect.poll(async () => (await apiCall({ apiKey, apiSecret: second }, "GET", "/v1/provider/ping")).status, { timeout: 5000 }).toBe(401);
+    await expect
+      .poll(async () => (await apiCall({ apiKey, apiSecret: second }, "GET", "/v1/provider/ping")).status, { timeout: 5000 })
+      .toBe(401);
     expect((await apiCall({ apiKey, apiSecret: third }, "GET", "/v1/provider/ping")).status).toBe(200);
 
     // A top-up request, approved in the console: balance and statement move.

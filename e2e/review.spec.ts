@@ -26,12 +26,24 @@ test.beforeAll(async ({ browser }) => {
   creds = { apiKey: key.api_key, apiSecret: key.api_secret };
   // Its own process group, so afterAll ends exactly this worker and its children.
   worker = spawn("npm", ["run", "--silent", "worker"], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: "info", UPSTREAM_POLL_SCHEDULE: "0.5", WORKER_POLL_INTERVAL_MS: "200" },
-    stdio: ["ignore", "pipe", "pipe"], detached: true,
+    env: {
+      ...process.env,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      LOG_LEVEL: "info",
+      UPSTREAM_POLL_SCHEDULE: "0.5",
+      WORKER_POLL_INTERVAL_MS: "200",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("the job worker did not start")), 90_000);
-    worker!.stdout!.on("data", (d: Buffer) => { if (d.toString().includes("worker process running")) { clearTimeout(timer); resolve(); } });
+    worker!.stdout!.on("data", (d: Buffer) => {
+      if (d.toString().includes("worker process running")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
     worker!.on("exit", (code) => reject(new Error(`the job worker exited (${code})`)));
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -69,7 +81,10 @@ test("adds an upstream supplier (pinged first, secret never shown again), tests 
   await expect(ping.locator(".msg[role=status]")).toContainText("The supplier answered");
 
   // Disable and enable again (audited); purchases below need it enabled.
-  for (const [button, state] of [["Disable", "Disabled"], ["Enable", "Enabled"]] as const) {
+  for (const [button, state] of [
+    ["Disable", "Disabled"],
+    ["Enable", "Enabled"],
+  ] as const) {
     await page.getByTestId(`toggle-${connectionId}`).getByRole("button", { name: button }).click();
     await expect(table.locator("tbody tr", { hasText: "Self (e2e)" })).toContainText(state);
   }
@@ -89,8 +104,10 @@ const reviewOrders: { orderNo: string; orderId: number }[] = [];
 
 test("orders of the imported product go to the review queue when the upstream gives no final answer in time", async () => {
   type P = { id: number; title: unknown; fulfillment_type: string; skus: { id: number; price: string }[] };
-  const topUpsNow = async () => ((await apiCall(creds, "GET", "/v1/provider/products?page_size=100")).json.items as P[])
-    .filter((p) => JSON.stringify(p.title).includes("Mobile top-up (demo)"));
+  const topUpsNow = async () =>
+    ((await apiCall(creds, "GET", "/v1/provider/products?page_size=100")).json.items as P[]).filter((p) =>
+      JSON.stringify(p.title).includes("Mobile top-up (demo)"),
+    );
   // The API's catalogue snapshot is refreshed at most once a second.
   await expect.poll(async () => (await topUpsNow()).length, { timeout: 10_000 }).toBe(2);
   const topUps = await topUpsNow();
@@ -99,16 +116,23 @@ test("orders of the imported product go to the review queue when the upstream gi
   expect(copy, JSON.stringify(topUps)).toBeTruthy();
   for (let i = 0; i < 2; i++) {
     const created = await apiCall(creds, "POST", "/v1/provider/orders", {
-      downstream_order_no: `E2E-REVIEW-${Date.now()}-${i}`, sku_id: copy.skus[0].id, quantity: 1,
+      downstream_order_no: `E2E-REVIEW-${Date.now()}-${i}`,
+      sku_id: copy.skus[0].id,
+      quantity: 1,
       manual_form_data: { phone: PHONE, carrier: "China Mobile" },
     });
     expect(created.status, JSON.stringify(created.json)).toBe(200);
     reviewOrders.push({ orderNo: created.json.order_no, orderId: created.json.order_id });
   }
-  await expect.poll(async () => {
-    await page.goto("/admin/review");
-    return page.locator(`[data-testid^="review-"]`).count();
-  }, { timeout: 40_000, intervals: [1000] }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/admin/review");
+        return page.locator(`[data-testid^="review-"]`).count();
+      },
+      { timeout: 40_000, intervals: [1000] },
+    )
+    .toBeGreaterThanOrEqual(2);
   const [a] = reviewOrders;
   const purchase = page.getByTestId(`purchase-${a.orderNo}`);
   await expect(purchase).toContainText("Self (e2e)");
@@ -138,7 +162,9 @@ test("resolves one by delivering upstream and checking the upstream again; fails
   const recheck = page.getByTestId(`recheck-${a.orderNo}`);
   await recheck.getByRole("button", { name: "Check the upstream again" }).click();
   await expect(recheck.locator(".msg[role=status]")).toContainText("Check queued");
-  await expect.poll(async () => (await apiCall(creds, "GET", `/v1/provider/orders/${a.orderId}`)).json.status, { timeout: 20_000, intervals: [500] }).toBe("delivered");
+  await expect
+    .poll(async () => (await apiCall(creds, "GET", `/v1/provider/orders/${a.orderId}`)).json.status, { timeout: 20_000, intervals: [500] })
+    .toBe("delivered");
   const delivered = await apiCall(creds, "GET", `/v1/provider/orders/${a.orderId}`);
   expect(JSON.stringify(delivered.json)).toContain("TOPUP-UPSTREAM-RECEIPT-42");
   await page.goto("/admin/review");

@@ -41,9 +41,15 @@ test("every admin page renders in both languages on desktop and phone without ov
         await expect(page.locator(".admin")).toHaveAttribute("lang", locale);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${path} ${locale} ${sizeName} overflows by ${overflow}px`).toBeLessThanOrEqual(1);
-        const name = path.startsWith("/admin/orders/") ? "order-detail" : path.startsWith("/admin/buyers/") ? "buyer-detail"
-          : /^\/admin\/catalog\/products\/\d+$/.test(path) ? "catalog-product-detail" : path.startsWith("/admin/catalog/skus/") ? "catalog-sku-keys"
-          : path.replace(/^\/admin\/?/, "").replace(/\//g, "-") || "dashboard";
+        const name = path.startsWith("/admin/orders/")
+          ? "order-detail"
+          : path.startsWith("/admin/buyers/")
+            ? "buyer-detail"
+            : /^\/admin\/catalog\/products\/\d+$/.test(path)
+              ? "catalog-product-detail"
+              : path.startsWith("/admin/catalog/skus/")
+                ? "catalog-sku-keys"
+                : path.replace(/^\/admin\/?/, "").replace(/\//g, "-") || "dashboard";
         await page.screenshot({ path: `${OUT}/${name}.${locale}.${sizeName}.png`, fullPage: true });
       }
     }

@@ -9,10 +9,17 @@ import { addUpstreamInConsole, signIn } from "./helpers";
 test.describe.configure({ mode: "serial" });
 
 const lang = (en: string) => ({ "zh-CN": en, en });
-const items = [{
-  id: 1, slug: "free1", title: lang("Free stub product"), price_amount: "0.00", is_active: true, category_id: 1,
-  skus: [{ id: 10, sku_code: "F1", spec_values: {}, price_amount: "0.00", stock_quantity: -1, is_active: true }],
-}];
+const items = [
+  {
+    id: 1,
+    slug: "free1",
+    title: lang("Free stub product"),
+    price_amount: "0.00",
+    is_active: true,
+    category_id: 1,
+    skus: [{ id: 10, sku_code: "F1", spec_values: {}, price_amount: "0.00", stock_quantity: -1, is_active: true }],
+  },
+];
 
 let page: Page;
 let stub: StubUpstream;
@@ -21,7 +28,8 @@ test.beforeAll(async ({ browser }) => {
   stub = await startStubUpstream();
   stub.answer = (req) => {
     if (req.path.startsWith("/ping")) return { body: { ok: true, balance: "1.00" } };
-    if (req.path.startsWith("/categories")) return { body: { ok: true, categories: [{ id: 1, parent_id: 0, slug: "free", name: lang("Free"), sort_order: 0 }] } };
+    if (req.path.startsWith("/categories"))
+      return { body: { ok: true, categories: [{ id: 1, parent_id: 0, slug: "free", name: lang("Free"), sort_order: 0 }] } };
     if (req.path.startsWith("/products")) return { body: { ok: true, items, total: items.length, page: 1, page_size: 100 } };
     return { status: 404, body: { ok: false, error_code: "not_found", error_message: "no route" } };
   };
@@ -35,11 +43,21 @@ test.afterAll(async () => {
 });
 
 test("issue 22.1: an upstream price of 0.00 holds the product with its reason; the administrator accepts it in the console", async () => {
-  const connectionId = await addUpstreamInConsole(page, { name: "Free stub (e2e)", baseUrl: stub.origin, apiKey: "stub-key", apiSecret: "stub-secret" });
+  const connectionId = await addUpstreamInConsole(page, {
+    name: "Free stub (e2e)",
+    baseUrl: stub.origin,
+    apiKey: "stub-key",
+    apiSecret: "stub-secret",
+  });
 
   const imp = page.getByTestId(`import-${connectionId}`);
   await imp.getByRole("button", { name: "Import catalogue" }).click();
-  await expect(imp.locator(".msg[role=status]")).toContainText("Held 1 product(s) for their price: upstream product 1 (price_amount: 0.00)", { timeout: 30_000 });
+  await expect(imp.locator(".msg[role=status]")).toContainText(
+    "Held 1 product(s) for their price: upstream product 1 (price_amount: 0.00)",
+    {
+      timeout: 30_000,
+    },
+  );
 
   await page.reload();
   const held = page.locator('[data-testid^="held-"]', { hasText: "Free stub product" });

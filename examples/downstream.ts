@@ -23,7 +23,12 @@ if (profile !== "U" && profile !== "P") {
   process.exit(2);
 }
 const skuId = Number(env("SUPPLIER_SKU_ID"));
-const client = createSupplierClient({ baseUrl: env("SUPPLIER_BASE_URL"), apiKey: env("SUPPLIER_API_KEY"), apiSecret: env("SUPPLIER_API_SECRET"), profile });
+const client = createSupplierClient({
+  baseUrl: env("SUPPLIER_BASE_URL"),
+  apiKey: env("SUPPLIER_API_KEY"),
+  apiSecret: env("SUPPLIER_API_SECRET"),
+  profile,
+});
 const say = (line: string) => process.stderr.write(line + "\n");
 
 try {
@@ -34,7 +39,11 @@ try {
   const page = await client.products({ page_size: 100 });
   say(`${categories.length} categories, ${page.total} products`);
   const product = page.items.find((p) => p.skus.some((s) => s.id === skuId));
-  say(product ? `buying ${product.title.en || product.title["zh-CN"]} (SKU ${skuId})` : `SKU ${skuId} is not on the first page; buying it anyway`);
+  say(
+    product
+      ? `buying ${product.title.en || product.title["zh-CN"]} (SKU ${skuId})`
+      : `SKU ${skuId} is not on the first page; buying it anyway`,
+  );
 
   // One number per purchase, made once and kept: a retry reuses it (D18).
   const downstreamOrderNo = `EX-${Date.now()}-${crypto.randomBytes(3).toString("hex")}`;
@@ -48,6 +57,10 @@ try {
   }
   for (const line of order.fulfillment?.delivery_data ?? []) process.stdout.write(line + "\n");
 } catch (err) {
-  say(err instanceof SupplierApiError ? `supplier answered ${err.status} ${err.code}: ${err.message} (request ${err.requestId})` : String(err));
+  say(
+    err instanceof SupplierApiError
+      ? `supplier answered ${err.status} ${err.code}: ${err.message} (request ${err.requestId})`
+      : String(err),
+  );
   process.exit(1);
 }

@@ -16,11 +16,34 @@ const config = configOrUndefined();
 // One structured logger for server, CLI and worker. Redaction is by path, so a
 // field named like a secret never reaches the output even if a caller passes it.
 export const REDACT_PATHS = [
-  "secret", "*.secret", "apiSecret", "*.apiSecret", "api_secret", "*.api_secret",
-  "password", "*.password", "signature", "*.signature", "headers", "*.headers",
-  "cardKey", "*.cardKey", "cardKeys", "*.cardKeys", "card_keys", "*.card_keys",
-  "payload", "*.payload", "manualFormData", "*.manualFormData", "manual_form_data",
-  "*.manual_form_data", "body", "*.body", "formValues", "*.formValues",
+  "secret",
+  "*.secret",
+  "apiSecret",
+  "*.apiSecret",
+  "api_secret",
+  "*.api_secret",
+  "password",
+  "*.password",
+  "signature",
+  "*.signature",
+  "headers",
+  "*.headers",
+  "cardKey",
+  "*.cardKey",
+  "cardKeys",
+  "*.cardKeys",
+  "card_keys",
+  "*.card_keys",
+  "payload",
+  "*.payload",
+  "manualFormData",
+  "*.manualFormData",
+  "manual_form_data",
+  "*.manual_form_data",
+  "body",
+  "*.body",
+  "formValues",
+  "*.formValues",
 ];
 
 const options: pino.LoggerOptions = {
@@ -42,4 +65,6 @@ export function wantsPretty(settings: { LOG_FORMAT?: string } = config ?? {}, is
   return isTTY;
 }
 
-export const log = wantsPretty() ? pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" })) : pino(options);
+export const log = wantsPretty()
+  ? pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }))
+  : pino(options);

@@ -43,23 +43,47 @@ try {
   const results = [];
   for (let r = 0; r < rounds; r++) {
     const skuId = skus[r % skus.length].id;
-    const text = Array.from({ length: MAX_CARD_KEY_LINES }, (_, k) => `U-${run}-${r}-${k}-${crypto.randomBytes(6).toString("hex")}`).join("\n");
+    const text = Array.from({ length: MAX_CARD_KEY_LINES }, (_, k) => `U-${run}-${r}-${k}-${crypto.randomBytes(6).toString("hex")}`).join(
+      "\n",
+    );
     let t = performance.now();
     const preview = await previewCardKeys(skuId, text, "txt");
     const previewMs = performance.now() - t;
     t = performance.now();
-    const { preview: added } = await confirmCardKeys({ skuId, text, kind: "txt", source: "admin-upload", expectFresh: preview.fresh }, admin);
+    const { preview: added } = await confirmCardKeys(
+      { skuId, text, kind: "txt", source: "admin-upload", expectFresh: preview.fresh },
+      admin,
+    );
     const confirmMs = performance.now() - t;
     if (added.fresh !== MAX_CARD_KEY_LINES) throw new Error(`round ${r}: expected ${MAX_CARD_KEY_LINES} keys added, got ${added.fresh}`);
-    results.push({ keys: added.fresh, preview_ms: Math.round(previewMs), confirm_ms: Math.round(confirmMs), confirm_keys_per_second: Math.round(added.fresh / (confirmMs / 1000)) });
+    results.push({
+      keys: added.fresh,
+      preview_ms: Math.round(previewMs),
+      confirm_ms: Math.round(confirmMs),
+      confirm_keys_per_second: Math.round(added.fresh / (confirmMs / 1000)),
+    });
   }
-  const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+  const median = (xs: number[]) =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
   const keysPerSecond = median(results.map((x) => x.confirm_keys_per_second));
-  console.log(JSON.stringify({
-    rounds: results,
-    median: { preview_ms: median(results.map((x) => x.preview_ms)), confirm_ms: median(results.map((x) => x.confirm_ms)), confirm_keys_per_second: keysPerSecond },
-    target: { confirm_keys_per_second: 50_000, met: keysPerSecond >= 50_000 },
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        rounds: results,
+        median: {
+          preview_ms: median(results.map((x) => x.preview_ms)),
+          confirm_ms: median(results.map((x) => x.confirm_ms)),
+          confirm_keys_per_second: keysPerSecond,
+        },
+        target: { confirm_keys_per_second: 50_000, met: keysPerSecond >= 50_000 },
+      },
+      null,
+      2,
+    ),
+  );
 } catch (err) {
   console.error(err);
   code = 1;

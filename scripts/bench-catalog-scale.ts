@@ -48,7 +48,12 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-bench-scale-"));
 fs.chmodSync(scratch, 0o755); // as root the embedded PostgreSQL runs as user postgres
 // With DATABASE_URL the server and CLI use that database; otherwise an embedded one in the scratch folder.
 const config = loadEnvOrExit("bench:catalog-scale");
-const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: config.DATABASE_URL ? config.DATA_DIR : path.join(scratch, "data"), LOG_LEVEL: "warn", ENABLE_BENCH_ROUTES: "1" };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: config.DATABASE_URL ? config.DATA_DIR : path.join(scratch, "data"),
+  LOG_LEVEL: "warn",
+  ENABLE_BENCH_ROUTES: "1",
+};
 let server: ScaleServer | undefined;
 let stopReaders = () => undefined as void;
 let code = 0;
@@ -75,7 +80,8 @@ try {
     return JSON.parse(res.body.toString("utf8"));
   };
   const perSku = new Map<string, number>();
-  for (let i = 0; i < products * 2; i++) perSku.set(skuCode(run, i >> 1, i & 1), Math.floor(((i + 1) * keys) / (products * 2)) - Math.floor((i * keys) / (products * 2)));
+  for (let i = 0; i < products * 2; i++)
+    perSku.set(skuCode(run, i >> 1, i & 1), Math.floor(((i + 1) * keys) / (products * 2)) - Math.floor((i * keys) / (products * 2)));
   const skus: ScaleSku[] = [];
   const first = await get(`${pathOf("listProducts")}?page=1&page_size=100`);
   const pages = Math.ceil(first.total / 100);
@@ -89,15 +95,28 @@ try {
   const detailClients = Math.max(1, Math.round(c / 4));
   const readers = { page: startReaders(c - detailClients), detail: startReaders(detailClients) };
   stopReaders = () => Object.values(readers).forEach((r) => r.stop());
-  const pagePaths = Array.from({ length: pages }, (_, i) => `${PROFILE_PREFIXES.U[0]}${pathOf("listProducts")}?page_size=100&page=${i + 1}`);
+  const pagePaths = Array.from(
+    { length: pages },
+    (_, i) => `${PROFILE_PREFIXES.U[0]}${pathOf("listProducts")}?page_size=100&page=${i + 1}`,
+  );
   const detailPaths = [...new Set(skus.map((s) => s.productId))].map((id) => `${PROFILE_PREFIXES.U[0]}${pathOf("getProduct", id)}`);
   const agents = orderAgents(orderRate, probeEvery);
   // The whole mix for `secs`; `tag` keeps each phase's order numbers apart (a repeated one would be a replay, D8).
-  const mix = (secs: number, tag: string) => Promise.all([
-    readers.page.run({ ...auth, base: server!.baseUrl, paths: pagePaths, seconds: secs }),
-    readers.detail.run({ ...auth, base: server!.baseUrl, paths: detailPaths, seconds: secs }),
-    placeOrders({ agents, creds: auth, baseUrl: server!.baseUrl, skus, seconds: secs, rate: orderRate, probeEvery, run: `${run}-${tag}` }),
-  ]);
+  const mix = (secs: number, tag: string) =>
+    Promise.all([
+      readers.page.run({ ...auth, base: server!.baseUrl, paths: pagePaths, seconds: secs }),
+      readers.detail.run({ ...auth, base: server!.baseUrl, paths: detailPaths, seconds: secs }),
+      placeOrders({
+        agents,
+        creds: auth,
+        baseUrl: server!.baseUrl,
+        skus,
+        seconds: secs,
+        rate: orderRate,
+        probeEvery,
+        run: `${run}-${tag}`,
+      }),
+    ]);
   // A warm-up opens every client's connections and warms the server's code paths; its figures are dropped.
   if (warmupSeconds > 0) await mix(warmupSeconds, "warm");
   let rssMax = 0;
@@ -106,35 +125,80 @@ try {
   const [pageLoad, detailLoad] = [pageRead.load, detailRead.load];
   clearInterval(sampler);
   const rssEnd = procMemoryMb(server.pid, "VmRSS") ?? 0;
-  const bare = baselineSeconds > 0
-    ? await bareBaseline({ seconds: baselineSeconds, readers, pageBody: pageRead.sample, detailBody: detailRead.sample, creds: auth })
-    : undefined;
+  const bare =
+    baselineSeconds > 0
+      ? await bareBaseline({ seconds: baselineSeconds, readers, pageBody: pageRead.sample, detailBody: detailRead.sample, creds: auth })
+      : undefined;
   const staleMax = orders.staleness.unresolved ? Infinity : orders.staleness.max_ms;
   const target = (value: number, limit: number) => ({ value, target: limit, met: value <= limit });
-  console.log(JSON.stringify({
-    setup: { products, skus: skus.length, keys, warmup_seconds: warmupSeconds, seconds, clients: c, page_clients: c - detailClients, detail_clients: detailClients, order_rate: orderRate, probe_every: probeEvery },
-    import: {
-      catalogue_seconds: round(catalog.seconds), catalogue_cli_peak_rss_mb: catalog.peakRssMb,
-      keys_seconds: round(imported.seconds), keys_per_second: Math.round(keys / imported.seconds), keys_cli_peak_rss_mb: imported.peakRssMb,
-    },
-    products_page: { bytes: pageRead.bytes, wire_bytes: pageRead.wireBytes, p50_ms: pageLoad.p50_ms, p99_ms: pageLoad.p99_ms, max_ms: pageLoad.max_ms, pages_per_second: pageLoad.requests_per_second, errors: pageLoad.errors, error_kinds: pageLoad.errorKinds },
-    product_detail: { bytes: detailRead.bytes, p50_ms: detailLoad.p50_ms, p99_ms: detailLoad.p99_ms, max_ms: detailLoad.max_ms, per_second: detailLoad.requests_per_second, errors: detailLoad.errors },
-    orders,
-    server_rss_mb: { max: Math.round(rssMax), end: Math.round(rssEnd) },
-    baseline_bare_node: bare && {
-      seconds: baselineSeconds,
-      products_page: { p50_ms: bare.products_page.p50_ms, p99_ms: bare.products_page.p99_ms, pages_per_second: bare.products_page.requests_per_second },
-      product_detail: { p50_ms: bare.product_detail.p50_ms, p99_ms: bare.product_detail.p99_ms, per_second: bare.product_detail.requests_per_second },
-    },
-    targets: {
-      products_page_p99_ms: target(pageLoad.p99_ms, 50),
-      product_detail_p99_ms: target(detailLoad.p99_ms, 20),
-      staleness_max_ms: target(staleMax, 2000),
-      server_rss_mb: target(Math.round(rssMax), 600),
-      import_1m_keys_seconds: target(round(imported.seconds), 30),
-      cli_rss_mb: { value: imported.peakRssMb, target: 300, met: imported.peakRssMb < 300 },
-    },
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        setup: {
+          products,
+          skus: skus.length,
+          keys,
+          warmup_seconds: warmupSeconds,
+          seconds,
+          clients: c,
+          page_clients: c - detailClients,
+          detail_clients: detailClients,
+          order_rate: orderRate,
+          probe_every: probeEvery,
+        },
+        import: {
+          catalogue_seconds: round(catalog.seconds),
+          catalogue_cli_peak_rss_mb: catalog.peakRssMb,
+          keys_seconds: round(imported.seconds),
+          keys_per_second: Math.round(keys / imported.seconds),
+          keys_cli_peak_rss_mb: imported.peakRssMb,
+        },
+        products_page: {
+          bytes: pageRead.bytes,
+          wire_bytes: pageRead.wireBytes,
+          p50_ms: pageLoad.p50_ms,
+          p99_ms: pageLoad.p99_ms,
+          max_ms: pageLoad.max_ms,
+          pages_per_second: pageLoad.requests_per_second,
+          errors: pageLoad.errors,
+          error_kinds: pageLoad.errorKinds,
+        },
+        product_detail: {
+          bytes: detailRead.bytes,
+          p50_ms: detailLoad.p50_ms,
+          p99_ms: detailLoad.p99_ms,
+          max_ms: detailLoad.max_ms,
+          per_second: detailLoad.requests_per_second,
+          errors: detailLoad.errors,
+        },
+        orders,
+        server_rss_mb: { max: Math.round(rssMax), end: Math.round(rssEnd) },
+        baseline_bare_node: bare && {
+          seconds: baselineSeconds,
+          products_page: {
+            p50_ms: bare.products_page.p50_ms,
+            p99_ms: bare.products_page.p99_ms,
+            pages_per_second: bare.products_page.requests_per_second,
+          },
+          product_detail: {
+            p50_ms: bare.product_detail.p50_ms,
+            p99_ms: bare.product_detail.p99_ms,
+            per_second: bare.product_detail.requests_per_second,
+          },
+        },
+        targets: {
+          products_page_p99_ms: target(pageLoad.p99_ms, 50),
+          product_detail_p99_ms: target(detailLoad.p99_ms, 20),
+          staleness_max_ms: target(staleMax, 2000),
+          server_rss_mb: target(Math.round(rssMax), 600),
+          import_1m_keys_seconds: target(round(imported.seconds), 30),
+          cli_rss_mb: { value: imported.peakRssMb, target: 300, met: imported.peakRssMb < 300 },
+        },
+      },
+      null,
+      2,
+    ),
+  );
 } catch (err) {
   console.error(`bench:catalog-scale: ${(err as Error).message}`);
   code = 1;
@@ -143,7 +207,15 @@ try {
   await server?.stop().catch(() => undefined);
   // The server's warnings (e.g. slow catalogue refreshes) explain figures that miss a target.
   const serverLog = path.join(scratch, "server.log");
-  if (fs.existsSync(serverLog)) console.error(fs.readFileSync(serverLog, "utf8").split("\n").filter((l) => /"level":(4|5)0/.test(l)).slice(-30).join("\n"));
+  if (fs.existsSync(serverLog))
+    console.error(
+      fs
+        .readFileSync(serverLog, "utf8")
+        .split("\n")
+        .filter((l) => /"level":(4|5)0/.test(l))
+        .slice(-30)
+        .join("\n"),
+    );
   if (code === 0) fs.rmSync(scratch, { recursive: true, force: true });
   else console.error(`bench:catalog-scale: scratch kept for a look: ${scratch}`);
 }

@@ -22,7 +22,9 @@ const prefix = arg("prefix", "BENCH_PREFIX", PROFILE_PREFIXES.U[0]) as string;
 const pageSize = Number(arg("page-size", "BENCH_PAGE_SIZE", "100"));
 
 if (!apiKey || !apiSecret) {
-  console.error(`usage: npm run bench:catalog -- --base-url URL --api-key KEY --api-secret SECRET [--n 2000] [--c 32] [--prefix ${PROFILE_PREFIXES.U[0]}]`);
+  console.error(
+    `usage: npm run bench:catalog -- --base-url URL --api-key KEY --api-secret SECRET [--n 2000] [--c 32] [--prefix ${PROFILE_PREFIXES.U[0]}]`,
+  );
   console.error("(or BENCH_BASE_URL, BENCH_API_KEY, BENCH_API_SECRET, BENCH_N, BENCH_C, BENCH_PREFIX)");
   process.exit(2);
 }

@@ -24,7 +24,9 @@ const profile = arg("profile", "BENCH_PROFILE", "upstream") as string;
 const prefix = arg("prefix", "BENCH_PREFIX", `/api/v1/${profile}`) as string;
 
 if (!apiKey || !apiSecret || !Number.isInteger(skuId) || skuId <= 0) {
-  console.error("usage: npm run bench:orders -- --base-url URL --api-key KEY --api-secret SECRET --sku-id ID [--n 2000] [--c 32] [--warm 100] [--profile upstream|provider]");
+  console.error(
+    "usage: npm run bench:orders -- --base-url URL --api-key KEY --api-secret SECRET --sku-id ID [--n 2000] [--c 32] [--warm 100] [--profile upstream|provider]",
+  );
   console.error("(or BENCH_BASE_URL, BENCH_API_KEY, BENCH_API_SECRET, BENCH_SKU_ID, BENCH_N, BENCH_C, BENCH_WARM, BENCH_PROFILE)");
   process.exit(2);
 }

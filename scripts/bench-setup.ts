@@ -19,21 +19,45 @@ function cli(...args: string[]): any {
 
 const lang = (s: string) => ({ "zh-CN": s, en: s });
 const product = (slug: string, cardKeys: string[]) => ({
-  slug, category: `bench-${run}`, title: lang(slug), description: lang("benchmark product"),
+  slug,
+  category: `bench-${run}`,
+  title: lang(slug),
+  description: lang("benchmark product"),
   content: lang("Benchmark product ![logo](/uploads/logo.png) with some detail text. ".repeat(4)),
-  fulfillment_type: "auto", delivery_format: "text", delivery_delimiter: "----",
-  price_amount: "1.00", original_price: "2.00", is_active: true, logo: "/uploads/logo.png",
-  images: ["/uploads/a.png", "/uploads/b.png"], manual_form_schema: { fields: [] },
-  skus: [{ sku_code: `${slug}-sku`, spec_values: { name: "1" }, price_amount: "1.00", is_active: true, stock_quantity: null, card_keys: cardKeys }],
+  fulfillment_type: "auto",
+  delivery_format: "text",
+  delivery_delimiter: "----",
+  price_amount: "1.00",
+  original_price: "2.00",
+  is_active: true,
+  logo: "/uploads/logo.png",
+  images: ["/uploads/a.png", "/uploads/b.png"],
+  manual_form_schema: { fields: [] },
+  skus: [
+    {
+      sku_code: `${slug}-sku`,
+      spec_values: { name: "1" },
+      price_amount: "1.00",
+      is_active: true,
+      stock_quantity: null,
+      card_keys: cardKeys,
+    },
+  ],
 });
 const file = path.join(os.tmpdir(), `bench-catalog-${run}.json`);
-fs.writeFileSync(file, JSON.stringify({
-  categories: [{ slug: `bench-${run}`, name: lang("Bench"), sort_order: 0, parent: null }],
-  products: [
-    product(`bench-${run}-orders`, Array.from({ length: keys }, (_, i) => `BENCH-${run}-${i}-${crypto.randomBytes(6).toString("hex")}`)),
-    ...Array.from({ length: 149 }, (_, i) => product(`bench-${run}-p${i}`, [`K-${run}-${i}`])),
-  ],
-}));
+fs.writeFileSync(
+  file,
+  JSON.stringify({
+    categories: [{ slug: `bench-${run}`, name: lang("Bench"), sort_order: 0, parent: null }],
+    products: [
+      product(
+        `bench-${run}-orders`,
+        Array.from({ length: keys }, (_, i) => `BENCH-${run}-${i}-${crypto.randomBytes(6).toString("hex")}`),
+      ),
+      ...Array.from({ length: 149 }, (_, i) => product(`bench-${run}-p${i}`, [`K-${run}-${i}`])),
+    ],
+  }),
+);
 cli("catalog:import", file);
 fs.rmSync(file);
 const email = `bench-${run}@example.test`;
@@ -48,8 +72,12 @@ const conn = await connectDatabase();
 const sku = await db().sku.findUniqueOrThrow({ where: { skuCode: `bench-${run}-orders-sku` } });
 await disconnectDb();
 await conn.stop?.();
-console.log(JSON.stringify({
-  note: "export these, then run npm run bench:orders / bench:catalog against the server",
-  BENCH_API_KEY: key.api_key, BENCH_API_SECRET: key.api_secret, BENCH_SKU_ID: sku.id,
-}));
+console.log(
+  JSON.stringify({
+    note: "export these, then run npm run bench:orders / bench:catalog against the server",
+    BENCH_API_KEY: key.api_key,
+    BENCH_API_SECRET: key.api_secret,
+    BENCH_SKU_ID: sku.id,
+  }),
+);
 process.exit(0);

@@ -54,7 +54,11 @@ function containerCommand(): string[] {
   return JSON.parse(cmd![1]) as string[];
 }
 
-interface Started { child: ChildProcess; port: number; output: () => string }
+interface Started {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+}
 
 /** Starts `command` in its own process group (as a terminal, a container runtime or systemd does) and waits until it is ready. */
 async function start(command: string[]): Promise<Started> {
@@ -63,10 +67,19 @@ async function start(command: string[]): Promise<Started> {
   dataDirs.push(dataDir);
   let output = "";
   const child = spawn(command[0], command.slice(1), {
-    cwd: process.cwd(), detached: true, stdio: ["ignore", "pipe", "pipe"],
+    cwd: process.cwd(),
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
     env: {
-      ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production",
-      LOG_LEVEL: "info", LOG_FORMAT: "json", WORKER_IN_SERVER: "false", SHUTDOWN_DELAY_MS: String(NOT_READY_MS),
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      NODE_ENV: "production",
+      LOG_LEVEL: "info",
+      LOG_FORMAT: "json",
+      WORKER_IN_SERVER: "false",
+      SHUTDOWN_DELAY_MS: String(NOT_READY_MS),
       ADMIN_PASSWORD: "clean-stop-test-password",
     },
   });
@@ -76,7 +89,13 @@ async function start(command: string[]): Promise<Started> {
   const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${command.join(" ")} exited early:\n${output}`);
-    if (await fetch(`http://127.0.0.1:${port}/api/health/ready`).then((r) => r.status === 200, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${port}/api/health/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`${command.join(" ")} did not become ready:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -94,7 +113,13 @@ function exited(c: ChildProcess, ms: number): Promise<{ code: number | null; sig
   });
 }
 
-interface Answer { path: string; sentAt: number; status?: number; connection?: string; error?: string }
+interface Answer {
+  path: string;
+  sentAt: number;
+  status?: number;
+  connection?: string;
+  error?: string;
+}
 
 /**
  * Load until the readiness check has answered 503 for BALANCER_LAG_MS, and a
@@ -114,7 +139,10 @@ async function loadThroughStop(port: number, signal: () => void) {
     const pollAgent = makeAgent(1);
     const deadline = Date.now() + 60_000;
     while (!portClosedAt && Date.now() < deadline) {
-      const ready = await httpRequest(pollAgent, new URL(`${base}/api/health/ready`), "GET", {}).then((r) => r, () => undefined);
+      const ready = await httpRequest(pollAgent, new URL(`${base}/api/health/ready`), "GET", {}).then(
+        (r) => r,
+        () => undefined,
+      );
       // A 503 for another reason (the database slow on a busy machine) is not the stop's.
       const stopping = ready?.status === 503 && (JSON.parse(ready.body.toString()) as { stopping?: boolean }).stopping === true;
       if (!ready) portClosedAt = Date.now();
@@ -131,9 +159,10 @@ async function loadThroughStop(port: number, signal: () => void) {
       const a: Answer = { path: i % 4 === 0 ? "/api/health/live" : "/api/v1/upstream/ping", sentAt: Date.now() };
       answers.push(a);
       try {
-        const res = a.path === "/api/health/live"
-          ? await httpRequest(agent, new URL(base + a.path), "GET", {})
-          : await signedHttpRequest(agent, buyer, base + a.path);
+        const res =
+          a.path === "/api/health/live"
+            ? await httpRequest(agent, new URL(base + a.path), "GET", {})
+            : await signedHttpRequest(agent, buyer, base + a.path);
         a.status = res.status;
         a.connection = res.headers.connection;
       } catch (err) {
@@ -159,10 +188,23 @@ async function expectCleanStopUnderLoad(command: string[], send: (c: ChildProces
   const counts = new Map<string, number>();
   for (const a of run.answers) counts.set(`${a.path} ${a.status ?? a.error}`, (counts.get(`${a.path} ${a.status ?? a.error}`) ?? 0) + 1);
   const statuses = [...counts].map(([k, n]) => `${k}: ${n}`).join(", ");
-  const log = () => `answers: ${statuses}; signalled: ${!!run.signalledAt}\n` + output().split("\n").filter((l) => /error|warn|stop|SIGTERM/i.test(l)).slice(-15).join("\n");
+  const log = () =>
+    `answers: ${statuses}; signalled: ${!!run.signalledAt}\n` +
+    output()
+      .split("\n")
+      .filter((l) => /error|warn|stop|SIGTERM/i.test(l))
+      .slice(-15)
+      .join("\n");
   expect(exit, log()).toEqual({ code: 0, signal: null });
   // Every process of its group is gone within a second (no server left serving, no orphan).
-  const groupAlive = () => { try { process.kill(-child.pid!, 0); return true; } catch { return false; } };
+  const groupAlive = () => {
+    try {
+      process.kill(-child.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const survivors = () => spawnSync("ps", ["-o", "pid,ppid,stat,args", "-g", String(child.pid)], { encoding: "utf8" }).stdout;
   await expect.poll(groupAlive, { timeout: 2000, interval: 100, message: survivors() }).toBe(false);
   expect(run.signalledAt).toBeGreaterThan(0);
@@ -172,7 +214,9 @@ async function expectCleanStopUnderLoad(command: string[], send: (c: ChildProces
   expect(run.portClosedAt).toBeGreaterThan(run.notReadyAt);
   expect(run.portClosedAt - run.notReadyAt).toBeGreaterThanOrEqual(NOT_READY_MS - 500);
   // No 5xx and no failed connection: everything sent was answered 200.
-  const bad = run.answers.filter((a) => a.status !== 200).map((a) => `${a.path} ${a.status ?? a.error} at +${a.sentAt - run.signalledAt} ms`);
+  const bad = run.answers
+    .filter((a) => a.status !== 200)
+    .map((a) => `${a.path} ${a.status ?? a.error} at +${a.sentAt - run.signalledAt} ms`);
   expect(bad, log()).toEqual([]);
   expect(run.answers.filter((a) => a.sentAt > run.signalledAt).length).toBeGreaterThan(CLIENTS);
   // While not ready, answers end their keep-alive connections, so clients move away before the port closes.

@@ -30,9 +30,26 @@ afterAll(async () => {
 
 describe("npm run cli: alerts (issue 25.1)", () => {
   it("issue 25.1: alerts:channel:add (token from a file), alerts:test, alerts:rule:set, alerts:channel:list, sku:threshold, alerts:channel:remove", async () => {
-    const added = await cli("alerts:channel:add", "--kind", "telegram", "--name", "ops", "--bot-token-file", path.join(dir, "token"), "--chat-id", "-100200", "--api-base", bot.origin);
+    const added = await cli(
+      "alerts:channel:add",
+      "--kind",
+      "telegram",
+      "--name",
+      "ops",
+      "--bot-token-file",
+      path.join(dir, "token"),
+      "--chat-id",
+      "-100200",
+      "--api-base",
+      bot.origin,
+    );
     expect(added.code).toBe(0);
-    expect(added.json).toMatchObject({ id: expect.any(Number), name: "ops", kind: "telegram", config: { chatId: "-100200", apiBase: bot.origin } });
+    expect(added.json).toMatchObject({
+      id: expect.any(Number),
+      name: "ops",
+      kind: "telegram",
+      config: { chatId: "-100200", apiBase: bot.origin },
+    });
     expect(added.stdout).not.toContain(bot.token);
     const id = String(added.json.id);
 
@@ -55,7 +72,9 @@ describe("npm run cli: alerts (issue 25.1)", () => {
     const removed = await cli("alerts:channel:remove", "--id", id);
     expect(removed.json).toEqual({ id: Number(id), removed: true });
     expect((await cli("alerts:channel:list")).json.channels).toHaveLength(0);
-    expect((await db().auditLog.findMany({ where: { action: { startsWith: "alert." } } })).map((r) => r.actor)).toEqual(expect.arrayContaining(["cli"]));
+    expect((await db().auditLog.findMany({ where: { action: { startsWith: "alert." } } })).map((r) => r.actor)).toEqual(
+      expect.arrayContaining(["cli"]),
+    );
   }, 300_000);
 
   it("issue 25.1: bad input is exit 2 and writes nothing", async () => {

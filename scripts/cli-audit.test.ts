@@ -17,14 +17,22 @@ describe("issue 22.10: the CLI and the audit trail", () => {
   it("issue 22.10: CLI user:create, points:adjust, apikey:create and apikey:disable each leave an audit row with actor kind cli", async () => {
     const created = await cli("user:create", "--email", "cli-22@example.test", "--points", "10.00");
     expect(created.code).toBe(0);
-    expect((await cli("points:adjust", "--email", "cli-22@example.test", "--amount", "-2.50", "--reason", "correction")).json).toEqual({ balance: "7.50" });
+    expect((await cli("points:adjust", "--email", "cli-22@example.test", "--amount", "-2.50", "--reason", "correction")).json).toEqual({
+      balance: "7.50",
+    });
     const key = await cli("apikey:create", "--email", "cli-22@example.test", "--name", "shop");
     expect(key.code).toBe(0);
     expect((await cli("apikey:disable", "--key", key.json.api_key)).json).toEqual({ ok: true });
 
-    const rows = await db().auditLog.findMany({ where: { action: { in: ["user.create", "points.adjust", "api_key.create", "api_key.disable"] } }, orderBy: { id: "asc" } });
+    const rows = await db().auditLog.findMany({
+      where: { action: { in: ["user.create", "points.adjust", "api_key.create", "api_key.disable"] } },
+      orderBy: { id: "asc" },
+    });
     expect(rows.map((r) => [r.action, r.actor, r.adminUserId])).toEqual([
-      ["user.create", "cli", null], ["points.adjust", "cli", null], ["api_key.create", "cli", null], ["api_key.disable", "cli", null],
+      ["user.create", "cli", null],
+      ["points.adjust", "cli", null],
+      ["api_key.create", "cli", null],
+      ["api_key.disable", "cli", null],
     ]);
     expect(JSON.stringify(rows.map((r) => r.details))).not.toContain(key.json.api_secret);
   });
@@ -38,7 +46,10 @@ describe("issue 22.10: the CLI and the audit trail", () => {
     expect(ids).toEqual([...ids].sort((a: bigint, b: bigint) => (a < b ? 1 : -1)));
     expect(all.json.rows[0]).toMatchObject({ actor: "cli", action: "api_key.disable", target_type: "api_credential" });
 
-    expect((await cli("audit:list", "--limit", "2")).json.rows.map((r: { action: string }) => r.action)).toEqual(["api_key.disable", "api_key.create"]);
+    expect((await cli("audit:list", "--limit", "2")).json.rows.map((r: { action: string }) => r.action)).toEqual([
+      "api_key.disable",
+      "api_key.create",
+    ]);
     const future = await cli("audit:list", "--since", "2999-01-01T00:00:00Z");
     expect(future.json).toEqual({ rows: [] });
     const bad = await cli("audit:list", "--limit", "0");

@@ -27,10 +27,12 @@ function postmasters(dir: string): number[] {
     }
   }
   const isPostgres = (args?: string[]) => !!args && /postgres$/.test(args[0]);
-  return [...procs].filter(([, p]) => {
-    const d = p.args.indexOf("-D");
-    return isPostgres(p.args) && d > 0 && p.args[d + 1] === path.join(dir, "pg") && !isPostgres(procs.get(p.ppid)?.args);
-  }).map(([pid]) => pid);
+  return [...procs]
+    .filter(([, p]) => {
+      const d = p.args.indexOf("-D");
+      return isPostgres(p.args) && d > 0 && p.args[d + 1] === path.join(dir, "pg") && !isPostgres(procs.get(p.ppid)?.args);
+    })
+    .map(([pid]) => pid);
 }
 
 /** The pid PostgreSQL's own lock file names: only the server that holds the data directory writes it. */

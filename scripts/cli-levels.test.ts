@@ -25,7 +25,13 @@ describe("npm run cli: member levels (issue 12.4)", () => {
   it("issue 12.4: level:create, level:rename and level:list; bad slugs, empty names and duplicates are refused", async () => {
     const created = await cli("level:create", "--slug", "gold", "--name-en", "Gold", "--name-zh", "黄金会员");
     expect(created.code).toBe(0);
-    expect(created.json).toEqual({ id: expect.any(Number), slug: "gold", name: { "zh-CN": "黄金会员", en: "Gold" }, is_default: false, sort_order: 1 });
+    expect(created.json).toEqual({
+      id: expect.any(Number),
+      slug: "gold",
+      name: { "zh-CN": "黄金会员", en: "Gold" },
+      is_default: false,
+      sort_order: 1,
+    });
 
     const [dup, badSlug, emptyName, longName, missing] = await Promise.all([
       cli("level:create", "--slug", "gold", "--name-en", "Gold 2", "--name-zh", "黄金 2"),
@@ -42,13 +48,33 @@ describe("npm run cli: member levels (issue 12.4)", () => {
 
     const renamed = await cli("level:rename", "--slug", "gold", "--name-en", "Gold reseller", "--name-zh", "金牌经销商");
     expect(renamed.json).toMatchObject({ slug: "gold", name: { "zh-CN": "金牌经销商", en: "Gold reseller" } });
-    expectCleanError(await cli("level:rename", "--slug", "nope", "--name-en", "N", "--name-zh", "N"), 1, /no member level with slug "nope"/);
+    expectCleanError(
+      await cli("level:rename", "--slug", "nope", "--name-en", "N", "--name-zh", "N"),
+      1,
+      /no member level with slug "nope"/,
+    );
 
     const list = await cli("level:list");
     expect(list.json).toEqual({
       levels: [
-        { id: expect.any(Number), slug: "default", name: { "zh-CN": "普通会员", en: "Member" }, is_default: true, sort_order: 0, users: 0, sku_prices: 0 },
-        { id: created.json.id, slug: "gold", name: { "zh-CN": "金牌经销商", en: "Gold reseller" }, is_default: false, sort_order: 1, users: 0, sku_prices: 0 },
+        {
+          id: expect.any(Number),
+          slug: "default",
+          name: { "zh-CN": "普通会员", en: "Member" },
+          is_default: true,
+          sort_order: 0,
+          users: 0,
+          sku_prices: 0,
+        },
+        {
+          id: created.json.id,
+          slug: "gold",
+          name: { "zh-CN": "金牌经销商", en: "Gold reseller" },
+          is_default: false,
+          sort_order: 1,
+          users: 0,
+          sku_prices: 0,
+        },
       ],
     });
     expect(await db().memberLevel.count()).toBe(2);

@@ -43,7 +43,9 @@ describe("npm run cli", () => {
     expectCleanError(badPoints, 2, /--points: must be a non-negative amount/);
     expectCleanError(missing, 2, /--email is required/);
 
-    expect((await cli("points:adjust", "--email", "buyer@example.com", "--amount", "-5.00", "--reason", "refund fix")).json).toEqual({ balance: "7.34" });
+    expect((await cli("points:adjust", "--email", "buyer@example.com", "--amount", "-5.00", "--reason", "refund fix")).json).toEqual({
+      balance: "7.34",
+    });
     const [tooMuch, zero, nobody] = await Promise.all([
       cli("points:adjust", "--email", "buyer@example.com", "--amount", "-7.35", "--reason", "x"),
       cli("points:adjust", "--email", "buyer@example.com", "--amount", "0.00", "--reason", "x"),
@@ -70,7 +72,10 @@ describe("npm run cli", () => {
     expect(decryptText(credential.secretCiphertext)).toBe(created.json.api_secret);
 
     expect((await cli("apikey:disable", "--key", created.json.api_key)).json).toEqual({ ok: true });
-    expect(await db().apiCredential.findUniqueOrThrow({ where: { id: credential.id } })).toMatchObject({ isActive: false, disabledAt: expect.any(Date) });
+    expect(await db().apiCredential.findUniqueOrThrow({ where: { id: credential.id } })).toMatchObject({
+      isActive: false,
+      disabledAt: expect.any(Date),
+    });
     const [unknownKey, unknownUser, extra] = await Promise.all([
       cli("apikey:disable", "--key", "sk_nope"),
       cli("apikey:create", "--email", "ghost@example.com"),
@@ -82,18 +87,35 @@ describe("npm run cli", () => {
   }, 180_000);
 
   it("settings:set validates every pair before writing any", async () => {
-    const set = await cli("settings:set", "site_name=Demo Shop", "public_base_url=https://shop.example.com/", "image_exposure=false",
-      "points_debit_enabled=true", "rate_limit_per_key=60", "rate_limit_per_ip=200");
+    const set = await cli(
+      "settings:set",
+      "site_name=Demo Shop",
+      "public_base_url=https://shop.example.com/",
+      "image_exposure=false",
+      "points_debit_enabled=true",
+      "rate_limit_per_key=60",
+      "rate_limit_per_ip=200",
+    );
     expect(set.json).toEqual({
-      site_name: "Demo Shop", public_base_url: "https://shop.example.com", image_exposure: false,
-      points_debit_enabled: true, rate_limit_per_key: 60, rate_limit_per_ip: 200, language: "zh-CN", buyer_registration: "off",
+      site_name: "Demo Shop",
+      public_base_url: "https://shop.example.com",
+      image_exposure: false,
+      points_debit_enabled: true,
+      rate_limit_per_key: 60,
+      rate_limit_per_ip: 200,
+      language: "zh-CN",
+      buyer_registration: "off",
     });
     const [bad, unknown, none] = await Promise.all([
       cli("settings:set", "site_name=Other", "public_base_url=ftp://x", "image_exposure=yes", "rate_limit_per_ip=0"),
       cli("settings:set", "colour=red"),
       cli("settings:set"),
     ]);
-    expectCleanError(bad, 2, /public_base_url: must be an http\(s\) URL.*image_exposure: must be true or false.*rate_limit_per_ip: must be at least 1/);
+    expectCleanError(
+      bad,
+      2,
+      /public_base_url: must be an http\(s\) URL.*image_exposure: must be true or false.*rate_limit_per_ip: must be at least 1/,
+    );
     expectCleanError(unknown, 2, /unknown setting colour/);
     expectCleanError(none, 2, /at least one key=value/);
     expect(await db().siteSettings.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({ siteName: "Demo Shop", rateLimitPerIp: 200 });
@@ -102,12 +124,27 @@ describe("npm run cli", () => {
   it("catalog:import imports, re-imports as a no-op, and rejects a bad file whole", async () => {
     const first = await cli("catalog:import", "lib/seed/demo-catalog.json");
     expect(first.json).toEqual({
-      categories_created: 4, categories_updated: 0, products_created: 6, products_updated: 0,
-      skus_created: 8, skus_updated: 0, card_keys_added: 17, card_keys_skipped: 0, level_prices_changed: 0,
+      categories_created: 4,
+      categories_updated: 0,
+      products_created: 6,
+      products_updated: 0,
+      skus_created: 8,
+      skus_updated: 0,
+      card_keys_added: 17,
+      card_keys_skipped: 0,
+      level_prices_changed: 0,
     });
     const again = await cli("catalog:import", "lib/seed/demo-catalog.json");
-    expect(again.json).toMatchObject({ categories_created: 0, categories_updated: 0, products_created: 0, products_updated: 0,
-      skus_created: 0, skus_updated: 0, card_keys_added: 0, card_keys_skipped: 17 });
+    expect(again.json).toMatchObject({
+      categories_created: 0,
+      categories_updated: 0,
+      products_created: 0,
+      products_updated: 0,
+      skus_created: 0,
+      skus_updated: 0,
+      card_keys_added: 0,
+      card_keys_skipped: 17,
+    });
 
     const demo = JSON.parse(fs.readFileSync("lib/seed/demo-catalog.json", "utf8"));
     demo.products[0].slug = "would-be-new";
@@ -146,16 +183,28 @@ describe("npm run cli", () => {
   it("issue 22.8: admin:create and admin:password take the password from stdin, never needing it on the command line", async () => {
     const { verifyPassword } = await import("../lib/admins/password");
     const hashOf = async (email: string) => (await db().adminUser.findUniqueOrThrow({ where: { email } })).passwordHash;
-    const created = await runCli(["admin:create", "--email", "stdin@example.com", "--password-stdin"], { DATABASE_URL: url }, { stdin: "piped password 1\n" });
+    const created = await runCli(
+      ["admin:create", "--email", "stdin@example.com", "--password-stdin"],
+      { DATABASE_URL: url },
+      { stdin: "piped password 1\n" },
+    );
     expect(created.code, created.stderr).toBe(0);
     expect(await verifyPassword("piped password 1", await hashOf("stdin@example.com"))).toBe(true);
-    const reset = await runCli(["admin:password", "--email", "stdin@example.com", "--password-stdin"], { DATABASE_URL: url }, { stdin: "piped password 2" });
+    const reset = await runCli(
+      ["admin:password", "--email", "stdin@example.com", "--password-stdin"],
+      { DATABASE_URL: url },
+      { stdin: "piped password 2" },
+    );
     expect(reset.code, reset.stderr).toBe(0);
     expect(reset.stdout).not.toContain("piped password 2");
     expect(await verifyPassword("piped password 2", await hashOf("stdin@example.com"))).toBe(true);
 
     const [both, empty, short] = await Promise.all([
-      runCli(["admin:password", "--email", "stdin@example.com", "--password", "on the line too", "--password-stdin"], { DATABASE_URL: url }, { stdin: "piped password 3" }),
+      runCli(
+        ["admin:password", "--email", "stdin@example.com", "--password", "on the line too", "--password-stdin"],
+        { DATABASE_URL: url },
+        { stdin: "piped password 3" },
+      ),
       runCli(["admin:password", "--email", "stdin@example.com", "--password-stdin"], { DATABASE_URL: url }, { stdin: "" }),
       runCli(["admin:password", "--email", "stdin@example.com", "--password-stdin"], { DATABASE_URL: url }, { stdin: "short\n" }),
     ]);

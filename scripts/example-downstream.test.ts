@@ -47,13 +47,22 @@ describe("issue 11.4: the example purchase", () => {
       expect(lines).toHaveLength(1);
       expect(keys).toContain(lines[0]);
       expect(r.stderr).toMatch(/connected to .* balance \d+\.\d{2} CNY/);
-      const order = await db().order.findFirstOrThrow({ where: { credential: { apiKey: buyer.apiKey }, downstreamOrderNo: { startsWith: "EX-" } }, orderBy: { id: "desc" } });
+      const order = await db().order.findFirstOrThrow({
+        where: { credential: { apiKey: buyer.apiKey }, downstreamOrderNo: { startsWith: "EX-" } },
+        orderBy: { id: "desc" },
+      });
       expect(order.status).toBe("delivered");
     });
   }
 
   it("exits 2 naming the missing variable", async () => {
-    const r = await runExample({ SUPPLIER_BASE_URL: server.baseUrl, SUPPLIER_API_KEY: "", SUPPLIER_API_SECRET: "", SUPPLIER_PROFILE: "P", SUPPLIER_SKU_ID: "1" });
+    const r = await runExample({
+      SUPPLIER_BASE_URL: server.baseUrl,
+      SUPPLIER_API_KEY: "",
+      SUPPLIER_API_SECRET: "",
+      SUPPLIER_PROFILE: "P",
+      SUPPLIER_SKU_ID: "1",
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/set SUPPLIER_API_KEY, SUPPLIER_API_SECRET \(/);
   });

@@ -53,7 +53,8 @@ function spawnProc(name: string, cmd: string, args: string[], env: Record<string
     const text = d.toString("utf8");
     out += text;
     if (out.length > 200_000) out = out.slice(-100_000);
-    for (const line of text.split("\n")) if (notes.length < 300 && / is (UP|DOWN)| app\/\S+ \S+ (?!200 )\d{3} /.test(line)) notes.push(line);
+    for (const line of text.split("\n"))
+      if (notes.length < 300 && / is (UP|DOWN)| app\/\S+ \S+ (?!200 )\d{3} /.test(line)) notes.push(line);
   };
   const child = spawn(cmd, args, { cwd: process.cwd(), detached: true, stdio: ["ignore", "pipe", "pipe"], env: env as NodeJS.ProcessEnv });
   child.stdout!.on("data", keep);
@@ -125,7 +126,10 @@ async function startApp(app: Instance): Promise<void> {
   const deadline = Date.now() + 240_000;
   for (;;) {
     if (!alive(app.proc)) throw new Error(`${app.name} exited early:\n${app.proc.output()}`);
-    const ok = await fetch(`${app.base}/api/health/ready`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${app.base}/api/health/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`${app.name} did not become ready:\n${app.proc.output()}`);
     await sleep(250);
@@ -174,7 +178,13 @@ function runLoad(phase: string, signal: { stop: boolean }) {
       const a: Attempt = { no: `MI-${phase}-${b}-${n}`, buyer: b, sentAt: Date.now() };
       attempts.push(a);
       try {
-        const res = await signedHttpRequest(agent, loadBuyers[b], url, "POST", JSON.stringify({ downstream_order_no: a.no, sku_id: loadSkuId, quantity: 1 }));
+        const res = await signedHttpRequest(
+          agent,
+          loadBuyers[b],
+          url,
+          "POST",
+          JSON.stringify({ downstream_order_no: a.no, sku_id: loadSkuId, quantity: 1 }),
+        );
         a.status = res.status;
         if (res.status === 200) a.orderId = JSON.parse(res.body.toString("utf8")).order_id;
       } catch {
@@ -200,7 +210,13 @@ async function checkOrders(attempts: Attempt[]) {
   const agent = makeAgent(8);
   const url = new URL(`${lbUrl}/api/v1/upstream/orders`);
   const retry = async (a: Attempt) => {
-    const res = await signedHttpRequest(agent, loadBuyers[a.buyer], url, "POST", JSON.stringify({ downstream_order_no: a.no, sku_id: loadSkuId, quantity: 1 }));
+    const res = await signedHttpRequest(
+      agent,
+      loadBuyers[a.buyer],
+      url,
+      "POST",
+      JSON.stringify({ downstream_order_no: a.no, sku_id: loadSkuId, quantity: 1 }),
+    );
     expect(res.status, `${a.no}: ${res.body}`).toBe(200);
     return JSON.parse(res.body.toString("utf8")).order_id as number;
   };
@@ -209,14 +225,21 @@ async function checkOrders(attempts: Attempt[]) {
   for (const a of answered.filter((_, i) => i % 25 === 0)) expect(await retry(a), `retry of ${a.no}`).toBe(a.orderId);
   agent.destroy();
 
-  const orders = await db().order.findMany({ where: { downstreamOrderNo: { in: attempts.map((a) => a.no) } }, select: { id: true, downstreamOrderNo: true, credentialId: true } });
+  const orders = await db().order.findMany({
+    where: { downstreamOrderNo: { in: attempts.map((a) => a.no) } },
+    select: { id: true, downstreamOrderNo: true, credentialId: true },
+  });
   const count = new Map<string, number>();
-  for (const o of orders) count.set(`${o.credentialId} ${o.downstreamOrderNo}`, (count.get(`${o.credentialId} ${o.downstreamOrderNo}`) ?? 0) + 1);
+  for (const o of orders)
+    count.set(`${o.credentialId} ${o.downstreamOrderNo}`, (count.get(`${o.credentialId} ${o.downstreamOrderNo}`) ?? 0) + 1);
   for (const a of attempts) expect(count.get(`${loadBuyers[a.buyer].id} ${a.no}`), `${a.no} (answered ${a.status})`).toBe(1);
   for (const a of answered) expect(orders.find((o) => o.downstreamOrderNo === a.no)?.id).toBe(a.orderId);
   const keys = await db().cardKey.groupBy({ by: ["orderId"], where: { orderId: { in: orders.map((o) => o.id) } }, _count: true });
   expect(keys).toHaveLength(orders.length);
-  expect(keys.every((k) => k._count === 1), "one key per order, none in two").toBe(true);
+  expect(
+    keys.every((k) => k._count === 1),
+    "one key per order, none in two",
+  ).toBe(true);
   const reconcile = await runCli(["points:reconcile"], { DATABASE_URL: dbUrl });
   expect(reconcile.json, reconcile.stderr).toMatchObject({ ok: true });
 }
@@ -224,7 +247,11 @@ async function checkOrders(attempts: Attempt[]) {
 /** A signed request sent as given (Profile P replay: the same headers twice). */
 function signed(creds: { apiKey: string; apiSecret: string }, method: string, p: string, timestamp = Math.floor(Date.now() / 1000)) {
   const ts = String(timestamp);
-  return { [HEADER_API_KEY]: creds.apiKey, [HEADER_TIMESTAMP]: ts, [HEADER_SIGNATURE]: signRequest({ method, path: p, timestamp: ts, body: "", secret: creds.apiSecret }) };
+  return {
+    [HEADER_API_KEY]: creds.apiKey,
+    [HEADER_TIMESTAMP]: ts,
+    [HEADER_SIGNATURE]: signRequest({ method, path: p, timestamp: ts, body: "", secret: creds.apiSecret }),
+  };
 }
 
 async function setRateLimitPerKey(n: number) {
@@ -263,7 +290,11 @@ beforeAll(async () => {
   // Both at the same moment, as compose starts its replicas: migrations, the
   // job schema and the first administrator are each made once.
   await Promise.all(apps.map(startApp));
-  worker = spawnProc("worker", process.execPath, ["--import", "tsx", "scripts/worker.ts"], { ...appEnv(apps[0]), DATA_DIR: path.join(scratch, "worker"), PORT: undefined });
+  worker = spawnProc("worker", process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    ...appEnv(apps[0]),
+    DATA_DIR: path.join(scratch, "worker"),
+    PORT: undefined,
+  });
   haproxy = spawnProc("haproxy", HAPROXY, ["-f", "deploy/haproxy.cfg", "-db"], {
     PATH: process.env.PATH,
     CARDKEY_LISTEN: `127.0.0.1:${ports[0]}`,
@@ -278,7 +309,9 @@ beforeAll(async () => {
   loadBuyers = [];
   for (let i = 0; i < BUYERS; i++) loadBuyers.push(await makeBuyer({ pointsCents: 10_000_000n }));
   const tag = crypto.randomBytes(3).toString("hex");
-  ({ sku: { id: loadSkuId } } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor(`MI-${tag}`, 2 * BUYERS * MAX_ORDERS_PER_BUYER + 50) }));
+  ({
+    sku: { id: loadSkuId },
+  } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor(`MI-${tag}`, 2 * BUYERS * MAX_ORDERS_PER_BUYER + 50) }));
   edited = await makeProduct({ priceCents: 500n, cardKeys: cardKeysFor(`ED-${tag}`, 20) });
   receiver = await startCallbackReceiver();
   hooked = await makeBuyer({ pointsCents: 100_000n });
@@ -321,18 +354,31 @@ describe("issue 27.2: two app instances and a worker behind HAProxy", () => {
     expect(page.status).toBe(200);
     const logo = PNG(`logo-${Date.now()}`);
     const title = `Edited through app1 ${Date.now()}`;
-    const body = formBody(readForm(page.body, "product-form"), { title_en: title, price: "6.00" }, [{ name: "logo_file", filename: "logo.png", type: "image/png", bytes: logo }]);
-    const res = await fetch(`${app1.base}/admin/catalog/products/${edited.product.id}`, { method: "POST", body, headers: { cookie: session!, origin: app1.base }, redirect: "manual" });
+    const body = formBody(readForm(page.body, "product-form"), { title_en: title, price: "6.00" }, [
+      { name: "logo_file", filename: "logo.png", type: "image/png", bytes: logo },
+    ]);
+    const res = await fetch(`${app1.base}/admin/catalog/products/${edited.product.id}`, {
+      method: "POST",
+      body,
+      headers: { cookie: session!, origin: app1.base },
+      redirect: "manual",
+    });
     const answeredAt = Date.now();
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/role="status"/);
 
     const agent = makeAgent(1);
-    const seen = await waitFor(async () => {
-      const r = await signedHttpRequest(agent, hooked, `${app2.base}/api/v1/upstream/products/${edited.product.id}`);
-      const text = r.body.toString("utf8");
-      return r.status === 200 && text.includes(title) && text.includes(crypto.createHash("sha256").update(logo).digest("hex")) ? Date.now() : 0;
-    }, 10_000, 50);
+    const seen = await waitFor(
+      async () => {
+        const r = await signedHttpRequest(agent, hooked, `${app2.base}/api/v1/upstream/products/${edited.product.id}`);
+        const text = r.body.toString("utf8");
+        return r.status === 200 && text.includes(title) && text.includes(crypto.createHash("sha256").update(logo).digest("hex"))
+          ? Date.now()
+          : 0;
+      },
+      10_000,
+      50,
+    );
     agent.destroy();
     expect(seen - answeredAt, "the catalogue change shows through the other instance within 2 s").toBeLessThanOrEqual(2000);
 
@@ -353,7 +399,13 @@ describe("issue 27.2: two app instances and a worker behind HAProxy", () => {
 
     const no = `MI-CB-${Date.now()}`;
     const agent = makeAgent(1);
-    const res = await signedHttpRequest(agent, hooked, `${lbUrl}/api/v1/upstream/orders`, "POST", JSON.stringify({ downstream_order_no: no, sku_id: loadSkuId, quantity: 1, callback_url: `${receiver.origin}/cb/${no}` }));
+    const res = await signedHttpRequest(
+      agent,
+      hooked,
+      `${lbUrl}/api/v1/upstream/orders`,
+      "POST",
+      JSON.stringify({ downstream_order_no: no, sku_id: loadSkuId, quantity: 1, callback_url: `${receiver.origin}/cb/${no}` }),
+    );
     agent.destroy();
     expect(res.status, res.body.toString()).toBe(200);
     const callbacks = () => receiver.received.filter((r) => r.url === `/cb/${no}`);
@@ -397,79 +449,96 @@ describe("issue 27.2: two app instances and a worker behind HAProxy", () => {
     }
   });
 
-  it("issue 27.2: kill -9 of one instance under 32 concurrent buyers: HAProxy stops sending to it within its check interval; every acknowledged order exists once, retries are exactly-once, no key twice, points reconcile", { timeout: 600_000 }, async () => {
-    const [app1] = apps;
-    const signal = { stop: false };
-    const load = runLoad("kill", signal);
-    try {
-      await waitFor(() => load.answered() >= 60, 60_000, 20);
-      const killedAt = Date.now();
-      killGroup(app1.proc, "SIGKILL");
-      const downAfter = await waitForStatus("app1", "DOWN", 15_000);
-      const downAt = Date.now();
-      // Two failed checks one interval apart, plus one interval for the first check to come round.
-      expect(downAfter, "marked down within its check interval").toBeLessThanOrEqual((FALL + 1) * CHECK_INTERVAL_MS);
-      const stotDown = (await serverStats("app1")).stot;
-      const answeredAtDown = load.answered();
-      await waitFor(() => load.answered() >= answeredAtDown + 60, 60_000, 20);
-      expect((await serverStats("app1")).stot, "nothing sent to the dead instance once it is down").toBe(stotDown);
+  it(
+    "issue 27.2: kill -9 of one instance under 32 concurrent buyers: HAProxy stops sending to it within its check interval; every acknowledged order exists once, retries are exactly-once, no key twice, points reconcile",
+    { timeout: 600_000 },
+    async () => {
+      const [app1] = apps;
+      const signal = { stop: false };
+      const load = runLoad("kill", signal);
+      try {
+        await waitFor(() => load.answered() >= 60, 60_000, 20);
+        const killedAt = Date.now();
+        killGroup(app1.proc, "SIGKILL");
+        const downAfter = await waitForStatus("app1", "DOWN", 15_000);
+        const downAt = Date.now();
+        // Two failed checks one interval apart, plus one interval for the first check to come round.
+        expect(downAfter, "marked down within its check interval").toBeLessThanOrEqual((FALL + 1) * CHECK_INTERVAL_MS);
+        const stotDown = (await serverStats("app1")).stot;
+        const answeredAtDown = load.answered();
+        await waitFor(() => load.answered() >= answeredAtDown + 60, 60_000, 20);
+        expect((await serverStats("app1")).stot, "nothing sent to the dead instance once it is down").toBe(stotDown);
 
-      await startApp(app1); // the same command again, as a supervisor restarts it
-      await waitForStatus("app1", "UP", 15_000);
-      const stotUp = (await serverStats("app1")).stot;
-      await waitFor(async () => (await serverStats("app1")).stot > stotUp + 20, 60_000, 100);
-      signal.stop = true;
-      const attempts = await load.done;
+        await startApp(app1); // the same command again, as a supervisor restarts it
+        await waitForStatus("app1", "UP", 15_000);
+        const stotUp = (await serverStats("app1")).stot;
+        await waitFor(async () => (await serverStats("app1")).stot > stotUp + 20, 60_000, 100);
+        signal.stop = true;
+        const attempts = await load.done;
 
-      const late = attempts.filter((a) => a.sentAt > downAt && a.status !== 200);
-      expect(late.map((a) => `${a.no}: ${a.status}`), `no failed answer once the dead instance is out; HAProxy:\n${proxyProblems()}`).toEqual([]);
-      expect(attempts.filter((a) => a.sentAt < killedAt && a.status === 200).length).toBeGreaterThan(0);
-      await checkOrders(attempts);
-    } finally {
-      signal.stop = true;
-      await load.done;
-    }
-  });
+        const late = attempts.filter((a) => a.sentAt > downAt && a.status !== 200);
+        expect(
+          late.map((a) => `${a.no}: ${a.status}`),
+          `no failed answer once the dead instance is out; HAProxy:\n${proxyProblems()}`,
+        ).toEqual([]);
+        expect(attempts.filter((a) => a.sentAt < killedAt && a.status === 200).length).toBeGreaterThan(0);
+        await checkOrders(attempts);
+      } finally {
+        signal.stop = true;
+        await load.done;
+      }
+    },
+  );
 
   const termObservations: { at: number; status: number }[] = [];
   let termSignalledAt = 0;
 
-  it("issue 27.2: SIGTERM of one instance under load: no request gets a 5xx, the instance exits 0 (with issue 27.3's drain)", { timeout: 600_000 }, async () => {
-    const app2 = apps[1];
-    const signal = { stop: false };
-    const load = runLoad("term", signal);
-    let watching = true;
-    try {
-      await waitFor(() => load.answered() >= 60, 60_000, 20);
-      const proc = app2.proc!;
-      const exit = exited(proc);
-      termSignalledAt = Date.now();
-      proc.child.kill("SIGTERM"); // the process the supervisor started, as docker stop and systemd do
-      // Watch the instance's own readiness until its port closes (for the next test).
-      const watch = (async () => {
-        while (watching && Date.now() - termSignalledAt < 60_000) {
-          const status = await fetch(`${app2.base}/api/health/ready`).then((r) => r.status, () => 0);
-          termObservations.push({ at: Date.now(), status });
-          if (status === 0) return;
-          await sleep(25);
-        }
-      })();
-      expect(await exit, app2.proc!.output().slice(-4000)).toBe(0);
-      await watch;
-      await waitForStatus("app2", "DOWN", 15_000);
-      const answered = load.answered();
-      await waitFor(() => load.answered() >= answered + 30, 60_000, 20);
-      signal.stop = true;
-      const attempts = await load.done;
-      const failed = attempts.filter((a) => a.status !== 200);
-      expect(failed.map((a) => `${a.no}: ${a.status}`), `no 5xx (nor any other failure) while one instance stops; HAProxy:\n${proxyProblems()}`).toEqual([]);
-      await checkOrders(attempts);
-    } finally {
-      watching = false;
-      signal.stop = true;
-      await load.done;
-    }
-  });
+  it(
+    "issue 27.2: SIGTERM of one instance under load: no request gets a 5xx, the instance exits 0 (with issue 27.3's drain)",
+    { timeout: 600_000 },
+    async () => {
+      const app2 = apps[1];
+      const signal = { stop: false };
+      const load = runLoad("term", signal);
+      let watching = true;
+      try {
+        await waitFor(() => load.answered() >= 60, 60_000, 20);
+        const proc = app2.proc!;
+        const exit = exited(proc);
+        termSignalledAt = Date.now();
+        proc.child.kill("SIGTERM"); // the process the supervisor started, as docker stop and systemd do
+        // Watch the instance's own readiness until its port closes (for the next test).
+        const watch = (async () => {
+          while (watching && Date.now() - termSignalledAt < 60_000) {
+            const status = await fetch(`${app2.base}/api/health/ready`).then(
+              (r) => r.status,
+              () => 0,
+            );
+            termObservations.push({ at: Date.now(), status });
+            if (status === 0) return;
+            await sleep(25);
+          }
+        })();
+        expect(await exit, app2.proc!.output().slice(-4000)).toBe(0);
+        await watch;
+        await waitForStatus("app2", "DOWN", 15_000);
+        const answered = load.answered();
+        await waitFor(() => load.answered() >= answered + 30, 60_000, 20);
+        signal.stop = true;
+        const attempts = await load.done;
+        const failed = attempts.filter((a) => a.status !== 200);
+        expect(
+          failed.map((a) => `${a.no}: ${a.status}`),
+          `no 5xx (nor any other failure) while one instance stops; HAProxy:\n${proxyProblems()}`,
+        ).toEqual([]);
+        await checkOrders(attempts);
+      } finally {
+        watching = false;
+        signal.stop = true;
+        await load.done;
+      }
+    },
+  );
 
   it("issue 27.2/27.3: the stopping instance answered /api/health/ready with 503 before its port closed", () => {
     expect(termSignalledAt).toBeGreaterThan(0);

@@ -18,8 +18,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const running = await startHttpServer({ port, hostname: values.hostname, trust: config.TRUSTED_PROXIES, maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS })
-  .catch((err) => exitOnStartupError("server", err)); // a port in use: one line (issue 10.6)
+const running = await startHttpServer({
+  port,
+  hostname: values.hostname,
+  trust: config.TRUSTED_PROXIES,
+  maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+}).catch((err) => exitOnStartupError("server", err)); // a port in use: one line (issue 10.6)
 console.log(`server: listening on ${values.hostname ?? "*"}:${port}`);
 // Issue 10.4: the first stop signal drains (no new connections, in-flight
 // requests finish within 10 s, the in-server worker finishes or releases its

@@ -38,15 +38,28 @@ async function start(): Promise<void> {
   output = "";
   // Its own process group, as a terminal or a supervisor would start it: kill -9 of the group takes PostgreSQL too.
   child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    cwd: process.cwd(), detached: true, stdio: ["ignore", "pipe", "pipe"],
-    env: { ...env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "info", LOG_FORMAT: "json", WORKER_IN_SERVER: "true", ADMIN_PASSWORD: "shutdown-test-password" },
+    cwd: process.cwd(),
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: "info",
+      LOG_FORMAT: "json",
+      WORKER_IN_SERVER: "true",
+      ADMIN_PASSWORD: "shutdown-test-password",
+    },
   });
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/health/ready`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`npm start did not become ready:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
@@ -57,7 +70,11 @@ function exited(c: ChildProcess): Promise<number | null> {
   return c.exitCode !== null || c.signalCode !== null ? Promise.resolve(c.exitCode) : new Promise((r) => c.once("exit", (code) => r(code)));
 }
 
-interface Attempt { no: string; sentAt: number; status?: number }
+interface Attempt {
+  no: string;
+  sentAt: number;
+  status?: number;
+}
 
 /** 32 clients creating orders until `stop()`'s signal takes the server away (or the bound is reached). */
 async function load(phase: string, stop: () => void): Promise<Attempt[]> {
@@ -72,7 +89,13 @@ async function load(phase: string, stop: () => void): Promise<Attempt[]> {
       const a: Attempt = { no: `STOP-${phase}-${next++}`, sentAt: Date.now() };
       attempts.push(a);
       try {
-        const res = await signedHttpRequest(agent, buyer, url, "POST", JSON.stringify({ downstream_order_no: a.no, sku_id: skuId, quantity: 1 }));
+        const res = await signedHttpRequest(
+          agent,
+          buyer,
+          url,
+          "POST",
+          JSON.stringify({ downstream_order_no: a.no, sku_id: skuId, quantity: 1 }),
+        );
         a.status = res.status;
         // Well into the run (past the cold start), with 32 requests in flight.
         if (res.status === 200 && ++answered === 40) stop();
@@ -100,7 +123,10 @@ async function checkAfterRestart(attempts: Attempt[]) {
   }
   agent.destroy();
   await onDatabase(embeddedUrl(), async () => {
-    const orders = await db().order.findMany({ where: { downstreamOrderNo: { in: attempts.map((a) => a.no) } }, select: { id: true, downstreamOrderNo: true } });
+    const orders = await db().order.findMany({
+      where: { downstreamOrderNo: { in: attempts.map((a) => a.no) } },
+      select: { id: true, downstreamOrderNo: true },
+    });
     const byNo = new Map<string, number>();
     for (const o of orders) byNo.set(o.downstreamOrderNo, (byNo.get(o.downstreamOrderNo) ?? 0) + 1);
     for (const no of answered) expect(byNo.get(no), `acknowledged ${no} lost`).toBe(1);
@@ -124,7 +150,10 @@ beforeAll(async () => {
   ({ buyer, skuId } = await onDatabase(embeddedUrl(), async () => {
     await db().siteSettings.update({ where: { id: 1 }, data: { rateLimitPerKey: 1_000_000, rateLimitPerIp: 1_000_000 } });
     const b = await makeBuyer({ pointsCents: 10_000_000n });
-    const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor(`STOP-${crypto.randomBytes(3).toString("hex")}`, 2 * MAX_ORDERS_PER_PHASE + 10) });
+    const { sku } = await makeProduct({
+      priceCents: 100n,
+      cardKeys: cardKeysFor(`STOP-${crypto.randomBytes(3).toString("hex")}`, 2 * MAX_ORDERS_PER_PHASE + 10),
+    });
     return { buyer: b, skuId: sku.id };
   }));
   await new Promise((r) => setTimeout(r, 1500)); // the server's settings cache (1 s) sees the raised limits
@@ -155,7 +184,14 @@ describe("issue 10.4: clean shutdown, and no acknowledged order lost to a crash"
     const inFlight = attempts.filter((a) => a.sentAt < signalledAt - 100);
     expect(inFlight.length).toBeGreaterThan(CONCURRENCY);
     const failed = inFlight.filter((a) => a.status !== 200).map((a) => `${a.no}:${a.status}`);
-    if (failed.length) console.log(output.split("\n").filter((l) => /error|warn/i.test(l)).slice(0, 20).join("\n"));
+    if (failed.length)
+      console.log(
+        output
+          .split("\n")
+          .filter((l) => /error|warn/i.test(l))
+          .slice(0, 20)
+          .join("\n"),
+      );
     expect(failed).toEqual([]);
     expect(output).toContain("stopped cleanly");
     // PostgreSQL stopped cleanly: it removes its lock file only on a clean shutdown.

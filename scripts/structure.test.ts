@@ -13,22 +13,30 @@ import madge from "madge";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const MAX_LINES = 220;
+// Counted after Prettier wraps at 140 columns (decision 0037): issue 9's 220
+// was set when lines ran to 200 characters, and the same code now takes more.
+const MAX_LINES = 250;
 
 function sourceFiles(): string[] {
-  const out = execFileSync("git", ["ls-files", "lib", "app", "scripts", "components", "instrumentation.ts"], { cwd: ROOT, encoding: "utf8" });
+  const out = execFileSync("git", ["ls-files", "lib", "app", "scripts", "components", "instrumentation.ts"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   return out.split("\n").filter((f) => /\.tsx?$/.test(f) && fs.existsSync(path.join(ROOT, f)));
 }
 
 // One madge pass for the cycle and layer checks: file -> the files it imports.
 let graph: Promise<Awaited<ReturnType<typeof madge>>> | undefined;
 function importGraph() {
-  graph ??= madge(["lib", "app", "scripts", "components"].map((d) => path.join(ROOT, d)), {
-    baseDir: ROOT,
-    fileExtensions: ["ts", "tsx"],
-    tsConfig: path.join(ROOT, "tsconfig.json"),
-    excludeRegExp: [/lib[\\/]generated[\\/]/, /node_modules/],
-  });
+  graph ??= madge(
+    ["lib", "app", "scripts", "components"].map((d) => path.join(ROOT, d)),
+    {
+      baseDir: ROOT,
+      fileExtensions: ["ts", "tsx"],
+      tsConfig: path.join(ROOT, "tsconfig.json"),
+      excludeRegExp: [/lib[\\/]generated[\\/]/, /node_modules/],
+    },
+  );
   return graph;
 }
 
@@ -63,7 +71,12 @@ describe("structure (issue 9)", { timeout: 180_000 }, () => {
   });
 
   it("issue 23: the database layer (lib/db) imports nothing from the lib/ folders above it", async () => {
-    expect(await importsInto((f) => f.startsWith("lib/db/"), (d) => d.startsWith("lib/") && !BELOW_DB.test(d))).toEqual([]);
+    expect(
+      await importsInto(
+        (f) => f.startsWith("lib/db/"),
+        (d) => d.startsWith("lib/") && !BELOW_DB.test(d),
+      ),
+    ).toEqual([]);
   });
 
   it("issue 23: test helpers live in lib/testing: no module elsewhere is imported by tests only", async () => {
@@ -80,16 +93,20 @@ describe("structure (issue 9)", { timeout: 180_000 }, () => {
 
   it("issue 23: no lib/ module outside lib/admin-auth reaches next-auth or next/navigation, even through another module", async () => {
     const tree = (await importGraph()).obj();
-    const next = new Set(Object.keys(tree).filter((f) => /from\s+["'](next-auth|next\/navigation)["'/]/.test(fs.readFileSync(path.join(ROOT, f), "utf8"))));
+    const next = new Set(
+      Object.keys(tree).filter((f) => /from\s+["'](next-auth|next\/navigation)["'/]/.test(fs.readFileSync(path.join(ROOT, f), "utf8"))),
+    );
     const reaches = (f: string, seen: Set<string>): boolean =>
       !seen.has(f) && (seen.add(f), next.has(f) || (tree[f] ?? []).some((d) => reaches(d, seen)));
-    const offenders = Object.keys(tree).filter((f) => f.startsWith("lib/") && !f.startsWith("lib/admin-auth/") && !isTest(f) && reaches(f, new Set()));
+    const offenders = Object.keys(tree).filter(
+      (f) => f.startsWith("lib/") && !f.startsWith("lib/admin-auth/") && !isTest(f) && reaches(f, new Set()),
+    );
     expect(offenders).toEqual([]);
   });
 
-  it(`has no source file over ${MAX_LINES} lines, message tables and tests aside`, () => {
+  it(`has no source file over ${MAX_LINES} lines, message tables, the endpoint table and tests aside`, () => {
     const long = sourceFiles()
-      .filter((f) => !/\.(test|spec)\.tsx?$|lib\/i18n\/messages/.test(f))
+      .filter((f) => !/\.(test|spec)\.tsx?$|lib\/i18n\/messages|lib\/protocol\/endpoints\.ts$/.test(f))
       .map((f) => ({ f, lines: fs.readFileSync(path.join(ROOT, f), "utf8").split("\n").length }))
       .filter(({ lines }) => lines > MAX_LINES)
       .map(({ f, lines }) => `${f} (${lines})`);
@@ -99,9 +116,17 @@ describe("structure (issue 9)", { timeout: 180_000 }, () => {
   it("has no run of six or more duplicated lines in lib/ and scripts/ (jscpd)", () => {
     const report = path.join(ROOT, ".jscpd-report", "jscpd-report.json");
     fs.rmSync(report, { force: true });
-    execFileSync(process.execPath, [path.join(ROOT, "node_modules/jscpd/bin/jscpd"), "-c", ".jscpd.json", "lib", "scripts"], { cwd: ROOT, stdio: "ignore" });
+    execFileSync(process.execPath, [path.join(ROOT, "node_modules/jscpd/bin/jscpd"), "-c", ".jscpd.json", "lib", "scripts"], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
     const { duplicates } = JSON.parse(fs.readFileSync(report, "utf8")) as {
-      duplicates: { fragment: string; lines: number; firstFile: { name: string; start: number }; secondFile: { name: string; start: number } }[];
+      duplicates: {
+        fragment: string;
+        lines: number;
+        firstFile: { name: string; start: number };
+        secondFile: { name: string; start: number };
+      }[];
     };
     const importLine = /^\s*(import\b|export\s*\{|\}\s*from\s|[\w$]+,?\s*$|type\s+[\w$]+,?\s*$|$)/;
     const real = duplicates

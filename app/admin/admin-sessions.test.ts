@@ -73,7 +73,9 @@ describe("admin sessions end on the server", { timeout: SLOW_MACHINE_MS }, () =>
     expect(reset.code).toBe(0);
     expect(reset.stdout).not.toContain("operator set this one");
     expect(await sessionWorks(server.baseUrl, c)).toBe(false);
-    expect((await signIn(server.baseUrl, { email: "pw@example.com", password: "operator set this one", from: "127.0.0.33" })).session).toBeTruthy();
+    expect(
+      (await signIn(server.baseUrl, { email: "pw@example.com", password: "operator set this one", from: "127.0.0.33" })).session,
+    ).toBeTruthy();
     expect(await db().auditLog.count({ where: { action: "admin.password_changed", targetId: String(id) } })).toBe(2);
   });
 
@@ -96,7 +98,9 @@ describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
     const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
     await db().adminUser.update({ where: { id }, data: { totpEnabled: true, totpSecretCiphertext: encryptText(secret) } });
     const code = currentTotp(secret);
-    const both = await Promise.all(["127.0.0.41", "127.0.0.42"].map((from) => signIn(server.baseUrl, { email: "otp@example.com", password: PASSWORD, code, from })));
+    const both = await Promise.all(
+      ["127.0.0.41", "127.0.0.42"].map((from) => signIn(server.baseUrl, { email: "otp@example.com", password: PASSWORD, code, from })),
+    );
     expect(both.filter((r) => r.session).length).toBe(1);
     const replay = await signIn(server.baseUrl, { email: "otp@example.com", password: PASSWORD, code, from: "127.0.0.41" });
     expect(replay.error).toBe("invalid");
@@ -112,9 +116,18 @@ describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
     expect(hashRecoveryCode(code.toUpperCase().replace(/-/g, " "))).toBe(hashRecoveryCode(code));
 
     const { id } = await createAdmin({ email: "rec@example.com", password: PASSWORD });
-    await db().adminUser.update({ where: { id }, data: { totpEnabled: true, totpSecretCiphertext: encryptText("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"), recoveryCodeHashes: codes.map(hashRecoveryCode) } });
+    await db().adminUser.update({
+      where: { id },
+      data: {
+        totpEnabled: true,
+        totpSecretCiphertext: encryptText("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"),
+        recoveryCodeHashes: codes.map(hashRecoveryCode),
+      },
+    });
     expect((await signIn(server.baseUrl, { email: "rec@example.com", password: PASSWORD, code, from: "127.0.0.43" })).session).toBeTruthy();
-    expect((await signIn(server.baseUrl, { email: "rec@example.com", password: PASSWORD, code, from: "127.0.0.43" })).error).toBe("invalid");
+    expect((await signIn(server.baseUrl, { email: "rec@example.com", password: PASSWORD, code, from: "127.0.0.43" })).error).toBe(
+      "invalid",
+    );
   });
 });
 

@@ -31,7 +31,9 @@ describe("admin sign-in under guessing", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 8.4: 40 concurrent wrong guesses then the right password: at most 5 scrypt runs, the right one refused while locked, like a wrong password", async () => {
     await createAdmin({ email: "burst@example.com", password: PASSWORD });
     const from = "127.0.0.11";
-    const guesses = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(server.baseUrl, { email: "burst@example.com", password: `wrong guess ${i}`, from })));
+    const guesses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => signIn(server.baseUrl, { email: "burst@example.com", password: `wrong guess ${i}`, from })),
+    );
     expect(guesses.every((g) => g.error === "invalid" && !g.session)).toBe(true);
     expect(await evaluated("burst@example.com")).toBe(5);
 
@@ -64,7 +66,9 @@ describe("admin sign-in under guessing", { timeout: SLOW_MACHINE_MS }, () => {
     // and together they exceed the account-wide limit for untrusted clients.
     const attackers = ["127.0.0.2", "127.0.0.3", "127.0.0.4"];
     for (const from of attackers) {
-      await Promise.all(Array.from({ length: 8 }, (_, i) => signIn(server.baseUrl, { email: "owner@example.com", password: `guess ${from} ${i}`, from })));
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) => signIn(server.baseUrl, { email: "owner@example.com", password: `guess ${from} ${i}`, from })),
+      );
     }
     expect(await evaluated("owner@example.com")).toBeLessThanOrEqual(1 + PER_ACCOUNT_UNTRUSTED_LIMIT);
     // The attacker's own address stays locked even with the right password.
@@ -77,19 +81,25 @@ describe("admin sign-in under guessing", { timeout: SLOW_MACHINE_MS }, () => {
     expect(again.session).toBeTruthy();
     // A device cookie for another account, or a forged one, does not count as trusted.
     const forged = owner.device!.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
-    expect((await signIn(server.baseUrl, { email: "owner@example.com", password: PASSWORD, from: "127.0.0.6", cookie: forged })).session).toBeUndefined();
+    expect(
+      (await signIn(server.baseUrl, { email: "owner@example.com", password: PASSWORD, from: "127.0.0.6", cookie: forged })).session,
+    ).toBeUndefined();
   });
 
   it("issue 8.4: one address is throttled before any scrypt work, whatever e-mails it names", async () => {
     const from = "127.0.0.21";
     const n = PER_ADDRESS_LIMIT + 10;
-    const replies = await Promise.all(Array.from({ length: n }, (_, i) => signIn(server.baseUrl, { email: `spray-${i}@example.com`, password: "any password", from })));
+    const replies = await Promise.all(
+      Array.from({ length: n }, (_, i) => signIn(server.baseUrl, { email: `spray-${i}@example.com`, password: "any password", from })),
+    );
     expect(replies.every((r) => r.error === "invalid")).toBe(true);
     const failed = await db().auditLog.count({ where: { action: "admin.sign_in_failed", ip: from } });
     expect(failed).toBe(PER_ADDRESS_LIMIT);
     expect(await db().auditLog.count({ where: { action: "admin.sign_in_throttled", ip: from } })).toBe(1);
     // Further attempts from there cost no scrypt run (a failure is audited only after one) and no audit row.
-    await Promise.all(Array.from({ length: 5 }, (_, i) => signIn(server.baseUrl, { email: `late-${i}@example.com`, password: "any password", from })));
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) => signIn(server.baseUrl, { email: `late-${i}@example.com`, password: "any password", from })),
+    );
     expect(await db().auditLog.count({ where: { action: "admin.sign_in_throttled", ip: from } })).toBe(1);
     expect(await db().auditLog.count({ where: { action: "admin.sign_in_failed", ip: from } })).toBe(PER_ADDRESS_LIMIT);
   });

@@ -26,7 +26,10 @@ afterAll(async () => server?.stop());
 async function signIn(email: string, password: string, code = "", ip = "203.0.113.7") {
   const csrfRes = await fetch(`${server.baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-  const cookie = csrfRes.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = csrfRes.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const res = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
@@ -35,13 +38,27 @@ async function signIn(email: string, password: string, code = "", ip = "203.0.11
   });
   const body = (await res.json()) as { url: string };
   const error = new URL(body.url).searchParams.get("error");
-  const session = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="))?.split(";")[0];
+  const session = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("next-auth.session-token="))
+    ?.split(";")[0];
   return { error, session };
 }
 
 describe("admin console access", { timeout: SLOW_MACHINE_MS }, () => {
   it("redirects a signed-out request for any admin page to the sign-in page", async () => {
-    for (const path of ["/admin", "/admin/orders", "/admin/settings", "/admin/buyers", "/admin/api-keys", "/admin/manual", "/admin/audit", "/admin/security", "/admin/password", "/admin/orders/X1"]) {
+    for (const path of [
+      "/admin",
+      "/admin/orders",
+      "/admin/settings",
+      "/admin/buyers",
+      "/admin/api-keys",
+      "/admin/manual",
+      "/admin/audit",
+      "/admin/security",
+      "/admin/password",
+      "/admin/orders/X1",
+    ]) {
       const res = await fetch(`${server.baseUrl}${path}`, { redirect: "manual" });
       expect([303, 307, 308], path).toContain(res.status);
       expect(res.headers.get("location"), path).toMatch(/\/admin\/sign-in$/);
@@ -77,14 +94,20 @@ describe("admin console access", { timeout: SLOW_MACHINE_MS }, () => {
     const actions = (await db().auditLog.findMany({ where: { actor: "lock@example.com" }, orderBy: { id: "asc" } })).map((r) => r.action);
     expect(actions).toEqual([...Array(5).fill("admin.sign_in_failed"), "admin.sign_in_throttled"]);
     // Once the lock has passed, the right password works again.
-    await db().adminSignInCounter.updateMany({ where: { key: { startsWith: "acct-ip:lock%40example.com:" } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db().adminSignInCounter.updateMany({
+      where: { key: { startsWith: "acct-ip:lock%40example.com:" } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect((await signIn("lock@example.com", PASSWORD)).error).toBeNull();
   });
 
   it("requires the TOTP code when two-factor is on; a recovery code works exactly once", async () => {
     const { id } = await createAdmin({ email: "totp@example.com", password: PASSWORD });
     const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
-    await db().adminUser.update({ where: { id }, data: { totpEnabled: true, totpSecretCiphertext: encryptText(secret), recoveryCodeHashes: [hashRecoveryCode("abcde-12345")] } });
+    await db().adminUser.update({
+      where: { id },
+      data: { totpEnabled: true, totpSecretCiphertext: encryptText(secret), recoveryCodeHashes: [hashRecoveryCode("abcde-12345")] },
+    });
     expect((await signIn("totp@example.com", PASSWORD)).error).toBe("totp_required");
     expect((await signIn("totp@example.com", PASSWORD, "000000")).error).toBe("invalid");
     expect((await signIn("totp@example.com", PASSWORD, currentTotp(secret))).error).toBeNull();

@@ -28,8 +28,15 @@ beforeAll(async () => {
 }, SLOW_MACHINE_MS);
 afterAll(async () => Promise.all([plain?.stop(), tls?.stop()]));
 
-const get = (base: string, path: string, headers: Record<string, string> = {}) => fetch(new URL(path, base), { headers, redirect: "manual" });
-const directives = (csp: string) => new Map(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+const get = (base: string, path: string, headers: Record<string, string> = {}) =>
+  fetch(new URL(path, base), { headers, redirect: "manual" });
+const directives = (csp: string) =>
+  new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 const scriptTags = (html: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
 
 describe("issue 22.7: headers of the pages a browser opens", { timeout: SLOW_MACHINE_MS }, () => {
@@ -51,7 +58,10 @@ describe("issue 22.7: headers of the pages a browser opens", { timeout: SLOW_MAC
       expect(csp.get("frame-ancestors"), kind).toEqual(["'none'"]);
       expect(csp.get("script-src"), kind).not.toContain("'unsafe-inline'");
       expect(csp.get("script-src"), kind).not.toContain("'unsafe-eval'");
-      expect(csp.get("img-src")?.filter((s) => !["'self'", "data:", "blob:"].includes(s)), kind).toEqual([]);
+      expect(
+        csp.get("img-src")?.filter((s) => !["'self'", "data:", "blob:"].includes(s)),
+        kind,
+      ).toEqual([]);
       expect(res.headers.get("referrer-policy"), kind).toBe("same-origin");
       expect(res.headers.get("x-content-type-options"), kind).toBe("nosniff");
       expect(res.headers.get("strict-transport-security"), kind).toBeNull();
@@ -87,21 +97,31 @@ describe("issue 22.7: headers of the pages a browser opens", { timeout: SLOW_MAC
   });
 
   it("issue 22.7: the console page of an upstream-imported product gives the browser no upstream image address to fetch", async () => {
-    const { product } = await makeProduct({ fulfillmentType: "upstream", content: { "zh-CN": "详情", en: `![box](https://${UPSTREAM_IMAGES}/content.png)` } });
+    const { product } = await makeProduct({
+      fulfillmentType: "upstream",
+      content: { "zh-CN": "详情", en: `![box](https://${UPSTREAM_IMAGES}/content.png)` },
+    });
     const conn = await db().upstreamConnection.create({
       data: { name: "images", baseUrl: "http://127.0.0.1:9", profile: "U", apiKey: "k", secretCiphertext: encryptText("s") },
     });
     // As upstream:import stores them: the upstream's own addresses.
     await db().product.update({
       where: { id: product.id },
-      data: { upstreamConnectionId: conn.id, upstreamProductId: 7, logo: `https://${UPSTREAM_IMAGES}/logo.png`, images: [`https://${UPSTREAM_IMAGES}/1.png`, `http://${UPSTREAM_IMAGES}/2.png`] },
+      data: {
+        upstreamConnectionId: conn.id,
+        upstreamProductId: 7,
+        logo: `https://${UPSTREAM_IMAGES}/logo.png`,
+        images: [`https://${UPSTREAM_IMAGES}/1.png`, `http://${UPSTREAM_IMAGES}/2.png`],
+      },
     });
     const res = await get(plain.baseUrl, `/admin/catalog/products/${product.id}`, { cookie: session });
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain('data-testid="external-image"');
     // Neither an element's src/srcset/href/poster nor the same props in the RSC payload (escaped inside a script).
-    expect(html).not.toMatch(new RegExp(`(src|srcSet|srcset|href|poster)\\\\?"?\\s*[=:]\\s*\\\\?"[^"\\\\]*${UPSTREAM_IMAGES.replace(/\./g, "\\.")}`));
+    expect(html).not.toMatch(
+      new RegExp(`(src|srcSet|srcset|href|poster)\\\\?"?\\s*[=:]\\s*\\\\?"[^"\\\\]*${UPSTREAM_IMAGES.replace(/\./g, "\\.")}`),
+    );
     expect(html).not.toMatch(new RegExp(`url\\([^)]*${UPSTREAM_IMAGES.replace(/\./g, "\\.")}`));
     // And were one written, the policy refuses to fetch it.
     expect(directives(res.headers.get("content-security-policy") ?? "").get("img-src")).toEqual(["'self'", "data:", "blob:"]);

@@ -43,7 +43,10 @@ describe("issue 22.8: a generated first password", { timeout: SLOW_MACHINE_MS },
     expect(page.body).not.toMatch(/href="\/admin\/(orders|settings|buyers|catalog)"/);
 
     // In a real browser: sign-in lands on the password page, and its form (the one action allowed) replaces the password.
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
     try {
       const tab = await browser.newPage({ baseURL: server.baseUrl, locale: "en-US" });
       await tab.goto("/admin/sign-in");
@@ -64,7 +67,8 @@ describe("issue 22.8: a generated first password", { timeout: SLOW_MACHINE_MS },
     const after = (await signIn(server.baseUrl, { email: first!.email, password: "my own first password", from })).session!;
     const orders = await send(server.baseUrl, "/admin/orders", { from, cookie: after });
     expect(orders.status).toBe(200);
-    expect((await send(server.baseUrl, "/admin/password", { from, cookie: after })).body).not.toContain('data-testid="password-change-required"');
+    expect((await send(server.baseUrl, "/admin/password", { from, cookie: after })).body).not.toContain(
+      'data-testid="password-change-required"',
+    );
   });
-
 });

@@ -11,5 +11,9 @@ export async function generateMetadata() {
 
 export default async function AdminRootLayout({ children }: { children: ReactNode }) {
   const { locale } = await getI18n();
-  return <div className="admin" lang={locale}>{children}</div>;
+  return (
+    <div className="admin" lang={locale}>
+      {children}
+    </div>
+  );
 }

@@ -53,7 +53,11 @@ describe("issue 10.7: what /metrics reports", () => {
   it("request counts and latency per endpoint and status, orders, stock per SKU, balances, jobs, callbacks, upstream purchases", async () => {
     const buyer = await makeBuyer({ pointsCents: 50_000n });
     const { sku } = await makeProduct({ priceCents: 1000n, cardKeys: cardKeysFor("MET", 5) });
-    await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "U", input: { downstreamOrderNo: `MET-${Date.now()}`, skuId: sku.id, quantity: 2 } });
+    await createOrder({
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
+      input: { downstreamOrderNo: `MET-${Date.now()}`, skuId: sku.id, quantity: 2 },
+    });
     const ping = await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/v1/upstream/ping" });
     expect(ping.status).toBe(200);
     const bad = await signedRawRequest(server.baseUrl, { ...buyer, apiSecret: "wrong" }, { method: "GET", path: "/v1/upstream/ping" });
@@ -72,8 +76,14 @@ describe("issue 10.7: what /metrics reports", () => {
     expect(sample(text, "cardkey_card_keys_available", `sku="${sku.skuCode}"`)).toBe(3);
     const balance = await db().user.aggregate({ _sum: { balanceCents: true } });
     expect(sample(text, "cardkey_points_balance")).toBe(Number(balance._sum.balanceCents) / 100);
-    for (const name of ["cardkey_jobs_waiting", "cardkey_jobs_oldest_waiting_seconds", "cardkey_refunds"]) expect(sample(text, name), name).toBeGreaterThanOrEqual(0);
-    for (const name of ["cardkey_callback_attempts", "cardkey_callbacks", "cardkey_upstream_purchases", "cardkey_process_cpu_seconds_total"]) {
+    for (const name of ["cardkey_jobs_waiting", "cardkey_jobs_oldest_waiting_seconds", "cardkey_refunds"])
+      expect(sample(text, name), name).toBeGreaterThanOrEqual(0);
+    for (const name of [
+      "cardkey_callback_attempts",
+      "cardkey_callbacks",
+      "cardkey_upstream_purchases",
+      "cardkey_process_cpu_seconds_total",
+    ]) {
       expect(text, name).toContain(`# TYPE ${name}`);
     }
     // Never a secret in a scrape.
@@ -81,7 +91,8 @@ describe("issue 10.7: what /metrics reports", () => {
   });
 
   it("the waiting-job gauges count a job that is due and untaken, and its age", async () => {
-    await db().$executeRaw`SELECT graphile_worker.add_job('metrics-test-task', '{}'::json, run_at := now() - interval '90 seconds', job_key := 'metrics-test')`;
+    await db()
+      .$executeRaw`SELECT graphile_worker.add_job('metrics-test-task', '{}'::json, run_at := now() - interval '90 seconds', job_key := 'metrics-test')`;
     try {
       const text = await (await scrape(server, `Bearer ${TOKEN}`)).text();
       expect(sample(text, "cardkey_jobs_waiting")).toBeGreaterThanOrEqual(1);

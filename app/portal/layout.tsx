@@ -12,5 +12,9 @@ export async function generateMetadata() {
 /** The portal shares the console's stylesheet and shell classes; its pages and session are its own. */
 export default async function PortalRootLayout({ children }: { children: ReactNode }) {
   const { locale } = await getI18n();
-  return <div className="admin" lang={locale}>{children}</div>;
+  return (
+    <div className="admin" lang={locale}>
+      {children}
+    </div>
+  );
 }

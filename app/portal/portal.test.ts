@@ -37,7 +37,12 @@ afterAll(async () => server?.stop());
 
 const get = (p: string, cookie?: string) => fetch(server.baseUrl + p, { redirect: "manual", headers: cookie ? { cookie } : {} });
 const post = (p: string, cookie: string, body: object = {}) =>
-  fetch(server.baseUrl + p, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/json", origin: server.baseUrl }, body: JSON.stringify(body) });
+  fetch(server.baseUrl + p, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie, "content-type": "application/json", origin: server.baseUrl },
+    body: JSON.stringify(body),
+  });
 
 /** A buyer with a portal password (through an invitation, as an administrator makes it) and an API key with points. */
 async function portalBuyer() {
@@ -49,11 +54,16 @@ async function portalBuyer() {
 
 async function signIn(email: string, password = PASSWORD): Promise<string | null> {
   const res = await fetch(server.baseUrl + "/portal/session", {
-    method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: server.baseUrl },
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.baseUrl },
     body: new URLSearchParams({ email, password }).toString(),
   });
   expect(res.status).toBe(303);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("cardkey-portal-session="));
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.startsWith("cardkey-portal-session="));
   return new URL(res.headers.get("location")!).pathname === "/portal" && cookie ? cookie : null;
 }
 
@@ -64,7 +74,11 @@ describe("issue 24.1: accounts and sign-in", { timeout: SLOW }, () => {
     const b = await makeBuyer();
     const invite = await runCli(["user:invite", "--email", b.user.email], { DATABASE_URL: url });
     expect(invite.code).toBe(0);
-    expect(invite.json).toEqual({ id: b.user.id, email: b.user.email, invite_url: expect.stringMatching(/\/portal\/link\/[A-Za-z0-9_-]{43}$/) });
+    expect(invite.json).toEqual({
+      id: b.user.id,
+      email: b.user.email,
+      invite_url: expect.stringMatching(/\/portal\/link\/[A-Za-z0-9_-]{43}$/),
+    });
     const token = (invite.json.invite_url as string).split("/").at(-1)!;
     const page = await get(`/portal/link/${token}`);
     expect(await page.text()).toContain(b.user.email);
@@ -82,7 +96,10 @@ describe("issue 24.1: accounts and sign-in", { timeout: SLOW }, () => {
   it("issue 24.1: a portal session never opens /admin, and an admin session never opens /portal", async () => {
     const b = await portalBuyer();
     const portal = (await signIn(b.user.email))!;
-    const admin = await adminSignIn(server.baseUrl, { email: (await createAdmin({ email: `admin-${++seq}@example.test`, password: PASSWORD })).email, password: PASSWORD });
+    const admin = await adminSignIn(server.baseUrl, {
+      email: (await createAdmin({ email: `admin-${++seq}@example.test`, password: PASSWORD })).email,
+      password: PASSWORD,
+    });
     expect((await get("/admin/settings", portal)).status).toBe(307);
     expect((await get("/portal", admin.session!)).headers.get("location")).toMatch(/\/portal\/sign-in$/);
     expect((await post("/portal/api/top-ups", admin.session!, { amount: "1.00", transferReference: "x" })).status).toBe(401);
@@ -111,7 +128,15 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
       }
     };
     walk(path.join(process.cwd(), "app/portal"));
-    const routes = files.map((f) => "/" + path.relative(path.join(process.cwd(), "app"), path.dirname(f)).split(path.sep).filter((s) => !/^\(.*\)$/.test(s)).join("/"));
+    const routes = files.map(
+      (f) =>
+        "/" +
+        path
+          .relative(path.join(process.cwd(), "app"), path.dirname(f))
+          .split(path.sep)
+          .filter((s) => !/^\(.*\)$/.test(s))
+          .join("/"),
+    );
     expect(new Set(routes)).toEqual(new Set(PORTAL_ROUTES.map((r) => r.path)));
   });
 
@@ -119,12 +144,20 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
     const [a, b] = [await portalBuyer(), await portalBuyer()];
     // B's things: a delivered order, a catalogue event, a session, a pending top-up.
     const { sku } = await makeProduct({ priceCents: 500n, cardKeys: cardKeysFor("ISO", 2) });
-    const order = await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", { downstream_order_no: `B-SECRET-${++seq}`, sku_id: sku.id, quantity: 1 });
+    const order = await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", {
+      downstream_order_no: `B-SECRET-${++seq}`,
+      sku_id: sku.id,
+      quantity: 1,
+    });
     const orderNo = ((await order.json()) as { order_no: string }).order_no;
-    const event = await db().catalogEvent.create({ data: { credentialId: b.id, url: "http://127.0.0.1:9/hook", body: "{}", productCount: 0, status: "failed" } });
+    const event = await db().catalogEvent.create({
+      data: { credentialId: b.id, url: "http://127.0.0.1:9/hook", body: "{}", productCount: 0, status: "failed" },
+    });
     const cookieA = (await signIn(a.user.email))!;
     const cookieB = (await signIn(b.user.email))!;
-    const sessionB = (await db().buyerSession.findFirstOrThrow({ where: { userId: b.user.id, revokedAt: null }, orderBy: { createdAt: "desc" } })).id;
+    const sessionB = (
+      await db().buyerSession.findFirstOrThrow({ where: { userId: b.user.id, revokedAt: null }, orderBy: { createdAt: "desc" } })
+    ).id;
     await requestTopUp({ userId: b.user.id, input: { amount: "9.99", transferReference: "B-TRANSFER" }, actor: CLI_ACTOR });
     const ids: Record<string, string> = { orderNo, apiKey: b.apiKey, eventId: String(event.id), sessionId: sessionB };
     const bodies: Record<string, object> = { "/portal/api/keys/[apiKey]/rotate": { overlapHours: 1 } };
@@ -133,7 +166,10 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
     for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public")) {
       const params = [...route.path.matchAll(/\[(\w+)\]/g)].map((m) => m[1]!);
       const p = route.path.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(ids[k]!));
-      const res = route.method === "GET" ? await get(p, cookieA) : await post(p, cookieA, bodies[route.path] ?? { amount: "1.00", transferReference: "A-REF", name: "a" });
+      const res =
+        route.method === "GET"
+          ? await get(p, cookieA)
+          : await post(p, cookieA, bodies[route.path] ?? { amount: "1.00", transferReference: "A-REF", name: "a" });
       const text = await res.text();
       if (params.length) expect(res.status, `${route.method} ${route.path}`).toBe(404);
       else expect(res.status, `${route.method} ${route.path}`).toBe(200);
@@ -143,7 +179,10 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
     }
     expect(checked).toBe(PORTAL_ROUTES.filter((r) => r.kind !== "public").length);
     // Nothing of B's changed: its key, order, event and session are as they were.
-    expect(await db().apiCredential.findUniqueOrThrow({ where: { id: b.id } })).toMatchObject({ isActive: true, previousSecretUntil: null });
+    expect(await db().apiCredential.findUniqueOrThrow({ where: { id: b.id } })).toMatchObject({
+      isActive: true,
+      previousSecretUntil: null,
+    });
     expect(await db().catalogEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ status: "failed" });
     expect(await opensPortal(cookieB)).toBe(true);
     expect(await db().auditLog.count({ where: { action: "order.keys_reveal", targetId: orderNo } })).toBe(0);
@@ -160,10 +199,14 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     let last = 0;
     const ping = async (secret: string) => {
       last = Math.max(Math.floor(Date.now() / 1000), last + 1);
-      return (await supplierClient(server.baseUrl, "/api/v1/provider", { apiKey: b.apiKey, apiSecret: secret }).get("/ping", { timestamp: last })).status;
+      return (
+        await supplierClient(server.baseUrl, "/api/v1/provider", { apiKey: b.apiKey, apiSecret: secret }).get("/ping", { timestamp: last })
+      ).status;
     };
     expect(await ping(b.apiSecret)).toBe(200);
-    const rotated = (await (await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 2 })).json()) as { reveal: { value: string }[] };
+    const rotated = (await (await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 2 })).json()) as {
+      reveal: { value: string }[];
+    };
     const second = rotated.reveal[0]!.value;
     expect(await ping(second)).toBe(200);
     expect(await ping(b.apiSecret)).toBe(200);
@@ -171,7 +214,9 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     await db().apiCredential.update({ where: { id: b.id }, data: { previousSecretUntil: new Date(Date.now() - 1) } });
     await expect.poll(() => ping(b.apiSecret), { timeout: 5000, interval: 300 }).toBe(401);
     expect(await ping(second)).toBe(200);
-    const third = ((await (await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 0 })).json()) as { reveal: { value: string }[] }).reveal[0]!.value;
+    const third = (
+      (await (await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 0 })).json()) as { reveal: { value: string }[] }
+    ).reveal[0]!.value;
     await expect.poll(() => ping(second), { timeout: 5000, interval: 300 }).toBe(401);
     expect(await ping(third)).toBe(200);
     expect((await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 73 })).status).toBe(400);
@@ -185,7 +230,11 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     const b = await portalBuyer();
     const keys = cardKeysFor("REVEAL", 1);
     const { sku } = await makeProduct({ priceCents: 700n, cardKeys: keys });
-    const res = await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", { downstream_order_no: `R-${++seq}`, sku_id: sku.id, quantity: 1 });
+    const res = await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", {
+      downstream_order_no: `R-${++seq}`,
+      sku_id: sku.id,
+      quantity: 1,
+    });
     const orderNo = ((await res.json()) as { order_no: string }).order_no;
     const cookie = (await signIn(b.user.email))!;
     const page = await (await get(`/portal/orders/${orderNo}`, cookie)).text();
@@ -195,7 +244,9 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     const revealed = (await (await post(`/portal/api/orders/${orderNo}/reveal`, cookie)).json()) as { lines: string[] };
     expect(revealed.lines).toEqual(keys);
     expect(await (await get("/portal/orders.csv?keys=1", cookie)).text()).toContain(keys[0]);
-    expect(await db().auditLog.count({ where: { action: "order.keys_reveal", targetId: orderNo, actor: `buyer:${b.user.email}` } })).toBe(1);
+    expect(await db().auditLog.count({ where: { action: "order.keys_reveal", targetId: orderNo, actor: `buyer:${b.user.email}` } })).toBe(
+      1,
+    );
     expect(await db().auditLog.count({ where: { action: "orders.export_keys", actor: `buyer:${b.user.email}` } })).toBe(1);
     expect(server.output()).not.toContain(keys[0]);
   });
@@ -203,12 +254,19 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
   it("issue 24.2: a top-up request moves no money; approving it credits the points once however many approvals race", async () => {
     const b = await portalBuyer();
     const cookie = (await signIn(b.user.email))!;
-    const asked = (await (await post("/portal/api/top-ups", cookie, { amount: "250.00", transferReference: "BANK-1" })).json()) as { id: number };
+    const asked = (await (await post("/portal/api/top-ups", cookie, { amount: "250.00", transferReference: "BANK-1" })).json()) as {
+      id: number;
+    };
     expect((await post("/portal/api/top-ups", cookie, { amount: "-5.00", transferReference: "BANK-2" })).status).toBe(400);
     expect((await db().user.findUniqueOrThrow({ where: { id: b.user.id } })).balanceCents).toBe(100_000n);
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => approveTopUp({ id: asked.id, actor: CLI_ACTOR })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(["conflict", "conflict", "conflict", "conflict"]);
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual([
+      "conflict",
+      "conflict",
+      "conflict",
+      "conflict",
+    ]);
     expect((await db().user.findUniqueOrThrow({ where: { id: b.user.id } })).balanceCents).toBe(125_000n);
     expect(await db().pointsLedger.count({ where: { userId: b.user.id, deltaCents: 25_000n } })).toBe(1);
     const statement = await (await get("/portal/statement.csv", cookie)).text();
@@ -217,6 +275,8 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     const rejectAgain = await runCli(["topup:reject", "--id", String(asked.id), "--reason", "late"], { DATABASE_URL: url });
     expect(rejectAgain.code).toBe(1);
     const list = await runCli(["topup:list", "--state", "approved"], { DATABASE_URL: url });
-    expect(list.json.top_ups).toEqual(expect.arrayContaining([expect.objectContaining({ id: asked.id, amount: "250.00", state: "approved", email: b.user.email })]));
+    expect(list.json.top_ups).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: asked.id, amount: "250.00", state: "approved", email: b.user.email })]),
+    );
   });
 });

@@ -16,7 +16,8 @@ export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 class SessionRevoked extends Error {
   override name = "SessionRevoked";
 }
-const isRevoked = (m: unknown) => (m as Error | undefined)?.name === "SessionRevoked" || (m as { error?: Error } | undefined)?.error?.name === "SessionRevoked";
+const isRevoked = (m: unknown) =>
+  (m as Error | undefined)?.name === "SessionRevoked" || (m as { error?: Error } | undefined)?.error?.name === "SessionRevoked";
 
 /**
  * next-auth v4 options, built per request because the Secure flag follows the
@@ -42,7 +43,9 @@ export async function authOptions(): Promise<NextAuthOptions> {
           code: { label: "Code", type: "text" },
         },
         async authorize(credentials, req) {
-          const email = String(credentials?.email ?? "").trim().toLowerCase();
+          const email = String(credentials?.email ?? "")
+            .trim()
+            .toLowerCase();
           const jar = await cookies();
           const result = await verifySignIn({
             email,
@@ -52,7 +55,13 @@ export async function authOptions(): Promise<NextAuthOptions> {
             trustedDevice: isTrustedDevice(jar.get(DEVICE_COOKIE)?.value, email),
           });
           if (!result.ok) throw new Error(result.reason);
-          jar.set(DEVICE_COOKIE, issueDeviceCookie(result.admin.email), { httpOnly: true, sameSite: "lax", secure, path: "/", maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS });
+          jar.set(DEVICE_COOKIE, issueDeviceCookie(result.admin.email), {
+            httpOnly: true,
+            sameSite: "lax",
+            secure,
+            path: "/",
+            maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
+          });
           return { id: String(result.admin.id), email: result.admin.email, sessionVersion: result.admin.sessionVersion };
         },
       }),
@@ -74,7 +83,12 @@ export async function authOptions(): Promise<NextAuthOptions> {
         if (!adminId || typeof token.sv !== "number") return;
         // Only a live session can sign out: an old copied cookie must not end the owner's sessions.
         if (!(await endAllSessions(adminId, token.sv))) return;
-        await writeAuditLog(db(), { actor: { kind: "admin", id: adminId }, action: "admin.sign_out", targetType: "admin_user", targetId: String(adminId) });
+        await writeAuditLog(db(), {
+          actor: { kind: "admin", id: adminId },
+          action: "admin.sign_out",
+          targetType: "admin_user",
+          targetId: String(adminId),
+        });
       },
     },
     logger: {

@@ -18,7 +18,13 @@ function mac(payload: string): string {
 
 /** A new device cookie value for `email`, valid for DEVICE_COOKIE_MAX_AGE_SECONDS. */
 export function issueDeviceCookie(email: string, now = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify({ e: email, n: crypto.randomBytes(12).toString("base64url"), x: Math.floor(now / 1000) + DEVICE_COOKIE_MAX_AGE_SECONDS })).toString("base64url");
+  const payload = Buffer.from(
+    JSON.stringify({
+      e: email,
+      n: crypto.randomBytes(12).toString("base64url"),
+      x: Math.floor(now / 1000) + DEVICE_COOKIE_MAX_AGE_SECONDS,
+    }),
+  ).toString("base64url");
   return `${payload}.${mac(payload)}`;
 }
 

@@ -6,10 +6,14 @@ import { db } from "../db/client";
  * Sign-out, a password change and disabling the admin bump the version, which
  * ends every session of that admin at once on every app instance.
  */
-export async function findLiveAdmin(adminId: unknown, sessionVersion: unknown): Promise<{ id: number; email: string; passwordChangeRequired: boolean } | null> {
+export async function findLiveAdmin(
+  adminId: unknown,
+  sessionVersion: unknown,
+): Promise<{ id: number; email: string; passwordChangeRequired: boolean } | null> {
   if (typeof adminId !== "number" || !Number.isSafeInteger(adminId) || typeof sessionVersion !== "number") return null;
   const admin = await db().adminUser.findUnique({
-    where: { id: adminId }, select: { id: true, email: true, isActive: true, sessionVersion: true, passwordChangeRequired: true },
+    where: { id: adminId },
+    select: { id: true, email: true, isActive: true, sessionVersion: true, passwordChangeRequired: true },
   });
   if (!admin?.isActive || admin.sessionVersion !== sessionVersion) return null;
   return { id: admin.id, email: admin.email, passwordChangeRequired: admin.passwordChangeRequired };

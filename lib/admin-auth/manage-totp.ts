@@ -17,13 +17,21 @@ export async function beginTotpSetup(admin: AdminSession): Promise<{ secret: str
   const secret = newTotpSecret();
   await db().$transaction(async (tx) => {
     await tx.adminUser.update({ where: { id: admin.id }, data: { totpSecretCiphertext: encryptText(secret) } });
-    await writeAuditLog(tx, { actor: adminActor(admin), action: "admin.totp_setup_started", targetType: "admin_user", targetId: String(admin.id) });
+    await writeAuditLog(tx, {
+      actor: adminActor(admin),
+      action: "admin.totp_setup_started",
+      targetType: "admin_user",
+      targetId: String(admin.id),
+    });
   });
   return { secret, uri: totpUri(secret, admin.email) };
 }
 
 export async function enableTotp(admin: AdminSession, code: string): Promise<string[]> {
-  const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { totpEnabled: true, totpSecretCiphertext: true } });
+  const row = await db().adminUser.findUniqueOrThrow({
+    where: { id: admin.id },
+    select: { totpEnabled: true, totpSecretCiphertext: true },
+  });
   if (row.totpEnabled) throw appError("conflict", "two-factor is already on");
   if (!row.totpSecretCiphertext) throw appError("bad_request", "start the setup first");
   const step = checkTotp(decryptText(row.totpSecretCiphertext), code);
@@ -31,8 +39,17 @@ export async function enableTotp(admin: AdminSession, code: string): Promise<str
   const codes = newRecoveryCodes();
   // The step that proved the setup counts as used: the same code cannot then sign in.
   await db().$transaction(async (tx) => {
-    await tx.adminUser.update({ where: { id: admin.id }, data: { totpEnabled: true, totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) } });
-    await writeAuditLog(tx, { actor: adminActor(admin), action: "admin.totp_enabled", targetType: "admin_user", targetId: String(admin.id), details: { recoveryCodes: codes.length } });
+    await tx.adminUser.update({
+      where: { id: admin.id },
+      data: { totpEnabled: true, totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) },
+    });
+    await writeAuditLog(tx, {
+      actor: adminActor(admin),
+      action: "admin.totp_enabled",
+      targetType: "admin_user",
+      targetId: String(admin.id),
+      details: { recoveryCodes: codes.length },
+    });
   });
   return codes;
 }
@@ -41,7 +58,15 @@ export async function disableTotp(admin: AdminSession, password: string): Promis
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { passwordHash: true } });
   if (!(await verifyPassword(password, row.passwordHash))) throw appError("bad_request", "wrong password");
   await db().$transaction(async (tx) => {
-    await tx.adminUser.update({ where: { id: admin.id }, data: { totpEnabled: false, totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [] } });
-    await writeAuditLog(tx, { actor: adminActor(admin), action: "admin.totp_disabled", targetType: "admin_user", targetId: String(admin.id) });
+    await tx.adminUser.update({
+      where: { id: admin.id },
+      data: { totpEnabled: false, totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [] },
+    });
+    await writeAuditLog(tx, {
+      actor: adminActor(admin),
+      action: "admin.totp_disabled",
+      targetType: "admin_user",
+      targetId: String(admin.id),
+    });
   });
 }

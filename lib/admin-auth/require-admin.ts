@@ -21,7 +21,10 @@ async function liveSession(): Promise<{ admin: AdminSession; passwordChangeRequi
   // The JWT alone would outlive a sign-out or a disabled account: check the row every time.
   const admin = await findLiveAdmin(session.adminId, session.sv);
   if (!admin) return null;
-  return { admin: { id: admin.id, email: admin.email, ip: clientIp(await headers()) }, passwordChangeRequired: admin.passwordChangeRequired };
+  return {
+    admin: { id: admin.id, email: admin.email, ip: clientIp(await headers()) },
+    passwordChangeRequired: admin.passwordChangeRequired,
+  };
 }
 
 /** The signed-in administrator, or null (expired, signed out, password changed, disabled since; or a required password change pending). */

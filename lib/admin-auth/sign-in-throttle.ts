@@ -44,7 +44,10 @@ export async function reserveSignIn(email: string, ip: string, trustedDevice: bo
     // `first` marks the attempt that crossed the limit: audited once, not on every refusal.
     if (!r.allowed) return { ok: false, refusedBy, first: r.count === limit + 1 };
   }
-  return { ok: true, keys: { address: addressKey(ip), accountAddress: accountAddressKey(email, ip), account: trustedDevice ? null : accountKey(email) } };
+  return {
+    ok: true,
+    keys: { address: addressKey(ip), accountAddress: accountAddressKey(email, ip), account: trustedDevice ? null : accountKey(email) },
+  };
 }
 
 /** The password was right (TOTP may still be pending): not a guess, give the reservations back. */

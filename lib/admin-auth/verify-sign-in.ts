@@ -16,8 +16,7 @@ export interface SignInAttempt {
 }
 
 export type SignInResult =
-  | { ok: true; admin: { id: number; email: string; sessionVersion: number } }
-  | { ok: false; reason: "invalid" | "totp_required" };
+  { ok: true; admin: { id: number; email: string; sessionVersion: number } } | { ok: false; reason: "invalid" | "totp_required" };
 
 // A real hash to compare against when no admin matches, so an unknown e-mail
 // costs the same scrypt time as a wrong password (no account enumeration).
@@ -37,7 +36,14 @@ export async function verifySignIn(attempt: SignInAttempt): Promise<SignInResult
   const ip = attempt.ip || "unknown";
   const audit = (action: string, details: Record<string, string>, adminUserId?: number) =>
     // Sign-in events are not changes: each is its own row, named by the admin it matched or the e-mail typed.
-    writeAuditLog(db(), { actor: { kind: "admin", id: adminUserId, ip }, claimedEmail: email || "(empty)", action, targetType: "admin_user", targetId: adminUserId ? String(adminUserId) : undefined, details });
+    writeAuditLog(db(), {
+      actor: { kind: "admin", id: adminUserId, ip },
+      claimedEmail: email || "(empty)",
+      action,
+      targetType: "admin_user",
+      targetId: adminUserId ? String(adminUserId) : undefined,
+      details,
+    });
 
   const gate = await reserveSignIn(email, ip, attempt.trustedDevice === true);
   if (!gate.ok) {

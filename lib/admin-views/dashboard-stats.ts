@@ -18,7 +18,12 @@ export async function dashboardStats(now = new Date()) {
     db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE attempts >= max_attempts`,
   ]);
   return {
-    ordersToday, salesTodayCents: salesToday._sum.amountCents ?? 0n, waitingManual, waitingReview, failedCallbacks, buyers,
+    ordersToday,
+    salesTodayCents: salesToday._sum.amountCents ?? 0n,
+    waitingManual,
+    waitingReview,
+    failedCallbacks,
+    buyers,
     failedJobs: failedJobs[0]?.n ?? 0,
   };
 }

@@ -35,11 +35,14 @@ async function csv(params: Record<string, string>) {
 async function manualOrder(profile: "U" | "P") {
   const buyer = await makeBuyer({ pointsCents: 100_000n });
   const { product, sku } = await makeProduct({
-    fulfillmentType: "manual", priceCents: 1500n, stockQuantity: 10,
+    fulfillmentType: "manual",
+    priceCents: 1500n,
+    stockQuantity: 10,
     manualFormSchema: { fields: [{ key: "phone", type: "text", required: true, label: { "zh-CN": "手机", en: "Phone" } }] },
   });
   const { order } = await createOrder({
-    credential: { id: buyer.id, userId: buyer.user.id }, profile,
+    credential: { id: buyer.id, userId: buyer.user.id },
+    profile,
     input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1, ...(profile === "P" ? { manualFormData: { phone: PHONE } } : {}) },
   });
   return { buyer, product, order };
@@ -71,7 +74,13 @@ describe("orders CSV export", () => {
     expect(await csv({ to: "2000-01-01" })).not.toContain(p.order.orderNo);
     // Malformed filters are dropped rather than erroring.
     expect(parseOrderFilters({ product: "x", from: "2026-13-45", profile: "Q" })).toEqual({
-      status: undefined, profile: undefined, apiKey: undefined, productId: undefined, from: undefined, to: undefined, q: undefined,
+      status: undefined,
+      profile: undefined,
+      apiKey: undefined,
+      productId: undefined,
+      from: undefined,
+      to: undefined,
+      q: undefined,
     });
   });
 
@@ -107,7 +116,8 @@ describe("orders CSV export", () => {
     const { product, sku } = await makeProduct({ fulfillmentType: "manual", priceCents: 100n, stockQuantity: 5 });
     await db().product.update({ where: { id: product.id }, data: { title } });
     const { order } = await createOrder({
-      credential: { id: buyer.id, userId: buyer.user.id }, profile: "U",
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
       input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 },
     });
     const line = (await csv({ key: buyer.apiKey })).split("\r\n").find((l) => l.includes(order.orderNo))!;
@@ -125,10 +135,26 @@ describe("review queue: retry the upstream check", () => {
 
     // An upstream purchase past its deadline, against a supplier that does not answer (closed loopback port).
     const conn = await db().upstreamConnection.create({
-      data: { name: "silent", baseUrl: "http://127.0.0.1:9", profile: "P", apiKey: "k", secretCiphertext: encryptText("s"), maxWaitSeconds: 1 },
+      data: {
+        name: "silent",
+        baseUrl: "http://127.0.0.1:9",
+        profile: "P",
+        apiKey: "k",
+        secretCiphertext: encryptText("s"),
+        maxWaitSeconds: 1,
+      },
     });
     const purchase = await db().upstreamPurchase.create({
-      data: { orderId: order.id, connectionId: conn.id, downstreamOrderNo: order.orderNo, upstreamSkuId: 1, status: "unknown", attemptCount: 3, lastError: "timeout", deadlineAt: new Date(Date.now() - 1000) },
+      data: {
+        orderId: order.id,
+        connectionId: conn.id,
+        downstreamOrderNo: order.orderNo,
+        upstreamSkuId: 1,
+        status: "unknown",
+        attemptCount: 3,
+        lastError: "timeout",
+        deadlineAt: new Date(Date.now() - 1000),
+      },
     });
     await db().$transaction((tx) => transitionOrder(tx, order.id, { to: "unknown_review" }));
 

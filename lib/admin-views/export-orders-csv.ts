@@ -4,8 +4,20 @@ import { toLanguageText } from "../protocol/language";
 import { orderWhere, type OrderFilters } from "./order-filters";
 
 const HEADER = [
-  "order_no", "downstream_order_no", "status", "profile", "buyer", "api_key", "product", "sku", "quantity",
-  "amount", "error_message", "created_at", "completed_at", "form_data",
+  "order_no",
+  "downstream_order_no",
+  "status",
+  "profile",
+  "buyer",
+  "api_key",
+  "product",
+  "sku",
+  "quantity",
+  "amount",
+  "error_message",
+  "created_at",
+  "completed_at",
+  "form_data",
 ];
 
 // Where a spreadsheet may start a new cell: the separators Excel, LibreOffice
@@ -43,8 +55,16 @@ export async function* exportOrdersCsv(filters: OrderFilters, batchSize = 500): 
       orderBy: { id: "asc" },
       take: batchSize,
       select: {
-        id: true, orderNo: true, downstreamOrderNo: true, status: true, profile: true, amountCents: true, errorMessage: true,
-        createdAt: true, completedAt: true, manualFormData: true,
+        id: true,
+        orderNo: true,
+        downstreamOrderNo: true,
+        status: true,
+        profile: true,
+        amountCents: true,
+        errorMessage: true,
+        createdAt: true,
+        completedAt: true,
+        manualFormData: true,
         user: { select: { email: true } },
         credential: { select: { apiKey: true } },
         items: { select: { title: true, quantity: true, sku: { select: { skuCode: true } } }, orderBy: { id: "asc" } },
@@ -53,14 +73,31 @@ export async function* exportOrdersCsv(filters: OrderFilters, batchSize = 500): 
     if (!rows.length) return;
     let chunk = "";
     for (const o of rows) {
-      const form = o.manualFormData && typeof o.manualFormData === "object" && !Array.isArray(o.manualFormData) ? Object.keys(o.manualFormData) : [];
-      const title = (t: unknown) => { const l = toLanguageText(t); return l.en || l["zh-CN"]; };
-      chunk += [
-        o.orderNo, o.downstreamOrderNo, o.status, o.profile, o.user.email, o.credential.apiKey,
-        o.items.map((i) => title(i.title)).join(" | "), o.items.map((i) => i.sku.skuCode).join(" | "),
-        o.items.reduce((n, i) => n + i.quantity, 0), formatAmount(o.amountCents), o.errorMessage ?? "",
-        o.createdAt.toISOString(), o.completedAt?.toISOString() ?? "", form.map((k) => `${k}=***`).join("; "),
-      ].map(csvCell).join(",") + "\r\n";
+      const form =
+        o.manualFormData && typeof o.manualFormData === "object" && !Array.isArray(o.manualFormData) ? Object.keys(o.manualFormData) : [];
+      const title = (t: unknown) => {
+        const l = toLanguageText(t);
+        return l.en || l["zh-CN"];
+      };
+      chunk +=
+        [
+          o.orderNo,
+          o.downstreamOrderNo,
+          o.status,
+          o.profile,
+          o.user.email,
+          o.credential.apiKey,
+          o.items.map((i) => title(i.title)).join(" | "),
+          o.items.map((i) => i.sku.skuCode).join(" | "),
+          o.items.reduce((n, i) => n + i.quantity, 0),
+          formatAmount(o.amountCents),
+          o.errorMessage ?? "",
+          o.createdAt.toISOString(),
+          o.completedAt?.toISOString() ?? "",
+          form.map((k) => `${k}=***`).join("; "),
+        ]
+          .map(csvCell)
+          .join(",") + "\r\n";
     }
     yield chunk;
     afterId = rows[rows.length - 1].id;

@@ -37,6 +37,14 @@ export async function getOrderDetail(orderNo: string) {
   return {
     ...rest,
     formFields,
-    fulfillment: fulfillment ? { source: fulfillment.source, deliveryFormat: fulfillment.deliveryFormat, createdAt: fulfillment.createdAt, adminUserId: fulfillment.adminUserId, deliveredLines } : null,
+    fulfillment: fulfillment
+      ? {
+          source: fulfillment.source,
+          deliveryFormat: fulfillment.deliveryFormat,
+          createdAt: fulfillment.createdAt,
+          adminUserId: fulfillment.adminUserId,
+          deliveredLines,
+        }
+      : null,
   };
 }

@@ -6,18 +6,26 @@ export async function getProduct(id: number) {
     where: { id, deletedAt: null },
     include: {
       skus: {
-        where: { deletedAt: null }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+        where: { deletedAt: null },
+        orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
         include: { levelPrices: { select: { priceCents: true, level: { select: { slug: true } } } } },
       },
     },
   });
   if (!product) return null;
-  const counts = await db().cardKey.groupBy({ by: ["skuId", "status"], where: { skuId: { in: product.skus.map((s) => s.id) } }, _count: { _all: true } });
-  const count = (skuId: number, status: "available" | "delivered") => counts.find((c) => c.skuId === skuId && c.status === status)?._count._all ?? 0;
+  const counts = await db().cardKey.groupBy({
+    by: ["skuId", "status"],
+    where: { skuId: { in: product.skus.map((s) => s.id) } },
+    _count: { _all: true },
+  });
+  const count = (skuId: number, status: "available" | "delivered") =>
+    counts.find((c) => c.skuId === skuId && c.status === status)?._count._all ?? 0;
   return {
     ...product,
     skus: product.skus.map(({ levelPrices, ...s }) => ({
-      ...s, available: count(s.id, "available"), delivered: count(s.id, "delivered"),
+      ...s,
+      available: count(s.id, "available"),
+      delivered: count(s.id, "delivered"),
       levelPrices: Object.fromEntries(levelPrices.map((p) => [p.level.slug, p.priceCents])),
     })),
   };

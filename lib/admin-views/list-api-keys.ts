@@ -12,10 +12,22 @@ export async function listApiKeys({ paging, q }: { paging: Paging<(typeof API_KE
     db().apiCredential.findMany({
       where,
       // nulls only on a nullable column (Prisma refuses it on createdAt).
-      orderBy: [paging.sort === "lastUsedAt" ? { lastUsedAt: { sort: paging.dir, nulls: "last" } } : { createdAt: paging.dir }, { id: "desc" }],
+      orderBy: [
+        paging.sort === "lastUsedAt" ? { lastUsedAt: { sort: paging.dir, nulls: "last" } } : { createdAt: paging.dir },
+        { id: "desc" },
+      ],
       skip: paging.skip,
       take: paging.take,
-      select: { id: true, apiKey: true, name: true, isActive: true, lastUsedAt: true, createdAt: true, user: { select: { id: true, email: true } }, catalogWebhook: { select: { url: true } } },
+      select: {
+        id: true,
+        apiKey: true,
+        name: true,
+        isActive: true,
+        lastUsedAt: true,
+        createdAt: true,
+        user: { select: { id: true, email: true } },
+        catalogWebhook: { select: { url: true } },
+      },
     }),
   ]);
   return { total, rows };

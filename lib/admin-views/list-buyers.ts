@@ -14,7 +14,15 @@ export async function listBuyers({ paging, q }: { paging: Paging<(typeof BUYER_S
       orderBy: [{ [paging.sort]: paging.dir }, { id: "asc" }],
       skip: paging.skip,
       take: paging.take,
-      select: { id: true, email: true, status: true, balanceCents: true, createdAt: true, memberLevel: { select: { name: true, slug: true } }, _count: { select: { credentials: true } } },
+      select: {
+        id: true,
+        email: true,
+        status: true,
+        balanceCents: true,
+        createdAt: true,
+        memberLevel: { select: { name: true, slug: true } },
+        _count: { select: { credentials: true } },
+      },
     }),
   ]);
   return { total, rows };
@@ -29,7 +37,10 @@ export async function getBuyer(id: string, ledgerTake = 50) {
     include: {
       memberLevel: { select: { name: true, slug: true } },
       ledger: { orderBy: { id: "desc" }, take: ledgerTake, include: { order: { select: { orderNo: true } } } },
-      credentials: { orderBy: { id: "desc" }, select: { id: true, apiKey: true, name: true, isActive: true, lastUsedAt: true, createdAt: true, disabledAt: true } },
+      credentials: {
+        orderBy: { id: "desc" },
+        select: { id: true, apiKey: true, name: true, isActive: true, lastUsedAt: true, createdAt: true, disabledAt: true },
+      },
     },
   });
 }

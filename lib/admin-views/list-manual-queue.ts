@@ -9,10 +9,7 @@ import { queueOrderSelect, withFormFieldNames } from "./queue-row-fields";
 export async function listManualQueue(take = 50) {
   const rows = await db().order.findMany({
     where: {
-      OR: [
-        { status: "unknown_review" },
-        { status: "processing", items: { some: { sku: { product: { fulfillmentType: "manual" } } } } },
-      ],
+      OR: [{ status: "unknown_review" }, { status: "processing", items: { some: { sku: { product: { fulfillmentType: "manual" } } } } }],
     },
     orderBy: { createdAt: "asc" },
     take,

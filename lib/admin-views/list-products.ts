@@ -13,8 +13,21 @@ export async function listProducts(input: { paging: Paging<(typeof PRODUCT_SORTS
   const [total, rows] = await Promise.all([
     db().product.count({ where }),
     db().product.findMany({
-      where, orderBy: { [input.paging.sort]: input.paging.dir }, skip: input.paging.skip, take: input.paging.take,
-      select: { id: true, slug: true, title: true, fulfillmentType: true, isActive: true, priceCents: true, createdAt: true, category: { select: { slug: true } }, _count: { select: { skus: { where: { deletedAt: null } } } } },
+      where,
+      orderBy: { [input.paging.sort]: input.paging.dir },
+      skip: input.paging.skip,
+      take: input.paging.take,
+      select: {
+        id: true,
+        slug: true,
+        title: true,
+        fulfillmentType: true,
+        isActive: true,
+        priceCents: true,
+        createdAt: true,
+        category: { select: { slug: true } },
+        _count: { select: { skus: { where: { deletedAt: null } } } },
+      },
     }),
   ]);
   return { total, rows };

@@ -17,7 +17,10 @@ export async function listReviewQueue(take = 50) {
       ...queueOrderSelect,
       upstreamPurchase: {
         select: {
-          ...purchaseWithHopsSelect, upstreamOrderId: true, attemptCount: true, deadlineAt: true,
+          ...purchaseWithHopsSelect,
+          upstreamOrderId: true,
+          attemptCount: true,
+          deadlineAt: true,
           connection: { select: { name: true, baseUrl: true } },
         },
       },

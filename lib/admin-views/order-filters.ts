@@ -58,8 +58,15 @@ export function orderWhere(f: OrderFilters): Prisma.OrderWhereInput {
 /** The filters as query parameters (links to the CSV export keep them). */
 export function filterQuery(f: OrderFilters): string {
   const q = new URLSearchParams();
-  const set = (k: string, v: string | number | undefined) => { if (v !== undefined && v !== "") q.set(k, String(v)); };
-  set("status", f.status); set("profile", f.profile); set("key", f.apiKey); set("product", f.productId);
-  set("from", f.from); set("to", f.to); set("q", f.q);
+  const set = (k: string, v: string | number | undefined) => {
+    if (v !== undefined && v !== "") q.set(k, String(v));
+  };
+  set("status", f.status);
+  set("profile", f.profile);
+  set("key", f.apiKey);
+  set("product", f.productId);
+  set("from", f.from);
+  set("to", f.to);
+  set("q", f.q);
   return q.toString();
 }

@@ -20,7 +20,12 @@ export function one(params: SearchParams, key: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export function parsePaging<S extends string>(params: SearchParams, sorts: readonly S[], defaultSort: S, defaultDir: "asc" | "desc" = "desc"): Paging<S> {
+export function parsePaging<S extends string>(
+  params: SearchParams,
+  sorts: readonly S[],
+  defaultSort: S,
+  defaultDir: "asc" | "desc" = "desc",
+): Paging<S> {
   const page = Math.max(1, Math.min(100_000, Number.parseInt(one(params, "page") ?? "1", 10) || 1));
   const sizeRaw = Number.parseInt(one(params, "size") ?? "20", 10);
   const pageSize = (PAGE_SIZES as readonly number[]).includes(sizeRaw) ? sizeRaw : 20;

@@ -13,18 +13,44 @@ export interface HopRow {
 }
 
 type Purchase = {
-  hop: number; downstreamOrderNo: string; upstreamSkuId: number; status: UpstreamPurchaseStatus; lastError: string | null; costCents: bigint | null;
+  hop: number;
+  downstreamOrderNo: string;
+  upstreamSkuId: number;
+  status: UpstreamPurchaseStatus;
+  lastError: string | null;
+  costCents: bigint | null;
   connection: { name: string };
-  hops: { hop: number; downstreamOrderNo: string; upstreamSkuId: number; status: UpstreamPurchaseStatus; outcome: string; costCents: bigint | null; connection: { name: string } }[];
+  hops: {
+    hop: number;
+    downstreamOrderNo: string;
+    upstreamSkuId: number;
+    status: UpstreamPurchaseStatus;
+    outcome: string;
+    costCents: bigint | null;
+    connection: { name: string };
+  }[];
 };
 
 /** Prisma select for a purchase with its hops, as the order page and the review queue show them. */
 export const purchaseWithHopsSelect = {
-  hop: true, downstreamOrderNo: true, upstreamSkuId: true, status: true, lastError: true, costCents: true,
+  hop: true,
+  downstreamOrderNo: true,
+  upstreamSkuId: true,
+  status: true,
+  lastError: true,
+  costCents: true,
   connection: { select: { name: true } },
   hops: {
     orderBy: { hop: "asc" as const },
-    select: { hop: true, downstreamOrderNo: true, upstreamSkuId: true, status: true, outcome: true, costCents: true, connection: { select: { name: true } } },
+    select: {
+      hop: true,
+      downstreamOrderNo: true,
+      upstreamSkuId: true,
+      status: true,
+      outcome: true,
+      costCents: true,
+      connection: { select: { name: true } },
+    },
   },
 };
 
@@ -36,7 +62,13 @@ export const purchaseWithHopsSelect = {
 export function purchaseHops(purchase: Purchase | null, amountCents: bigint): { hops: HopRow[]; marginCents: bigint | null } {
   if (!purchase) return { hops: [], marginCents: null };
   const row = (h: Purchase["hops"][number] | Purchase, outcome: string | null): HopRow => ({
-    hop: h.hop, connection: h.connection.name, upstreamSkuId: h.upstreamSkuId, number: h.downstreamOrderNo, status: h.status, outcome, costCents: h.costCents,
+    hop: h.hop,
+    connection: h.connection.name,
+    upstreamSkuId: h.upstreamSkuId,
+    number: h.downstreamOrderNo,
+    status: h.status,
+    outcome,
+    costCents: h.costCents,
   });
   const hops = [...purchase.hops.map((h) => row(h, h.outcome)), row(purchase, purchase.lastError)];
   const marginCents = purchase.status === "delivered" && purchase.costCents !== null ? amountCents - purchase.costCents : null;

@@ -3,7 +3,13 @@
 
 /** The columns both queues select. */
 export const queueOrderSelect = {
-  id: true, orderNo: true, downstreamOrderNo: true, status: true, amountCents: true, createdAt: true, manualFormData: true,
+  id: true,
+  orderNo: true,
+  downstreamOrderNo: true,
+  status: true,
+  amountCents: true,
+  createdAt: true,
+  manualFormData: true,
   user: { select: { email: true } },
   items: { select: { title: true, quantity: true } },
 } as const;

@@ -15,8 +15,11 @@ export async function revealFormField(input: { orderNo: string; field: string; a
     const data = order.manualFormData as Record<string, unknown> | null;
     if (!data || typeof data !== "object" || !Object.hasOwn(data, input.field)) throw appError("not_found", "no such form field");
     await writeAuditLog(tx, {
-      actor: input.actor, action: "order.form_reveal", targetType: "order",
-      targetId: input.orderNo, details: { orderId: order.id, field: input.field },
+      actor: input.actor,
+      action: "order.form_reveal",
+      targetType: "order",
+      targetId: input.orderNo,
+      details: { orderId: order.id, field: input.field },
     });
     const value = data[input.field];
     return typeof value === "string" ? value : JSON.stringify(value);

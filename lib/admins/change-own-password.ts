@@ -17,9 +17,11 @@ const WINDOW_SECONDS = 15 * 60;
  */
 export async function changeOwnPassword(admin: AdminSession, currentPassword: string, newPassword: string): Promise<void> {
   const key = `pw-change:${admin.id}`;
-  if (!(await reserveAttempt(key, LIMIT, WINDOW_SECONDS)).allowed) throw appError("rate_limited", "too many attempts; try again in 15 minutes");
+  if (!(await reserveAttempt(key, LIMIT, WINDOW_SECONDS)).allowed)
+    throw appError("rate_limited", "too many attempts; try again in 15 minutes");
   const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { passwordHash: true } });
-  if (!(await verifyPassword(currentPassword.slice(0, 1024), row.passwordHash))) throw appError("bad_request", "the current password is wrong");
+  if (!(await verifyPassword(currentPassword.slice(0, 1024), row.passwordHash)))
+    throw appError("bad_request", "the current password is wrong");
   await setAdminPassword(admin.id, newPassword, { actor: adminActor(admin) });
   await clearAttempts(key);
 }

@@ -7,7 +7,12 @@ import pLimit from "p-limit";
 // ("scrypt$N$r$p$salt$hash"), so they can be raised later without breaking
 // existing hashes.
 
-const scryptOnPool = promisify(crypto.scrypt) as (pw: crypto.BinaryLike, salt: crypto.BinaryLike, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
+const scryptOnPool = promisify(crypto.scrypt) as (
+  pw: crypto.BinaryLike,
+  salt: crypto.BinaryLike,
+  len: number,
+  opts: crypto.ScryptOptions,
+) => Promise<Buffer>;
 
 // Issue 22.3: scrypt runs on libuv's thread pool (4 threads), shared with the
 // gzip of catalogue pages and file reads. At most 2 run at once per process,
@@ -38,6 +43,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const cost = { N: Number(n), r: Number(r), p: Number(p) };
   if (scheme !== "scrypt" || !saltText || !hashText || ![cost.N, cost.r, cost.p].every(Number.isSafeInteger)) return false;
   const expected = Buffer.from(hashText, "base64url");
-  const actual = await scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64url"), expected.length, { ...cost, maxmem: maxmem(cost.N, cost.r) });
+  const actual = await scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64url"), expected.length, {
+    ...cost,
+    maxmem: maxmem(cost.N, cost.r),
+  });
   return expected.length > 0 && crypto.timingSafeEqual(actual, expected);
 }

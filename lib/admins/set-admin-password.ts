@@ -18,7 +18,10 @@ export async function setAdminPassword(adminId: number, newPassword: string, { a
   if (!parsed.success) throw appError("bad_request", `password: ${parsed.error.issues[0]!.message}`);
   const passwordHash = await hashPassword(parsed.data);
   await db().$transaction(async (tx) => {
-    const { count } = await tx.adminUser.updateMany({ where: { id: adminId }, data: { passwordHash, sessionVersion: { increment: 1 }, passwordChangeRequired: false } });
+    const { count } = await tx.adminUser.updateMany({
+      where: { id: adminId },
+      data: { passwordHash, sessionVersion: { increment: 1 }, passwordChangeRequired: false },
+    });
     if (count !== 1) throw appError("not_found", "no such administrator");
     await writeAuditLog(tx, { actor, action: "admin.password_changed", targetType: "admin_user", targetId: String(adminId) });
   });

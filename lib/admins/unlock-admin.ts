@@ -15,7 +15,13 @@ export async function unlockAdmin(email: string, { actor }: { actor: Actor }): P
   if (!admin) throw appError("not_found", "no such administrator");
   return db().$transaction(async (tx) => {
     const cleared = await unlockAccount(admin.email, tx);
-    await writeAuditLog(tx, { actor, action: "admin.unlocked", targetType: "admin_user", targetId: String(admin.id), details: { cleared } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "admin.unlocked",
+      targetType: "admin_user",
+      targetId: String(admin.id),
+      details: { cleared },
+    });
     return { ...admin, cleared };
   });
 }

@@ -43,9 +43,24 @@ beforeAll(async () => {
   seed = await onDatabase(bUrl, seedB);
   await db().siteSettings.update({ where: { id: 1 }, data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000 } });
   receiver = await startCallbackReceiver();
-  const fast = { WORKER_IN_SERVER: "true", WORKER_POLL_INTERVAL_MS: "100", UPSTREAM_POLL_SCHEDULE: "0.2,0.3", CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_RETRY_SCHEDULE: "0.2,0.2" };
+  const fast = {
+    WORKER_IN_SERVER: "true",
+    WORKER_POLL_INTERVAL_MS: "100",
+    UPSTREAM_POLL_SCHEDULE: "0.2,0.3",
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+    CALLBACK_RETRY_SCHEDULE: "0.2,0.2",
+  };
   [A, B] = await Promise.all([startAppServer(aUrl, fast), startAppServer(bUrl, fast)]);
-  connP = (await addUpstreamConnection({ name: "B", baseUrl: B.baseUrl, profile: "P", apiKey: seed.account.apiKey, apiSecret: seed.account.apiSecret, maxWaitSeconds: 60 })).id;
+  connP = (
+    await addUpstreamConnection({
+      name: "B",
+      baseUrl: B.baseUrl,
+      profile: "P",
+      apiKey: seed.account.apiKey,
+      apiSecret: seed.account.apiSecret,
+      maxWaitSeconds: 60,
+    })
+  ).id;
   await importUpstreamCatalog({ connectionId: connP, markupPercent: "10" });
 }, 240_000);
 
@@ -65,7 +80,9 @@ describe("issue 26.3: the after-sales endpoints (extension, both profiles)", () 
     const buyer = await makeBuyer({ pointsCents: 10_000n });
     const u = supplierClient(A.baseUrl, "/api/v1/upstream", buyer);
     const p = supplierClient(A.baseUrl, "/v1/provider", buyer);
-    const created = await (await u.post("/orders", { downstream_order_no: uniq("U"), sku_id: sku.id, quantity: 2, callback_url: `${receiver.origin}/cb` })).json();
+    const created = await (
+      await u.post("/orders", { downstream_order_no: uniq("U"), sku_id: sku.id, quantity: 2, callback_url: `${receiver.origin}/cb` })
+    ).json();
     expect(created).toMatchObject({ status: "delivered" });
     expect(created.refunded_amount).toBeUndefined(); // nothing refunded: the order reads as before
 
@@ -88,9 +105,16 @@ describe("issue 26.3: the after-sales endpoints (extension, both profiles)", () 
 
     await resolveClaim({ claimId: claim.claim_id, action: "refund", actor: CLI_ACTOR });
     const list = await (await p.get(`/orders/${created.order_id}/after-sales`)).json();
-    expect(list).toMatchObject({ ok: true, refunded_amount: "5.00", claims: [{ claim_id: claim.claim_id, state: "refunded", resolution: { action: "refund", refund_amount: "5.00" } }] });
+    expect(list).toMatchObject({
+      ok: true,
+      refunded_amount: "5.00",
+      claims: [{ claim_id: claim.claim_id, state: "refunded", resolution: { action: "refund", refund_amount: "5.00" } }],
+    });
     expect(await (await p.get(`/orders/${created.order_id}`)).json()).toMatchObject({ amount: "10.00", refunded_amount: "5.00" });
-    const cb = await waitFor(() => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.order_id === created.order_id && b.refunded_amount === "5.00"), 15_000);
+    const cb = await waitFor(
+      () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.order_id === created.order_id && b.refunded_amount === "5.00"),
+      15_000,
+    );
     expect(cb).toMatchObject({ event: "order.updated", status: "delivered" });
     expect(await balanceOf(buyer.user.id)).toBe(10_000n - 1000n + 500n);
   }, 60_000);
@@ -105,16 +129,29 @@ describe("issue 26.3: up the chain (A buys from B; both speak after-sales)", () 
     const created = await (await client.post("/orders", { downstream_order_no: uniq("CH"), sku_id: sku.id, quantity: 1 })).json();
     await waitFor(async () => (await db().order.findUniqueOrThrow({ where: { id: created.order_id } })).status === "delivered", 30_000);
     const purchase = await db().upstreamPurchase.findUniqueOrThrow({ where: { orderId: created.order_id } });
-    const claim = await (await client.post(`/orders/${created.order_id}/after-sales`, { request_id: uniq("CR"), line: 0, reason: "key rejected by the game" })).json();
+    const claim = await (
+      await client.post(`/orders/${created.order_id}/after-sales`, { request_id: uniq("CR"), line: 0, reason: "key rejected by the game" })
+    ).json();
     expect(claim).toMatchObject({ state: "open" });
     // A claims at B by itself (a job), with the same line of B's order.
-    const [theirs] = await waitFor(() => bQuery<{ id: number; state: string; line: number }>(`SELECT "id", "state"::text AS state, "line" FROM "AfterSalesClaim" WHERE "orderId" = $1`, [purchase.upstreamOrderId]).then((r) => (r.length ? r : null)), 20_000);
+    const [theirs] = await waitFor(
+      () =>
+        bQuery<{ id: number; state: string; line: number }>(
+          `SELECT "id", "state"::text AS state, "line" FROM "AfterSalesClaim" WHERE "orderId" = $1`,
+          [purchase.upstreamOrderId],
+        ).then((r) => (r.length ? r : null)),
+      20_000,
+    );
     expect(theirs).toMatchObject({ state: "open", line: 0 });
-    await waitFor(async () => (await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } })).upstreamState === "open", 10_000);
+    await waitFor(
+      async () => (await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } })).upstreamState === "open",
+      10_000,
+    );
     return { buyer, client, created, claim, theirs, purchase };
   }
 
-  const accountAtB = async () => (await bQuery<{ b: string }>(`SELECT "balanceCents"::text AS b FROM "User" WHERE "id" = $1`, [seed.account.user.id]))[0].b;
+  const accountAtB = async () =>
+    (await bQuery<{ b: string }>(`SELECT "balanceCents"::text AS b FROM "User" WHERE "id" = $1`, [seed.account.user.id]))[0].b;
 
   it("issue 26.3: a downstream claims at A, A claims at B, B's administrator refunds, A's buyer is refunded, and both sites reconcile", async () => {
     const { buyer, client, created, claim, purchase } = await claimAtA();
@@ -122,12 +159,18 @@ describe("issue 26.3: up the chain (A buys from B; both speak after-sales)", () 
     const [bClaim] = await bQuery<{ id: number }>(`SELECT "id" FROM "AfterSalesClaim" WHERE "orderId" = $1`, [purchase.upstreamOrderId]);
     await onDatabase(bUrl, () => resolveClaim({ claimId: bClaim.id, action: "refund", actor: CLI_ACTOR })); // B's administrator
 
-    await waitFor(async () => (await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } })).state === "refunded", 20_000);
+    await waitFor(
+      async () => (await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } })).state === "refunded",
+      20_000,
+    );
     const ours = await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } });
     expect(ours).toMatchObject({ upstreamState: "refunded", refundCents: 1100n, resolvedBy: "system" });
     expect(await balanceOf(buyer.user.id)).toBe(10_000n); // 11.00 paid, 11.00 back
     expect(BigInt(await accountAtB())).toBe(bBefore + 1000n); // B gave A its 10.00 back
-    expect(await (await client.get(`/orders/${created.order_id}/after-sales`)).json()).toMatchObject({ refunded_amount: "11.00", claims: [{ state: "refunded" }] });
+    expect(await (await client.get(`/orders/${created.order_id}/after-sales`)).json()).toMatchObject({
+      refunded_amount: "11.00",
+      claims: [{ state: "refunded" }],
+    });
     expect((await reconcilePoints()).ok).toBe(true);
     expect((await onDatabase(bUrl, reconcilePoints)).ok).toBe(true);
   }, 90_000);
@@ -137,7 +180,10 @@ describe("issue 26.3: up the chain (A buys from B; both speak after-sales)", () 
     const before = (await (await client.get(`/orders/${created.order_id}`)).json()).fulfillment.delivery_data;
     const [bClaim] = await bQuery<{ id: number }>(`SELECT "id" FROM "AfterSalesClaim" WHERE "orderId" = $1`, [purchase.upstreamOrderId]);
     await onDatabase(bUrl, () => resolveClaim({ claimId: bClaim.id, action: "replace", actor: CLI_ACTOR }));
-    await waitFor(async () => (await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } })).state === "replaced", 20_000);
+    await waitFor(
+      async () => (await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } })).state === "replaced",
+      20_000,
+    );
     const after = (await (await client.get(`/orders/${created.order_id}`)).json()).fulfillment.delivery_data;
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before[0]);
@@ -152,7 +198,10 @@ describe("issue 26.3: up the chain (A buys from B; both speak after-sales)", () 
     await resolveClaim({ claimId: claim.claim_id, action: "reject", note: "used key", actor: CLI_ACTOR });
     const [bClaim] = await bQuery<{ id: number }>(`SELECT "id" FROM "AfterSalesClaim" WHERE "orderId" = $1`, [purchase.upstreamOrderId]);
     await onDatabase(bUrl, () => resolveClaim({ claimId: bClaim.id, action: "refund", actor: CLI_ACTOR }));
-    await waitFor(async () => (await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } })).upstreamState === "refunded", 20_000);
+    await waitFor(
+      async () => (await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } })).upstreamState === "refunded",
+      20_000,
+    );
     expect(await db().afterSalesClaim.findUniqueOrThrow({ where: { id: claim.claim_id } })).toMatchObject({ state: "rejected" });
     expect(await db().pointsLedger.count({ where: { orderId: created.order_id, deltaCents: { gt: 0n } } })).toBe(0);
     expect(await balanceOf(buyer.user.id)).toBe(10_000n - 1100n);

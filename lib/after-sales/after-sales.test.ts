@@ -36,7 +36,8 @@ async function deliveredOrder(opts: { quantity?: number; spare?: number; profile
   const { sku, product } = await makeProduct({ priceCents: 1000n, cardKeys: keys });
   const buyer = await makeBuyer({ pointsCents: opts.pointsCents ?? 100_000n });
   const { order } = await createOrder({
-    credential: { id: buyer.id, userId: buyer.user.id }, profile: opts.profile ?? "P",
+    credential: { id: buyer.id, userId: buyer.user.id },
+    profile: opts.profile ?? "P",
     input: { downstreamOrderNo: uniq(), skuId: sku.id, quantity },
   });
   expect(order.status).toBe("delivered");
@@ -68,12 +69,19 @@ describe("issue 26.3: opening a claim", () => {
     const other = await makeBuyer();
     await expectError(claim(other.id, order.id, 0), "order_not_found", 404);
     const late = new Date(Date.now() + 24 * 3_600_000 + 60_000);
-    await expectError(openClaim({ credentialId: buyer.id, orderId: order.id, requestId: uniq(), line: 0, reason: "late", now: late }), "after_sales_closed", 409);
+    await expectError(
+      openClaim({ credentialId: buyer.id, orderId: order.id, requestId: uniq(), line: 0, reason: "late", now: late }),
+      "after_sales_closed",
+      409,
+    );
     await db().product.update({ where: { id: product.id }, data: { afterSalesHours: 0 } });
     const err = await expectError(claim(buyer.id, order.id, 0), "after_sales_closed", 409);
     expect(err.publicMessage).toMatch(/no after-sales/);
     await db().product.update({ where: { id: product.id }, data: { afterSalesHours: 48 } });
-    expect((await openClaim({ credentialId: buyer.id, orderId: order.id, requestId: uniq(), line: 0, reason: "within 48 h", now: late })).created).toBe(true);
+    expect(
+      (await openClaim({ credentialId: buyer.id, orderId: order.id, requestId: uniq(), line: 0, reason: "within 48 h", now: late }))
+        .created,
+    ).toBe(true);
   });
 
   it("issue 26.3: ten concurrent claims of one line with different request_ids open exactly one", async () => {
@@ -113,7 +121,10 @@ describe("issue 26.3: resolving a claim", () => {
     expect(await balanceOf(buyer.user.id)).toBe(100_000n - 3000n + 1000n);
     const ledger = await db().pointsLedger.findMany({ where: { orderId: order.id }, orderBy: { id: "asc" } });
     expect(ledger.map((l) => l.deltaCents)).toEqual([-3000n, 1000n]);
-    expect(orderReadWire("P", await getOrder({ credentialId: buyer.id, orderId: order.id }))).toMatchObject({ amount: "30.00", refunded_amount: "10.00" });
+    expect(orderReadWire("P", await getOrder({ credentialId: buyer.id, orderId: order.id }))).toMatchObject({
+      amount: "30.00",
+      refunded_amount: "10.00",
+    });
 
     const b = (await claim(buyer.id, order.id, 1)).claim;
     await expectError(resolveClaim({ claimId: b.id, action: "reject" }), "bad_request");
@@ -132,7 +143,10 @@ describe("issue 26.3: resolving a claim", () => {
     const results = await Promise.allSettled(
       Array.from({ length: 12 }, (_, i) =>
         resolveClaim({
-          claimId: c.id, action: actions[i % 4], note: "concurrent", actor: i % 3 === 0 ? adminActor({ id: admin.id, ip: "127.0.0.1" }) : CLI_ACTOR,
+          claimId: c.id,
+          action: actions[i % 4],
+          note: "concurrent",
+          actor: i % 3 === 0 ? adminActor({ id: admin.id, ip: "127.0.0.1" }) : CLI_ACTOR,
           upstreamState: i % 3 === 2 ? "refunded" : undefined,
         }),
       ),
@@ -142,7 +156,9 @@ describe("issue 26.3: resolving a claim", () => {
     const refunds = await db().pointsLedger.count({ where: { orderId: order.id, deltaCents: { gt: 0n } } });
     const final = await db().afterSalesClaim.findUniqueOrThrow({ where: { id: c.id } });
     expect(refunds).toBe(final.state === "refunded" ? 1 : 0);
-    expect(await db().auditLog.count({ where: { targetId: order.orderNo, action: { startsWith: "claim." }, NOT: { action: "claim.open" } } })).toBe(1);
+    expect(
+      await db().auditLog.count({ where: { targetId: order.orderNo, action: { startsWith: "claim." }, NOT: { action: "claim.open" } } }),
+    ).toBe(1);
   });
 
   it("decision 0034: the console's resolve form carries a once-token: the same submission twice changes nothing the second time", async () => {
@@ -189,11 +205,16 @@ describe("issue 26.4: partial refunds never exceed what was paid", () => {
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(20);
     for (const r of results) if (r.status === "rejected") expect((r.reason as AppError).code).toBe("refund_exceeds_paid");
-    const { _sum } = await db().pointsLedger.aggregate({ where: { orderId: order.id, deltaCents: { gt: 0n } }, _sum: { deltaCents: true } });
+    const { _sum } = await db().pointsLedger.aggregate({
+      where: { orderId: order.id, deltaCents: { gt: 0n } },
+      _sum: { deltaCents: true },
+    });
     expect(_sum.deltaCents).toBe(2000n);
     expect(await balanceOf(buyer.user.id)).toBe(100_000n);
     // The CHECK constraint holds even against a direct write.
-    await expect(db().$executeRaw`UPDATE "Order" SET "refundedCents" = "amountCents" + 1 WHERE "id" = ${order.id}`).rejects.toThrow(/Order_refunded_within_amount/);
+    await expect(db().$executeRaw`UPDATE "Order" SET "refundedCents" = "amountCents" + 1 WHERE "id" = ${order.id}`).rejects.toThrow(
+      /Order_refunded_within_amount/,
+    );
   });
 
   it("issue 26.4: points:reconcile stays ok after a mixed concurrent run of claims, resolutions and refunds", async () => {
@@ -215,7 +236,10 @@ describe("issue 26.4: partial refunds never exceed what was paid", () => {
     );
     for (const { buyer, order } of orders) {
       const stored = await db().order.findUniqueOrThrow({ where: { id: order.id } });
-      const { _sum } = await db().pointsLedger.aggregate({ where: { orderId: order.id, deltaCents: { gt: 0n } }, _sum: { deltaCents: true } });
+      const { _sum } = await db().pointsLedger.aggregate({
+        where: { orderId: order.id, deltaCents: { gt: 0n } },
+        _sum: { deltaCents: true },
+      });
       expect(_sum.deltaCents ?? 0n).toBe(stored.refundedCents);
       expect(stored.refundedCents <= stored.amountCents).toBe(true);
       expect(await ledgerSum(buyer.user.id)).toBe(await balanceOf(buyer.user.id));

@@ -20,22 +20,35 @@ export const AFTER_SALES_TX = { maxWait: 15_000, timeout: 30_000 } as const;
  * transaction. Concurrent refunds of one order queue on the row lock; the
  * second sees the first's sum. Returns the order's new refunded total.
  */
-export async function applyRefund(tx: Tx, input: { orderId: number; cents: bigint; reason: string; adminUserId?: number }): Promise<bigint> {
+export async function applyRefund(
+  tx: Tx,
+  input: { orderId: number; cents: bigint; reason: string; adminUserId?: number },
+): Promise<bigint> {
   if (input.cents <= 0n) throw appError("bad_request", "a refund must be more than 0.00");
   const rows = await tx.$queryRaw<{ userId: string; orderNo: string; refundedCents: bigint }[]>`
     UPDATE "Order" SET "refundedCents" = "refundedCents" + ${input.cents}, "updatedAt" = now()
     WHERE "id" = ${input.orderId} AND "status" = 'delivered' AND "refundedCents" + ${input.cents} <= "amountCents"
     RETURNING "userId"::text AS "userId", "orderNo", "refundedCents"`;
   if (!rows.length) {
-    const order = await tx.order.findUnique({ where: { id: input.orderId }, select: { status: true, amountCents: true, refundedCents: true, orderNo: true } });
+    const order = await tx.order.findUnique({
+      where: { id: input.orderId },
+      select: { status: true, amountCents: true, refundedCents: true, orderNo: true },
+    });
     if (!order) throw appError("order_not_found", "order not found");
-    if (order.status !== "delivered") throw appError("invalid_transition", `order ${order.orderNo} is ${order.status}; only a delivered order is refunded in part`);
+    if (order.status !== "delivered")
+      throw appError("invalid_transition", `order ${order.orderNo} is ${order.status}; only a delivered order is refunded in part`);
     throw appError(
       "refund_exceeds_paid",
       `order ${order.orderNo} was paid ${formatAmount(order.amountCents)} and ${formatAmount(order.refundedCents)} is refunded already; ${formatAmount(input.cents)} more would exceed it`,
     );
   }
   const { userId, orderNo, refundedCents } = rows[0];
-  await changeBalance(tx, { userId, deltaCents: input.cents, reason: `refund: order ${orderNo} ${input.reason}`.slice(0, 500), orderId: input.orderId, adminUserId: input.adminUserId });
+  await changeBalance(tx, {
+    userId,
+    deltaCents: input.cents,
+    reason: `refund: order ${orderNo} ${input.reason}`.slice(0, 500),
+    orderId: input.orderId,
+    adminUserId: input.adminUserId,
+  });
   return refundedCents;
 }

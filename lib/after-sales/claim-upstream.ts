@@ -17,7 +17,14 @@ import { upstreamClaims, type UpstreamClaim } from "./upstream-claims";
 const MAX_UPSTREAM_CLAIM_MS = 7 * 24 * 3_600_000;
 
 // Refusals after which asking again cannot help.
-const DEFINITE = new Set(["bad_request", "invalid_json", "order_not_found", "after_sales_closed", "line_already_claimed", "idempotency_conflict"]);
+const DEFINITE = new Set([
+  "bad_request",
+  "invalid_json",
+  "order_not_found",
+  "after_sales_closed",
+  "line_already_claimed",
+  "idempotency_conflict",
+]);
 
 /**
  * Job "after-sales:upstream": one step. Sends our claim (same request_id on
@@ -31,13 +38,19 @@ export async function runUpstreamClaimJob({ claimId, run = 0 }: { claimId: numbe
   const claim = await db().afterSalesClaim.findUnique({
     where: { id: claimId },
     select: {
-      id: true, line: true, reason: true, upstreamState: true, upstreamClaimId: true, createdAt: true,
+      id: true,
+      line: true,
+      reason: true,
+      upstreamState: true,
+      upstreamClaimId: true,
+      createdAt: true,
       order: { select: { orderNo: true, upstreamPurchase: { select: { connectionId: true, upstreamOrderId: true } } } },
     },
   });
   const purchase = claim?.order.upstreamPurchase;
   if (!claim || !purchase?.upstreamOrderId || (claim.upstreamState !== "pending" && claim.upstreamState !== "open")) return;
-  if (Date.now() - claim.createdAt.getTime() > MAX_UPSTREAM_CLAIM_MS) return setUpstream(claimId, "failed", "no resolution from the upstream within 7 days");
+  if (Date.now() - claim.createdAt.getTime() > MAX_UPSTREAM_CLAIM_MS)
+    return setUpstream(claimId, "failed", "no resolution from the upstream within 7 days");
 
   const conn = await loadConnection(purchase.connectionId);
   const client = clientFor(conn);
@@ -46,8 +59,15 @@ export async function runUpstreamClaimJob({ claimId, run = 0 }: { claimId: numbe
   try {
     if (!conn.isEnabled) throw new UpstreamError("network", "the upstream connection is disabled");
     if (claim.upstreamState === "pending") {
-      theirs = await claims.open(purchase.upstreamOrderId, { request_id: `${claim.order.orderNo}-claim-${claim.id}`, line: claim.line, reason: claim.reason });
-      await db().afterSalesClaim.updateMany({ where: { id: claimId, upstreamState: "pending" }, data: { upstreamState: "open", upstreamClaimId: theirs.claim_id, upstreamError: null } });
+      theirs = await claims.open(purchase.upstreamOrderId, {
+        request_id: `${claim.order.orderNo}-claim-${claim.id}`,
+        line: claim.line,
+        reason: claim.reason,
+      });
+      await db().afterSalesClaim.updateMany({
+        where: { id: claimId, upstreamState: "pending" },
+        data: { upstreamState: "open", upstreamClaimId: theirs.claim_id, upstreamError: null },
+      });
     } else {
       theirs = (await claims.list(purchase.upstreamOrderId)).find((c) => c.claim_id === claim.upstreamClaimId);
       if (!theirs) return setUpstream(claimId, "failed", "the upstream no longer lists our claim");
@@ -58,7 +78,8 @@ export async function runUpstreamClaimJob({ claimId, run = 0 }: { claimId: numbe
     if (e.kind === "http" && (e.status === 405 || (e.status === 404 && (e.errorCode === "not_found" || e.errorCode === null)))) {
       return setUpstream(claimId, "unsupported", "the upstream does not offer after-sales");
     }
-    if (e.kind === "http" && e.status! < 500 && e.errorCode && DEFINITE.has(e.errorCode)) return setUpstream(claimId, "failed", `refused by the upstream: ${e.errorCode}`);
+    if (e.kind === "http" && e.status! < 500 && e.errorCode && DEFINITE.has(e.errorCode))
+      return setUpstream(claimId, "failed", `refused by the upstream: ${e.errorCode}`);
     await db().afterSalesClaim.update({ where: { id: claimId }, data: { upstreamError: e.message } });
     return scheduleNext(claimId, run);
   }
@@ -89,5 +110,7 @@ async function setUpstream(claimId: number, state: string, error: string | null)
 }
 
 async function scheduleNext(claimId: number, run: number): Promise<void> {
-  await db().$transaction((tx) => enqueueUpstreamClaim(tx, claimId, { runAt: new Date(Date.now() + nextRunDelayMs(run + 1)), run: run + 1 }));
+  await db().$transaction((tx) =>
+    enqueueUpstreamClaim(tx, claimId, { runAt: new Date(Date.now() + nextRunDelayMs(run + 1)), run: run + 1 }),
+  );
 }

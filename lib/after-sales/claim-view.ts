@@ -22,23 +22,58 @@ export interface ClaimView {
 }
 
 export type ClaimRow = {
-  id: number; orderId: number; requestId: string; line: number; reason: string; state: ClaimState; claimedCiphertext: Uint8Array;
-  refundCents: bigint | null; resolutionNote: string | null; resolvedBy: string | null; createdAt: Date; resolvedAt: Date | null;
-  upstreamState: string | null; upstreamError: string | null; order: { orderNo: string };
+  id: number;
+  orderId: number;
+  requestId: string;
+  line: number;
+  reason: string;
+  state: ClaimState;
+  claimedCiphertext: Uint8Array;
+  refundCents: bigint | null;
+  resolutionNote: string | null;
+  resolvedBy: string | null;
+  createdAt: Date;
+  resolvedAt: Date | null;
+  upstreamState: string | null;
+  upstreamError: string | null;
+  order: { orderNo: string };
 };
 
 export const CLAIM_SELECT = {
-  id: true, orderId: true, requestId: true, line: true, reason: true, state: true, claimedCiphertext: true, refundCents: true,
-  resolutionNote: true, resolvedBy: true, createdAt: true, resolvedAt: true, upstreamState: true, upstreamError: true,
+  id: true,
+  orderId: true,
+  requestId: true,
+  line: true,
+  reason: true,
+  state: true,
+  claimedCiphertext: true,
+  refundCents: true,
+  resolutionNote: true,
+  resolvedBy: true,
+  createdAt: true,
+  resolvedAt: true,
+  upstreamState: true,
+  upstreamError: true,
   order: { select: { orderNo: true } },
 } as const;
 
 export function toClaimView(row: ClaimRow): ClaimView {
   return {
-    id: row.id, orderId: row.orderId, orderNo: row.order.orderNo, requestId: row.requestId, line: row.line, reason: row.reason,
-    state: row.state, claimedLine: () => decryptText(row.claimedCiphertext), refundCents: row.refundCents,
-    resolutionNote: row.resolutionNote, resolvedBy: row.resolvedBy, createdAt: row.createdAt, resolvedAt: row.resolvedAt,
-    upstreamState: row.upstreamState, upstreamError: row.upstreamError,
+    id: row.id,
+    orderId: row.orderId,
+    orderNo: row.order.orderNo,
+    requestId: row.requestId,
+    line: row.line,
+    reason: row.reason,
+    state: row.state,
+    claimedLine: () => decryptText(row.claimedCiphertext),
+    refundCents: row.refundCents,
+    resolutionNote: row.resolutionNote,
+    resolvedBy: row.resolvedBy,
+    createdAt: row.createdAt,
+    resolvedAt: row.resolvedAt,
+    upstreamState: row.upstreamState,
+    upstreamError: row.upstreamError,
   };
 }
 

@@ -62,23 +62,35 @@ async function openInTx(tx: Tx, input: OpenClaimInput, now: Date): Promise<{ cla
   if (order.status !== "delivered" || !order.completedAt) throw appError("after_sales_closed", "the order is not delivered");
   if (order.afterSalesHours <= 0) throw appError("after_sales_closed", "this product has no after-sales");
   const closesAt = order.completedAt.getTime() + order.afterSalesHours * HOUR_MS;
-  if (now.getTime() > closesAt) throw appError("after_sales_closed", `the after-sales window (${order.afterSalesHours} h after delivery) has passed`);
+  if (now.getTime() > closesAt)
+    throw appError("after_sales_closed", `the after-sales window (${order.afterSalesHours} h after delivery) has passed`);
   checkLine(order, input.line);
-  const live = await tx.afterSalesClaim.findFirst({ where: { orderId: order.id, line: input.line, state: { not: "replaced" } }, select: { id: true, state: true } });
+  const live = await tx.afterSalesClaim.findFirst({
+    where: { orderId: order.id, line: input.line, state: { not: "replaced" } },
+    select: { id: true, state: true },
+  });
   if (live) throw appError("line_already_claimed", `line ${input.line} has a claim already (${live.state})`);
 
   const purchase = await tx.upstreamPurchase.findUnique({ where: { orderId: order.id }, select: { status: true, upstreamOrderId: true } });
   const upstream = purchase?.status === "delivered" && purchase.upstreamOrderId !== null;
   const row = await tx.afterSalesClaim.create({
     data: {
-      orderId: order.id, credentialId: input.credentialId, requestId: input.requestId, line: input.line, reason: input.reason,
-      claimedCiphertext: encryptText(order.lines[input.line]), upstreamState: upstream ? "pending" : null,
+      orderId: order.id,
+      credentialId: input.credentialId,
+      requestId: input.requestId,
+      line: input.line,
+      reason: input.reason,
+      claimedCiphertext: encryptText(order.lines[input.line]),
+      upstreamState: upstream ? "pending" : null,
     },
     select: CLAIM_SELECT,
   });
   if (upstream) await enqueueUpstreamClaim(tx, row.id);
   await writeAuditLog(tx, {
-    actor: SYSTEM_ACTOR, action: "claim.open", targetType: "order", targetId: order.orderNo,
+    actor: SYSTEM_ACTOR,
+    action: "claim.open",
+    targetType: "order",
+    targetId: order.orderNo,
     details: { claimId: row.id, credentialId: input.credentialId, line: input.line, upstream },
   });
   return { claim: toClaimView(row), created: true };

@@ -38,14 +38,30 @@ export async function lockDeliveredOrder(tx: Tx, orderId: number, credentialId?:
     where: { id: orderId },
     include: {
       fulfillment: { select: { payloadCiphertext: true } },
-      items: { orderBy: { id: "asc" }, select: { skuId: true, quantity: true, unitPriceCents: true, sku: { select: { product: { select: { afterSalesHours: true, fulfillmentType: true } } } } } },
+      items: {
+        orderBy: { id: "asc" },
+        select: {
+          skuId: true,
+          quantity: true,
+          unitPriceCents: true,
+          sku: { select: { product: { select: { afterSalesHours: true, fulfillmentType: true } } } },
+        },
+      },
     },
   });
   const lines = order.fulfillment ? await deliveredLines(tx, order.id, order.fulfillment.payloadCiphertext) : [];
   const first = order.items[0];
   return {
-    id: order.id, orderNo: order.orderNo, userId: order.userId, credentialId: order.credentialId, profile: order.profile,
-    status: order.status, amountCents: order.amountCents, refundedCents: order.refundedCents, completedAt: order.completedAt, lines,
+    id: order.id,
+    orderNo: order.orderNo,
+    userId: order.userId,
+    credentialId: order.credentialId,
+    profile: order.profile,
+    status: order.status,
+    amountCents: order.amountCents,
+    refundedCents: order.refundedCents,
+    completedAt: order.completedAt,
+    lines,
     afterSalesHours: first?.sku.product.afterSalesHours ?? 0,
     skuId: first?.skuId ?? 0,
     fulfillmentType: first?.sku.product.fulfillmentType ?? "manual",

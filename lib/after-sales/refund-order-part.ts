@@ -49,21 +49,40 @@ export async function refundOrderPart(input: RefundOrderPartInput) {
       const unique = [...new Set(lines)].sort((a, b) => a - b);
       for (const line of unique) {
         checkLine(order, line);
-        const live = await tx.afterSalesClaim.findFirst({ where: { orderId: order.id, line, state: { not: "replaced" } }, select: { state: true } });
+        const live = await tx.afterSalesClaim.findFirst({
+          where: { orderId: order.id, line, state: { not: "replaced" } },
+          select: { state: true },
+        });
         if (live) throw appError("line_already_claimed", `line ${line} has a claim already (${live.state}); resolve it there`);
         await tx.afterSalesClaim.create({
           data: {
-            orderId: order.id, credentialId: order.credentialId, requestId: `admin-refund:${crypto.randomUUID()}`, line, reason,
-            claimedCiphertext: encryptText(order.lines[line]), state: "refunded", refundCents: order.linePrices[line],
-            resolutionNote: reason, resolvedBy: actor.kind === "admin" ? `admin #${actor.id}` : actor.kind, resolvedAt: new Date(),
+            orderId: order.id,
+            credentialId: order.credentialId,
+            requestId: `admin-refund:${crypto.randomUUID()}`,
+            line,
+            reason,
+            claimedCiphertext: encryptText(order.lines[line]),
+            state: "refunded",
+            refundCents: order.linePrices[line],
+            resolutionNote: reason,
+            resolvedBy: actor.kind === "admin" ? `admin #${actor.id}` : actor.kind,
+            resolvedAt: new Date(),
           },
         });
         cents += order.linePrices[line];
       }
     }
-    const refundedCents = await applyRefund(tx, { orderId: order.id, cents, reason: lines ? `lines ${lines.join(",")}` : "partial refund", adminUserId });
+    const refundedCents = await applyRefund(tx, {
+      orderId: order.id,
+      cents,
+      reason: lines ? `lines ${lines.join(",")}` : "partial refund",
+      adminUserId,
+    });
     await writeAuditLog(tx, {
-      actor, action: "order.refund", targetType: "order", targetId: order.orderNo,
+      actor,
+      action: "order.refund",
+      targetType: "order",
+      targetId: order.orderNo,
       details: { orderId: order.id, cents: cents.toString(), ...(lines ? { lines } : {}), reason },
     });
     await queueOrderCallback(tx, { orderId: order.id });

@@ -77,14 +77,27 @@ export async function resolveClaim(input: ResolveClaimInput): Promise<ClaimView>
     const row = await tx.afterSalesClaim.update({
       where: { id: claimId },
       data: {
-        state: STATE_OF[action], refundCents, resolutionNote: note ?? null, resolvedBy, resolvedAt: new Date(),
+        state: STATE_OF[action],
+        refundCents,
+        resolutionNote: note ?? null,
+        resolvedBy,
+        resolvedAt: new Date(),
         ...(input.upstreamState ? { upstreamState: input.upstreamState } : {}),
       },
       select: CLAIM_SELECT,
     });
     await writeAuditLog(tx, {
-      actor, action: `claim.${action}`, targetType: "order", targetId: order.orderNo,
-      details: { claimId, line: claim.line, ...(refundCents !== null ? { refundCents: refundCents.toString() } : {}), ...(note ? { note } : {}), ...(input.upstreamState ? { upstream: input.upstreamState } : {}) },
+      actor,
+      action: `claim.${action}`,
+      targetType: "order",
+      targetId: order.orderNo,
+      details: {
+        claimId,
+        line: claim.line,
+        ...(refundCents !== null ? { refundCents: refundCents.toString() } : {}),
+        ...(note ? { note } : {}),
+        ...(input.upstreamState ? { upstream: input.upstreamState } : {}),
+      },
     });
     // Profile U: the order changed (a line or refunded_amount); the downstream hears it by order.updated.
     if (action !== "reject") await queueOrderCallback(tx, { orderId: order.id });

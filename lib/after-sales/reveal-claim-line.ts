@@ -11,9 +11,18 @@ import { writeAuditLog } from "../audit/write-audit-log";
  */
 export async function revealClaimLine({ claimId, actor }: { claimId: number; actor: Actor }): Promise<string> {
   return db().$transaction(async (tx) => {
-    const claim = await tx.afterSalesClaim.findUnique({ where: { id: claimId }, select: { claimedCiphertext: true, line: true, order: { select: { orderNo: true } } } });
+    const claim = await tx.afterSalesClaim.findUnique({
+      where: { id: claimId },
+      select: { claimedCiphertext: true, line: true, order: { select: { orderNo: true } } },
+    });
     if (!claim) throw appError("claim_not_found", `claim ${claimId} not found`);
-    await writeAuditLog(tx, { actor, action: "claim.reveal", targetType: "order", targetId: claim.order.orderNo, details: { claimId, line: claim.line } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "claim.reveal",
+      targetType: "order",
+      targetId: claim.order.orderNo,
+      details: { claimId, line: claim.line },
+    });
     return decryptText(claim.claimedCiphertext);
   });
 }

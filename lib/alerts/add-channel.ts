@@ -16,41 +16,61 @@ import type { ChannelSecret } from "./channel-store";
 // D27 signature with them).
 
 const HttpUrl = (what: string) =>
-  z.string().trim().max(2000).refine((s) => {
-    try {
-      const u = new URL(s);
-      return u.protocol === "http:" || u.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, `${what} must be an http(s) URL`);
-const Email = z.string().trim().toLowerCase().max(254).regex(/^[^\s@<>",]+@[^\s@<>",]+\.[^\s@<>",]+$/, "must be an e-mail address");
+  z
+    .string()
+    .trim()
+    .max(2000)
+    .refine((s) => {
+      try {
+        const u = new URL(s);
+        return u.protocol === "http:" || u.protocol === "https:";
+      } catch {
+        return false;
+      }
+    }, `${what} must be an http(s) URL`);
+const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .regex(/^[^\s@<>",]+@[^\s@<>",]+\.[^\s@<>",]+$/, "must be an e-mail address");
 const Name = z.string().trim().min(1, "must not be empty").max(100).optional();
 
 export const ChannelInputSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("telegram"),
     name: Name,
-    botToken: z.string().trim().regex(/^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$/, "bot token must look like 123456:ABC… (from @BotFather)"),
-    chatId: z.string().trim().regex(/^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$/, "chat id must be a number or @channelname"),
+    botToken: z
+      .string()
+      .trim()
+      .regex(/^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$/, "bot token must look like 123456:ABC… (from @BotFather)"),
+    chatId: z
+      .string()
+      .trim()
+      .regex(/^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$/, "chat id must be a number or @channelname"),
     apiBase: HttpUrl("api base").optional(),
   }),
   z.strictObject({
     kind: z.literal("email"),
     name: Name,
-    smtpUrl: z.string().trim().max(2000).refine((s) => {
-      try {
-        const u = new URL(s);
-        return (u.protocol === "smtp:" || u.protocol === "smtps:") && !!u.hostname;
-      } catch {
-        return false;
-      }
-    }, "SMTP URL must look like smtp://user:password@host:587 or smtps://…:465"),
+    smtpUrl: z
+      .string()
+      .trim()
+      .max(2000)
+      .refine((s) => {
+        try {
+          const u = new URL(s);
+          return (u.protocol === "smtp:" || u.protocol === "smtps:") && !!u.hostname;
+        } catch {
+          return false;
+        }
+      }, "SMTP URL must look like smtp://user:password@host:587 or smtps://…:465"),
     from: Email,
     to: z.array(Email).min(1, "at least one recipient").max(20),
   }),
   ...(["webhook", "wecom", "dingtalk", "feishu"] as const).map((kind) =>
-    z.strictObject({ kind: z.literal(kind), name: Name, url: HttpUrl("url") })),
+    z.strictObject({ kind: z.literal(kind), name: Name, url: HttpUrl("url") }),
+  ),
 ]);
 export type ChannelInput = z.input<typeof ChannelInputSchema>;
 export const CHANNEL_KINDS = ["telegram", "email", "webhook", "wecom", "dingtalk", "feishu"] as const;
@@ -66,7 +86,8 @@ export interface AddedChannel {
 
 export async function addAlertChannel(input: ChannelInput, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}): Promise<AddedChannel> {
   const parsed = ChannelInputSchema.safeParse(input);
-  if (!parsed.success) throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
+  if (!parsed.success)
+    throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
   const p = parsed.data;
   let config: Record<string, unknown>;
   let secret: ChannelSecret;
@@ -91,7 +112,13 @@ export async function addAlertChannel(input: ChannelInput, { actor = SYSTEM_ACTO
       data: { name, kind: p.kind, config: config as object, secretCiphertext: encryptText(JSON.stringify(secret)) },
       select: { id: true },
     });
-    await writeAuditLog(tx, { actor, action: "alert.channel.add", targetType: "alert_channel", targetId: String(created.id), details: { kind: p.kind, name } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "alert.channel.add",
+      targetType: "alert_channel",
+      targetId: String(created.id),
+      details: { kind: p.kind, name },
+    });
     return created;
   });
   return { id: row.id, name, kind: p.kind, config, signing };

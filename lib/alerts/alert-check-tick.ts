@@ -27,7 +27,8 @@ const CHECKS: [string, () => Promise<number>][] = [
   ["telegram updates", pollTelegramUpdates],
 ];
 
-const scheduleTick = (runAt: Date, selfId: bigint | null) => scheduleSingleton(TICK_TASK, { queue: TICK_QUEUE, lock: TICK_LOCK }, runAt, selfId);
+const scheduleTick = (runAt: Date, selfId: bigint | null) =>
+  scheduleSingleton(TICK_TASK, { queue: TICK_QUEUE, lock: TICK_LOCK }, runAt, selfId);
 
 /** Job handler: every check (a failing one is logged, the others still run), then the next run. */
 export async function alertTickJob(jobId: bigint): Promise<void> {

@@ -5,7 +5,10 @@ import { hasThreshold, thresholdDefault, type AlertKind, type ThresholdKind } fr
 
 /** What every message needs from the settings: the site's name, language and public base URL (console links). */
 export async function alertContext(): Promise<{ siteName: string; lang: AlertLanguage; baseUrl: string }> {
-  const s = await db().siteSettings.findUniqueOrThrow({ where: { id: 1 }, select: { siteName: true, language: true, publicBaseUrl: true } });
+  const s = await db().siteSettings.findUniqueOrThrow({
+    where: { id: 1 },
+    select: { siteName: true, language: true, publicBaseUrl: true },
+  });
   return { siteName: s.siteName, lang: s.language === "en" ? "en" : "zh-CN", baseUrl: s.publicBaseUrl };
 }
 
@@ -19,7 +22,13 @@ export async function alertThreshold(kind: ThresholdKind, tx: Tx = db()): Promis
 export async function alertThresholds(): Promise<Record<ThresholdKind, number>> {
   const rows = await db().alertThreshold.findMany();
   const out = {} as Record<ThresholdKind, number>;
-  for (const k of ["order_manual_wait", "upstream_down", "stock_low", "queue_stale", "daily_summary"] as const satisfies readonly AlertKind[]) {
+  for (const k of [
+    "order_manual_wait",
+    "upstream_down",
+    "stock_low",
+    "queue_stale",
+    "daily_summary",
+  ] as const satisfies readonly AlertKind[]) {
     if (!hasThreshold(k)) continue;
     out[k] = rows.find((r) => r.event === k)?.value ?? thresholdDefault(k);
   }

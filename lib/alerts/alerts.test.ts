@@ -37,7 +37,7 @@ import { recordUpstreamPing } from "./upstream-health";
 let bot: FakeBotApi;
 let smtp: SmtpSink;
 let hooks: CallbackReceiver;
-let workers: WorkerHandle[] = [];
+const workers: WorkerHandle[] = [];
 let webhookSigning: { key_id: string; secret: string };
 const secrets: string[] = [];
 
@@ -68,17 +68,23 @@ const mailsFor = (needle: string) => smtp.mails.filter((m) => mailText(m.raw).in
 const hooksFor = (path: string, needle: string) => hooks.received.filter((r) => r.url.startsWith(path) && r.body.includes(needle));
 /** Every channel got the alert that mentions `needle`. */
 const allChannelsHave = (needle: string) => () =>
-  telegramFor(needle).length >= 1 && mailsFor(needle).length >= 1 && hooksFor("/alerts", needle).length >= 1 && hooksFor("/cgi-bin", needle).length >= 1;
+  telegramFor(needle).length >= 1 &&
+  mailsFor(needle).length >= 1 &&
+  hooksFor("/alerts", needle).length >= 1 &&
+  hooksFor("/cgi-bin", needle).length >= 1;
 const settle = () => new Promise((r) => setTimeout(r, 2500)); // longer than a fold window and a check interval
 
 async function manualOrder(form: Record<string, string> = {}) {
   const buyer = await makeBuyer({ pointsCents: 100_000n });
   const { sku } = await makeProduct({
-    fulfillmentType: "manual", priceCents: 1234n, stockQuantity: 100,
+    fulfillmentType: "manual",
+    priceCents: 1234n,
+    stockQuantity: 100,
     manualFormSchema: { fields: [{ key: "account", label: { "zh-CN": "账号", en: "Account" }, type: "text", required: true }] },
   });
   const { order } = await createOrder({
-    credential: { id: buyer.id, userId: buyer.user.id }, profile: "P",
+    credential: { id: buyer.id, userId: buyer.user.id },
+    profile: "P",
     input: { downstreamOrderNo: `AL-${Date.now()}-${Math.random()}`, skuId: sku.id, quantity: 1, manualFormData: form },
   });
   secrets.push(buyer.apiSecret);
@@ -111,7 +117,12 @@ describe("issue 25.1: channels and the test button", () => {
     expect(mailText(got.raw)).toContain('Channel "ops mail" works.');
     expect(JSON.stringify(await listAlertChannels())).not.toContain(smtp.password);
 
-    const bad = await addAlertChannel({ kind: "email", smtpUrl: `smtp://alerts:wrong-password@127.0.0.1:${smtp.port}`, from: "a@example.test", to: ["b@example.test"] });
+    const bad = await addAlertChannel({
+      kind: "email",
+      smtpUrl: `smtp://alerts:wrong-password@127.0.0.1:${smtp.port}`,
+      from: "a@example.test",
+      to: ["b@example.test"],
+    });
     const result = await testAlertChannel({ id: bad.id });
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/^SMTP: /);
@@ -126,7 +137,9 @@ describe("issue 25.1: channels and the test button", () => {
     expect(req.headers[HEADER_API_KEY.toLowerCase()]).toBe(webhookSigning.key_id);
     const timestamp = String(req.headers[HEADER_TIMESTAMP.toLowerCase()]);
     const signature = String(req.headers[HEADER_SIGNATURE.toLowerCase()]);
-    expect(verifySignature({ method: "POST", path: "/alerts", timestamp, body: req.body, secret: webhookSigning.secret, signature })).toBe(true);
+    expect(verifySignature({ method: "POST", path: "/alerts", timestamp, body: req.body, secret: webhookSigning.secret, signature })).toBe(
+      true,
+    );
     expect(JSON.parse(req.body)).toMatchObject({ event: "alert", kind: "test", title: "Test message", site: "Shop <&>" });
 
     const wecom = (await listAlertChannels()).find((c) => c.kind === "wecom")!;
@@ -146,7 +159,11 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     secrets.push("FORM-VALUE-SECRET-1");
     await db().$transaction((tx) => transitionOrder(tx, order.id, { to: "unknown_review" }));
     // Two instances noticing the same change (the dedupe key) at once.
-    const again = await Promise.all([1, 2].map(() => db().$transaction((tx) => enqueueAlert(tx, { kind: "order_review", dedupeKey: `order_review:${order.id}`, params: {} }))));
+    const again = await Promise.all(
+      [1, 2].map(() =>
+        db().$transaction((tx) => enqueueAlert(tx, { kind: "order_review", dedupeKey: `order_review:${order.id}`, params: {} })),
+      ),
+    );
     expect(again).toEqual([null, null]);
     await waitFor(allChannelsHave(order.orderNo));
     await settle();
@@ -163,10 +180,17 @@ describe("issue 25.3: once per state change, folded, retried", () => {
   it("issue 25.3: alerts of one kind within the fold window go out as few messages, the rest as 'and N more'", async () => {
     const tag = `FOLD-${Date.now()}`;
     await db().$transaction(async (tx) => {
-      for (let i = 0; i < 20; i++) await enqueueAlert(tx, { kind: "admin_locked", dedupeKey: `${tag}:${i}`, params: { email: `${tag}-${i}@example.test`, ip: "192.0.2.1" } });
+      for (let i = 0; i < 20; i++)
+        await enqueueAlert(tx, {
+          kind: "admin_locked",
+          dedupeKey: `${tag}:${i}`,
+          params: { email: `${tag}-${i}@example.test`, ip: "192.0.2.1" },
+        });
     });
     const accounted = async () => {
-      const rows = await db().alertDelivery.findMany({ where: { event: { dedupeKey: { startsWith: tag } }, channel: { kind: "telegram" } } });
+      const rows = await db().alertDelivery.findMany({
+        where: { event: { dedupeKey: { startsWith: tag } }, channel: { kind: "telegram" } },
+      });
       return rows.length === 20 && rows.every((r) => r.status === "sent" || r.status === "folded");
     };
     await waitFor(accounted);
@@ -188,7 +212,9 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     await settle();
     expect(telegramFor(order.orderNo)).toHaveLength(1);
     expect(mailsFor(order.orderNo)).toHaveLength(1);
-    const tg = await db().alertDelivery.findFirstOrThrow({ where: { event: { dedupeKey: `order_review:${order.id}` }, channel: { kind: "telegram" } } });
+    const tg = await db().alertDelivery.findFirstOrThrow({
+      where: { event: { dedupeKey: `order_review:${order.id}` }, channel: { kind: "telegram" } },
+    });
     expect(tg).toMatchObject({ status: "sent", attemptCount: 3 });
     expect((await listAlertChannels()).find((c) => c.kind === "telegram")!.failing).toBe(false);
   });
@@ -198,8 +224,15 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("STOCK", 60) });
     await setSkuThreshold({ skuCode: sku.skuCode, stock: 20 });
     await checkStock();
-    await Promise.all(Array.from({ length: 50 }, (_, i) =>
-      createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: `ST-${sku.id}-${i}`, skuId: sku.id, quantity: 1 } })));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        createOrder({
+          credential: { id: buyer.id, userId: buyer.user.id },
+          profile: "P",
+          input: { downstreamOrderNo: `ST-${sku.id}-${i}`, skuId: sku.id, quantity: 1 },
+        }),
+      ),
+    );
     // Three "instances" check at once, while the workers' periodic check runs too.
     await Promise.all([checkStock(), checkStock(), checkStock()]);
     await waitFor(() => telegramFor(sku.skuCode).length >= 1);
@@ -208,10 +241,13 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     expect(telegramFor(sku.skuCode)[0].text).toMatch(/\d+ left, below 20/);
     expect(await db().alertEvent.count({ where: { dedupeKey: { startsWith: `stock_low:${sku.id}:` } } })).toBe(1);
 
-    await withCardKeyStage(async (_tx, stage) => {
-      for (const key of cardKeysFor("REFILL", 30)) await stage.add(sku.skuCode, key);
-      await stage.moveInto();
-    }, { source: "import" });
+    await withCardKeyStage(
+      async (_tx, stage) => {
+        for (const key of cardKeysFor("REFILL", 30)) await stage.add(sku.skuCode, key);
+        await stage.moveInto();
+      },
+      { source: "import" },
+    );
     await Promise.all([checkStock(), checkStock()]);
     await waitFor(() => telegramFor(sku.skuCode).length >= 2);
     await settle();
@@ -225,7 +261,9 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     for (let i = 0; i < 5; i++) await db().$transaction((tx) => recordUpstreamPing(tx, conn, fail));
     await db().$transaction((tx) => recordUpstreamPing(tx, conn, { ok: true, balance: "50.00", error: null }));
     await db().$transaction((tx) => recordUpstreamPing(tx, conn, { ok: true, balance: "40.00", error: null }));
-    const kinds = (await db().alertEvent.findMany({ where: { dedupeKey: { contains: ":990001:" } }, orderBy: { id: "asc" } })).map((e) => e.kind);
+    const kinds = (await db().alertEvent.findMany({ where: { dedupeKey: { contains: ":990001:" } }, orderBy: { id: "asc" } })).map(
+      (e) => e.kind,
+    );
     expect(kinds).toEqual(["upstream_down", "upstream_recovered", "upstream_balance_low"]);
     await waitFor(() => telegramFor("Upstream Alpha").length >= 3);
     expect(telegramFor("Upstream Alpha").some((m) => m.text.includes("failed 3 pings in a row"))).toBe(true);
@@ -240,7 +278,8 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     });
     await Promise.all([checkJobQueue(), checkJobQueue()]);
     await waitFor(() => telegramFor("Job queue stalled").length >= 1);
-    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE job_queue_id = (SELECT id FROM graphile_worker._private_job_queues WHERE queue_name = 'alerts-test-stuck')`;
+    await db()
+      .$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE job_queue_id = (SELECT id FROM graphile_worker._private_job_queues WHERE queue_name = 'alerts-test-stuck')`;
     await Promise.all([checkJobQueue(), checkJobQueue()]);
     await waitFor(() => telegramFor("Job queue moving again").length >= 1);
     await settle();
@@ -272,8 +311,14 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     const { sku } = await makeProduct({ fulfillmentType: "manual", priceCents: 500n, stockQuantity: 10 });
     hooks.respond = (req) => ({ status: req.url.startsWith("/downstream") ? 500 : 200 });
     const { order } = await createOrder({
-      credential: { id: buyer.id, userId: buyer.user.id }, profile: "U",
-      input: { downstreamOrderNo: `CBG-${Date.now()}`, skuId: sku.id, quantity: 1, callbackUrl: `${hooks.origin}/downstream/cb?token=cb-token-789` },
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
+      input: {
+        downstreamOrderNo: `CBG-${Date.now()}`,
+        skuId: sku.id,
+        quantity: 1,
+        callbackUrl: `${hooks.origin}/downstream/cb?token=cb-token-789`,
+      },
     });
     await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-GAVE-UP-1" });
     secrets.push("CARD-GAVE-UP-1");

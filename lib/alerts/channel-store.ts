@@ -10,9 +10,18 @@ import { sendWebhook, type WebhookFormat } from "./channels/webhook";
 // the console may show; the secrets (bot token, SMTP URL, webhook URL and
 // signing secret) are one AES-256-GCM sealed JSON object.
 
-export interface TelegramConfig { chatId: string; apiBase: string }
-export interface EmailConfig { from: string; to: string[] }
-export interface WebhookConfig { host: string; keyId: string }
+export interface TelegramConfig {
+  chatId: string;
+  apiBase: string;
+}
+export interface EmailConfig {
+  from: string;
+  to: string[];
+}
+export interface WebhookConfig {
+  host: string;
+  keyId: string;
+}
 export type ChannelSecret = { botToken?: string; smtpUrl?: string; url?: string; signingSecret?: string; keyId?: string };
 
 type ChannelRow = Pick<AlertChannel, "id" | "name" | "kind" | "config" | "secretCiphertext">;
@@ -31,7 +40,12 @@ export async function sendOnChannel(channel: ChannelRow, m: AlertMessage, siteNa
       return await sendTelegram(config as unknown as TelegramConfig, { botToken: secret.botToken ?? "" }, m, siteName, replyMarkup);
     }
     if (channel.kind === "email") return await sendEmail(config as unknown as EmailConfig, { smtpUrl: secret.smtpUrl ?? "" }, m, siteName);
-    return await sendWebhook(channel.kind as WebhookFormat, { url: secret.url ?? "", keyId: secret.keyId ?? "", signingSecret: secret.signingSecret ?? "" }, m, siteName);
+    return await sendWebhook(
+      channel.kind as WebhookFormat,
+      { url: secret.url ?? "", keyId: secret.keyId ?? "", signingSecret: secret.signingSecret ?? "" },
+      m,
+      siteName,
+    );
   } catch {
     return { ok: false, error: "unexpected error while sending", durationMs: 0 };
   }

@@ -11,7 +11,10 @@ import { sendAlertsJob } from "./send-alerts";
 export async function deliverAlertNow(eventId: bigint): Promise<void> {
   try {
     await dispatchAlertJob({ eventId: String(eventId) });
-    const deliveries = await db().alertDelivery.findMany({ where: { eventId, status: "pending" }, select: { channelId: true, kind: true } });
+    const deliveries = await db().alertDelivery.findMany({
+      where: { eventId, status: "pending" },
+      select: { channelId: true, kind: true },
+    });
     for (const d of deliveries) await sendAlertsJob({ channelId: d.channelId, kind: d.kind });
   } catch (err) {
     log.warn({ component: "alerts", err: String((err as Error)?.message ?? err) }, "direct alert delivery failed; the queued one remains");

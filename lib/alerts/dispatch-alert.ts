@@ -22,7 +22,10 @@ export async function dispatchAlertJob({ eventId }: { eventId: string }): Promis
     });
     for (const channel of channels) {
       if (!(channel.rules[0]?.enabled ?? ALERT_KINDS[event.kind].on)) continue;
-      const { count } = await tx.alertDelivery.createMany({ data: [{ eventId: event.id, channelId: channel.id, kind: event.kind }], skipDuplicates: true });
+      const { count } = await tx.alertDelivery.createMany({
+        data: [{ eventId: event.id, channelId: channel.id, kind: event.kind }],
+        skipDuplicates: true,
+      });
       if (count) await enqueueAlertSend(tx, channel.id, event.kind);
     }
   });
@@ -31,12 +34,17 @@ export async function dispatchAlertJob({ eventId }: { eventId: string }): Promis
 /** The channel's send job for a kind: now, unless one already waits (then that one's time stands). */
 export async function enqueueAlertSend(tx: Tx, channelId: number, kind: string, runAt?: Date): Promise<void> {
   const key = sendJobKey(channelId, kind);
-  await enqueueJob(tx, "alert:send", { channelId, kind }, {
-    jobKey: key,
-    // A reschedule (runAt given) moves the waiting job; a new alert never postpones it.
-    jobKeyMode: runAt ? "replace" : "preserve_run_at",
-    queueName: key,
-    runAt,
-    maxAttempts: 25,
-  });
+  await enqueueJob(
+    tx,
+    "alert:send",
+    { channelId, kind },
+    {
+      jobKey: key,
+      // A reschedule (runAt given) moves the waiting job; a new alert never postpones it.
+      jobKeyMode: runAt ? "replace" : "preserve_run_at",
+      queueName: key,
+      runAt,
+      maxAttempts: 25,
+    },
+  );
 }

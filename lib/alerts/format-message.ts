@@ -26,48 +26,173 @@ const orderPath = (p: AlertParams) => `/admin/orders/${encodeURIComponent(v(p, "
 
 const EN: Table = {
   test: { title: "Test message", lines: (p) => [`Channel "${v(p, "channel")}" works.`], path: () => "/admin/alerts" },
-  order_review: { title: "Order needs review", lines: (p) => [`Order ${v(p, "orderNo")} (${v(p, "amount")}) is held for review.`, p.reason !== undefined && `Reason: ${v(p, "reason")}`], path: orderPath },
-  order_manual_wait: { title: "Manual order waiting", lines: (p) => [`Order ${v(p, "orderNo")} (${v(p, "amount")}) has waited ${v(p, "minutes")} minutes for manual fulfilment.`], path: () => "/admin/manual" },
-  callback_gave_up: { title: "Order callback gave up", lines: (p) => [`The callback of order ${v(p, "orderNo")} to ${v(p, "host")} (API key ${v(p, "apiKey")}) failed ${v(p, "attempts")} times; it is not retried any more.`], path: orderPath },
-  catalog_event_gave_up: { title: "Catalogue event gave up", lines: (p) => [`Catalogue event ${v(p, "eventId")} to ${v(p, "host")} (API key ${v(p, "apiKey")}) failed ${v(p, "attempts")} times; it is not retried any more.`], path: () => "/admin/jobs" },
-  upstream_purchase_failed: { title: "Upstream purchase failed", lines: (p) => [`Order ${v(p, "orderNo")} (${v(p, "amount")}) could not be bought from ${v(p, "upstream")}: ${v(p, "reason")}. It was refunded.`], path: orderPath },
-  upstream_down: { title: "Upstream not answering", lines: (p) => [`${v(p, "upstream")} failed ${v(p, "failures")} pings in a row: ${v(p, "error")}.`], path: () => "/admin/upstream" },
-  upstream_recovered: { title: "Upstream answers again", lines: (p) => [`${v(p, "upstream")} answers its ping again.`], path: () => "/admin/upstream" },
-  upstream_balance_low: { title: "Upstream balance low", lines: (p) => [`The balance at ${v(p, "upstream")} is ${v(p, "balance")}, below ${v(p, "threshold")}.`], path: () => "/admin/upstream" },
-  stock_low: { title: "Stock low", lines: (p) => [`${v(p, "title")} (${v(p, "skuCode")}): ${v(p, "stock")} left, below ${v(p, "threshold")}.`], path: (p) => `/admin/catalog/skus/${v(p, "skuId")}` },
-  stock_recovered: { title: "Stock back", lines: (p) => [`${v(p, "title")} (${v(p, "skuCode")}): ${v(p, "stock")} available again (threshold ${v(p, "threshold")}).`], path: (p) => `/admin/catalog/skus/${v(p, "skuId")}` },
-  queue_stale: { title: "Job queue stalled", lines: (p) => [`${v(p, "jobs")} jobs have waited more than ${v(p, "minutes")} minutes (oldest: ${v(p, "oldestMinutes")} min). Are the workers running?`], path: () => "/admin/jobs" },
-  queue_recovered: { title: "Job queue moving again", lines: () => ["No job waits longer than its threshold any more."], path: () => "/admin/jobs" },
-  topup_request: { title: "Top-up request", lines: (p) => [`Buyer ${v(p, "buyer")} asks to top up ${v(p, "amount")} (request ${v(p, "requestId")}).`], path: () => "/admin/top-ups" },
-  admin_locked: { title: "Administrator locked out", lines: (p) => [`Sign-in for ${v(p, "email")} is locked after repeated failures (from ${v(p, "ip")}).`], path: () => "/admin/audit" },
-  admin_new_device: { title: "Sign-in from a new device", lines: (p) => [`${v(p, "email")} signed in from a new device (${v(p, "ip")}).`], path: () => "/admin/audit" },
+  order_review: {
+    title: "Order needs review",
+    lines: (p) => [
+      `Order ${v(p, "orderNo")} (${v(p, "amount")}) is held for review.`,
+      p.reason !== undefined && `Reason: ${v(p, "reason")}`,
+    ],
+    path: orderPath,
+  },
+  order_manual_wait: {
+    title: "Manual order waiting",
+    lines: (p) => [`Order ${v(p, "orderNo")} (${v(p, "amount")}) has waited ${v(p, "minutes")} minutes for manual fulfilment.`],
+    path: () => "/admin/manual",
+  },
+  callback_gave_up: {
+    title: "Order callback gave up",
+    lines: (p) => [
+      `The callback of order ${v(p, "orderNo")} to ${v(p, "host")} (API key ${v(p, "apiKey")}) failed ${v(p, "attempts")} times; it is not retried any more.`,
+    ],
+    path: orderPath,
+  },
+  catalog_event_gave_up: {
+    title: "Catalogue event gave up",
+    lines: (p) => [
+      `Catalogue event ${v(p, "eventId")} to ${v(p, "host")} (API key ${v(p, "apiKey")}) failed ${v(p, "attempts")} times; it is not retried any more.`,
+    ],
+    path: () => "/admin/jobs",
+  },
+  upstream_purchase_failed: {
+    title: "Upstream purchase failed",
+    lines: (p) => [
+      `Order ${v(p, "orderNo")} (${v(p, "amount")}) could not be bought from ${v(p, "upstream")}: ${v(p, "reason")}. It was refunded.`,
+    ],
+    path: orderPath,
+  },
+  upstream_down: {
+    title: "Upstream not answering",
+    lines: (p) => [`${v(p, "upstream")} failed ${v(p, "failures")} pings in a row: ${v(p, "error")}.`],
+    path: () => "/admin/upstream",
+  },
+  upstream_recovered: {
+    title: "Upstream answers again",
+    lines: (p) => [`${v(p, "upstream")} answers its ping again.`],
+    path: () => "/admin/upstream",
+  },
+  upstream_balance_low: {
+    title: "Upstream balance low",
+    lines: (p) => [`The balance at ${v(p, "upstream")} is ${v(p, "balance")}, below ${v(p, "threshold")}.`],
+    path: () => "/admin/upstream",
+  },
+  stock_low: {
+    title: "Stock low",
+    lines: (p) => [`${v(p, "title")} (${v(p, "skuCode")}): ${v(p, "stock")} left, below ${v(p, "threshold")}.`],
+    path: (p) => `/admin/catalog/skus/${v(p, "skuId")}`,
+  },
+  stock_recovered: {
+    title: "Stock back",
+    lines: (p) => [`${v(p, "title")} (${v(p, "skuCode")}): ${v(p, "stock")} available again (threshold ${v(p, "threshold")}).`],
+    path: (p) => `/admin/catalog/skus/${v(p, "skuId")}`,
+  },
+  queue_stale: {
+    title: "Job queue stalled",
+    lines: (p) => [
+      `${v(p, "jobs")} jobs have waited more than ${v(p, "minutes")} minutes (oldest: ${v(p, "oldestMinutes")} min). Are the workers running?`,
+    ],
+    path: () => "/admin/jobs",
+  },
+  queue_recovered: {
+    title: "Job queue moving again",
+    lines: () => ["No job waits longer than its threshold any more."],
+    path: () => "/admin/jobs",
+  },
+  topup_request: {
+    title: "Top-up request",
+    lines: (p) => [`Buyer ${v(p, "buyer")} asks to top up ${v(p, "amount")} (request ${v(p, "requestId")}).`],
+    path: () => "/admin/top-ups",
+  },
+  admin_locked: {
+    title: "Administrator locked out",
+    lines: (p) => [`Sign-in for ${v(p, "email")} is locked after repeated failures (from ${v(p, "ip")}).`],
+    path: () => "/admin/audit",
+  },
+  admin_new_device: {
+    title: "Sign-in from a new device",
+    lines: (p) => [`${v(p, "email")} signed in from a new device (${v(p, "ip")}).`],
+    path: () => "/admin/audit",
+  },
   daily_summary: {
     title: "Daily summary",
-    lines: (p) => [`${v(p, "day")}: ${v(p, "orders")} orders, ${v(p, "delivered")} delivered, sales ${v(p, "sales")}, ${v(p, "refunds")} refunded (${v(p, "refunded")}), top-ups ${v(p, "topups")}, ${v(p, "lowStock")} SKUs low on stock.`],
+    lines: (p) => [
+      `${v(p, "day")}: ${v(p, "orders")} orders, ${v(p, "delivered")} delivered, sales ${v(p, "sales")}, ${v(p, "refunds")} refunded (${v(p, "refunded")}), top-ups ${v(p, "topups")}, ${v(p, "lowStock")} SKUs low on stock.`,
+    ],
     path: () => "/admin",
   },
 };
 
 const ZH: Table = {
   test: { title: "测试消息", lines: (p) => [`通知渠道「${v(p, "channel")}」工作正常。`], path: () => "/admin/alerts" },
-  order_review: { title: "订单待审核", lines: (p) => [`订单 ${v(p, "orderNo")}（${v(p, "amount")}）已转入人工审核。`, p.reason !== undefined && `原因：${v(p, "reason")}`], path: orderPath },
-  order_manual_wait: { title: "手动订单等待中", lines: (p) => [`订单 ${v(p, "orderNo")}（${v(p, "amount")}）已等待手动发货 ${v(p, "minutes")} 分钟。`], path: () => "/admin/manual" },
-  callback_gave_up: { title: "订单回调已放弃", lines: (p) => [`订单 ${v(p, "orderNo")} 发往 ${v(p, "host")}（API key ${v(p, "apiKey")}）的回调失败 ${v(p, "attempts")} 次，不再重试。`], path: orderPath },
-  catalog_event_gave_up: { title: "目录事件已放弃", lines: (p) => [`目录事件 ${v(p, "eventId")} 发往 ${v(p, "host")}（API key ${v(p, "apiKey")}）失败 ${v(p, "attempts")} 次，不再重试。`], path: () => "/admin/jobs" },
-  upstream_purchase_failed: { title: "上游采购失败", lines: (p) => [`订单 ${v(p, "orderNo")}（${v(p, "amount")}）未能从 ${v(p, "upstream")} 采购：${v(p, "reason")}。已退款。`], path: orderPath },
-  upstream_down: { title: "上游无响应", lines: (p) => [`${v(p, "upstream")} 连续 ${v(p, "failures")} 次 ping 失败：${v(p, "error")}。`], path: () => "/admin/upstream" },
+  order_review: {
+    title: "订单待审核",
+    lines: (p) => [`订单 ${v(p, "orderNo")}（${v(p, "amount")}）已转入人工审核。`, p.reason !== undefined && `原因：${v(p, "reason")}`],
+    path: orderPath,
+  },
+  order_manual_wait: {
+    title: "手动订单等待中",
+    lines: (p) => [`订单 ${v(p, "orderNo")}（${v(p, "amount")}）已等待手动发货 ${v(p, "minutes")} 分钟。`],
+    path: () => "/admin/manual",
+  },
+  callback_gave_up: {
+    title: "订单回调已放弃",
+    lines: (p) => [
+      `订单 ${v(p, "orderNo")} 发往 ${v(p, "host")}（API key ${v(p, "apiKey")}）的回调失败 ${v(p, "attempts")} 次，不再重试。`,
+    ],
+    path: orderPath,
+  },
+  catalog_event_gave_up: {
+    title: "目录事件已放弃",
+    lines: (p) => [`目录事件 ${v(p, "eventId")} 发往 ${v(p, "host")}（API key ${v(p, "apiKey")}）失败 ${v(p, "attempts")} 次，不再重试。`],
+    path: () => "/admin/jobs",
+  },
+  upstream_purchase_failed: {
+    title: "上游采购失败",
+    lines: (p) => [`订单 ${v(p, "orderNo")}（${v(p, "amount")}）未能从 ${v(p, "upstream")} 采购：${v(p, "reason")}。已退款。`],
+    path: orderPath,
+  },
+  upstream_down: {
+    title: "上游无响应",
+    lines: (p) => [`${v(p, "upstream")} 连续 ${v(p, "failures")} 次 ping 失败：${v(p, "error")}。`],
+    path: () => "/admin/upstream",
+  },
   upstream_recovered: { title: "上游已恢复", lines: (p) => [`${v(p, "upstream")} 的 ping 已恢复正常。`], path: () => "/admin/upstream" },
-  upstream_balance_low: { title: "上游余额不足", lines: (p) => [`${v(p, "upstream")} 的余额为 ${v(p, "balance")}，低于 ${v(p, "threshold")}。`], path: () => "/admin/upstream" },
-  stock_low: { title: "库存不足", lines: (p) => [`${v(p, "title")}（${v(p, "skuCode")}）：剩余 ${v(p, "stock")}，低于 ${v(p, "threshold")}。`], path: (p) => `/admin/catalog/skus/${v(p, "skuId")}` },
-  stock_recovered: { title: "库存已恢复", lines: (p) => [`${v(p, "title")}（${v(p, "skuCode")}）：可用库存 ${v(p, "stock")}（阈值 ${v(p, "threshold")}）。`], path: (p) => `/admin/catalog/skus/${v(p, "skuId")}` },
-  queue_stale: { title: "任务队列停滞", lines: (p) => [`${v(p, "jobs")} 个任务等待超过 ${v(p, "minutes")} 分钟（最久 ${v(p, "oldestMinutes")} 分钟）。worker 是否在运行？`], path: () => "/admin/jobs" },
+  upstream_balance_low: {
+    title: "上游余额不足",
+    lines: (p) => [`${v(p, "upstream")} 的余额为 ${v(p, "balance")}，低于 ${v(p, "threshold")}。`],
+    path: () => "/admin/upstream",
+  },
+  stock_low: {
+    title: "库存不足",
+    lines: (p) => [`${v(p, "title")}（${v(p, "skuCode")}）：剩余 ${v(p, "stock")}，低于 ${v(p, "threshold")}。`],
+    path: (p) => `/admin/catalog/skus/${v(p, "skuId")}`,
+  },
+  stock_recovered: {
+    title: "库存已恢复",
+    lines: (p) => [`${v(p, "title")}（${v(p, "skuCode")}）：可用库存 ${v(p, "stock")}（阈值 ${v(p, "threshold")}）。`],
+    path: (p) => `/admin/catalog/skus/${v(p, "skuId")}`,
+  },
+  queue_stale: {
+    title: "任务队列停滞",
+    lines: (p) => [`${v(p, "jobs")} 个任务等待超过 ${v(p, "minutes")} 分钟（最久 ${v(p, "oldestMinutes")} 分钟）。worker 是否在运行？`],
+    path: () => "/admin/jobs",
+  },
   queue_recovered: { title: "任务队列已恢复", lines: () => ["已没有超过阈值的等待任务。"], path: () => "/admin/jobs" },
-  topup_request: { title: "充值申请", lines: (p) => [`买家 ${v(p, "buyer")} 申请充值 ${v(p, "amount")}（申请 ${v(p, "requestId")}）。`], path: () => "/admin/top-ups" },
-  admin_locked: { title: "管理员账户已锁定", lines: (p) => [`${v(p, "email")} 多次登录失败，已被锁定（来自 ${v(p, "ip")}）。`], path: () => "/admin/audit" },
+  topup_request: {
+    title: "充值申请",
+    lines: (p) => [`买家 ${v(p, "buyer")} 申请充值 ${v(p, "amount")}（申请 ${v(p, "requestId")}）。`],
+    path: () => "/admin/top-ups",
+  },
+  admin_locked: {
+    title: "管理员账户已锁定",
+    lines: (p) => [`${v(p, "email")} 多次登录失败，已被锁定（来自 ${v(p, "ip")}）。`],
+    path: () => "/admin/audit",
+  },
   admin_new_device: { title: "新设备登录", lines: (p) => [`${v(p, "email")} 从新设备登录（${v(p, "ip")}）。`], path: () => "/admin/audit" },
   daily_summary: {
     title: "每日汇总",
-    lines: (p) => [`${v(p, "day")}：订单 ${v(p, "orders")} 笔，已交付 ${v(p, "delivered")} 笔，销售额 ${v(p, "sales")}，退款 ${v(p, "refunds")} 笔（${v(p, "refunded")}），充值 ${v(p, "topups")}，库存不足 SKU ${v(p, "lowStock")} 个。`],
+    lines: (p) => [
+      `${v(p, "day")}：订单 ${v(p, "orders")} 笔，已交付 ${v(p, "delivered")} 笔，销售额 ${v(p, "sales")}，退款 ${v(p, "refunds")} 笔（${v(p, "refunded")}），充值 ${v(p, "topups")}，库存不足 SKU ${v(p, "lowStock")} 个。`,
+    ],
     path: () => "/admin",
   },
 };

@@ -29,7 +29,8 @@ export async function listAlerts(take = 500): Promise<AlertRow[]> {
     const m = formatAlert(e.kind, e.params as AlertParams, ctx.lang, ctx.baseUrl);
     const base = { id: String(e.id), created_at: e.createdAt.toISOString(), kind: e.kind, title: m.title, text: m.lines.join(" ") };
     if (!e.deliveries.length) rows.push({ ...base, channel: null, state: "no channel", attempts: 0, error: null });
-    for (const d of e.deliveries) rows.push({ ...base, channel: d.channel.name, state: d.status, attempts: d.attemptCount, error: d.lastError });
+    for (const d of e.deliveries)
+      rows.push({ ...base, channel: d.channel.name, state: d.status, attempts: d.attemptCount, error: d.lastError });
     if (rows.length >= take) break;
   }
   return rows.slice(0, take);

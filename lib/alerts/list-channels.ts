@@ -20,7 +20,11 @@ export async function listAlertChannels(): Promise<ChannelView[]> {
   return rows.map((c) => {
     const rules = Object.fromEntries(ALERT_KIND_NAMES.map((k) => [k, c.rules.find((r) => r.event === k)?.enabled ?? ALERT_KINDS[k].on]));
     return {
-      id: c.id, name: c.name, kind: c.kind, config: c.config as Record<string, unknown>, rules,
+      id: c.id,
+      name: c.name,
+      kind: c.kind,
+      config: c.config as Record<string, unknown>,
+      rules,
       last_ok_at: c.lastOkAt?.toISOString() ?? null,
       last_error_at: c.lastErrorAt?.toISOString() ?? null,
       last_error: c.lastError,

@@ -43,7 +43,10 @@ export async function alertCallbackGaveUp(tx: Tx, callbackId: number, attempts: 
 
 /** A catalogue event gave up after its last attempt; once per event. */
 export async function alertCatalogEventGaveUp(tx: Tx, eventId: number, attempts: number): Promise<void> {
-  const ev = await tx.catalogEvent.findUniqueOrThrow({ where: { id: eventId }, select: { url: true, credential: { select: { apiKey: true } } } });
+  const ev = await tx.catalogEvent.findUniqueOrThrow({
+    where: { id: eventId },
+    select: { url: true, credential: { select: { apiKey: true } } },
+  });
   await enqueueAlert(tx, {
     kind: "catalog_event_gave_up",
     dedupeKey: `catalog_event_gave_up:${eventId}`,
@@ -55,7 +58,10 @@ export async function alertCatalogEventGaveUp(tx: Tx, eventId: number, attempts:
  * A buyer's top-up request arrived (the buyer portal, issue 24): call in the
  * transaction that stores the request. Amount in fen.
  */
-export async function alertTopUpRequest(tx: Tx, input: { requestId: string | number; buyerEmail: string; amountCents: bigint }): Promise<void> {
+export async function alertTopUpRequest(
+  tx: Tx,
+  input: { requestId: string | number; buyerEmail: string; amountCents: bigint },
+): Promise<void> {
   await enqueueAlert(tx, {
     kind: "topup_request",
     dedupeKey: `topup_request:${input.requestId}`,

@@ -33,12 +33,22 @@ export async function sendAlertsJob({ channelId, kind }: { channelId: number; ki
   // One sender per channel and kind at a time, whoever runs it (a worker's
   // job, or deliverAlertNow in a server while the workers are down): the
   // lock is held across the send, so a second sender finds the alerts marked.
-  const outcome = await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`alert-send:${channelId}:${kind}`}))`;
-    return sendBatch(tx, channelId, kind);
-  }, { timeout: SEND_TRANSACTION_MS, maxWait: SEND_TRANSACTION_MS });
+  const outcome = await db().$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`alert-send:${channelId}:${kind}`}))`;
+      return sendBatch(tx, channelId, kind);
+    },
+    { timeout: SEND_TRANSACTION_MS, maxWait: SEND_TRANSACTION_MS },
+  );
   if (!outcome) return;
-  const fields = { component: "alerts", channelId, kind, alerts: outcome.alerts, attempt: outcome.attempt, durationMs: outcome.result.durationMs };
+  const fields = {
+    component: "alerts",
+    channelId,
+    kind,
+    alerts: outcome.alerts,
+    attempt: outcome.attempt,
+    durationMs: outcome.result.durationMs,
+  };
   if (outcome.result.ok) log.info(fields, "alert sent");
   else log.warn({ ...fields, error: outcome.result.error }, "alert not sent");
 }
@@ -73,7 +83,10 @@ async function sendBatch(tx: Tx, channelId: number, kind: AlertKind) {
   await recordChannelOutcome(tx, channelId, result);
   if (result.ok) {
     const sentAt = new Date();
-    await tx.alertDelivery.update({ where: { id: first.id }, data: { status: "sent", sentAt, attemptCount: { increment: 1 }, lastError: null } });
+    await tx.alertDelivery.update({
+      where: { id: first.id },
+      data: { status: "sent", sentAt, attemptCount: { increment: 1 }, lastError: null },
+    });
     if (ids.length > 1) await tx.alertDelivery.updateMany({ where: { id: { in: ids.slice(1) } }, data: { status: "folded", sentAt } });
     if (batch.length === MAX_BATCH) await enqueueAlertSend(tx, channelId, kind, new Date(sentAt.getTime() + windowMs));
   } else {

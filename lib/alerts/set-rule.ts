@@ -27,17 +27,31 @@ export async function setAlertRule(input: RuleInput, { actor = SYSTEM_ACTOR }: {
   const { event, channelId, enabled, threshold } = parsed.data;
   if (!isAlertKind(event)) throw appError("bad_request", "unknown event");
   if (threshold !== undefined && !hasThreshold(event)) throw appError("bad_request", `event ${event} has no threshold`);
-  if (event === "daily_summary" && threshold !== undefined && threshold > 23) throw appError("bad_request", "daily_summary threshold is an hour from 0 to 23");
+  if (event === "daily_summary" && threshold !== undefined && threshold > 23)
+    throw appError("bad_request", "daily_summary threshold is an hour from 0 to 23");
   return db().$transaction(async (tx) => {
     if (channelId !== undefined && enabled !== undefined) {
       const channel = await tx.alertChannel.findFirst({ where: { id: channelId, deletedAt: null }, select: { id: true } });
       if (!channel) throw appError("not_found", `no alert channel ${channelId}`);
-      await tx.alertRule.upsert({ where: { channelId_event: { channelId, event } }, create: { channelId, event, enabled }, update: { enabled } });
+      await tx.alertRule.upsert({
+        where: { channelId_event: { channelId, event } },
+        create: { channelId, event, enabled },
+        update: { enabled },
+      });
     }
-    if (threshold !== undefined) await tx.alertThreshold.upsert({ where: { event }, create: { event, value: threshold }, update: { value: threshold } });
-    await writeAuditLog(tx, { actor, action: "alert.rule.set", targetType: "alert_rule", targetId: event, details: { channelId: channelId ?? null, enabled: enabled ?? null, threshold: threshold ?? null } });
+    if (threshold !== undefined)
+      await tx.alertThreshold.upsert({ where: { event }, create: { event, value: threshold }, update: { value: threshold } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "alert.rule.set",
+      targetType: "alert_rule",
+      targetId: event,
+      details: { channelId: channelId ?? null, enabled: enabled ?? null, threshold: threshold ?? null },
+    });
     const rule = channelId === undefined ? null : await tx.alertRule.findUnique({ where: { channelId_event: { channelId, event } } });
-    const value = hasThreshold(event) ? ((await tx.alertThreshold.findUnique({ where: { event } }))?.value ?? ALERT_KINDS[event].threshold.default) : null;
+    const value = hasThreshold(event)
+      ? ((await tx.alertThreshold.findUnique({ where: { event } }))?.value ?? ALERT_KINDS[event].threshold.default)
+      : null;
     return { event, channel_id: channelId ?? null, enabled: rule?.enabled ?? null, threshold: value };
   });
 }

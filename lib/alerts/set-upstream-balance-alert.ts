@@ -12,7 +12,10 @@ export const UpstreamBalanceAlertSchema = z.strictObject({
 });
 
 /** Issue 25: alert when this upstream's balance (as its ping reports it) falls below an amount; audited. */
-export async function setUpstreamBalanceAlert(input: z.input<typeof UpstreamBalanceAlertSchema>, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}) {
+export async function setUpstreamBalanceAlert(
+  input: z.input<typeof UpstreamBalanceAlertSchema>,
+  { actor = SYSTEM_ACTOR }: { actor?: Actor } = {},
+) {
   const parsed = UpstreamBalanceAlertSchema.safeParse(input);
   if (!parsed.success) throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   const cents = parsed.data.below;
@@ -20,7 +23,13 @@ export async function setUpstreamBalanceAlert(input: z.input<typeof UpstreamBala
   return db().$transaction(async (tx) => {
     const { count } = await tx.upstreamConnection.updateMany({ where: { id }, data: { alertBalanceCents: cents } });
     if (!count) throw appError("not_found", `no upstream connection ${id}`);
-    await writeAuditLog(tx, { actor, action: "alert.upstream_balance", targetType: "upstream_connection", targetId: String(id), details: { below: cents === null ? null : formatAmount(cents) } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "alert.upstream_balance",
+      targetType: "upstream_connection",
+      targetId: String(id),
+      details: { below: cents === null ? null : formatAmount(cents) },
+    });
     return { connection_id: id, balance_below: cents === null ? null : formatAmount(cents) };
   });
 }

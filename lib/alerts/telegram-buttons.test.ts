@@ -37,7 +37,8 @@ describe("issue 25.4: Telegram inline buttons", () => {
     const buyer = await makeBuyer();
     const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 5 });
     const { order } = await createOrder({
-      credential: { id: buyer.id, userId: buyer.user.id }, profile: "P",
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "P",
       input: { downstreamOrderNo: `TG-${Date.now()}`, skuId: sku.id, quantity: 1 },
     });
     await db().$transaction((tx) => transitionOrder(tx, order.id, { to: "unknown_review" }));
@@ -46,7 +47,10 @@ describe("issue 25.4: Telegram inline buttons", () => {
     const message = bot.messages.find((m) => m.text.includes(order.orderNo))!;
     expect(message.reply_markup?.inline_keyboard?.[0]?.[0]).toMatchObject({ callback_data: `recheck:${order.orderNo}` });
 
-    const press = (updateId: number, id: string, from: number, data: string) => ({ update_id: updateId, callback_query: { id, from: { id: from, is_bot: false, first_name: "x" }, data } });
+    const press = (updateId: number, id: string, from: number, data: string) => ({
+      update_id: updateId,
+      callback_query: { id, from: { id: from, is_bot: false, first_name: "x" }, data },
+    });
     bot.updates.push(
       press(10, "q-admin", ADMIN_TG, `recheck:${order.orderNo}`),
       press(11, "q-stranger", STRANGER_TG, `recheck:${order.orderNo}`),
@@ -60,7 +64,10 @@ describe("issue 25.4: Telegram inline buttons", () => {
     expect(answers["q-stranger"]).toMatch(/not allowed/);
 
     const presses = await db().auditLog.findMany({ where: { action: "alert.telegram.press" }, orderBy: { id: "asc" } });
-    expect(presses.map((p) => [p.actor, (p.details as { allowed: boolean }).allowed])).toEqual([["tg-admin@example.test", true], ["system", false]]);
+    expect(presses.map((p) => [p.actor, (p.details as { allowed: boolean }).allowed])).toEqual([
+      ["tg-admin@example.test", true],
+      ["system", false],
+    ]);
 
     expect(await pollTelegramUpdates()).toBe(0);
     expect(bot.polls.at(-1)!.offset).toBe(13);

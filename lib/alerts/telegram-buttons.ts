@@ -16,8 +16,10 @@ export function reviewButtons(params: AlertParams, ctx: { lang: AlertLanguage; b
   if (!orderNo) return undefined;
   const en = ctx.lang === "en";
   const row: object[] = [];
-  if (env().TELEGRAM_POLLING && orderNo.length <= 60) row.push({ text: en ? "Check upstream again" : "重新查询上游", callback_data: RECHECK_PREFIX + orderNo });
+  if (env().TELEGRAM_POLLING && orderNo.length <= 60)
+    row.push({ text: en ? "Check upstream again" : "重新查询上游", callback_data: RECHECK_PREFIX + orderNo });
   const base = ctx.baseUrl.replace(/\/+$/, "");
-  if (/^https:\/\/(?!localhost|127\.|\[)/i.test(base)) row.push({ text: en ? "Open in console" : "在后台打开", url: `${base}/admin/orders/${encodeURIComponent(orderNo)}` });
+  if (/^https:\/\/(?!localhost|127\.|\[)/i.test(base))
+    row.push({ text: en ? "Open in console" : "在后台打开", url: `${base}/admin/orders/${encodeURIComponent(orderNo)}` });
   return row.length ? { inline_keyboard: [row] } : undefined;
 }

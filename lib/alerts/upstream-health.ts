@@ -20,7 +20,12 @@ export async function recordUpstreamPing(
   if (result.ok) {
     await tx.alertCondition.updateMany({ where: { key }, data: { count: 0 } });
     const seq = await flipAlertCondition(tx, key, false);
-    if (seq !== null) await enqueueAlert(tx, { kind: "upstream_recovered", dedupeKey: `upstream_recovered:${conn.id}:${seq}`, params: { upstream: conn.name } });
+    if (seq !== null)
+      await enqueueAlert(tx, {
+        kind: "upstream_recovered",
+        dedupeKey: `upstream_recovered:${conn.id}:${seq}`,
+        params: { upstream: conn.name },
+      });
     if (conn.alertBalanceCents !== null && result.balance !== null && isAmount(result.balance)) {
       const balance = parseAmount(result.balance);
       const low = balance < conn.alertBalanceCents;
@@ -29,7 +34,11 @@ export async function recordUpstreamPing(
         await enqueueAlert(tx, {
           kind: "upstream_balance_low",
           dedupeKey: `upstream_balance_low:${conn.id}:${bseq}`,
-          params: { upstream: conn.name, balance: `${formatAmount(balance)} CNY`, threshold: `${formatAmount(conn.alertBalanceCents)} CNY` },
+          params: {
+            upstream: conn.name,
+            balance: `${formatAmount(balance)} CNY`,
+            threshold: `${formatAmount(conn.alertBalanceCents)} CNY`,
+          },
         });
       }
     }

@@ -25,7 +25,8 @@ const token = () => crypto.randomBytes(16).toString("base64url");
 async function sameTransaction(action: string, targetId: string, table: string, where: string) {
   const rows = await db().$queryRawUnsafe<{ same: boolean }[]>(
     `SELECT a.xmin::text = t.xmin::text AS same FROM "AuditLog" a, "${table}" t WHERE a.action = $1 AND a."targetId" = $2 AND ${where}`,
-    action, targetId,
+    action,
+    targetId,
   );
   return rows.map((r) => r.same);
 }
@@ -37,7 +38,11 @@ async function auditCount(action: string, targetId: string) {
 async function manualOrder(no: string) {
   const buyer = await makeBuyer({ pointsCents: 10_000n });
   const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 5, priceCents: 1_000n });
-  const { order } = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: no, skuId: sku.id, quantity: 1 } });
+  const { order } = await createOrder({
+    credential: { id: buyer.id, userId: buyer.user.id },
+    profile: "P",
+    input: { downstreamOrderNo: no, skuId: sku.id, quantity: 1 },
+  });
   return { buyer, order };
 }
 
@@ -53,20 +58,26 @@ describe("issue 22.10: the audit trail", () => {
     expect(await sameTransaction("user.create", user.id, "User", `t."id" = '${user.id}'`)).toEqual([true]);
 
     expect(await adjustPoints({ email: user.email, deltaCents: 250n, reason: "admin: goodwill", actor: admin })).toBe(1_250n);
-    expect(await sameTransaction("points.adjust", user.id, "PointsLedger", `t."userId" = '${user.id}' AND t.reason = 'admin: goodwill'`)).toEqual([true]);
+    expect(
+      await sameTransaction("points.adjust", user.id, "PointsLedger", `t."userId" = '${user.id}' AND t.reason = 'admin: goodwill'`),
+    ).toEqual([true]);
     const row = await db().auditLog.findFirstOrThrow({ where: { action: "points.adjust", targetId: user.id } });
     expect(row).toMatchObject({ actor: "ops-22@example.test", adminUserId: admin.id, ip: "203.0.113.9" });
     expect(row.details).toMatchObject({ amount: "2.50", balance: "12.50" });
 
     // Refused inside the transaction: neither the change nor its audit row.
-    await expect(adjustPoints({ email: user.email, deltaCents: -999_999n, reason: "admin: too much", actor: admin })).rejects.toThrow(/below zero/);
+    await expect(adjustPoints({ email: user.email, deltaCents: -999_999n, reason: "admin: too much", actor: admin })).rejects.toThrow(
+      /below zero/,
+    );
     await expect(createUser({ email: user.email, actor: admin })).rejects.toThrow(/already exists/);
     expect(await auditCount("points.adjust", user.id)).toBe(1);
     expect(await db().auditLog.count({ where: { action: "user.create", details: { path: ["email"], equals: user.email } } })).toBe(1);
 
     const key = await createApiKey({ userId: user.id, name: "shop", actor: admin });
     expect(await sameTransaction("api_key.create", String(key.id), "ApiCredential", `t."id" = ${key.id}`)).toEqual([true]);
-    expect(JSON.stringify((await db().auditLog.findFirstOrThrow({ where: { action: "api_key.create", targetId: String(key.id) } })).details)).not.toContain(key.apiSecret);
+    expect(
+      JSON.stringify((await db().auditLog.findFirstOrThrow({ where: { action: "api_key.create", targetId: String(key.id) } })).details),
+    ).not.toContain(key.apiSecret);
     await disableApiKey({ apiKey: key.apiKey, actor: admin });
     expect(await sameTransaction("api_key.disable", key.apiKey, "ApiCredential", `t."id" = ${key.id}`)).toEqual([true]);
 
@@ -87,7 +98,9 @@ describe("issue 22.10: the audit trail", () => {
     const buyer = await makeBuyer({ pointsCents: 1_000n });
     const email = buyer.user.email;
     const once = token();
-    const both = await Promise.allSettled([1, 2].map(() => adjustPoints({ email, deltaCents: 500n, reason: "admin: refund", actor: admin, onceToken: once })));
+    const both = await Promise.allSettled(
+      [1, 2].map(() => adjustPoints({ email, deltaCents: 500n, reason: "admin: refund", actor: admin, onceToken: once })),
+    );
     expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(String((both.find((r) => r.status === "rejected") as PromiseRejectedResult).reason)).toMatch(/already submitted/);
     const ledger = () => db().pointsLedger.count({ where: { userId: buyer.user.id, reason: "admin: refund" } });
@@ -101,7 +114,9 @@ describe("issue 22.10: the audit trail", () => {
 
     // A refused debit rolls its token back with it: corrected and sent again, it goes through.
     const retry = token();
-    await expect(adjustPoints({ email, deltaCents: -999_999n, reason: "admin: fix", actor: admin, onceToken: retry })).rejects.toThrow(/below zero/);
+    await expect(adjustPoints({ email, deltaCents: -999_999n, reason: "admin: fix", actor: admin, onceToken: retry })).rejects.toThrow(
+      /below zero/,
+    );
     expect(await adjustPoints({ email, deltaCents: -100n, reason: "admin: fix", actor: admin, onceToken: retry })).toBe(1_900n);
   });
 
@@ -109,9 +124,10 @@ describe("issue 22.10: the audit trail", () => {
     for (const verb of ["deliver", "fail"] as const) {
       const { buyer, order } = await manualOrder(`audit-22-twice-${verb}`);
       const once = token();
-      const send = () => verb === "deliver"
-        ? deliverOrder({ orderNo: order.orderNo, payloadText: "CODE-1", actor: admin, onceToken: once })
-        : failOrder({ orderNo: order.orderNo, reason: "no stock", actor: admin, onceToken: once });
+      const send = () =>
+        verb === "deliver"
+          ? deliverOrder({ orderNo: order.orderNo, payloadText: "CODE-1", actor: admin, onceToken: once })
+          : failOrder({ orderNo: order.orderNo, reason: "no stock", actor: admin, onceToken: once });
       const both = await Promise.allSettled([send(), send()]);
       expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
       // "Already done", not the state machine's 409: the second submission is the same one.

@@ -15,7 +15,14 @@ export async function listAuditRows({ since, limit }: { since?: Date; limit: num
     take: Math.min(limit, MAX_AUDIT_LIST),
   });
   return rows.map((r) => ({
-    id: r.id.toString(), created_at: r.createdAt.toISOString(), actor: r.actor, admin_user_id: r.adminUserId,
-    ip: r.ip, action: r.action, target_type: r.targetType, target_id: r.targetId, details: r.details,
+    id: r.id.toString(),
+    created_at: r.createdAt.toISOString(),
+    actor: r.actor,
+    admin_user_id: r.adminUserId,
+    ip: r.ip,
+    action: r.action,
+    target_type: r.targetType,
+    target_id: r.targetId,
+    details: r.details,
   }));
 }

@@ -21,7 +21,11 @@ describe("audit rows of manual fulfilment", () => {
     const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 5 });
     const { id } = await createAdmin({ email: "ops@example.com", password: "a-test-password-123" });
     const place = (no: string) =>
-      createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: no, skuId: sku.id, quantity: 1 } });
+      createOrder({
+        credential: { id: buyer.id, userId: buyer.user.id },
+        profile: "P",
+        input: { downstreamOrderNo: no, skuId: sku.id, quantity: 1 },
+      });
     const a = (await place("audit-1")).order;
     const b = (await place("audit-2")).order;
 

@@ -67,8 +67,12 @@ export function readKeyFiles(opts: { identityFiles?: string[]; passphraseFile?: 
     if (!keys.passphrase) throw badInput(`--passphrase-file ${opts.passphraseFile}: the first line is empty`);
   }
   for (const file of opts.identityFiles ?? []) {
-    const lines = read("--identity-file", file).split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-    if (!lines.length || lines.some((l) => !l.startsWith("AGE-SECRET-KEY-1"))) throw badInput(`--identity-file ${file}: expected age identities (AGE-SECRET-KEY-1…), one per line`);
+    const lines = read("--identity-file", file)
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"));
+    if (!lines.length || lines.some((l) => !l.startsWith("AGE-SECRET-KEY-1")))
+      throw badInput(`--identity-file ${file}: expected age identities (AGE-SECRET-KEY-1…), one per line`);
     (keys.identities ??= []).push(...lines);
   }
   return keys;
@@ -79,7 +83,8 @@ export async function encrypterFor(secretKey: string, to: SealTo = {}): Promise<
   const e = new Encrypter();
   if (to.passphrase !== undefined) {
     // age's rule: a passphrase (scrypt) file has no other recipient.
-    if (to.recipients?.length) throw badInput("--passphrase-file and --recipient cannot be combined (an age passphrase file has no other recipients)");
+    if (to.recipients?.length)
+      throw badInput("--passphrase-file and --recipient cannot be combined (an age passphrase file has no other recipients)");
     e.setPassphrase(to.passphrase);
     return e;
   }
@@ -120,7 +125,9 @@ export async function openArchiveStream(file: string, secretKey: string, keys: A
     fs.closeSync(fd);
   }
   if (head[0] === 0x1f && head[1] === 0x8b) {
-    throw refuse("a plaintext archive (format 1, from before backups were encrypted) is not accepted: its contents cannot be authenticated; restore it with the version that wrote it, then take a new backup");
+    throw refuse(
+      "a plaintext archive (format 1, from before backups were encrypted) is not accepted: its contents cannot be authenticated; restore it with the version that wrote it, then take a new backup",
+    );
   }
   if (!head.equals(AGE_MAGIC)) throw refuse("not a cardkey backup: not an age-encrypted file");
   const d = new Decrypter();
@@ -139,9 +146,11 @@ export async function openArchiveStream(file: string, secretKey: string, keys: A
   } catch (err) {
     const msg = (err as Error).message;
     if (/no identity matched/.test(msg)) {
-      throw refuse(keys.identities || keys.passphrase !== undefined
-        ? "cannot open the archive: neither this SECRET_KEY nor the identity or passphrase given is one of its recipients"
-        : "cannot open the archive: it was not made with this SECRET_KEY (an off-site copy? pass --identity-file or --passphrase-file)");
+      throw refuse(
+        keys.identities || keys.passphrase !== undefined
+          ? "cannot open the archive: neither this SECRET_KEY nor the identity or passphrase given is one of its recipients"
+          : "cannot open the archive: it was not made with this SECRET_KEY (an off-site copy? pass --identity-file or --passphrase-file)",
+      );
     }
     throw refuse(`damaged or tampered archive: its header does not authenticate (${msg})`);
   }

@@ -64,8 +64,10 @@ async function stateOf(url: string): Promise<string> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const tables = (await c.query<{ t: string }>(`SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS t FROM pg_class c
-      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname IN ('public', 'graphile_worker') ORDER BY 1`)).rows;
+    const tables = (
+      await c.query<{ t: string }>(`SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS t FROM pg_class c
+      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname IN ('public', 'graphile_worker') ORDER BY 1`)
+    ).rows;
     const counts = [];
     for (const { t } of tables) counts.push(`${t}=${(await c.query(`SELECT count(*)::int AS n FROM ${t}`)).rows[0].n}`);
     const admins = (await c.query(`SELECT email, "passwordHash" FROM "AdminUser" ORDER BY id`)).rows;
@@ -105,7 +107,12 @@ async function unpack(file: string): Promise<Entry[]> {
     s.on("data", (c) => chunks.push(c as Buffer));
     s.on("end", () => (entries.push({ name: h.name, data: Buffer.concat(chunks) }), next()));
   });
-  await new Promise<void>((resolve, reject) => extract.on("finish", () => resolve()).on("error", reject).end(tarBytes));
+  await new Promise<void>((resolve, reject) =>
+    extract
+      .on("finish", () => resolve())
+      .on("error", reject)
+      .end(tarBytes),
+  );
   return entries;
 }
 
@@ -125,7 +132,11 @@ async function repack(entries: Entry[], file: string): Promise<void> {
 function withManifest(entries: Entry[], manifest: string, macKey: string): Entry[] {
   const bytes = Buffer.from(manifest);
   return entries.map((e) =>
-    e.name === "manifest.json" ? { ...e, data: bytes } : e.name === "manifest.hmac" ? { ...e, data: Buffer.from(manifestMac(macKey, bytes)) } : e,
+    e.name === "manifest.json"
+      ? { ...e, data: bytes }
+      : e.name === "manifest.hmac"
+        ? { ...e, data: Buffer.from(manifestMac(macKey, bytes)) }
+        : e,
   );
 }
 
@@ -175,7 +186,9 @@ describe("issue 22.4: backups are encrypted and authenticated", () => {
     expect(made.code, made.stderr).toBe(0);
     expect((await verifyBackup({ in: file }).catch((e) => e)).message).toMatch(/not made with this SECRET_KEY/);
     expect((await verifyBackup({ in: file, keys: { passphrase: "staple horse correct battery 22" } })).ok).toBe(true);
-    const both = await runCli(["backup", "--out", file, "--passphrase-file", passFile, "--recipient", recipient], { DATABASE_URL: sourceUrl });
+    const both = await runCli(["backup", "--out", file, "--passphrase-file", passFile, "--recipient", recipient], {
+      DATABASE_URL: sourceUrl,
+    });
     expect(both.code).toBe(2);
   }, 240_000);
 
@@ -265,7 +278,9 @@ describe("issue 22.4: backups are encrypted and authenticated", () => {
     try {
       const r = await runCli(["restore", "--in", siteArchive, "--force"], { DATABASE_URL: target });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^error: restore --force refused: 1 other session\(s\) connected to the target database \(pid \d+ "issue-22-4-console" user \S+ from /);
+      expect(r.stderr).toMatch(
+        /^error: restore --force refused: 1 other session\(s\) connected to the target database \(pid \d+ "issue-22-4-console" user \S+ from /,
+      );
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
     } finally {
       await other.end();

@@ -55,7 +55,11 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
     let seq = 0;
     const writer = async (w: number) => {
       for (let i = 0; i < 2000 && !stop; i++) {
-        const { order } = await createOrder({ credential, profile: "U", input: { downstreamOrderNo: `BAK-${w}-${++seq}`, skuId: sku.id, quantity: 1 } });
+        const { order } = await createOrder({
+          credential,
+          profile: "U",
+          input: { downstreamOrderNo: `BAK-${w}-${++seq}`, skuId: sku.id, quantity: 1 },
+        });
         acked.push({ id: order.id, orderNo: order.orderNo, lines: order.fulfillment?.lines ?? [] });
       }
     };
@@ -91,7 +95,11 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
       expect((await reconcilePoints()).ok).toBe(true);
       // Sequences moved past the restored ids: a new order gets a new id.
       const maxId = (await db().order.aggregate({ _max: { id: true } }))._max.id!;
-      const { order } = await createOrder({ credential, profile: "U", input: { downstreamOrderNo: `AFTER-RESTORE-${Date.now()}`, skuId: sku.id, quantity: 1 } });
+      const { order } = await createOrder({
+        credential,
+        profile: "U",
+        input: { downstreamOrderNo: `AFTER-RESTORE-${Date.now()}`, skuId: sku.id, quantity: 1 },
+      });
       expect(order.id).toBeGreaterThan(maxId);
       // Triggers were disabled for the load only: each is enabled again as its migration left it (decision 0024: ALWAYS).
       const triggers = await db().$queryRaw<{ name: string; state: string }[]>`
@@ -115,48 +123,59 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
     }
   });
 
-  it("restores into a fresh DATA_DIR on the embedded database; a second restore there is refused without --force", { timeout: 240_000 }, async () => {
-    const dataDir = fs.mkdtempSync(path.join(scratch, "data-"));
-    fs.chmodSync(dataDir, 0o755);
-    const env = { DATABASE_URL: undefined, DATA_DIR: dataDir };
-    const first = await runCli(["restore", "--in", archive], env);
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.json.rows).toBe(backupJson.rows);
-    const again = await runCli(["restore", "--in", archive], env);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/not empty.*--force/);
-    const forced = await runCli(["restore", "--in", archive, "--force"], env);
-    expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.json.rows).toBe(backupJson.rows);
-    const count = await runCli(["backup", "--out", path.join(scratch, "again.backup")], env);
-    expect(count.code, count.stderr).toBe(0);
-    expect(count.json.rows).toBe(backupJson.rows);
-  });
+  it(
+    "restores into a fresh DATA_DIR on the embedded database; a second restore there is refused without --force",
+    { timeout: 240_000 },
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(scratch, "data-"));
+      fs.chmodSync(dataDir, 0o755);
+      const env = { DATABASE_URL: undefined, DATA_DIR: dataDir };
+      const first = await runCli(["restore", "--in", archive], env);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.json.rows).toBe(backupJson.rows);
+      const again = await runCli(["restore", "--in", archive], env);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/not empty.*--force/);
+      const forced = await runCli(["restore", "--in", archive, "--force"], env);
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.json.rows).toBe(backupJson.rows);
+      const count = await runCli(["backup", "--out", path.join(scratch, "again.backup")], env);
+      expect(count.code, count.stderr).toBe(0);
+      expect(count.json.rows).toBe(backupJson.rows);
+    },
+  );
 });
 
 describe("issue 10.3: refusals", () => {
-  it("a non-empty target without --force, another SECRET_KEY, a damaged archive, a file that is no archive", { timeout: 240_000 }, async () => {
-    const intoSource = await runCli(["restore", "--in", archive], { DATABASE_URL: sourceUrl });
-    expect(intoSource.code).toBe(1);
-    expect(intoSource.stderr).toMatch(/not empty/);
+  it(
+    "a non-empty target without --force, another SECRET_KEY, a damaged archive, a file that is no archive",
+    { timeout: 240_000 },
+    async () => {
+      const intoSource = await runCli(["restore", "--in", archive], { DATABASE_URL: sourceUrl });
+      expect(intoSource.code).toBe(1);
+      expect(intoSource.stderr).toMatch(/not empty/);
 
-    const wrongKey = await runCli(["restore", "--in", archive], { DATABASE_URL: await emptyDatabase(), SECRET_KEY: "another-secret-key-not-for-production-00000000000" });
-    expect(wrongKey.code).toBe(1);
-    expect(wrongKey.stderr).toMatch(/not made with this SECRET_KEY/);
+      const wrongKey = await runCli(["restore", "--in", archive], {
+        DATABASE_URL: await emptyDatabase(),
+        SECRET_KEY: "another-secret-key-not-for-production-00000000000",
+      });
+      expect(wrongKey.code).toBe(1);
+      expect(wrongKey.stderr).toMatch(/not made with this SECRET_KEY/);
 
-    const damaged = path.join(scratch, "damaged.backup");
-    const bytes = fs.readFileSync(archive);
-    bytes[Math.floor(bytes.length / 2)] ^= 0xff;
-    fs.writeFileSync(damaged, bytes);
-    const v = await runCli(["backup:verify", "--in", damaged], {});
-    expect(v.code).toBe(1);
-    expect(v.stderr).toMatch(/damaged|checksum/);
+      const damaged = path.join(scratch, "damaged.backup");
+      const bytes = fs.readFileSync(archive);
+      bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+      fs.writeFileSync(damaged, bytes);
+      const v = await runCli(["backup:verify", "--in", damaged], {});
+      expect(v.code).toBe(1);
+      expect(v.stderr).toMatch(/damaged|checksum/);
 
-    const notArchive = path.join(scratch, "not.backup");
-    fs.writeFileSync(notArchive, "hello");
-    expect((await runCli(["backup:verify", "--in", notArchive], {})).code).toBe(1);
-    expect((await runCli(["backup:verify"], {})).code).toBe(2);
-  });
+      const notArchive = path.join(scratch, "not.backup");
+      fs.writeFileSync(notArchive, "hello");
+      expect((await runCli(["backup:verify", "--in", notArchive], {})).code).toBe(1);
+      expect((await runCli(["backup:verify"], {})).code).toBe(2);
+    },
+  );
 
   it("an archive from a newer schema is refused by verify and restore", { timeout: 240_000 }, async () => {
     const future = await useTestDatabase();

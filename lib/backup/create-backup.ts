@@ -11,7 +11,16 @@ import { to as copyTo } from "pg-copy-streams";
 import tar from "tar-stream";
 import { APPLIED_MIGRATIONS_SQL } from "../db/migration-state";
 import type { Encrypter } from "age-encryption";
-import { EXCLUDED, FORMAT, FORMAT_VERSION, MANIFEST_ENTRY, MANIFEST_MAC_ENTRY, type Manifest, secretKeyCheck, type TableEntry } from "./archive-format";
+import {
+  EXCLUDED,
+  FORMAT,
+  FORMAT_VERSION,
+  MANIFEST_ENTRY,
+  MANIFEST_MAC_ENTRY,
+  type Manifest,
+  secretKeyCheck,
+  type TableEntry,
+} from "./archive-format";
 import { encrypterFor, manifestMac, type SealTo, sealStream } from "./archive-crypto";
 import { listTables, quoteIdent } from "./list-tables";
 
@@ -31,7 +40,12 @@ export interface BackupResult {
  * the archive is encrypted as it is written (issue 22 item 4: to SECRET_KEY's
  * identity, or to `to`), to a temporary name renamed when complete.
  */
-export async function createBackup(opts: { out: string; url?: string; to?: SealTo; progress?: (line: string) => void }): Promise<BackupResult> {
+export async function createBackup(opts: {
+  out: string;
+  url?: string;
+  to?: SealTo;
+  progress?: (line: string) => void;
+}): Promise<BackupResult> {
   const out = path.resolve(opts.out);
   const { secretKey } = ensureSecrets();
   const encrypter = await encrypterFor(secretKey, opts.to);
@@ -50,14 +64,24 @@ export async function createBackup(opts: { out: string; url?: string; to?: SealT
       const spoolFile = path.join(spool, `${i}.copy`);
       const counter = countingHash();
       const cols = t.columns.map(quoteIdent).join(", ");
-      await pipeline(client.query(copyTo(`COPY ${quoteIdent(t.name)} (${cols}) TO STDOUT`)), counter.stream, fs.createWriteStream(spoolFile));
+      await pipeline(
+        client.query(copyTo(`COPY ${quoteIdent(t.name)} (${cols}) TO STDOUT`)),
+        counter.stream,
+        fs.createWriteStream(spoolFile),
+      );
       tables.push({ name: t.name, file, columns: t.columns, ...counter.result() });
       opts.progress?.(`backup: ${t.name} ${counter.result().rows} rows`);
     }
     await client.query("COMMIT");
     const manifest: Manifest = {
-      format: FORMAT, formatVersion: FORMAT_VERSION, createdAt: new Date().toISOString(), postgres, migrations,
-      secretKeyCheck: secretKeyCheck(secretKey), tables, excluded: EXCLUDED,
+      format: FORMAT,
+      formatVersion: FORMAT_VERSION,
+      createdAt: new Date().toISOString(),
+      postgres,
+      migrations,
+      secretKeyCheck: secretKeyCheck(secretKey),
+      tables,
+      excluded: EXCLUDED,
     };
     const partial = `${out}.partial-${process.pid}`;
     await writeArchive(partial, manifest, secretKey, encrypter, (i) => path.join(spool, `${i}.copy`));
@@ -70,7 +94,13 @@ export async function createBackup(opts: { out: string; url?: string; to?: SealT
   }
 }
 
-async function writeArchive(file: string, manifest: Manifest, secretKey: string, encrypter: Encrypter, spoolOf: (i: number) => string): Promise<void> {
+async function writeArchive(
+  file: string,
+  manifest: Manifest,
+  secretKey: string,
+  encrypter: Encrypter,
+  spoolOf: (i: number) => string,
+): Promise<void> {
   const pack = tar.pack();
   const gzip = zlib.createGzip({ level: 3 });
   const sealed = await sealStream(gzip, encrypter);
@@ -83,8 +113,13 @@ async function writeArchive(file: string, manifest: Manifest, secretKey: string,
     });
   const json = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
   const mac = Buffer.from(manifestMac(secretKey, json), "latin1");
-  for (const [name, bytes] of [[MANIFEST_ENTRY, json], [MANIFEST_MAC_ENTRY, mac]] as const) {
-    await new Promise<void>((resolve, reject) => pack.entry({ name, size: bytes.length, mode: 0o600 }, bytes, (err) => (err ? reject(err) : resolve())));
+  for (const [name, bytes] of [
+    [MANIFEST_ENTRY, json],
+    [MANIFEST_MAC_ENTRY, mac],
+  ] as const) {
+    await new Promise<void>((resolve, reject) =>
+      pack.entry({ name, size: bytes.length, mode: 0o600 }, bytes, (err) => (err ? reject(err) : resolve())),
+    );
   }
   for (const [i, t] of manifest.tables.entries()) await addEntry(t.file, t.bytes, fs.createReadStream(spoolOf(i)));
   pack.finalize();

@@ -4,7 +4,15 @@ import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import tar from "tar-stream";
 import { AppError, appError } from "../errors";
-import { MANIFEST_ENTRY, MANIFEST_MAC_ENTRY, ManifestSchema, MAX_MANIFEST_BYTES, type Manifest, secretKeyCheck, type TableEntry } from "./archive-format";
+import {
+  MANIFEST_ENTRY,
+  MANIFEST_MAC_ENTRY,
+  ManifestSchema,
+  MAX_MANIFEST_BYTES,
+  type Manifest,
+  secretKeyCheck,
+  type TableEntry,
+} from "./archive-format";
 import { type ArchiveKeys, macMatches, openArchiveStream } from "./archive-crypto";
 import { countingHash } from "./create-backup";
 
@@ -39,26 +47,33 @@ export async function readArchive(file: string, reader: ArchiveReader): Promise<
   extract.on("entry", (header, stream, done) => {
     // A refusal before the entry is read destroys it too: its error is the extract's, reported once by the pipeline.
     stream.on("error", () => {});
-    handle(header.name, header.size ?? 0, stream as unknown as Readable).then(() => done(), (err) => extract.destroy(err));
+    handle(header.name, header.size ?? 0, stream as unknown as Readable).then(
+      () => done(),
+      (err) => extract.destroy(err),
+    );
   });
   async function handle(name: string, size: number, stream: Readable): Promise<void> {
     if (!manifestBytes) {
       if (name !== MANIFEST_ENTRY) throw refuse(`not a cardkey backup: the first entry is ${JSON.stringify(name)}, not ${MANIFEST_ENTRY}`);
-      if (size > MAX_MANIFEST_BYTES) throw refuse(`not accepted: ${MANIFEST_ENTRY} is ${size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit of a manifest`);
+      if (size > MAX_MANIFEST_BYTES)
+        throw refuse(`not accepted: ${MANIFEST_ENTRY} is ${size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit of a manifest`);
       manifestBytes = await readAll(stream);
       return;
     }
     if (!manifest) {
-      if (name !== MANIFEST_MAC_ENTRY || size !== 64) throw refuse(`not a cardkey backup of this format: ${MANIFEST_ENTRY} is not followed by its ${MANIFEST_MAC_ENTRY}`);
+      if (name !== MANIFEST_MAC_ENTRY || size !== 64)
+        throw refuse(`not a cardkey backup of this format: ${MANIFEST_ENTRY} is not followed by its ${MANIFEST_MAC_ENTRY}`);
       const mac = await readAll(stream);
       manifest = authenticate(manifestBytes, mac, reader.secretKey);
       await reader.onManifest?.(manifest, mac.toString("latin1"));
       return;
     }
     const table = manifest.tables[next++];
-    if (!table || table.file !== name) throw refuse(`damaged archive: unexpected entry ${JSON.stringify(name)} (expected ${table ? table.file : "the end"})`);
+    if (!table || table.file !== name)
+      throw refuse(`damaged archive: unexpected entry ${JSON.stringify(name)} (expected ${table ? table.file : "the end"})`);
     // Before the first byte of it streams (into COPY, on a restore).
-    if (size !== table.bytes) throw refuse(`damaged archive: ${table.name} is ${size} bytes in the archive, the manifest records ${table.bytes}`);
+    if (size !== table.bytes)
+      throw refuse(`damaged archive: ${table.name} is ${size} bytes in the archive, the manifest records ${table.bytes}`);
     const counter = countingHash();
     const sink = reader.onTable ? null : new Writable({ write: (_c, _e, cb) => cb() });
     await Promise.all([
@@ -67,7 +82,9 @@ export async function readArchive(file: string, reader: ArchiveReader): Promise<
     ]);
     const got = counter.result();
     if (got.bytes !== table.bytes || got.rows !== table.rows || got.sha256 !== table.sha256) {
-      throw refuse(`damaged archive: ${table.name} does not match its checksum (${got.rows} rows, ${got.bytes} bytes read; ${table.rows} rows, ${table.bytes} bytes recorded)`);
+      throw refuse(
+        `damaged archive: ${table.name} does not match its checksum (${got.rows} rows, ${got.bytes} bytes read; ${table.rows} rows, ${table.bytes} bytes recorded)`,
+      );
     }
   }
   try {
@@ -77,7 +94,8 @@ export async function readArchive(file: string, reader: ArchiveReader): Promise<
     throw refuse(`damaged or not a backup archive: ${(err as Error).message}`);
   }
   if (!manifest) throw refuse("not a cardkey backup: no authenticated manifest.json");
-  if (next !== manifest.tables.length) throw refuse(`damaged archive: ${manifest.tables.length - next} table(s) missing, first ${manifest.tables[next].name}`);
+  if (next !== manifest.tables.length)
+    throw refuse(`damaged archive: ${manifest.tables.length - next} table(s) missing, first ${manifest.tables[next].name}`);
   return manifest;
 }
 
@@ -98,7 +116,9 @@ function authenticate(bytes: Buffer, mac: Buffer, secretKey: string): Manifest {
       // Not JSON: then it is simply tampered, said below.
     }
     if (typeof claimed === "string" && claimed !== secretKeyCheck(secretKey)) throw refuse(SECRET_KEY_DIFFERS);
-    throw refuse("tampered archive: manifest.json does not authenticate under this SECRET_KEY (altered, or re-packed by someone without the key)");
+    throw refuse(
+      "tampered archive: manifest.json does not authenticate under this SECRET_KEY (altered, or re-packed by someone without the key)",
+    );
   }
   let parsed: unknown;
   try {
@@ -107,7 +127,10 @@ function authenticate(bytes: Buffer, mac: Buffer, secretKey: string): Manifest {
     throw refuse("not a cardkey backup: manifest.json is not JSON");
   }
   const checked = ManifestSchema.safeParse(parsed);
-  if (!checked.success) throw refuse(`not a cardkey backup of this format: manifest ${checked.error.issues[0]?.path.join(".") || ""} ${checked.error.issues[0]?.message}`);
+  if (!checked.success)
+    throw refuse(
+      `not a cardkey backup of this format: manifest ${checked.error.issues[0]?.path.join(".") || ""} ${checked.error.issues[0]?.message}`,
+    );
   return checked.data;
 }
 

@@ -36,7 +36,13 @@ export interface RestoreResult {
  *    past the largest id, so new rows never collide; any failure rolls it all back;
  * 5. applies the migrations this code has beyond the archive's.
  */
-export async function restoreBackup(opts: { in: string; url?: string; force?: boolean; keys?: ArchiveKeys; progress?: (line: string) => void }): Promise<RestoreResult> {
+export async function restoreBackup(opts: {
+  in: string;
+  url?: string;
+  force?: boolean;
+  keys?: ArchiveKeys;
+  progress?: (line: string) => void;
+}): Promise<RestoreResult> {
   const url = opts.url ?? env().DATABASE_URL!;
   const { secretKey } = ensureSecrets();
   let verified: string | undefined;
@@ -45,7 +51,10 @@ export async function restoreBackup(opts: { in: string; url?: string; force?: bo
     keys: opts.keys,
     onManifest: async (m, mac) => {
       const newer = unknownMigrations(m.migrations);
-      if (newer.length) throw refuse(`the archive is from a newer schema (${newer.length} migration(s) this version does not know, first ${newer[0]}): restore it with that version or later`);
+      if (newer.length)
+        throw refuse(
+          `the archive is from a newer schema (${newer.length} migration(s) this version does not know, first ${newer[0]}): restore it with that version or later`,
+        );
       verified = mac;
     },
   });
@@ -58,7 +67,10 @@ export async function restoreBackup(opts: { in: string; url?: string; force?: bo
   try {
     const replace = !(await isEmpty(client));
     if (replace) {
-      if (!opts.force) throw refuse("the target database is not empty: restore into an empty DATA_DIR or database, or pass --force to replace everything in it");
+      if (!opts.force)
+        throw refuse(
+          "the target database is not empty: restore into an empty DATA_DIR or database, or pass --force to replace everything in it",
+        );
       await refuseOtherSessions(client);
     }
     await readArchive(opts.in, {
@@ -109,8 +121,12 @@ async function refuseOtherSessions(client: pg.Client): Promise<void> {
     SELECT pid, application_name AS app, usename AS usr, client_addr::text AS addr FROM pg_stat_activity
     WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' ORDER BY pid`);
   if (!rows.length) return;
-  const who = rows.slice(0, 5).map((r) => `pid ${r.pid} ${JSON.stringify(r.app || "(no application_name)")} user ${r.usr ?? "?"} from ${r.addr ?? "local socket"}`);
-  throw refuse(`restore --force refused: ${rows.length} other session(s) connected to the target database (${who.join("; ")}${rows.length > 5 ? "; …" : ""}): stop the server and workers first`);
+  const who = rows
+    .slice(0, 5)
+    .map((r) => `pid ${r.pid} ${JSON.stringify(r.app || "(no application_name)")} user ${r.usr ?? "?"} from ${r.addr ?? "local socket"}`);
+  throw refuse(
+    `restore --force refused: ${rows.length} other session(s) connected to the target database (${who.join("; ")}${rows.length > 5 ? "; …" : ""}): stop the server and workers first`,
+  );
 }
 
 /** Empty: no table in schema public (a fresh DATA_DIR or `CREATE DATABASE`). */
@@ -129,7 +145,10 @@ async function resetSequences(client: pg.Client): Promise<void> {
     JOIN pg_class t ON t.oid = d.refobjid JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid
     WHERE s.relkind = 'S' AND n.nspname = 'public'`);
   for (const r of rows) {
-    await client.query(`SELECT setval($1::regclass, coalesce((SELECT max(${quoteIdent(r.col)}) FROM ${quoteIdent(r.tbl)}), 0) + 1, false)`, [quoteIdent(r.seq)]);
+    await client.query(
+      `SELECT setval($1::regclass, coalesce((SELECT max(${quoteIdent(r.col)}) FROM ${quoteIdent(r.tbl)}), 0) + 1, false)`,
+      [quoteIdent(r.seq)],
+    );
   }
 }
 

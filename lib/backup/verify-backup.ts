@@ -13,10 +13,15 @@ import { readArchive } from "./read-archive";
  */
 export async function verifyBackup(opts: { in: string; keys?: ArchiveKeys }) {
   const secretKey = existingSecretKey();
-  if (!secretKey) throw appError("conflict", "backup:verify needs SECRET_KEY (or DATA_DIR's secret-key file): the archive is authenticated with it");
+  if (!secretKey)
+    throw appError("conflict", "backup:verify needs SECRET_KEY (or DATA_DIR's secret-key file): the archive is authenticated with it");
   const manifest = await readArchive(opts.in, { secretKey, keys: opts.keys });
   const newer = unknownMigrations(manifest.migrations);
-  if (newer.length) throw appError("conflict", `the archive is from a newer schema (${newer.length} unknown migration(s), first ${newer[0]}): this version cannot restore it`);
+  if (newer.length)
+    throw appError(
+      "conflict",
+      `the archive is from a newer schema (${newer.length} unknown migration(s), first ${newer[0]}): this version cannot restore it`,
+    );
   return {
     file: opts.in,
     ok: true,

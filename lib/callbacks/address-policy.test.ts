@@ -10,11 +10,13 @@ import { sendCallback } from "./send-callback";
 
 const creds = { apiKey: "sk_test", apiSecret: "secret-never-logged" };
 /** A lying resolver: what a hostile DNS server (or a rebinding one) could answer. */
-const resolverFor = (map: Record<string, string[]>): Resolver => async (host) => {
-  const list = map[host];
-  if (!list) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
-  return list.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-};
+const resolverFor =
+  (map: Record<string, string[]>): Resolver =>
+  async (host) => {
+    const list = map[host];
+    if (!list) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
+    return list.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+  };
 
 afterEach(() => {
   delete process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS;
@@ -46,7 +48,10 @@ const RESTRICTED = [
 
 describe("restricted addresses", () => {
   it.each(RESTRICTED)("refuses %s at creation (400 bad_request, URL not echoed)", async (url) => {
-    const err = await assertCallbackUrlAllowed(url, resolverFor({})).then(() => null, (e) => e);
+    const err = await assertCallbackUrlAllowed(url, resolverFor({})).then(
+      () => null,
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: "bad_request", status: 400 });
     expect((err as AppError).publicMessage).not.toContain(url);
@@ -65,7 +70,9 @@ describe("restricted addresses", () => {
     expect(local.error).toMatch(/^refused to connect: loopback address$/);
     const lying = resolverFor({ "hooks.example.com": ["93.184.216.34", "127.0.0.1"] });
     await expect(assertCallbackUrlAllowed("https://hooks.example.com/cb", lying)).rejects.toMatchObject({ code: "bad_request" });
-    expect((await sendCallback("https://hooks.example.com/cb", "{}", creds, { resolve: lying })).error).toBe("refused to connect: loopback address");
+    expect((await sendCallback("https://hooks.example.com/cb", "{}", creds, { resolve: lying })).error).toBe(
+      "refused to connect: loopback address",
+    );
   });
 
   it("DNS rebinding: a host that was public at creation and resolves to 127.0.0.1 at connect time is refused", async () => {
@@ -95,7 +102,10 @@ describe("restricted addresses", () => {
 
   it("allows public unicast addresses and http/https only", async () => {
     await assertCallbackUrlAllowed("http://93.184.216.34/cb");
-    await assertCallbackUrlAllowed("https://hooks.example.com/cb?x=1", resolverFor({ "hooks.example.com": ["93.184.216.34", "2606:2800:220:1::1"] }));
+    await assertCallbackUrlAllowed(
+      "https://hooks.example.com/cb?x=1",
+      resolverFor({ "hooks.example.com": ["93.184.216.34", "2606:2800:220:1::1"] }),
+    );
     for (const bad of ["ftp://93.184.216.34/x", "file:///etc/passwd", "javascript:alert(1)", "not a url", "http://unresolvable.invalid/"]) {
       await expect(assertCallbackUrlAllowed(bad, resolverFor({}))).rejects.toMatchObject({ code: "bad_request", status: 400 });
     }
@@ -103,8 +113,10 @@ describe("restricted addresses", () => {
 
   it("CALLBACK_ALLOW_PRIVATE_NETWORKS=true admits loopback and private ranges but never metadata, link-local or multicast", () => {
     process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true";
-    for (const ok of ["127.0.0.1", "::1", "10.1.1.1", "192.168.0.2", "fd12::1", "100.64.0.9", "::ffff:127.0.0.1"]) expect(restrictedReason(ok)).toBeNull();
-    for (const bad of ["169.254.169.254", "fd00:ec2::254", "169.254.10.10", "fe80::1", "224.0.0.1", "0.0.0.0"]) expect(restrictedReason(bad)).not.toBeNull();
+    for (const ok of ["127.0.0.1", "::1", "10.1.1.1", "192.168.0.2", "fd12::1", "100.64.0.9", "::ffff:127.0.0.1"])
+      expect(restrictedReason(ok)).toBeNull();
+    for (const bad of ["169.254.169.254", "fd00:ec2::254", "169.254.10.10", "fe80::1", "224.0.0.1", "0.0.0.0"])
+      expect(restrictedReason(bad)).not.toBeNull();
     delete process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS;
     expect(restrictedReason("127.0.0.1")).toBe("loopback address");
   });
@@ -121,26 +133,46 @@ describe("issue 8.7 D29: IPv4-compatible IPv6 and cloud metadata", () => {
     }
     for (const url of ["http://[::127.0.0.1]/cb", "http://[::a9fe:a9fe]/latest", "http://[::93.184.216.34]/cb"]) {
       await expect(assertCallbackUrlAllowed(url, resolverFor({})), url).rejects.toMatchObject({ code: "bad_request", status: 400 });
-      expect((await sendCallback(url, "{}", creds, { resolve: resolverFor({}) })).error).toBe("refused to connect: IPv4-compatible IPv6 address");
+      expect((await sendCallback(url, "{}", creds, { resolve: resolverFor({}) })).error).toBe(
+        "refused to connect: IPv4-compatible IPv6 address",
+      );
     }
   });
 
   it("issue 8.7 D29: every cloud metadata address is refused even with CALLBACK_ALLOW_PRIVATE_NETWORKS=true", async () => {
     process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true";
-    const metadata = ["169.254.169.254", "fd00:ec2::254", "100.100.100.200", "169.254.170.2", "168.63.129.16", "192.0.0.192", "::ffff:100.100.100.200"];
+    const metadata = [
+      "169.254.169.254",
+      "fd00:ec2::254",
+      "100.100.100.200",
+      "169.254.170.2",
+      "168.63.129.16",
+      "192.0.0.192",
+      "::ffff:100.100.100.200",
+    ];
     for (const address of metadata) expect(restrictedReason(address), address).toBe("cloud metadata address");
     // The rest of CGNAT stays open with the switch, as before.
     expect(restrictedReason("100.100.100.201")).toBeNull();
     const alibaba = await sendCallback("http://100.100.100.200/latest/meta-data/", "{}", creds, { resolve: resolverFor({}) });
     expect(alibaba.error).toBe("refused to connect: cloud metadata address");
-    await expect(assertCallbackUrlAllowed("http://100.100.100.200/latest/meta-data/", resolverFor({}))).rejects.toMatchObject({ code: "bad_request" });
+    await expect(assertCallbackUrlAllowed("http://100.100.100.200/latest/meta-data/", resolverFor({}))).rejects.toMatchObject({
+      code: "bad_request",
+    });
   });
 
   it("issue 8.7 D29: metadata host names (GCP metadata.google.internal → 169.254.169.254) are refused by name and by address", async () => {
     process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true";
     // A resolver that answers an allowed address for the name: the name alone is enough to refuse.
-    const lying = resolverFor({ "metadata.google.internal": ["10.0.0.1"], "metadata.google.internal.": ["10.0.0.1"], "instance-data": ["10.0.0.1"] });
-    for (const url of ["http://metadata.google.internal/computeMetadata/v1/", "http://METADATA.google.internal./x", "http://instance-data/latest"]) {
+    const lying = resolverFor({
+      "metadata.google.internal": ["10.0.0.1"],
+      "metadata.google.internal.": ["10.0.0.1"],
+      "instance-data": ["10.0.0.1"],
+    });
+    for (const url of [
+      "http://metadata.google.internal/computeMetadata/v1/",
+      "http://METADATA.google.internal./x",
+      "http://instance-data/latest",
+    ]) {
       await expect(assertCallbackUrlAllowed(url, lying), url).rejects.toMatchObject({ code: "bad_request", status: 400 });
       expect((await sendCallback(url, "{}", creds, { resolve: lying })).error, url).toBe("refused to connect: cloud metadata address");
     }

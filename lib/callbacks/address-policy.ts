@@ -26,7 +26,14 @@ const METADATA = new Set([
 ]);
 // Names the clouds resolve to their metadata service inside an instance;
 // refused by name as well, whatever a resolver answers for them.
-const METADATA_HOSTS = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal", "metadata.tencentyun.com"]);
+const METADATA_HOSTS = new Set([
+  "metadata.google.internal",
+  "metadata.goog",
+  "metadata",
+  "instance-data",
+  "instance-data.ec2.internal",
+  "metadata.tencentyun.com",
+]);
 const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
 
 /** Why an address is refused, or null when a callback may connect to it. */

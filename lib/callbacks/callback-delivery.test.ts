@@ -43,12 +43,14 @@ async function manualUOrder(callbackPath: string) {
   const buyer = await makeBuyer({ pointsCents: 50_000n });
   const { sku } = await makeProduct({ fulfillmentType: "manual", priceCents: 990n, stockQuantity: 5 });
   const { order } = await createOrder({
-    credential: { id: buyer.id, userId: buyer.user.id }, profile: "U",
+    credential: { id: buyer.id, userId: buyer.user.id },
+    profile: "U",
     input: { downstreamOrderNo: `CB-${Date.now()}-${++seq}`, skuId: sku.id, quantity: 1, callbackUrl: `${receiver.origin}${callbackPath}` },
   });
   return { buyer, order };
 }
-const callbackOf = (orderId: number) => db().callback.findFirstOrThrow({ where: { orderId }, include: { attempts: { orderBy: { id: "asc" } } } });
+const callbackOf = (orderId: number) =>
+  db().callback.findFirstOrThrow({ where: { orderId }, include: { attempts: { orderBy: { id: "asc" } } } });
 
 describe("callback delivery", () => {
   it("D27: signed with the order's credential over the callback URL's path (no query); body of section 6", async () => {
@@ -64,10 +66,27 @@ describe("callback delivery", () => {
     const timestamp = String(req.headers[HEADER_TIMESTAMP.toLowerCase()]);
     const signature = String(req.headers[HEADER_SIGNATURE.toLowerCase()]);
     expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
-    expect(verifySignature({ method: "POST", path: "/hooks/order", timestamp, body: req.body, secret: buyer.apiSecret, signature })).toBe(true);
-    expect(verifySignature({ method: "POST", path: "/hooks/order?token=abc&x=1", timestamp, body: req.body + " ", secret: buyer.apiSecret, signature })).toBe(false);
+    expect(verifySignature({ method: "POST", path: "/hooks/order", timestamp, body: req.body, secret: buyer.apiSecret, signature })).toBe(
+      true,
+    );
+    expect(
+      verifySignature({
+        method: "POST",
+        path: "/hooks/order?token=abc&x=1",
+        timestamp,
+        body: req.body + " ",
+        secret: buyer.apiSecret,
+        signature,
+      }),
+    ).toBe(false);
     expect(JSON.parse(req.body)).toMatchObject({
-      event: "order.updated", ok: true, order_id: order.id, order_no: order.orderNo, status: "delivered", amount: "9.90", currency: "CNY",
+      event: "order.updated",
+      ok: true,
+      order_id: order.id,
+      order_no: order.orderNo,
+      status: "delivered",
+      amount: "9.90",
+      currency: "CNY",
       fulfillment: { type: "card_key", status: "delivered", payload: "CARD-AAA\nCARD-BBB", delivery_data: ["CARD-AAA", "CARD-BBB"] },
     });
     const cb = await callbackOf(order.id);
@@ -108,7 +127,12 @@ describe("callback delivery", () => {
     expect(receiver.received).toHaveLength(5); // nothing more once failed
 
     const shown = await listCallbacks({ status: "failed" });
-    expect(shown.find((c) => c.id === failed.id)).toMatchObject({ orderNo: order.orderNo, status: "failed", attempts: 5, lastError: "HTTP 503" });
+    expect(shown.find((c) => c.id === failed.id)).toMatchObject({
+      orderNo: order.orderNo,
+      status: "failed",
+      attempts: 5,
+      lastError: "HTTP 503",
+    });
     expect(JSON.stringify(shown)).not.toContain("K-1");
 
     receiver.respond = () => ({ status: 200 });
@@ -119,13 +143,17 @@ describe("callback delivery", () => {
     expect(await db().auditLog.count({ where: { action: "callback.resend", targetId: String(failed.id) } })).toBe(1);
     // A pending (or just resent) callback cannot be resent twice at once.
     await resendCallback({ callbackId: failed.id, actor: SYSTEM_ACTOR });
-    await expect(resendCallback({ callbackId: failed.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({ code: "callback_pending", status: 409 });
+    await expect(resendCallback({ callbackId: failed.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({
+      code: "callback_pending",
+      status: 409,
+    });
     await waitFor(async () => (await callbackOf(order.id)).status === "delivered");
   });
 
   it("D28: redirects are not followed; a 3xx is a failed attempt", async () => {
     const { order } = await manualUOrder("/redirect");
-    receiver.respond = (req) => (req.url === "/redirect" ? { status: 302, headers: { Location: `${receiver.origin}/elsewhere` } } : { status: 200 });
+    receiver.respond = (req) =>
+      req.url === "/redirect" ? { status: 302, headers: { Location: `${receiver.origin}/elsewhere` } } : { status: 200 };
     await deliverOrder({ orderNo: order.orderNo, payloadText: "K-2" });
     const cb = await waitFor(async () => {
       const c = await callbackOf(order.id);
@@ -175,7 +203,16 @@ describe("callback delivery", () => {
     expect(req.url).toBe("/hooks/disabled-key");
     // Signed with the (now disabled) key's secret, as every callback of that order (D27).
     expect(req.headers[HEADER_API_KEY.toLowerCase()]).toBe(buyer.apiKey);
-    expect(verifySignature({ method: "POST", path: "/hooks/disabled-key", timestamp: String(req.headers[HEADER_TIMESTAMP.toLowerCase()]), body: req.body, secret: buyer.apiSecret, signature: String(req.headers[HEADER_SIGNATURE.toLowerCase()]) })).toBe(true);
+    expect(
+      verifySignature({
+        method: "POST",
+        path: "/hooks/disabled-key",
+        timestamp: String(req.headers[HEADER_TIMESTAMP.toLowerCase()]),
+        body: req.body,
+        secret: buyer.apiSecret,
+        signature: String(req.headers[HEADER_SIGNATURE.toLowerCase()]),
+      }),
+    ).toBe(true);
     expect(JSON.parse(req.body)).toMatchObject({ order_id: order.id, status: "delivered" });
   });
 });

@@ -16,25 +16,38 @@ import type { Resolver } from "./address-policy";
  * matches the row is stale (a crash re-ran it, or a resend started over) and
  * does nothing, so each scheduled attempt is made at most once in practice.
  */
-export async function deliverCallbackJob(
-  job: { callbackId: number; attempt: number },
-  opts: { resolve?: Resolver } = {},
-): Promise<void> {
+export async function deliverCallbackJob(job: { callbackId: number; attempt: number }, opts: { resolve?: Resolver } = {}): Promise<void> {
   const callback = await db().callback.findUnique({
     where: { id: job.callbackId },
     select: {
-      id: true, orderId: true, url: true, body: true, status: true, attemptCount: true,
+      id: true,
+      orderId: true,
+      url: true,
+      body: true,
+      status: true,
+      attemptCount: true,
       order: { select: { credential: { select: { apiKey: true, secretCiphertext: true } } } },
     },
   });
   if (!callback || callback.status !== "pending" || callback.attemptCount !== job.attempt) return;
 
   const { apiKey, secretCiphertext } = callback.order.credential;
-  const result = await sendCallback(callback.url, openCallbackBody(callback.body), { apiKey, apiSecret: decryptText(secretCiphertext) }, opts);
+  const result = await sendCallback(
+    callback.url,
+    openCallbackBody(callback.body),
+    { apiKey, apiSecret: decryptText(secretCiphertext) },
+    opts,
+  );
   const outcome = await recordAttempt(job, result);
   const fields = {
-    component: "callbacks", callbackId: callback.id, orderId: callback.orderId, attempt: job.attempt + 1,
-    host: safeHost(callback.url), httpStatus: result.httpStatus, durationMs: result.durationMs, outcome,
+    component: "callbacks",
+    callbackId: callback.id,
+    orderId: callback.orderId,
+    attempt: job.attempt + 1,
+    host: safeHost(callback.url),
+    httpStatus: result.httpStatus,
+    durationMs: result.durationMs,
+    outcome,
   };
   if (result.ok) log.info(fields, "callback delivered");
   else log.warn({ ...fields, error: result.error }, outcome === "failed" ? "callback failed for good" : "callback attempt failed");
@@ -52,7 +65,10 @@ async function recordAttempt(job: { callbackId: number; attempt: number }, resul
     const attemptCount = job.attempt + 1;
     const where = { id: job.callbackId };
     if (result.ok) {
-      await tx.callback.update({ where, data: { status: "delivered", attemptCount, deliveredAt: new Date(), nextAttemptAt: null, lastError: null } });
+      await tx.callback.update({
+        where,
+        data: { status: "delivered", attemptCount, deliveredAt: new Date(), nextAttemptAt: null, lastError: null },
+      });
       return "delivered" as const;
     }
     if (job.attempt >= schedule.length) {

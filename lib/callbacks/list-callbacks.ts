@@ -12,8 +12,16 @@ export async function listCallbacks(opts: { status?: CallbackStatus; orderId?: n
     orderBy: { id: "desc" },
     take: Math.min(Math.max(opts.limit ?? 100, 1), 1000),
     select: {
-      id: true, orderId: true, url: true, status: true, attemptCount: true, lastError: true,
-      nextAttemptAt: true, deliveredAt: true, createdAt: true, order: { select: { orderNo: true } },
+      id: true,
+      orderId: true,
+      url: true,
+      status: true,
+      attemptCount: true,
+      lastError: true,
+      nextAttemptAt: true,
+      deliveredAt: true,
+      createdAt: true,
+      order: { select: { orderNo: true } },
     },
   });
   return rows.map((c) => ({

@@ -37,9 +37,14 @@ export async function queueOrderCallback(tx: Tx, input: { orderId: number; view?
 
 /** Schedules attempt number `attempt` (0 = first) of a stored callback. */
 export async function enqueueCallbackAttempt(tx: Tx, callbackId: number, attempt: number, runAt?: Date): Promise<void> {
-  await enqueueJob(tx, "callback:deliver", { callbackId, attempt }, {
-    jobKey: callbackJobKey(callbackId),
-    runAt,
-    maxAttempts: HANDLER_MAX_ATTEMPTS,
-  });
+  await enqueueJob(
+    tx,
+    "callback:deliver",
+    { callbackId, attempt },
+    {
+      jobKey: callbackJobKey(callbackId),
+      runAt,
+      maxAttempts: HANDLER_MAX_ATTEMPTS,
+    },
+  );
 }

@@ -22,8 +22,11 @@ export async function resendCallback(input: { callbackId: number; actor: Actor }
     });
     await enqueueCallbackAttempt(tx, input.callbackId, 0);
     await writeAuditLog(tx, {
-      actor: input.actor, action: "callback.resend", targetType: "callback",
-      targetId: String(input.callbackId), details: { orderId: row.orderId, previousStatus: row.status },
+      actor: input.actor,
+      action: "callback.resend",
+      targetType: "callback",
+      targetId: String(input.callbackId),
+      details: { orderId: row.orderId, previousStatus: row.status },
     });
     return { callbackId: input.callbackId, status: "pending" as const };
   });

@@ -59,7 +59,11 @@ export async function sendCallback(
   }
 
   const timeoutMs = opts.timeoutMs ?? callbackTimeoutMs();
-  const headers = { ...callbackHeaders(url, body, creds), "Content-Length": String(Buffer.byteLength(body)), "User-Agent": "cardkey-supplier-callback/1.0" };
+  const headers = {
+    ...callbackHeaders(url, body, creds),
+    "Content-Length": String(Buffer.byteLength(body)),
+    "User-Agent": "cardkey-supplier-callback/1.0",
+  };
   const request = url.protocol === "https:" ? https.request : http.request;
 
   return new Promise<CallbackSendResult>((resolve) => {

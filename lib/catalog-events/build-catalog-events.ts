@@ -39,7 +39,10 @@ export async function buildCatalogEvents(): Promise<number> {
       made += await buildForWebhook(hook);
     } catch (err) {
       // A concurrent PUT or DELETE of this webhook (serialization failure) or a bad row: this key waits for the next pass.
-      log.warn({ component: "catalog-events", credentialId: hook.credentialId, err: String((err as Error)?.message ?? err) }, "catalogue event not built");
+      log.warn(
+        { component: "catalog-events", credentialId: hook.credentialId, err: String((err as Error)?.message ?? err) },
+        "catalogue event not built",
+      );
     }
   }
   return made;

@@ -42,7 +42,8 @@ beforeEach(() => {
   receiver.respond = () => ({ status: 200 });
 });
 
-const changePrice = async (productId: number, cents: bigint) => db().product.update({ where: { id: productId }, data: { priceCents: cents } });
+const changePrice = async (productId: number, cents: bigint) =>
+  db().product.update({ where: { id: productId }, data: { priceCents: cents } });
 
 describe("issue 12.2: catalogue event delivery", () => {
   it("D28: a failing receiver is retried on the schedule with the same body, then failed; resend delivers the same body (audited)", async () => {
@@ -63,7 +64,12 @@ describe("issue 12.2: catalogue event delivery", () => {
     // While an event is in retry no new one is built for the key; after it failed for good the next change goes out.
     expect((await hook.rows()).length).toBe(1);
 
-    expect((await listCatalogEvents({ status: "failed" })).find((e) => e.id === failed.id)).toMatchObject({ apiKey: hook.buyer.apiKey, products: 1, attempts: 4, lastError: "HTTP 503" });
+    expect((await listCatalogEvents({ status: "failed" })).find((e) => e.id === failed.id)).toMatchObject({
+      apiKey: hook.buyer.apiKey,
+      products: 1,
+      attempts: 4,
+      lastError: "HTTP 503",
+    });
     receiver.respond = () => ({ status: 200 });
     expect(await resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR })).toEqual({ eventId: failed.id, status: "pending" });
     await waitFor(async () => (await db().catalogEvent.findUniqueOrThrow({ where: { id: failed.id } })).status === "delivered");
@@ -73,7 +79,10 @@ describe("issue 12.2: catalogue event delivery", () => {
     // The receiver holds this delivery for a second, so the event is surely still pending when it is resent again.
     receiver.respond = () => ({ status: 200, delayMs: 1000 });
     await resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR });
-    await expect(resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({ code: "callback_pending", status: 409 });
+    await expect(resendCatalogEvent({ eventId: failed.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({
+      code: "callback_pending",
+      status: 409,
+    });
     await waitFor(async () => (await db().catalogEvent.findUniqueOrThrow({ where: { id: failed.id } })).status === "delivered");
     receiver.respond = () => ({ status: 200 });
     await deleteCatalogWebhook({ credentialId: hook.buyer.id });
@@ -153,9 +162,13 @@ describe("issue 12.2: catalogue event delivery", () => {
     const second = await start();
     try {
       const waiting = async () =>
-        Number((await db().$queryRaw<{ n: bigint }[]>`
+        Number(
+          (
+            await db().$queryRaw<{ n: bigint }[]>`
           SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-          WHERE t.identifier = 'catalog-event:tick' AND j.locked_at IS NULL AND j.attempts < j.max_attempts`)[0].n);
+          WHERE t.identifier = 'catalog-event:tick' AND j.locked_at IS NULL AND j.attempts < j.max_attempts`
+          )[0].n,
+        );
       const seen: number[] = [];
       for (let i = 0; i < 30; i++) {
         seen.push(await waiting());
@@ -187,10 +200,20 @@ describe("issue 22.9: disabled keys and buyers stop receiving catalogue events",
       expect(hook.events()).toHaveLength(1); // the one attempt made before the key was disabled
       expect(await hook.rows()).toEqual([expect.objectContaining({ id: cancelled.id, status: "cancelled", attemptCount: 1 })]);
 
-      expect((await listCatalogEvents({ status: "cancelled" })).find((e) => e.id === cancelled.id)).toMatchObject({ apiKey: hook.buyer.apiKey, status: "cancelled" });
+      expect((await listCatalogEvents({ status: "cancelled" })).find((e) => e.id === cancelled.id)).toMatchObject({
+        apiKey: hook.buyer.apiKey,
+        status: "cancelled",
+      });
       const cli = await runCli(["catalog-event:list", "--status", "cancelled"], { DATABASE_URL: dbUrl });
       expect(cli.code).toBe(0);
-      expect(cli.json.events).toContainEqual(expect.objectContaining({ id: cancelled.id, api_key: hook.buyer.apiKey, status: "cancelled", last_error: "API key or buyer disabled" }));
+      expect(cli.json.events).toContainEqual(
+        expect.objectContaining({
+          id: cancelled.id,
+          api_key: hook.buyer.apiKey,
+          status: "cancelled",
+          last_error: "API key or buyer disabled",
+        }),
+      );
     } finally {
       process.env.CALLBACK_RETRY_SCHEDULE = "0.1,0.1,0.1";
     }

@@ -23,7 +23,8 @@ export function tickPeriodMs(): number {
 }
 
 /** Adds a run at `runAt` unless a live run other than `selfId` exists. Returns whether one was added. */
-const scheduleTick = (runAt: Date, selfId: bigint | null) => scheduleSingleton(TICK_TASK, { queue: TICK_QUEUE, lock: TICK_LOCK }, runAt, selfId);
+const scheduleTick = (runAt: Date, selfId: bigint | null) =>
+  scheduleSingleton(TICK_TASK, { queue: TICK_QUEUE, lock: TICK_LOCK }, runAt, selfId);
 
 /**
  * Job handler: cancel the pending events of disabled keys and buyers (issue

@@ -57,10 +57,16 @@ describe("issue 12.2: catalogue events", () => {
     const byId = new Map(event.products.map((p) => [p.id, p]));
     expect([...byId.keys()].sort()).toEqual([a.product.id, b.product.id].sort());
     expect(byId.get(a.product.id)).toEqual({
-      id: a.product.id, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), is_active: true, price_amount: "12.00",
+      id: a.product.id,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      is_active: true,
+      price_amount: "12.00",
       skus: [{ id: a.sku.id, price_amount: "11.00", stock_status: "available", stock_quantity: 50, is_active: true }],
     });
-    expect(byId.get(b.product.id)).toMatchObject({ is_active: false, skus: [{ id: b.sku.id, stock_status: "available", stock_quantity: 3 }] });
+    expect(byId.get(b.product.id)).toMatchObject({
+      is_active: false,
+      skus: [{ id: b.sku.id, stock_status: "available", stock_quantity: 3 }],
+    });
     // The member level's SKU price for the VIP key; its other fields alike.
     const vipA = vip.events()[0].products.find((p) => p.id === a.product.id)!;
     expect(vipA.skus[0].price_amount).toBe("8.50");
@@ -83,7 +89,10 @@ describe("issue 12.2: catalogue events", () => {
     expect(hook.events()).toHaveLength(2);
     const second = hook.events()[1];
     expect(second.products.map((p) => p.id).sort()).toEqual(products.map((p) => p.product.id).sort());
-    expect(second.products.find((p) => p.id === products[3].product.id)).toMatchObject({ price_amount: "20.03", skus: [{ is_active: false }] });
+    expect(second.products.find((p) => p.id === products[3].product.id)).toMatchObject({
+      price_amount: "20.03",
+      skus: [{ is_active: false }],
+    });
     const [r1, r2] = await hook.rows();
     expect(r2.createdAt.getTime() - r1.createdAt.getTime()).toBeGreaterThanOrEqual(INTERVAL_MS - 50);
     await deleteCatalogWebhook({ credentialId: hook.buyer.id });
@@ -94,7 +103,16 @@ describe("issue 12.2: catalogue events", () => {
     const tag = `bulk-${category.id}`;
     const text = { "zh-CN": "批量", en: "Bulk" };
     await db().product.createMany({
-      data: Array.from({ length: 1200 }, (_, i) => ({ slug: `${tag}-${i}`, categoryId: category.id, title: text, description: text, content: text, fulfillmentType: "manual" as const, priceCents: 100n, originalPriceCents: 200n })),
+      data: Array.from({ length: 1200 }, (_, i) => ({
+        slug: `${tag}-${i}`,
+        categoryId: category.id,
+        title: text,
+        description: text,
+        content: text,
+        fulfillmentType: "manual" as const,
+        priceCents: 100n,
+        originalPriceCents: 200n,
+      })),
     });
     const ids = (await db().product.findMany({ where: { categoryId: category.id }, select: { id: true } })).map((p) => p.id);
     await db().sku.createMany({ data: ids.map((id) => ({ productId: id, skuCode: `${tag}-${id}`, priceCents: 100n, stockQuantity: 5 })) });
@@ -127,7 +145,12 @@ describe("issue 12.2: catalogue events", () => {
     expect(await quiet()).toBe(0);
     await setStock(10); // crosses 10
     await waitFor(() => hook.events().length === 1);
-    expect(hook.events()[0].products).toEqual([expect.objectContaining({ id: manual.product.id, skus: [expect.objectContaining({ stock_quantity: 10, stock_status: "available" })] })]);
+    expect(hook.events()[0].products).toEqual([
+      expect.objectContaining({
+        id: manual.product.id,
+        skus: [expect.objectContaining({ stock_quantity: 10, stock_status: "available" })],
+      }),
+    ]);
     await setStock(4);
     expect(await quiet()).toBe(1);
     await setStock(0); // crosses 0
@@ -138,7 +161,9 @@ describe("issue 12.2: catalogue events", () => {
     const credential = { id: hook.buyer.id, userId: hook.buyer.user.id };
     await createOrder({ credential, profile: "U", input: { downstreamOrderNo: `BAND-${auto.sku.id}`, skuId: auto.sku.id, quantity: 1 } });
     await waitFor(() => hook.events().length === 3);
-    expect(hook.events()[2].products).toEqual([expect.objectContaining({ id: auto.product.id, skus: [expect.objectContaining({ stock_quantity: 10 })] })]);
+    expect(hook.events()[2].products).toEqual([
+      expect.objectContaining({ id: auto.product.id, skus: [expect.objectContaining({ stock_quantity: 10 })] }),
+    ]);
     await createOrder({ credential, profile: "U", input: { downstreamOrderNo: `BAND2-${auto.sku.id}`, skuId: auto.sku.id, quantity: 1 } });
     expect(await quiet()).toBe(3);
     await deleteCatalogWebhook({ credentialId: hook.buyer.id });
@@ -168,7 +193,13 @@ describe("issue 12.2: catalogue events", () => {
     await waitFor(() => plain.events().length === 1 && vip.events().length === 1);
     for (const hook of [plain, vip]) {
       expect(hook.events()[0].products).toEqual([
-        { id: gone.product.id, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), is_active: false, price_amount: "0.00", skus: [] },
+        {
+          id: gone.product.id,
+          updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          is_active: false,
+          price_amount: "0.00",
+          skus: [],
+        },
       ]);
     }
     await Promise.all([plain, vip].map((h) => deleteCatalogWebhook({ credentialId: h.buyer.id })));

@@ -18,7 +18,10 @@ export async function deleteCatalogWebhook(input: { credentialId: number; actor?
     });
     if (input.actor && count) {
       await writeAuditLog(tx, {
-        actor: input.actor, action: "catalog_webhook.delete", targetType: "api_credential", targetId: String(input.credentialId),
+        actor: input.actor,
+        action: "catalog_webhook.delete",
+        targetType: "api_credential",
+        targetId: String(input.credentialId),
       });
     }
     return { url: null, removed: count > 0 };

@@ -26,15 +26,29 @@ export async function deliverCatalogEventJob(job: { eventId: number; attempt: nu
   });
   if (!event || event.status !== "pending" || event.attemptCount !== job.attempt) return;
   if (await cancelDisabledCatalogEvents({ eventId: job.eventId })) {
-    log.info({ component: "catalog-events", eventId: job.eventId, attempt: job.attempt + 1 }, "catalogue event cancelled: API key or buyer disabled");
+    log.info(
+      { component: "catalog-events", eventId: job.eventId, attempt: job.attempt + 1 },
+      "catalogue event cancelled: API key or buyer disabled",
+    );
     return;
   }
   const creds = { apiKey: event.credential.apiKey, apiSecret: decryptText(event.credential.secretCiphertext) };
   const result = await sendCallback(event.url, event.body, creds, opts);
   const outcome = await recordEventAttempt(job, result);
-  const fields = { component: "catalog-events", eventId: job.eventId, attempt: job.attempt + 1, httpStatus: result.httpStatus, durationMs: result.durationMs, outcome };
+  const fields = {
+    component: "catalog-events",
+    eventId: job.eventId,
+    attempt: job.attempt + 1,
+    httpStatus: result.httpStatus,
+    durationMs: result.durationMs,
+    outcome,
+  };
   if (result.ok) log.info(fields, "catalogue event delivered");
-  else log.warn({ ...fields, error: result.error }, outcome === "failed" ? "catalogue event failed for good" : "catalogue event attempt failed");
+  else
+    log.warn(
+      { ...fields, error: result.error },
+      outcome === "failed" ? "catalogue event failed for good" : "catalogue event attempt failed",
+    );
 }
 
 async function recordEventAttempt(job: { eventId: number; attempt: number }, result: CallbackSendResult): Promise<Outcome> {
@@ -42,13 +56,16 @@ async function recordEventAttempt(job: { eventId: number; attempt: number }, res
   return db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ status: string; attemptCount: number }[]>`
       SELECT "status"::text AS status, "attemptCount" FROM "CatalogEvent" WHERE "id" = ${job.eventId} FOR UPDATE`;
-    await tx.catalogEventAttempt.create({ data: { eventId: job.eventId, httpStatus: result.httpStatus, error: result.error, durationMs: result.durationMs } });
+    await tx.catalogEventAttempt.create({
+      data: { eventId: job.eventId, httpStatus: result.httpStatus, error: result.error, durationMs: result.durationMs },
+    });
     if (row?.status !== "pending" || row.attemptCount !== job.attempt) return "stale";
     const attemptCount = job.attempt + 1;
     let outcome: Outcome;
     let data: { status?: "delivered" | "failed"; deliveredAt?: Date; nextAttemptAt: Date | null; lastError: string | null };
     if (result.ok) [outcome, data] = ["delivered", { status: "delivered", deliveredAt: new Date(), nextAttemptAt: null, lastError: null }];
-    else if (job.attempt >= schedule.length) [outcome, data] = ["failed", { status: "failed", nextAttemptAt: null, lastError: result.error }];
+    else if (job.attempt >= schedule.length)
+      [outcome, data] = ["failed", { status: "failed", nextAttemptAt: null, lastError: result.error }];
     else [outcome, data] = ["retry", { nextAttemptAt: new Date(Date.now() + withJitter(schedule[job.attempt])), lastError: result.error }];
     await tx.catalogEvent.update({ where: { id: job.eventId }, data: { ...data, attemptCount } });
     if (outcome === "failed") await alertCatalogEventGaveUp(tx, job.eventId, attemptCount); // issue 25

@@ -13,8 +13,16 @@ export async function listCatalogEvents(opts: { status?: CatalogEventStatus; cre
     orderBy: { id: "desc" },
     take: Math.min(Math.max(opts.limit ?? 100, 1), 1000),
     select: {
-      id: true, url: true, status: true, attemptCount: true, lastError: true, productCount: true,
-      nextAttemptAt: true, deliveredAt: true, createdAt: true, credential: { select: { apiKey: true } },
+      id: true,
+      url: true,
+      status: true,
+      attemptCount: true,
+      lastError: true,
+      productCount: true,
+      nextAttemptAt: true,
+      deliveredAt: true,
+      createdAt: true,
+      credential: { select: { apiKey: true } },
     },
   });
   return rows.map((e) => ({

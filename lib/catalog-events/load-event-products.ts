@@ -31,7 +31,9 @@ export async function loadEventProducts(tx: Tx, q: { after: string; limit: numbe
     LIMIT ${q.limit}`;
   if (!products.length) return [];
   // D13: auto stock is the available card keys the stamps counted; others keep a number (NULL = unlimited).
-  const skus = await tx.$queryRaw<{ id: number; productId: number; isActive: boolean; priceCents: bigint; levelPriceCents: bigint | null; stock: number | null }[]>`
+  const skus = await tx.$queryRaw<
+    { id: number; productId: number; isActive: boolean; priceCents: bigint; levelPriceCents: bigint | null; stock: number | null }[]
+  >`
     SELECT s."id", s."productId", s."isActive", s."priceCents", lp."priceCents" AS "levelPriceCents",
            CASE WHEN p."fulfillmentType" = 'auto' THEN coalesce(st."availableKeys", 0) ELSE s."stockQuantity" END AS stock
     FROM "Sku" s
@@ -40,7 +42,7 @@ export async function loadEventProducts(tx: Tx, q: { after: string; limit: numbe
     LEFT JOIN "SkuLevelPrice" lp ON lp."skuId" = s."id" AND lp."levelId" = ${q.levelId}
     WHERE s."productId" = ANY (${products.filter((p) => p.listed).map((p) => p.id)}::int[]) AND s."deletedAt" IS NULL
     ORDER BY s."sortOrder", s."id"`;
-  const byProduct = new Map<number, (typeof skus[number] & { levelPrices: Map<number, bigint> })[]>();
+  const byProduct = new Map<number, ((typeof skus)[number] & { levelPrices: Map<number, bigint> })[]>();
   for (const s of skus) {
     const list = byProduct.get(s.productId) ?? [];
     list.push({ ...s, levelPrices: new Map(s.levelPriceCents === null ? [] : [[q.levelId, s.levelPriceCents]]) });
@@ -48,7 +50,8 @@ export async function loadEventProducts(tx: Tx, q: { after: string; limit: numbe
   }
   return products.map((p) => {
     // Issue 22.5: a product no longer listed goes out as a tombstone (lib/catalog/load-catalog.ts, tombstoneUnlisted): no price, no SKUs.
-    if (!p.listed) return { id: p.id, updatedAtMicros: p.updatedAt, notifiedAt: p.notifiedAt, listed: false, isActive: false, priceCents: 0n, skus: [] };
+    if (!p.listed)
+      return { id: p.id, updatedAtMicros: p.updatedAt, notifiedAt: p.notifiedAt, listed: false, isActive: false, priceCents: 0n, skus: [] };
     const priced = byProduct.get(p.id) ?? [];
     return {
       id: p.id,

@@ -18,11 +18,17 @@ export async function resendCatalogEvent(input: { eventId: number; actor: Actor;
       WHERE e."id" = ${input.eventId} AND (${input.userId ?? null}::uuid IS NULL OR c."userId" = ${input.userId ?? null}::uuid) FOR UPDATE OF e`;
     if (!row) throw appError("callback_not_found", `catalogue event ${input.eventId} not found`);
     if (row.status === "pending") throw appError("callback_pending", `catalogue event ${input.eventId} is still being delivered`);
-    await tx.catalogEvent.update({ where: { id: input.eventId }, data: { status: "pending", attemptCount: 0, nextAttemptAt: new Date(), deliveredAt: null } });
+    await tx.catalogEvent.update({
+      where: { id: input.eventId },
+      data: { status: "pending", attemptCount: 0, nextAttemptAt: new Date(), deliveredAt: null },
+    });
     await enqueueCatalogEventAttempt(tx, input.eventId, 0);
     await writeAuditLog(tx, {
-      actor: input.actor, action: "catalog_event.resend", targetType: "catalog_event",
-      targetId: String(input.eventId), details: { credentialId: row.credentialId, previousStatus: row.status },
+      actor: input.actor,
+      action: "catalog_event.resend",
+      targetType: "catalog_event",
+      targetId: String(input.eventId),
+      details: { credentialId: row.credentialId, previousStatus: row.status },
     });
     return { eventId: input.eventId, status: "pending" as const };
   });

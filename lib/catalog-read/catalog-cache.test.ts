@@ -66,7 +66,11 @@ describe("catalogue page cache (issue 13.4)", () => {
     const buyer = await makeBuyer();
     const path = "/api/v1/upstream/products";
     const call = () =>
-      getProducts(new Request(`http://127.0.0.1${path}?page_size=20&page=3`, { headers: { ...signedHeaders(buyer, "GET", path, ""), "Accept-Encoding": "gzip" } }));
+      getProducts(
+        new Request(`http://127.0.0.1${path}?page_size=20&page=3`, {
+          headers: { ...signedHeaders(buyer, "GET", path, ""), "Accept-Encoding": "gzip" },
+        }),
+      );
     await call();
     await new Promise((r) => setTimeout(r, 300)); // the page's gzip is ready by then
     const res = await call();

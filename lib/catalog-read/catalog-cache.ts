@@ -72,7 +72,11 @@ export function productPage(view: CatalogView, page: number, pageSize: number, i
   const start = (page - 1) * pageSize;
   const ids = start < list.length ? list.slice(start, start + pageSize) : [];
   const items = ids.map((id) => productJson(view, view.state.products.get(id)!));
-  const parts = pieces('{"ok":true,"items":[', items, `],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`);
+  const parts = pieces(
+    '{"ok":true,"items":[',
+    items,
+    `],"total":${list.length},"page":${page},"page_size":${pageSize},"includes_inactive":${includeInactive}}`,
+  );
   const built: CachedPage = { parts, length: parts.reduce((n, p) => n + p.length, 0), gzip: null, ids };
   cachePage(view.cache, key, built);
   return built;

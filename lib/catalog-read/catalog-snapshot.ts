@@ -69,7 +69,8 @@ function refresh(): Promise<void> {
     if (current === state) applyChanges(state, load, startedAt);
     const tookMs = Date.now() - startedAt;
     // Stock figures are as old as the last refresh: a slow one is worth a line.
-    if (tookMs > SLOW_REFRESH_MS) log.warn({ tookMs, stampMs: stamped - startedAt, products: load.products.length }, "slow catalogue refresh");
+    if (tookMs > SLOW_REFRESH_MS)
+      log.warn({ tookMs, stampMs: stamped - startedAt, products: load.products.length }, "slow catalogue refresh");
   })().finally(() => {
     inflight = undefined;
   });
@@ -117,9 +118,17 @@ async function swapInFullLoad(): Promise<void> {
 
 function buildState(load: CatalogLoad, startedAt: number): CatalogState {
   const state: CatalogState = {
-    clock: load.clock, loadedAt: startedAt, fullAt: startedAt, categories: load.categories, settings: load.settings,
-    pricedLevels: new Set(load.pricedLevels), products: new Map(load.products.map((p) => [p.id, p])),
-    listed: [], listedActive: [], byStamp: [...load.products].sort((a, b) => a.updatedAt - b.updatedAt), views: new Map(),
+    clock: load.clock,
+    loadedAt: startedAt,
+    fullAt: startedAt,
+    categories: load.categories,
+    settings: load.settings,
+    pricedLevels: new Set(load.pricedLevels),
+    products: new Map(load.products.map((p) => [p.id, p])),
+    listed: [],
+    listedActive: [],
+    byStamp: [...load.products].sort((a, b) => a.updatedAt - b.updatedAt),
+    views: new Map(),
   };
   orderLists(state);
   return state;

@@ -41,9 +41,15 @@ describe("catalogue console services", () => {
   it("saves categories with the import's slug rule, refuses cycles, and audits", async () => {
     const parent = await saveCategory({ slug: "games", name: { "zh-CN": "游戏", en: "Games" }, sortOrder: "2", parentId: null }, admin);
     const child = await saveCategory({ slug: "steam", name: { en: "Steam" } as never, sortOrder: 0, parentId: parent.id }, admin);
-    await expect(saveCategory({ slug: "Bad Slug", name: { "zh-CN": "", en: "" }, sortOrder: 0, parentId: null }, admin)).rejects.toThrow(/slug/);
-    await expect(saveCategory({ id: parent.id, slug: "games", name: { "zh-CN": "", en: "" }, sortOrder: 0, parentId: child.id }, admin)).rejects.toThrow(/under itself/);
-    await expect(saveCategory({ slug: "games", name: { "zh-CN": "", en: "" }, sortOrder: 0, parentId: null }, admin)).rejects.toThrow(/already used/);
+    await expect(saveCategory({ slug: "Bad Slug", name: { "zh-CN": "", en: "" }, sortOrder: 0, parentId: null }, admin)).rejects.toThrow(
+      /slug/,
+    );
+    await expect(
+      saveCategory({ id: parent.id, slug: "games", name: { "zh-CN": "", en: "" }, sortOrder: 0, parentId: child.id }, admin),
+    ).rejects.toThrow(/under itself/);
+    await expect(saveCategory({ slug: "games", name: { "zh-CN": "", en: "" }, sortOrder: 0, parentId: null }, admin)).rejects.toThrow(
+      /already used/,
+    );
     expect((await audits("category.create")).length).toBe(2);
     expect((await db().category.findUniqueOrThrow({ where: { id: parent.id } })).sortOrder).toBe(2);
   });
@@ -51,8 +57,18 @@ describe("catalogue console services", () => {
   it("saves a product with a validated manual form schema and a SKU with unlimited stock", async () => {
     const cat = await makeCategory();
     const base = {
-      slug: "e2e-manual-topup", categoryId: cat.id, title: { "zh-CN": "话费", en: "Top-up" }, description: { "zh-CN": "", en: "" }, content: { "zh-CN": "", en: "**hi**" },
-      fulfillmentType: "manual" as const, deliveryFormat: "text" as const, deliveryDelimiter: "----", price: "5.00", isActive: true, logo: "", images: [],
+      slug: "e2e-manual-topup",
+      categoryId: cat.id,
+      title: { "zh-CN": "话费", en: "Top-up" },
+      description: { "zh-CN": "", en: "" },
+      content: { "zh-CN": "", en: "**hi**" },
+      fulfillmentType: "manual" as const,
+      deliveryFormat: "text" as const,
+      deliveryDelimiter: "----",
+      price: "5.00",
+      isActive: true,
+      logo: "",
+      images: [],
     };
     const bad = { fields: [{ key: "phone", type: "select", required: true }] };
     await expect(saveProduct({ ...base, manualFormSchema: bad as never }, admin)).rejects.toThrow(/needs options/);
@@ -60,7 +76,10 @@ describe("catalogue console services", () => {
     expect(await db().product.count({ where: { slug: base.slug } })).toBe(0);
     const good = { fields: [{ key: "phone", type: "phone" as const, required: true, regex: "^1\\d{10}$", min_len: 11, max_len: 11 }] };
     const { id } = await saveProduct({ ...base, manualFormSchema: good }, admin);
-    const sku = await saveSku({ productId: id, skuCode: "TOPUP-5", specValues: { face: "5" }, price: "5.00", isActive: true, stockQuantity: null }, admin);
+    const sku = await saveSku(
+      { productId: id, skuCode: "TOPUP-5", specValues: { face: "5" }, price: "5.00", isActive: true, stockQuantity: null },
+      admin,
+    );
     const row = await db().sku.findUniqueOrThrow({ where: { id: sku.id }, include: { product: true } });
     expect(row.stockQuantity).toBeNull();
     expect((row.product.manualFormSchema as { fields: { key: string }[] }).fields[0].key).toBe("phone");
@@ -75,8 +94,13 @@ describe("catalogue console services", () => {
     expect(preview).toMatchObject({ lines: 6, fresh: 2, duplicateExisting: 1, duplicateInUpload: 1, malformed: 2 });
     expect(JSON.stringify(preview.problems)).not.toContain("no-delimiter");
     expect(preview.problems.map((p) => p.line)).toEqual([5, 7]);
-    await expect(confirmCardKeys({ skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 3 }, admin)).rejects.toThrow(/preview again/);
-    const { batchId, preview: confirmed } = await confirmCardKeys({ skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 2 }, admin);
+    await expect(confirmCardKeys({ skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 3 }, admin)).rejects.toThrow(
+      /preview again/,
+    );
+    const { batchId, preview: confirmed } = await confirmCardKeys(
+      { skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 2 },
+      admin,
+    );
     expect(confirmed).toEqual(preview);
     expect(await db().cardKey.count({ where: { batchId } })).toBe(2);
     const audit = (await audits("card_keys.import")).at(-1)!;
@@ -90,20 +114,30 @@ describe("catalogue console services", () => {
     const { sku } = await makeProduct({ cardKeys: ["held-1"] });
     const text = "new-1\nnew-2\nnew-3\nheld-1";
     expect(await previewCardKeys(sku.id, text, "txt")).toMatchObject({ fresh: 3, duplicateExisting: 1 });
-    const before = { keys: await db().cardKey.count({ where: { skuId: sku.id } }), batches: await db().cardKeyBatch.count({ where: { skuId: sku.id } }) };
+    const before = {
+      keys: await db().cardKey.count({ where: { skuId: sku.id } }),
+      batches: await db().cardKeyBatch.count({ where: { skuId: sku.id } }),
+    };
     // Another upload adds one of the keys between the preview and the confirm.
     await confirmCardKeys({ skuId: sku.id, text: "new-2", kind: "txt", source: "admin-paste", expectFresh: 1 }, admin);
-    await expect(confirmCardKeys({ skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 3 }, admin)).rejects.toThrow(/2 new now, 3 previewed/);
+    await expect(confirmCardKeys({ skuId: sku.id, text, kind: "txt", source: "admin-paste", expectFresh: 3 }, admin)).rejects.toThrow(
+      /2 new now, 3 previewed/,
+    );
     expect(await db().cardKey.count({ where: { skuId: sku.id } })).toBe(before.keys + 1);
     expect(await db().cardKeyBatch.count({ where: { skuId: sku.id } })).toBe(before.batches + 1);
-    await expect(confirmCardKeys({ skuId: sku.id, text: "held-1\nnew-2", kind: "txt", source: "admin-paste", expectFresh: 0 }, admin)).rejects.toThrow(/no new keys/);
+    await expect(
+      confirmCardKeys({ skuId: sku.id, text: "held-1\nnew-2", kind: "txt", source: "admin-paste", expectFresh: 0 }, admin),
+    ).rejects.toThrow(/no new keys/);
     expect(await db().cardKeyBatch.count({ where: { skuId: sku.id } })).toBe(before.batches + 1);
     expect(await db().auditLog.count({ where: { action: "card_keys.import", targetId: String(sku.id) } })).toBe(1);
   });
 
   it("refuses to undo a batch with a delivered key, and leaves it whole", async () => {
     const { sku } = await makeProduct();
-    const { batchId } = await confirmCardKeys({ skuId: sku.id, text: "k-1\nk-2\nk-3", kind: "txt", source: "admin-paste", expectFresh: 3 }, admin);
+    const { batchId } = await confirmCardKeys(
+      { skuId: sku.id, text: "k-1\nk-2\nk-3", kind: "txt", source: "admin-paste", expectFresh: 3 },
+      admin,
+    );
     const one = await db().cardKey.findFirstOrThrow({ where: { batchId } });
     await db().cardKey.update({ where: { id: one.id }, data: { status: "delivered", deliveredAt: new Date() } });
     await expect(undoCardKeyBatch(batchId, admin)).rejects.toThrow(/already delivered/);
@@ -130,6 +164,7 @@ describe("catalogue console services", () => {
     expect((await readUpload([p.slice("/uploads/".length)]))?.contentType).toBe("image/png");
     await expect(saveUpload(Buffer.from("<svg onload=alert(1)>"))).rejects.toThrow(/only PNG/);
     fs.writeFileSync(path.join(process.env.DATA_DIR!, "secret.png"), PNG);
-    for (const bad of [["..", "secret.png"], ["../secret.png"], ["..%2fsecret.png"], [".hidden"], ["a", "b.png"]]) expect(await readUpload(bad)).toBeNull();
+    for (const bad of [["..", "secret.png"], ["../secret.png"], ["..%2fsecret.png"], [".hidden"], ["a", "b.png"]])
+      expect(await readUpload(bad)).toBeNull();
   });
 });

@@ -18,7 +18,14 @@ export function copyRowLength(skuCode: string, key: string): number {
 }
 
 /** Writes the row at `at` in `out` (copyRowLength bytes must be free); returns the offset after it. */
-export function writeCopyRow(out: Buffer, at: number, sku: { id: number; slot: number } | undefined, lead: boolean, skuCode: string, key: string): number {
+export function writeCopyRow(
+  out: Buffer,
+  at: number,
+  sku: { id: number; slot: number } | undefined,
+  lead: boolean,
+  skuCode: string,
+  key: string,
+): number {
   at = out.writeInt16BE(6, at);
   if (sku === undefined) {
     at = out.writeInt32BE(-1, at);

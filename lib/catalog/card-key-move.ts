@@ -18,7 +18,10 @@ import { setReplicationRoleIfAllowed } from "../db/replication-role";
 // statistics (temporary tables have none): the row's batch is an array
 // subscript, the probe a sub-select on the unique index, never a join.
 
-export interface BatchOptions { source: string; adminUserId: number | null }
+export interface BatchOptions {
+  source: string;
+  adminUserId: number | null;
+}
 
 /** Stage tables of the transaction (dropped at its end). */
 export const STAGE_TABLES = `
@@ -33,14 +36,22 @@ export const STAGE_TABLES = `
  * keys (a fifth of the move's time when every key was probed); the SKUs left
  * without a batch then need a second call that probes all their keys.
  */
-export async function makeBatches(conn: pg.PoolClient, batch: BatchOptions, batchIds: number[], leadsOnly: boolean): Promise<Map<number, number>> {
-  const { rows } = await conn.query<{ id: number; skuId: number }>(`
+export async function makeBatches(
+  conn: pg.PoolClient,
+  batch: BatchOptions,
+  batchIds: number[],
+  leadsOnly: boolean,
+): Promise<Map<number, number>> {
+  const { rows } = await conn.query<{ id: number; skuId: number }>(
+    `
     INSERT INTO "CardKeyBatch" ("skuId", source, "keyCount", "adminUserId")
     SELECT DISTINCT s.sku_id, $2::text, 0, $3::int FROM card_key_stage s
     WHERE s.sku_id IS NOT NULL AND ($1::int[])[s.slot] = 0 AND (s.lead OR NOT $4::boolean)
       AND (SELECT c.id FROM "CardKey" c WHERE c."skuId" = s.sku_id AND c.fingerprint = s.fingerprint) IS NULL
     ORDER BY s.sku_id
-    RETURNING id, "skuId"`, [batchIds, batch.source, batch.adminUserId, leadsOnly]);
+    RETURNING id, "skuId"`,
+    [batchIds, batch.source, batch.adminUserId, leadsOnly],
+  );
   return new Map(rows.map((r) => [r.skuId, r.id]));
 }
 
@@ -50,13 +61,19 @@ export async function makeBatches(conn: pg.PoolClient, batch: BatchOptions, batc
  * `restageLater`, the others go into "CardKey" now (those of a SKU without a
  * batch are all held). Empties the stage; returns the keys added per batch id.
  */
-export async function moveChunk(conn: pg.PoolClient, batchIds: number[], { now, later, skipRowChecks }: { now: boolean; later: boolean; skipRowChecks: boolean }) {
-  if (later) await conn.query("INSERT INTO card_key_later SELECT sku_code, fingerprint, ciphertext FROM card_key_stage WHERE sku_id IS NULL");
+export async function moveChunk(
+  conn: pg.PoolClient,
+  batchIds: number[],
+  { now, later, skipRowChecks }: { now: boolean; later: boolean; skipRowChecks: boolean },
+) {
+  if (later)
+    await conn.query("INSERT INTO card_key_later SELECT sku_code, fingerprint, ciphertext FROM card_key_stage WHERE sku_id IS NULL");
   let moved: { batch_id: number; n: number }[] = [];
   // No INSERT of no rows: it would still fire the statement triggers.
   if (now && batchIds.some((id) => id > 0)) {
     if (skipRowChecks) await conn.query("SET LOCAL session_replication_role = replica");
-    ({ rows: moved } = await conn.query<{ batch_id: number; n: number }>(`
+    ({ rows: moved } = await conn.query<{ batch_id: number; n: number }>(
+      `
       WITH moved AS (
         INSERT INTO "CardKey" ("skuId", fingerprint, ciphertext, "batchId")
         SELECT sku_id, fingerprint, ciphertext, ($1::int[])[slot] FROM card_key_stage
@@ -64,7 +81,9 @@ export async function moveChunk(conn: pg.PoolClient, batchIds: number[], { now, 
         ON CONFLICT ("skuId", fingerprint) DO NOTHING
         RETURNING "batchId"
       )
-      SELECT "batchId" AS batch_id, count(*)::int AS n FROM moved GROUP BY "batchId"`, [batchIds]));
+      SELECT "batchId" AS batch_id, count(*)::int AS n FROM moved GROUP BY "batchId"`,
+      [batchIds],
+    ));
     if (skipRowChecks) await conn.query("SET LOCAL session_replication_role = origin");
   }
   await conn.query("TRUNCATE card_key_stage");
@@ -92,14 +111,20 @@ export const maySkipRowChecks = (conn: pg.PoolClient): Promise<boolean> => setRe
  * rows were written). Returns their sku ids, in the order of `codes`.
  */
 export async function restageLater(conn: pg.PoolClient, codes: string[], firstSlot: number): Promise<number[]> {
-  const { rows } = await conn.query<{ id: number; skuCode: string }>(`SELECT id, "skuCode" FROM "Sku" WHERE "skuCode" = ANY($1::text[])`, [codes]);
+  const { rows } = await conn.query<{ id: number; skuCode: string }>(`SELECT id, "skuCode" FROM "Sku" WHERE "skuCode" = ANY($1::text[])`, [
+    codes,
+  ]);
   const ids = new Map(rows.map((r) => [r.skuCode, r.id]));
   const skuIds = codes.map((code) => ids.get(code) ?? 0);
-  await hashJoined(conn, `
+  await hashJoined(
+    conn,
+    `
     INSERT INTO card_key_stage (sku_id, slot, lead, fingerprint, ciphertext)
     SELECT v.sku_id, (v.ord + $3::int - 1)::int, false, l.fingerprint, l.ciphertext
     FROM card_key_later l JOIN unnest($1::text[], $2::int[]) WITH ORDINALITY AS v(code, sku_id, ord) ON v.code = l.sku_code
-    WHERE v.sku_id > 0`, [codes, skuIds, firstSlot]);
+    WHERE v.sku_id > 0`,
+    [codes, skuIds, firstSlot],
+  );
   await conn.query("TRUNCATE card_key_later");
   return skuIds;
 }
@@ -112,8 +137,10 @@ export async function settleBatches(conn: pg.PoolClient, added: Map<number, numb
   const counted = [...added].filter(([, n]) => n > 0);
   const empty = [...added].filter(([, n]) => n === 0).map(([id]) => id);
   if (counted.length) {
-    await hashJoined(conn, `UPDATE "CardKeyBatch" c SET "keyCount" = v.n FROM unnest($1::int[], $2::int[]) AS v(id, n) WHERE c.id = v.id`,
-      [counted.map(([id]) => id), counted.map(([, n]) => n)]);
+    await hashJoined(conn, `UPDATE "CardKeyBatch" c SET "keyCount" = v.n FROM unnest($1::int[], $2::int[]) AS v(id, n) WHERE c.id = v.id`, [
+      counted.map(([id]) => id),
+      counted.map(([, n]) => n),
+    ]);
   }
   if (empty.length) await conn.query(`DELETE FROM "CardKeyBatch" WHERE id = ANY($1::int[])`, [empty]);
 }

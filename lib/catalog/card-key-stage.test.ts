@@ -30,15 +30,21 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
     await stampCatalog();
     const batchesOfB = await db().cardKeyBatch.count({ where: { skuId: b.sku.id } });
     const keysA = ["a1", "a2", "a3", "a1", "held-a", "a4", "a2", "a5"];
-    const { added, batches } = await withCardKeyStage(async (_tx, stage) => {
-      for (const key of keysA) await stage.add(a.sku.skuCode, key);
-      for (const key of ["held-b1", "held-b2", "held-b1"]) await stage.add(b.sku.skuCode, key);
-      return stage.moveInto();
-    }, { source: "import", chunkKeys: 3 });
+    const { added, batches } = await withCardKeyStage(
+      async (_tx, stage) => {
+        for (const key of keysA) await stage.add(a.sku.skuCode, key);
+        for (const key of ["held-b1", "held-b2", "held-b1"]) await stage.add(b.sku.skuCode, key);
+        return stage.moveInto();
+      },
+      { source: "import", chunkKeys: 3 },
+    );
 
     expect(added).toBe(5);
     expect([...batches.keys()]).toEqual([a.sku.id]);
-    const batch = await db().cardKeyBatch.findUniqueOrThrow({ where: { id: batches.get(a.sku.id)! }, include: { cardKeys: { orderBy: { id: "asc" } } } });
+    const batch = await db().cardKeyBatch.findUniqueOrThrow({
+      where: { id: batches.get(a.sku.id)! },
+      include: { cardKeys: { orderBy: { id: "asc" } } },
+    });
     expect(batch.keyCount).toBe(5);
     // Sealed and fingerprinted as before (the order within one import is the plan's, as before).
     expect(batch.cardKeys.map((k) => decryptText(k.ciphertext)).sort()).toEqual(["a1", "a2", "a3", "a4", "a5"]);
@@ -55,12 +61,15 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
     const b = await makeProduct({ cardKeys: ["g1"] });
     const lastBatchId = async () => Number((await db().$queryRaw<{ v: bigint }[]>`SELECT last_value AS v FROM "CardKeyBatch_id_seq"`)[0].v);
     const before = await lastBatchId();
-    const { added, batches } = await withCardKeyStage(async (_tx, stage) => {
-      // a: held keys, one of them first in its chunk and the new one later; b: only held keys.
-      for (const key of ["h1", "h2", "h3", "h2", "a-new"]) await stage.add(a.sku.skuCode, key);
-      for (const key of ["g1", "g1"]) await stage.add(b.sku.skuCode, key);
-      return stage.moveInto();
-    }, { source: "import", chunkKeys: 2 });
+    const { added, batches } = await withCardKeyStage(
+      async (_tx, stage) => {
+        // a: held keys, one of them first in its chunk and the new one later; b: only held keys.
+        for (const key of ["h1", "h2", "h3", "h2", "a-new"]) await stage.add(a.sku.skuCode, key);
+        for (const key of ["g1", "g1"]) await stage.add(b.sku.skuCode, key);
+        return stage.moveInto();
+      },
+      { source: "import", chunkKeys: 2 },
+    );
     expect(added).toBe(1);
     expect([...batches.keys()]).toEqual([a.sku.id]);
     // One batch made in all: the sequence moved once (a made-then-deleted batch would move it too).
@@ -71,14 +80,22 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
   it("moves the keys of a SKU made inside the import once it exists", async () => {
     const a = await makeProduct({ cardKeys: cardKeysFor("x", 1) });
     const code = `LATER-${Date.now()}`;
-    const { added, batches } = await withCardKeyStage(async (tx, stage) => {
-      for (const key of ["n1", "n2", "n1", "n3"]) await stage.add(code, key);
-      await stage.add(a.sku.skuCode, "x-new");
-      await stage.drain();
-      await tx.sku.create({ data: { productId: a.product.id, skuCode: code, specValues: { name: "later" }, priceCents: 100n, sortOrder: 1 } });
-      return stage.moveInto();
-    }, { source: "import", chunkKeys: 2 });
-    const sku = await db().sku.findUniqueOrThrow({ where: { skuCode: code }, include: { cardKeys: { orderBy: { id: "asc" } }, batches: true } });
+    const { added, batches } = await withCardKeyStage(
+      async (tx, stage) => {
+        for (const key of ["n1", "n2", "n1", "n3"]) await stage.add(code, key);
+        await stage.add(a.sku.skuCode, "x-new");
+        await stage.drain();
+        await tx.sku.create({
+          data: { productId: a.product.id, skuCode: code, specValues: { name: "later" }, priceCents: 100n, sortOrder: 1 },
+        });
+        return stage.moveInto();
+      },
+      { source: "import", chunkKeys: 2 },
+    );
+    const sku = await db().sku.findUniqueOrThrow({
+      where: { skuCode: code },
+      include: { cardKeys: { orderBy: { id: "asc" } }, batches: true },
+    });
     expect(added).toBe(4);
     expect(sku.cardKeys.map((k) => decryptText(k.ciphertext)).sort()).toEqual(["n1", "n2", "n3"]);
     expect(sku.batches.map((x) => [x.id, x.keyCount])).toEqual([[batches.get(sku.id), 3]]);
@@ -87,11 +104,16 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
   it("writes nothing when the transaction fails after chunks have moved", async () => {
     const a = await makeProduct();
     const before = { keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() };
-    await expect(withCardKeyStage(async (_tx, stage) => {
-      for (const key of cardKeysFor("f", 7)) await stage.add(a.sku.skuCode, key);
-      await stage.drain();
-      throw new Error("later problem");
-    }, { source: "import", chunkKeys: 2 })).rejects.toThrow("later problem");
+    await expect(
+      withCardKeyStage(
+        async (_tx, stage) => {
+          for (const key of cardKeysFor("f", 7)) await stage.add(a.sku.skuCode, key);
+          await stage.drain();
+          throw new Error("later problem");
+        },
+        { source: "import", chunkKeys: 2 },
+      ),
+    ).rejects.toThrow("later problem");
     expect({ keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() }).toEqual(before);
   });
 
@@ -99,11 +121,14 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
   it("skips the row checks here (the test database's role may), and only for the move itself", async () => {
     const a = await makeProduct();
     await stampCatalog(); // stamped before: the keys must reach the count through the journal
-    const roles = await withCardKeyStage(async (tx, stage) => {
-      for (const key of cardKeysFor("r", 5)) await stage.add(a.sku.skuCode, key);
-      await stage.drain();
-      return tx.$queryRaw<{ role: string }[]>`SELECT current_setting('session_replication_role') AS role`;
-    }, { source: "import", chunkKeys: 2 });
+    const roles = await withCardKeyStage(
+      async (tx, stage) => {
+        for (const key of cardKeysFor("r", 5)) await stage.add(a.sku.skuCode, key);
+        await stage.drain();
+        return tx.$queryRaw<{ role: string }[]>`SELECT current_setting('session_replication_role') AS role`;
+      },
+      { source: "import", chunkKeys: 2 },
+    );
     // Back to origin before the import's other writes (products, SKUs), whose foreign keys are checked as always.
     expect(roles[0].role).toBe("origin");
     expect(await db().cardKey.count({ where: { skuId: a.sku.id } })).toBe(5);
@@ -114,13 +139,20 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
 
   it("fails, writing nothing, when a SKU of the import is deleted after the import read the SKUs", async () => {
     const a = await makeProduct();
-    const gone = await db().sku.create({ data: { productId: a.product.id, skuCode: `GONE-${Date.now()}`, specValues: { name: "gone" }, priceCents: 100n, sortOrder: 1 } });
+    const gone = await db().sku.create({
+      data: { productId: a.product.id, skuCode: `GONE-${Date.now()}`, specValues: { name: "gone" }, priceCents: 100n, sortOrder: 1 },
+    });
     const before = { keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() };
-    await expect(withCardKeyStage(async (_tx, stage) => {
-      await db().sku.delete({ where: { id: gone.id } }); // another connection, after open() read every SKU id
-      for (const key of cardKeysFor("g", 3)) await stage.add(gone.skuCode, key);
-      return stage.moveInto();
-    }, { source: "import", chunkKeys: 2 })).rejects.toThrow(/foreign key/);
+    await expect(
+      withCardKeyStage(
+        async (_tx, stage) => {
+          await db().sku.delete({ where: { id: gone.id } }); // another connection, after open() read every SKU id
+          for (const key of cardKeysFor("g", 3)) await stage.add(gone.skuCode, key);
+          return stage.moveInto();
+        },
+        { source: "import", chunkKeys: 2 },
+      ),
+    ).rejects.toThrow(/foreign key/);
     expect({ keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() }).toEqual(before);
     expect(await db().cardKey.count({ where: { skuId: gone.id } })).toBe(0);
   });

@@ -151,7 +151,9 @@ export class CardKeyStage {
   }
 
   private async copy(chunk: Buffer[]): Promise<void> {
-    const copy = this.conn.query(copyFrom("COPY card_key_stage (sku_id, slot, lead, sku_code, fingerprint, ciphertext) FROM STDIN (FORMAT binary)"));
+    const copy = this.conn.query(
+      copyFrom("COPY card_key_stage (sku_id, slot, lead, sku_code, fingerprint, ciphertext) FROM STDIN (FORMAT binary)"),
+    );
     // The chunk is in memory already: waiting for "drain" after each buffer
     // only added event-loop round trips while the CLI seals (0.4 s a chunk).
     for (const buf of [COPY_HEADER, ...chunk, COPY_TRAILER]) copy.write(buf);
@@ -164,7 +166,8 @@ export class CardKeyStage {
     const unbatched = () => slots.some((slot) => this.batchIds[slot - 1] === 0);
     for (const leadsOnly of [true, false]) {
       if (!unbatched()) break;
-      for (const [sku, id] of await makeBatches(this.conn, this.batch, this.batchIds, leadsOnly)) this.batchIds[this.slots.get(sku)!.slot - 1] = id;
+      for (const [sku, id] of await makeBatches(this.conn, this.batch, this.batchIds, leadsOnly))
+        this.batchIds[this.slots.get(sku)!.slot - 1] = id;
     }
     const moved = await moveChunk(this.conn, this.batchIds, { now: slots.length > 0, later, skipRowChecks: this.skipRowChecks });
     for (const { batch_id, n } of moved) this.addedTo.set(batch_id, (this.addedTo.get(batch_id) ?? 0) + n);

@@ -14,14 +14,20 @@ import { CardKeyStage } from "./card-key-stage";
  * Keys moved get one CardKeyBatch per SKU, of `source` (and `adminUserId`);
  * `chunkKeys` makes the stage move smaller chunks (tests; a console confirm).
  */
-export async function withCardKeyStage<T>(fn: (tx: Tx, stage: CardKeyStage) => Promise<T>, opts: { source: string; adminUserId?: number; timeout?: number; chunkKeys?: number }): Promise<T> {
+export async function withCardKeyStage<T>(
+  fn: (tx: Tx, stage: CardKeyStage) => Promise<T>,
+  opts: { source: string; adminUserId?: number; timeout?: number; chunkKeys?: number },
+): Promise<T> {
   const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 1, application_name: "cardkey-import" });
   let conn: pg.PoolClient | undefined;
   pool.on("acquire", (client) => (conn = client));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const batch = { source: opts.source, adminUserId: opts.adminUserId ?? null };
   try {
-    return await prisma.$transaction(async (tx) => fn(tx, await CardKeyStage.open(conn!, batch, opts.chunkKeys)), { maxWait: 10_000, timeout: opts.timeout ?? 600_000 });
+    return await prisma.$transaction(async (tx) => fn(tx, await CardKeyStage.open(conn!, batch, opts.chunkKeys)), {
+      maxWait: 10_000,
+      timeout: opts.timeout ?? 600_000,
+    });
   } finally {
     await prisma.$disconnect();
     await pool.end();

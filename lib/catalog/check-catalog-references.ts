@@ -6,12 +6,17 @@ import { fail } from "./validate-catalog-file";
 // the order in which the category tree can be written.
 
 /** Every category a product or a parent names must exist (in the file or the database), with no cycle. */
-export function checkReferences(file: CatalogFile, existing: { id: number; slug: string; parentId: number | null; deletedAt: Date | null }[]) {
+export function checkReferences(
+  file: CatalogFile,
+  existing: { id: number; slug: string; parentId: number | null; deletedAt: Date | null }[],
+) {
   const problems: string[] = [];
   const live = existing.filter((c) => !c.deletedAt);
   const slugById = new Map(live.map((c) => [c.id, c.slug]));
   // The tree after the import: the database's, overlaid with the file's.
-  const parentOf = new Map<string, string | null>(live.map((c) => [c.slug, c.parentId === null ? null : slugById.get(c.parentId) ?? null]));
+  const parentOf = new Map<string, string | null>(
+    live.map((c) => [c.slug, c.parentId === null ? null : (slugById.get(c.parentId) ?? null)]),
+  );
   for (const c of file.categories) parentOf.set(c.slug, c.parent);
   file.categories.forEach((c, i) => {
     if (c.parent !== null && !parentOf.has(c.parent)) problems.push(`categories[${i}].parent: unknown category "${c.parent}"`);
@@ -50,7 +55,8 @@ export function checkLevelSlugs(file: CatalogFile, levelSlugs: Set<string>) {
   file.products.forEach((p, i) =>
     p.skus.forEach((s, j) => {
       for (const slug of Object.keys(s.level_prices ?? {})) {
-        if (!levelSlugs.has(slug)) problems.push(`products[${i}].skus[${j}].level_prices: SKU "${s.sku_code}" names unknown member level "${slug}"`);
+        if (!levelSlugs.has(slug))
+          problems.push(`products[${i}].skus[${j}].level_prices: SKU "${s.sku_code}" names unknown member level "${slug}"`);
       }
     }),
   );

@@ -21,18 +21,31 @@ const CONFIRM_CHUNK_KEYS = 5_000;
  * (`expectFresh`), nothing is written and they are asked to preview again.
  * The audit row holds counts only, never keys.
  */
-export async function confirmCardKeys(input: { skuId: number; text: string; kind: "txt" | "csv"; source: "admin-paste" | "admin-upload"; expectFresh: number }, { actor }: { actor: Actor }): Promise<{ batchId: number; preview: CardKeyPreview }> {
-  return withCardKeyStage(async (tx, stage) => {
-    const { preview, keys, skuCode } = await readCardKeyText(input.skuId, input.text, input.kind, tx);
-    for (const key of keys) await stage.add(skuCode, key);
-    const { added, batches } = await stage.moveInto();
-    preview.duplicateExisting = keys.length - added;
-    preview.fresh = added;
-    if (added !== input.expectFresh) throw appError("conflict", `the keys changed since the preview (${added} new now, ${input.expectFresh} previewed); preview again`);
-    const batchId = batches.get(input.skuId);
-    if (batchId === undefined) throw appError("bad_request", "there are no new keys to add");
-    const { problems: _omit, ...counts } = preview;
-    await writeAuditLog(tx, { actor, action: "card_keys.import", targetType: "sku", targetId: String(input.skuId), details: { batchId, source: input.source, ...counts } });
-    return { batchId, preview };
-  }, { source: input.source, adminUserId: actor.kind === "admin" ? actor.id : undefined, timeout: 120_000, chunkKeys: CONFIRM_CHUNK_KEYS });
+export async function confirmCardKeys(
+  input: { skuId: number; text: string; kind: "txt" | "csv"; source: "admin-paste" | "admin-upload"; expectFresh: number },
+  { actor }: { actor: Actor },
+): Promise<{ batchId: number; preview: CardKeyPreview }> {
+  return withCardKeyStage(
+    async (tx, stage) => {
+      const { preview, keys, skuCode } = await readCardKeyText(input.skuId, input.text, input.kind, tx);
+      for (const key of keys) await stage.add(skuCode, key);
+      const { added, batches } = await stage.moveInto();
+      preview.duplicateExisting = keys.length - added;
+      preview.fresh = added;
+      if (added !== input.expectFresh)
+        throw appError("conflict", `the keys changed since the preview (${added} new now, ${input.expectFresh} previewed); preview again`);
+      const batchId = batches.get(input.skuId);
+      if (batchId === undefined) throw appError("bad_request", "there are no new keys to add");
+      const { problems: _omit, ...counts } = preview;
+      await writeAuditLog(tx, {
+        actor,
+        action: "card_keys.import",
+        targetType: "sku",
+        targetId: String(input.skuId),
+        details: { batchId, source: input.source, ...counts },
+      });
+      return { batchId, preview };
+    },
+    { source: input.source, adminUserId: actor.kind === "admin" ? actor.id : undefined, timeout: 120_000, chunkKeys: CONFIRM_CHUNK_KEYS },
+  );
 }

@@ -8,8 +8,19 @@ import { SaveProductSchema } from "./save-product";
 
 const long = "x".repeat(MAX_CONTENT_LENGTH + 1);
 const upstreamProduct = (content: object) => ({
-  id: 1, slug: "p", title: { en: "P" }, description: { en: "" }, content, price_amount: "1.00", is_active: true, category_id: 1,
-  delivery_format: "text", delivery_delimiter: "----", logo_url: "", images: [], skus: [],
+  id: 1,
+  slug: "p",
+  title: { en: "P" },
+  description: { en: "" },
+  content,
+  price_amount: "1.00",
+  is_active: true,
+  category_id: 1,
+  delivery_format: "text",
+  delivery_delimiter: "----",
+  logo_url: "",
+  images: [],
+  skus: [],
 });
 
 describe("issue 8.6: a content length cap at every import", () => {
@@ -20,9 +31,20 @@ describe("issue 8.6: a content length cap at every import", () => {
   });
 
   it("issue 8.6: the catalogue file and the console refuse content longer than the cap", () => {
-    const file = (content: object) => CatalogFileSchema.safeParse({
-      products: [{ slug: "p", category: "c", title: { en: "P" }, content, fulfillment_type: "auto", price_amount: "1.00", skus: [{ sku_code: "S1" }] }],
-    });
+    const file = (content: object) =>
+      CatalogFileSchema.safeParse({
+        products: [
+          {
+            slug: "p",
+            category: "c",
+            title: { en: "P" },
+            content,
+            fulfillment_type: "auto",
+            price_amount: "1.00",
+            skus: [{ sku_code: "S1" }],
+          },
+        ],
+      });
     expect(file({ en: "ok" }).success).toBe(true);
     expect(file({ en: long }).success).toBe(false);
     const consoleContent = SaveProductSchema.shape.content;

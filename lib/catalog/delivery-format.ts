@@ -47,7 +47,10 @@ export function checkCardKey(raw: string, format: DeliveryFormat, delimiter = DE
     case "card_password": {
       const what = format === "account_password" ? "account and password" : "card number and password";
       if (parts.length !== 2 || blank !== -1) {
-        return { ok: false, reason: `${format} key must be ${what}, two non-empty parts separated by ${sep} (found ${parts.length} part(s))` };
+        return {
+          ok: false,
+          reason: `${format} key must be ${what}, two non-empty parts separated by ${sep} (found ${parts.length} part(s))`,
+        };
       }
       if (format === "card_password" && /\s/.test(parts[0].trim())) {
         return { ok: false, reason: "card_password key: the card number must not contain spaces" };
@@ -56,9 +59,13 @@ export function checkCardKey(raw: string, format: DeliveryFormat, delimiter = DE
     }
     case "apple_account": {
       if (parts.length < 2 || parts.length > MAX_APPLE_PARTS || blank !== -1) {
-        return { ok: false, reason: `apple_account key must be Apple ID and password, then optional extra parts, 2 to ${MAX_APPLE_PARTS} non-empty parts separated by ${sep} (found ${parts.length} part(s))` };
+        return {
+          ok: false,
+          reason: `apple_account key must be Apple ID and password, then optional extra parts, 2 to ${MAX_APPLE_PARTS} non-empty parts separated by ${sep} (found ${parts.length} part(s))`,
+        };
       }
-      if (!APPLE_ID.test(parts[0].trim())) return { ok: false, reason: "apple_account key: the first part must be an Apple ID (an e-mail address)" };
+      if (!APPLE_ID.test(parts[0].trim()))
+        return { ok: false, reason: "apple_account key: the first part must be an Apple ID (an e-mail address)" };
       return { ok: true, key };
     }
     default:

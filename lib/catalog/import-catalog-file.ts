@@ -8,7 +8,15 @@ import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
  * transaction; a bad file anywhere writes nothing, with the messages of
  * readCatalogFile. `progress` gets a line at most once a second.
  */
-export async function importCatalogFile({ path, progress, actor = SYSTEM_ACTOR }: { path: string; progress?: (line: string) => void; actor?: Actor }): Promise<ImportCounts> {
+export async function importCatalogFile({
+  path,
+  progress,
+  actor = SYSTEM_ACTOR,
+}: {
+  path: string;
+  progress?: (line: string) => void;
+  actor?: Actor;
+}): Promise<ImportCounts> {
   const started = Date.now();
   let shown = started;
   const report = ({ bytes, keys }: StreamProgress) => {
@@ -18,7 +26,10 @@ export async function importCatalogFile({ path, progress, actor = SYSTEM_ACTOR }
     const seconds = (now - started) / 1000;
     progress?.(`catalog:import: ${(bytes / 1e6).toFixed(1)} MB read, ${keys} card keys, ${Math.round(keys / seconds)} keys/s`);
   };
-  const counts = await importStaged((stage) => readCatalogStream(path, (skuCode, key) => stage.add(skuCode, key), progress && report), actor);
+  const counts = await importStaged(
+    (stage) => readCatalogStream(path, (skuCode, key) => stage.add(skuCode, key), progress && report),
+    actor,
+  );
   progress?.(`catalog:import: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return counts;
 }

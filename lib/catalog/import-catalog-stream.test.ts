@@ -15,10 +15,18 @@ import { readCatalogFile } from "./validate-catalog-file";
 
 const lang = (s: string) => ({ "zh-CN": s, en: s });
 const file = (products: unknown[], extra: Record<string, unknown> = {}) => ({
-  categories: [{ slug: "str-cat", name: lang("Stream"), sort_order: 0, parent: null }], products, ...extra,
+  categories: [{ slug: "str-cat", name: lang("Stream"), sort_order: 0, parent: null }],
+  products,
+  ...extra,
 });
 const auto = (slug: string, skus: { sku_code: string; card_keys: unknown[] }[]) => ({
-  slug, category: "str-cat", title: lang(slug), fulfillment_type: "auto", delivery_format: "account_password", price_amount: "1.00", skus,
+  slug,
+  category: "str-cat",
+  title: lang(slug),
+  fulfillment_type: "auto",
+  delivery_format: "account_password",
+  price_amount: "1.00",
+  skus,
 });
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "catalog-stream-"));
@@ -32,7 +40,10 @@ function write(content: unknown): string {
 /** The error the stream import throws, and the one readCatalogFile gives for the same text. */
 async function bothErrors(content: unknown): Promise<[string, string]> {
   const p = write(content);
-  const streamed = await importCatalogFile({ path: p }).then(() => "accepted", (err) => err.publicMessage ?? String(err));
+  const streamed = await importCatalogFile({ path: p }).then(
+    () => "accepted",
+    (err) => err.publicMessage ?? String(err),
+  );
   let inMemory = "accepted";
   try {
     readCatalogFile(fs.readFileSync(p, "utf8"));
@@ -42,7 +53,11 @@ async function bothErrors(content: unknown): Promise<[string, string]> {
   return [streamed, inMemory];
 }
 
-const counts = async () => ({ keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count(), products: await db().product.count() });
+const counts = async () => ({
+  keys: await db().cardKey.count(),
+  batches: await db().cardKeyBatch.count(),
+  products: await db().product.count(),
+});
 
 describe("catalog:import read as a stream", () => {
   beforeAll(async () => {
@@ -58,20 +73,35 @@ describe("catalog:import read as a stream", () => {
   });
 
   it("issue 13.3: imports keys checked, de-duplicated within the file and against held keys, encrypted, through one INSERT that fires CardKey's triggers", async () => {
-    const first = await importCatalogFile({ path: write(file([auto("str-a", [
-      { sku_code: "STR-A1", card_keys: ["u1----p1", " u2----p2 ", "u2----p2", "u1----p1"] },
-      { sku_code: "STR-A2", card_keys: ["u1----p1"] }, // the same key in another SKU is another key
-    ])])) });
+    const first = await importCatalogFile({
+      path: write(
+        file([
+          auto("str-a", [
+            { sku_code: "STR-A1", card_keys: ["u1----p1", " u2----p2 ", "u2----p2", "u1----p1"] },
+            { sku_code: "STR-A2", card_keys: ["u1----p1"] }, // the same key in another SKU is another key
+          ]),
+        ]),
+      ),
+    });
     expect(first).toMatchObject({ productsCreated: 1, skusCreated: 2, cardKeysAdded: 3, cardKeysSkipped: 2 });
     expect(await db().$queryRawUnsafe(`SELECT rows FROM card_key_insert_log`)).toEqual([{ rows: 3 }]);
 
-    const second = await importCatalogFile({ path: write(file([auto("str-a", [
-      { sku_code: "STR-A1", card_keys: ["u2----p2", "u3----p3"] },
-      { sku_code: "STR-A2", card_keys: ["u1----p1"] },
-    ])])) });
+    const second = await importCatalogFile({
+      path: write(
+        file([
+          auto("str-a", [
+            { sku_code: "STR-A1", card_keys: ["u2----p2", "u3----p3"] },
+            { sku_code: "STR-A2", card_keys: ["u1----p1"] },
+          ]),
+        ]),
+      ),
+    });
     expect(second).toMatchObject({ productsCreated: 0, productsUpdated: 0, cardKeysAdded: 1, cardKeysSkipped: 2 });
 
-    const a1 = await db().sku.findUniqueOrThrow({ where: { skuCode: "STR-A1" }, include: { cardKeys: { orderBy: { id: "asc" } }, batches: { orderBy: { id: "asc" } } } });
+    const a1 = await db().sku.findUniqueOrThrow({
+      where: { skuCode: "STR-A1" },
+      include: { cardKeys: { orderBy: { id: "asc" } }, batches: { orderBy: { id: "asc" } } },
+    });
     // Trimmed as checked (D14), stored encrypted, fingerprinted with the keyed HMAC.
     expect(a1.cardKeys.map((k) => decryptText(k.ciphertext))).toEqual(["u1----p1", "u2----p2", "u3----p3"]);
     for (const k of a1.cardKeys) {
@@ -79,7 +109,10 @@ describe("catalog:import read as a stream", () => {
       expect(k.fingerprint).toBe(fingerprint(decryptText(k.ciphertext)));
     }
     // One batch per import that added keys to the SKU, counting the keys it added.
-    expect(a1.batches.map((b) => [b.source, b.keyCount])).toEqual([["import", 2], ["import", 1]]);
+    expect(a1.batches.map((b) => [b.source, b.keyCount])).toEqual([
+      ["import", 2],
+      ["import", 1],
+    ]);
     expect(a1.cardKeys.map((k) => k.batchId)).toEqual([a1.batches[0].id, a1.batches[0].id, a1.batches[1].id]);
   });
 
@@ -88,7 +121,10 @@ describe("catalog:import read as a stream", () => {
     const many = Array.from({ length: 30 }, (_, i) => `user${i}----pass${i}`);
     const cases = [
       // The bad key comes after thousands of good ones and another product.
-      file([auto("str-new", [{ sku_code: "STR-N1", card_keys: many }]), auto("str-b", [{ sku_code: "STR-B1", card_keys: [...many.map((k) => `b${k}`), "SECRET-NO-DELIMITER"] }])]),
+      file([
+        auto("str-new", [{ sku_code: "STR-N1", card_keys: many }]),
+        auto("str-b", [{ sku_code: "STR-B1", card_keys: [...many.map((k) => `b${k}`), "SECRET-NO-DELIMITER"] }]),
+      ]),
       file([auto("str-c", [{ sku_code: "STR-C1", card_keys: Array.from({ length: 25 }, (_, i) => `SECRET-${i}`) }])]), // "… and 5 more"
       file([{ ...auto("str-d", [{ sku_code: "STR-D1", card_keys: ["k"] }]), fulfillment_type: "manual" }]),
       file([auto("str-e", [{ sku_code: "STR-E1", card_keys: ["a----b", 7] }])]),

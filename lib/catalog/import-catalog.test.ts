@@ -16,20 +16,38 @@ const sample = (): any => ({
   ],
   products: [
     {
-      slug: "imp-wallet", category: "imp-steam",
-      title: { "zh-CN": "钱包", en: "Wallet" }, description: { "zh-CN": "", en: "d" }, content: { "zh-CN": "c", en: "c" },
-      fulfillment_type: "auto", delivery_format: "account_password", delivery_delimiter: "----",
-      price_amount: "10.00", original_price: "12.00", is_active: true, logo: "/uploads/logo.png", images: ["/uploads/a.png"],
+      slug: "imp-wallet",
+      category: "imp-steam",
+      title: { "zh-CN": "钱包", en: "Wallet" },
+      description: { "zh-CN": "", en: "d" },
+      content: { "zh-CN": "c", en: "c" },
+      fulfillment_type: "auto",
+      delivery_format: "account_password",
+      delivery_delimiter: "----",
+      price_amount: "10.00",
+      original_price: "12.00",
+      is_active: true,
+      logo: "/uploads/logo.png",
+      images: ["/uploads/a.png"],
       manual_form_schema: { fields: [] },
       skus: [
-        { sku_code: "IMP-W10", spec_values: { name: "10" }, price_amount: "10.00", is_active: true, stock_quantity: null,
-          card_keys: ["u1----p1", "u2----p2", " u2----p2 "] },
+        {
+          sku_code: "IMP-W10",
+          spec_values: { name: "10" },
+          price_amount: "10.00",
+          is_active: true,
+          stock_quantity: null,
+          card_keys: ["u1----p1", "u2----p2", " u2----p2 "],
+        },
         { sku_code: "IMP-W20", spec_values: { name: "20" }, price_amount: "19.50", is_active: true, stock_quantity: 5, card_keys: [] },
       ],
     },
     {
-      slug: "imp-topup", category: "imp-games", title: { "zh-CN": "代充", en: "Top-up" },
-      fulfillment_type: "manual", price_amount: "50.00",
+      slug: "imp-topup",
+      category: "imp-games",
+      title: { "zh-CN": "代充", en: "Top-up" },
+      fulfillment_type: "manual",
+      price_amount: "50.00",
       manual_form_schema: { fields: [{ key: "phone", type: "phone", label: { "zh-CN": "手机", en: "Phone" }, required: true }] },
       skus: [{ sku_code: "IMP-T50", stock_quantity: 7 }],
     },
@@ -55,23 +73,48 @@ describe("catalog:import", () => {
   it("imports a file, and re-importing the same file changes nothing", async () => {
     const first = await importCatalog(validateCatalogFile(sample()));
     expect(first).toEqual({
-      categoriesCreated: 2, categoriesUpdated: 0, productsCreated: 2, productsUpdated: 0,
-      skusCreated: 3, skusUpdated: 0, cardKeysAdded: 2, cardKeysSkipped: 1, levelPricesChanged: 0,
+      categoriesCreated: 2,
+      categoriesUpdated: 0,
+      productsCreated: 2,
+      productsUpdated: 0,
+      skusCreated: 3,
+      skusUpdated: 0,
+      cardKeysAdded: 2,
+      cardKeysSkipped: 1,
+      levelPricesChanged: 0,
     });
     const games = await db().category.findUniqueOrThrow({ where: { slug: "imp-games" } });
     const steam = await db().category.findUniqueOrThrow({ where: { slug: "imp-steam" } });
     expect(steam.parentId).toBe(games.id);
-    const wallet = await db().product.findUniqueOrThrow({ where: { slug: "imp-wallet" }, include: { skus: { orderBy: { sortOrder: "asc" } } } });
-    expect(wallet).toMatchObject({ priceCents: 1000n, originalPriceCents: 1200n, deliveryFormat: "account_password", images: ["/uploads/a.png"] });
+    const wallet = await db().product.findUniqueOrThrow({
+      where: { slug: "imp-wallet" },
+      include: { skus: { orderBy: { sortOrder: "asc" } } },
+    });
+    expect(wallet).toMatchObject({
+      priceCents: 1000n,
+      originalPriceCents: 1200n,
+      deliveryFormat: "account_password",
+      images: ["/uploads/a.png"],
+    });
     // stock_quantity is ignored for auto products: their stock is the card keys (D13).
-    expect(wallet.skus.map((s) => [s.skuCode, s.priceCents, s.stockQuantity])).toEqual([["IMP-W10", 1000n, null], ["IMP-W20", 1950n, null]]);
+    expect(wallet.skus.map((s) => [s.skuCode, s.priceCents, s.stockQuantity])).toEqual([
+      ["IMP-W10", 1000n, null],
+      ["IMP-W20", 1950n, null],
+    ]);
     expect(await db().sku.findUniqueOrThrow({ where: { skuCode: "IMP-T50" } })).toMatchObject({ priceCents: 5000n, stockQuantity: 7 });
 
     const before = await snapshot();
     const again = await importCatalog(validateCatalogFile(sample()));
     expect(again).toEqual({
-      categoriesCreated: 0, categoriesUpdated: 0, productsCreated: 0, productsUpdated: 0,
-      skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 3, levelPricesChanged: 0,
+      categoriesCreated: 0,
+      categoriesUpdated: 0,
+      productsCreated: 0,
+      productsUpdated: 0,
+      skusCreated: 0,
+      skusUpdated: 0,
+      cardKeysAdded: 0,
+      cardKeysSkipped: 3,
+      levelPricesChanged: 0,
     });
     expect(await snapshot()).toEqual(before); // same rows, same updatedAt
   });
@@ -99,11 +142,21 @@ describe("catalog:import", () => {
 
     const before = await snapshot();
     const cases: [unknown, RegExp][] = [
-      [{ ...sample(), products: [{ ...sample().products[0], skus: [{ sku_code: "IMP-X", card_keys: ["ok----1", "SECRET-NO-DELIMITER"] }] }] },
-        /products\[0\]\.skus\[0\]\.card_keys\[1\]: account_password key must be/],
-      [{ ...sample(), products: [{ ...sample().products[1], skus: [{ sku_code: "IMP-Y", card_keys: ["K"] }] }] },
-        /products\[0\]\.skus\[0\]\.card_keys: only auto products hold card keys/],
-      [{ ...sample(), categories: [...sample().categories, { slug: "imp-games", name: { en: "dup" } }] }, /categories\[2\]\.slug: duplicate slug/],
+      [
+        {
+          ...sample(),
+          products: [{ ...sample().products[0], skus: [{ sku_code: "IMP-X", card_keys: ["ok----1", "SECRET-NO-DELIMITER"] }] }],
+        },
+        /products\[0\]\.skus\[0\]\.card_keys\[1\]: account_password key must be/,
+      ],
+      [
+        { ...sample(), products: [{ ...sample().products[1], skus: [{ sku_code: "IMP-Y", card_keys: ["K"] }] }] },
+        /products\[0\]\.skus\[0\]\.card_keys: only auto products hold card keys/,
+      ],
+      [
+        { ...sample(), categories: [...sample().categories, { slug: "imp-games", name: { en: "dup" } }] },
+        /categories\[2\]\.slug: duplicate slug/,
+      ],
       [{ ...sample(), colour: "red" }, /Unrecognized key/],
     ];
     for (const [bad, message] of cases) {
@@ -124,8 +177,15 @@ describe("catalog:import", () => {
   it("rejects unknown categories, cycles and a sku_code of another product inside the transaction, writing nothing", async () => {
     const before = await snapshot();
     const unknown = sample();
-    unknown.products.push({ ...unknown.products[1], slug: "imp-orphan", category: "no-such-category", skus: [{ sku_code: "IMP-O1", stock_quantity: 1 }] });
-    await expect(importCatalog(validateCatalogFile(unknown))).rejects.toThrow(/products\[2\]\.category: unknown category "no-such-category"/);
+    unknown.products.push({
+      ...unknown.products[1],
+      slug: "imp-orphan",
+      category: "no-such-category",
+      skus: [{ sku_code: "IMP-O1", stock_quantity: 1 }],
+    });
+    await expect(importCatalog(validateCatalogFile(unknown))).rejects.toThrow(
+      /products\[2\]\.category: unknown category "no-such-category"/,
+    );
 
     // imp-games (already in the database) under imp-steam, whose parent is imp-games.
     const cycle = sample();
@@ -136,7 +196,9 @@ describe("catalog:import", () => {
     const stolen = sample();
     stolen.products = [stolen.products[1]];
     stolen.products[0].skus.push({ sku_code: "IMP-W10", stock_quantity: 1 } as any);
-    await expect(importCatalog(validateCatalogFile(stolen))).rejects.toThrow(/products\[0\]\.skus\[1\]\.sku_code: "IMP-W10" belongs to product "imp-wallet"/);
+    await expect(importCatalog(validateCatalogFile(stolen))).rejects.toThrow(
+      /products\[0\]\.skus\[1\]\.sku_code: "IMP-W10" belongs to product "imp-wallet"/,
+    );
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -47,23 +47,33 @@ export async function importCatalog(file: CatalogFile, { actor = SYSTEM_ACTOR }:
  */
 export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>, actor: Actor): Promise<ImportCounts> {
   // Interactive transactions time out after 5 s by default; a large key file takes longer.
-  return withCardKeyStage(async (tx, stage) => {
-    const file = await load(stage);
-    await stage.drain();
-    const counts = await importInto(tx, file);
-    const staged = stage.count;
-    const { added } = await stage.moveInto();
-    const result = { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };
-    // Counts only: never a key or a file name.
-    await writeAuditLog(tx, { actor, action: "catalog.import", targetType: "catalog", details: { ...result } });
-    return result;
-  }, { source: "import", timeout: 600_000 });
+  return withCardKeyStage(
+    async (tx, stage) => {
+      const file = await load(stage);
+      await stage.drain();
+      const counts = await importInto(tx, file);
+      const staged = stage.count;
+      const { added } = await stage.moveInto();
+      const result = { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };
+      // Counts only: never a key or a file name.
+      await writeAuditLog(tx, { actor, action: "catalog.import", targetType: "catalog", details: { ...result } });
+      return result;
+    },
+    { source: "import", timeout: 600_000 },
+  );
 }
 
 async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
   const counts: ImportCounts = {
-    categoriesCreated: 0, categoriesUpdated: 0, productsCreated: 0, productsUpdated: 0,
-    skusCreated: 0, skusUpdated: 0, cardKeysAdded: 0, cardKeysSkipped: 0, levelPricesChanged: 0,
+    categoriesCreated: 0,
+    categoriesUpdated: 0,
+    productsCreated: 0,
+    productsUpdated: 0,
+    skusCreated: 0,
+    skusUpdated: 0,
+    cardKeysAdded: 0,
+    cardKeysSkipped: 0,
+    levelPricesChanged: 0,
   };
   const existingCategories = await tx.category.findMany();
   checkReferences(file, existingCategories);
@@ -81,7 +91,10 @@ async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {
       deletedAt: null, // importing a deleted category brings it back
     };
     const id = await upsert({
-      existing: bySlug.get(c.slug), data, counts, kind: "categories",
+      existing: bySlug.get(c.slug),
+      data,
+      counts,
+      kind: "categories",
       create: () => tx.category.create({ data: { slug: c.slug, ...data } }),
       update: (id, changed) => tx.category.update({ where: { id }, data: changed }),
     });
@@ -128,7 +141,10 @@ async function existingRows(tx: Tx, products: CatalogFile["products"]) {
     tx.product.findMany({ where: { slug: { in: products.map((p) => p.slug) } } }),
     tx.sku.findMany({ where: { skuCode: { in: products.flatMap((p) => p.skus.map((s) => s.sku_code)) } } }),
   ]);
-  return { productsBySlug: new Map(existingProducts.map((p) => [p.slug, p])), skusByCode: new Map(existingSkus.map((s) => [s.skuCode, s])) };
+  return {
+    productsBySlug: new Map(existingProducts.map((p) => [p.slug, p])),
+    skusByCode: new Map(existingSkus.map((s) => [s.skuCode, s])),
+  };
 }
 
 async function importProducts(
@@ -157,7 +173,10 @@ async function importProducts(
       deletedAt: null,
     };
     const productId = await upsert({
-      existing: productsBySlug.get(p.slug), data, counts, kind: "products",
+      existing: productsBySlug.get(p.slug),
+      data,
+      counts,
+      kind: "products",
       create: () => tx.product.create({ data: { slug: p.slug, ...data } }),
       update: (id, changed) => tx.product.update({ where: { id }, data: changed }),
     });
@@ -175,7 +194,10 @@ async function importProducts(
         ...(p.fulfillment_type === "auto" ? {} : { stockQuantity: s.stock_quantity }),
       };
       const skuId = await upsert({
-        existing, data, counts, kind: "skus",
+        existing,
+        data,
+        counts,
+        kind: "skus",
         create: () => tx.sku.create({ data: { skuCode: s.sku_code, ...data } }),
         update: (id, changed) => tx.sku.update({ where: { id }, data: changed }),
       });
@@ -188,7 +210,14 @@ async function importProducts(
 }
 
 /** Creates the row, or updates only the fields whose values differ (same-content.ts). Returns the id. */
-async function upsert<T extends { id: number }>({ existing, data, counts, kind, create, update }: {
+async function upsert<T extends { id: number }>({
+  existing,
+  data,
+  counts,
+  kind,
+  create,
+  update,
+}: {
   existing: (T & Record<string, unknown>) | undefined;
   data: Record<string, unknown>;
   counts: ImportCounts;

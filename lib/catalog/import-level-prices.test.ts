@@ -14,7 +14,11 @@ const file = (levelPrices?: Record<string, string>): any => ({
   categories: [{ slug: "lp-cat", name: { "zh-CN": "分类", en: "Cat" } }],
   products: [
     {
-      slug: "lp-prod", category: "lp-cat", title: { "zh-CN": "商品", en: "Product" }, fulfillment_type: "manual", price_amount: "10.00",
+      slug: "lp-prod",
+      category: "lp-cat",
+      title: { "zh-CN": "商品", en: "Product" },
+      fulfillment_type: "manual",
+      price_amount: "10.00",
       skus: [
         { sku_code: "LP-A", ...(levelPrices ? { level_prices: levelPrices } : {}) },
         { sku_code: "LP-B", price_amount: "20.00" },
@@ -24,7 +28,11 @@ const file = (levelPrices?: Record<string, string>): any => ({
 });
 
 async function levelPrices(skuCode: string) {
-  const rows = await db().skuLevelPrice.findMany({ where: { sku: { skuCode } }, include: { level: { select: { slug: true } } }, orderBy: { levelId: "asc" } });
+  const rows = await db().skuLevelPrice.findMany({
+    where: { sku: { skuCode } },
+    include: { level: { select: { slug: true } } },
+    orderBy: { levelId: "asc" },
+  });
   return Object.fromEntries(rows.map((r) => [r.level.slug, r.priceCents]));
 }
 
@@ -74,9 +82,13 @@ describe("catalog:import level_prices (issue 12.4)", () => {
   });
 
   it("issue 12.4: level prices are checked like every price: amount strings, not below zero, slugs like other slugs", () => {
-    expect(() => validateCatalogFile(file({ [gold]: "-1.00" }))).toThrow(/products\[0\]\.skus\[0\]\.level_prices\.lvl-[0-9a-f]+: must be a non-negative amount/);
+    expect(() => validateCatalogFile(file({ [gold]: "-1.00" }))).toThrow(
+      /products\[0\]\.skus\[0\]\.level_prices\.lvl-[0-9a-f]+: must be a non-negative amount/,
+    );
     expect(() => validateCatalogFile(file({ [gold]: "1.234" }))).toThrow(/level_prices\.lvl-[0-9a-f]+: must be a non-negative amount/);
-    expect(() => validateCatalogFile({ ...file(), products: [{ ...file().products[0], skus: [{ sku_code: "X", level_prices: { [gold]: 9.5 } }] }] })).toThrow(/level_prices/);
+    expect(() =>
+      validateCatalogFile({ ...file(), products: [{ ...file().products[0], skus: [{ sku_code: "X", level_prices: { [gold]: 9.5 } }] }] }),
+    ).toThrow(/level_prices/);
     expect(() => validateCatalogFile(file({ "Bad Slug": "1.00" }))).toThrow(/level_prices/);
   });
 });

@@ -74,7 +74,7 @@ export interface CatalogLoad {
 // level prices, every category, the image settings and the priced levels.
 const LOAD_SQL = `
   SELECT json_build_object(
-    'clock', ${microsOf("c.\"stamp\"")},
+    'clock', ${microsOf('c."stamp"')},
     'settings', (SELECT json_build_object('publicBaseUrl', "publicBaseUrl", 'imageExposure', "imageExposure") FROM "SiteSettings" WHERE "id" = 1),
     'categories', (SELECT coalesce(json_agg(json_build_object('id', "id", 'parentId', "parentId", 'slug', "slug", 'name', "name",
         'sortOrder', "sortOrder", 'deleted', "deletedAt" IS NOT NULL) ORDER BY "sortOrder", "id"), '[]') FROM "Category"),
@@ -99,13 +99,35 @@ const LOAD_SQL = `
   FROM "CatalogClock" c WHERE c."id" = 1`;
 
 interface RawSku {
-  id: number; skuCode: string; specValues: unknown; priceCents: string; isActive: boolean; stockQuantity: number | null;
-  availableKeys: number | null; stamp: number | null; levelPrices: Record<string, string>;
+  id: number;
+  skuCode: string;
+  specValues: unknown;
+  priceCents: string;
+  isActive: boolean;
+  stockQuantity: number | null;
+  availableKeys: number | null;
+  stamp: number | null;
+  levelPrices: Record<string, string>;
 }
 interface RawProduct {
-  id: number; slug: string; categoryId: number; title: unknown; description: unknown; content: unknown;
-  fulfillmentType: FulfillmentType; deliveryFormat: DeliveryFormat; deliveryDelimiter: string; manualFormSchema: unknown;
-  logo: string; images: string[]; priceCents: string; originalPriceCents: string; isActive: boolean; deleted: boolean; stamp: number; skus: RawSku[];
+  id: number;
+  slug: string;
+  categoryId: number;
+  title: unknown;
+  description: unknown;
+  content: unknown;
+  fulfillmentType: FulfillmentType;
+  deliveryFormat: DeliveryFormat;
+  deliveryDelimiter: string;
+  manualFormSchema: unknown;
+  logo: string;
+  images: string[];
+  priceCents: string;
+  originalPriceCents: string;
+  isActive: boolean;
+  deleted: boolean;
+  stamp: number;
+  skus: RawSku[];
 }
 interface RawLoad {
   clock: number;
@@ -121,40 +143,48 @@ export async function loadCatalog(since: number | null = null): Promise<CatalogL
   const live = new Map(raw.categories.filter((c) => !c.deleted).map((c) => [c.id, c]));
   return {
     clock: raw.clock,
-    categories: [...live.values()].map((c) => ({ id: c.id, parentId: c.parentId, slug: c.slug, name: toLanguageText(c.name), sortOrder: c.sortOrder })),
+    categories: [...live.values()].map((c) => ({
+      id: c.id,
+      parentId: c.parentId,
+      slug: c.slug,
+      name: toLanguageText(c.name),
+      sortOrder: c.sortOrder,
+    })),
     settings: raw.settings,
     pricedLevels: raw.pricedLevels,
     // Issue 22.5: a product no longer listed enters the snapshot as a tombstone, so no answer can show more of it.
-    products: raw.products.map((p) => tombstoneUnlisted({
-      id: p.id,
-      slug: p.slug,
-      categoryId: p.categoryId,
-      title: toLanguageText(p.title),
-      description: toLanguageText(p.description),
-      content: toLanguageText(p.content),
-      fulfillmentType: p.fulfillmentType,
-      deliveryFormat: p.deliveryFormat,
-      deliveryDelimiter: p.deliveryDelimiter,
-      manualFormSchema: formSchemaOf(p.manualFormSchema),
-      logo: p.logo,
-      images: p.images,
-      priceCents: BigInt(p.priceCents),
-      originalPriceCents: BigInt(p.originalPriceCents),
-      isActive: p.isActive,
-      listed: !p.deleted && live.has(p.categoryId),
-      categorySort: live.get(p.categoryId)?.sortOrder ?? 0,
-      updatedAt: p.stamp,
-      skus: p.skus.map((s) => ({
-        id: s.id,
-        skuCode: s.skuCode,
-        specValues: isObject(s.specValues) ? s.specValues : {},
-        priceCents: BigInt(s.priceCents),
-        levelPrices: new Map(Object.entries(s.levelPrices).map(([level, cents]) => [Number(level), BigInt(cents)])),
-        isActive: s.isActive,
-        stock: p.fulfillmentType === "auto" ? (s.availableKeys ?? 0) : s.stockQuantity,
-        updatedAt: s.stamp !== null && s.stamp > 0 ? s.stamp : p.stamp,
-      })),
-    })),
+    products: raw.products.map((p) =>
+      tombstoneUnlisted({
+        id: p.id,
+        slug: p.slug,
+        categoryId: p.categoryId,
+        title: toLanguageText(p.title),
+        description: toLanguageText(p.description),
+        content: toLanguageText(p.content),
+        fulfillmentType: p.fulfillmentType,
+        deliveryFormat: p.deliveryFormat,
+        deliveryDelimiter: p.deliveryDelimiter,
+        manualFormSchema: formSchemaOf(p.manualFormSchema),
+        logo: p.logo,
+        images: p.images,
+        priceCents: BigInt(p.priceCents),
+        originalPriceCents: BigInt(p.originalPriceCents),
+        isActive: p.isActive,
+        listed: !p.deleted && live.has(p.categoryId),
+        categorySort: live.get(p.categoryId)?.sortOrder ?? 0,
+        updatedAt: p.stamp,
+        skus: p.skus.map((s) => ({
+          id: s.id,
+          skuCode: s.skuCode,
+          specValues: isObject(s.specValues) ? s.specValues : {},
+          priceCents: BigInt(s.priceCents),
+          levelPrices: new Map(Object.entries(s.levelPrices).map(([level, cents]) => [Number(level), BigInt(cents)])),
+          isActive: s.isActive,
+          stock: p.fulfillmentType === "auto" ? (s.availableKeys ?? 0) : s.stockQuantity,
+          updatedAt: s.stamp !== null && s.stamp > 0 ? s.stamp : p.stamp,
+        })),
+      }),
+    ),
   };
 }
 

@@ -13,8 +13,12 @@ class JsonErrorAt extends Error {
 
 export function locateJsonError(text: string): number {
   let i = 0;
-  const ws = () => { while (i < text.length && " \t\n\r".includes(text[i])) i++; };
-  const fail = (): never => { throw new JsonErrorAt(i); };
+  const ws = () => {
+    while (i < text.length && " \t\n\r".includes(text[i])) i++;
+  };
+  const fail = (): never => {
+    throw new JsonErrorAt(i);
+  };
   const expect = (ch: string) => (text[i] === ch ? i++ : fail());
   const literal = (word: string) => (text.startsWith(word, i) ? (i += word.length) : fail());
   const string = () => {
@@ -34,21 +38,43 @@ export function locateJsonError(text: string): number {
     ws();
     const c = text[i];
     if (c === "{") {
-      i++; ws();
-      if (text[i] === "}") { i++; return; }
+      i++;
+      ws();
+      if (text[i] === "}") {
+        i++;
+        return;
+      }
       for (;;) {
-        ws(); string(); ws(); expect(":"); value(); ws();
-        if (text[i] === ",") { i++; continue; }
-        expect("}"); return;
+        ws();
+        string();
+        ws();
+        expect(":");
+        value();
+        ws();
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
+        expect("}");
+        return;
       }
     }
     if (c === "[") {
-      i++; ws();
-      if (text[i] === "]") { i++; return; }
+      i++;
+      ws();
+      if (text[i] === "]") {
+        i++;
+        return;
+      }
       for (;;) {
-        value(); ws();
-        if (text[i] === ",") { i++; continue; }
-        expect("]"); return;
+        value();
+        ws();
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
+        expect("]");
+        return;
       }
     }
     if (c === '"') return string();
@@ -58,7 +84,8 @@ export function locateJsonError(text: string): number {
     return number();
   };
   try {
-    value(); ws();
+    value();
+    ws();
     if (i < text.length) fail();
     return -1;
   } catch (err) {

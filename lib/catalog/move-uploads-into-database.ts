@@ -55,7 +55,10 @@ async function moveOne(name: string, file: string, movedDir: string): Promise<st
   const type = imageTypeOf(bytes);
   if (!type) return "not a PNG, JPEG, GIF or WebP picture (it was never served)";
   const sha256 = sha256Hex(bytes);
-  await db().upload.createMany({ data: [{ name, contentType: type.mime, size: bytes.length, sha256, content: new Uint8Array(bytes) }], skipDuplicates: true });
+  await db().upload.createMany({
+    data: [{ name, contentType: type.mime, size: bytes.length, sha256, content: new Uint8Array(bytes) }],
+    skipDuplicates: true,
+  });
   const stored = await db().upload.findUnique({ where: { name }, select: { sha256: true } });
   if (stored?.sha256 !== sha256) return "a different picture is already stored under this name";
   await fs.mkdir(movedDir, { recursive: true });

@@ -26,10 +26,13 @@ export interface CardKeyPreview {
  */
 export function splitCardKeyText(text: string, kind: "txt" | "csv"): { line: number; raw: string }[] {
   const out: { line: number; raw: string }[] = [];
-  text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((row, i) => {
-    const raw = kind === "csv" ? firstCsvCell(row) : row;
-    if (raw.trim() !== "") out.push({ line: i + 1, raw });
-  });
+  text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .forEach((row, i) => {
+      const raw = kind === "csv" ? firstCsvCell(row) : row;
+      if (raw.trim() !== "") out.push({ line: i + 1, raw });
+    });
   if (out.length > MAX_CARD_KEY_LINES) throw appError("bad_request", `at most ${MAX_CARD_KEY_LINES} lines per import`);
   return out;
 }
@@ -39,7 +42,10 @@ function firstCsvCell(row: string): string {
   let cell = "";
   for (let i = 1; i < row.length; i++) {
     if (row[i] === '"') {
-      if (row[i + 1] === '"') { cell += '"'; i++; } else return cell;
+      if (row[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else return cell;
     } else cell += row[i];
   }
   return cell; // unterminated quote: take the rest
@@ -51,8 +57,16 @@ function firstCsvCell(row: string): string {
  * keys, not yet compared with what the SKU holds (`duplicateExisting` 0,
  * `fresh` every unique key). Runs in the caller's transaction when given one.
  */
-export async function readCardKeyText(skuId: number, text: string, kind: "txt" | "csv", tx: Tx = db()): Promise<{ preview: CardKeyPreview; keys: string[]; skuCode: string }> {
-  const sku = await tx.sku.findFirst({ where: { id: skuId, deletedAt: null }, select: { skuCode: true, product: { select: { fulfillmentType: true, deliveryFormat: true, deliveryDelimiter: true } } } });
+export async function readCardKeyText(
+  skuId: number,
+  text: string,
+  kind: "txt" | "csv",
+  tx: Tx = db(),
+): Promise<{ preview: CardKeyPreview; keys: string[]; skuCode: string }> {
+  const sku = await tx.sku.findFirst({
+    where: { id: skuId, deletedAt: null },
+    select: { skuCode: true, product: { select: { fulfillmentType: true, deliveryFormat: true, deliveryDelimiter: true } } },
+  });
   if (!sku) throw appError("not_found", "SKU not found");
   if (sku.product.fulfillmentType !== "auto") throw appError("bad_request", "card keys are only for products with automatic fulfilment");
   const preview: CardKeyPreview = { lines: 0, fresh: 0, duplicateExisting: 0, duplicateInUpload: 0, malformed: 0, problems: [] };
@@ -78,7 +92,10 @@ export async function previewCardKeys(skuId: number, text: string, kind: "txt" |
   const { preview, keys } = await readCardKeyText(skuId, text, kind);
   // One statement with an array parameter: 20,000 fingerprints as Prisma `in`
   // lists of 5,000 took over 100 ms (issue 13.3).
-  const [{ n }] = await onPool(`SELECT count(*)::int AS n FROM "CardKey" WHERE "skuId" = $1 AND fingerprint = ANY($2::text[])`, [skuId, keys.map(fingerprint)]);
+  const [{ n }] = await onPool(`SELECT count(*)::int AS n FROM "CardKey" WHERE "skuId" = $1 AND fingerprint = ANY($2::text[])`, [
+    skuId,
+    keys.map(fingerprint),
+  ]);
   preview.duplicateExisting = Number(n);
   preview.fresh -= preview.duplicateExisting;
   return preview;

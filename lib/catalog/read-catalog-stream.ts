@@ -16,13 +16,25 @@ const isObject = (v: Json): v is Record<string, Json> => typeof v === "object" &
 
 /** What zod needs to say what a top-level value was, without keeping it ("expected array, received number"). */
 const STUBS: Partial<Record<TokenType, () => Json>> = {
-  [TokenType.LEFT_BRACE]: () => ({}), [TokenType.LEFT_BRACKET]: () => [], [TokenType.STRING]: () => "",
-  [TokenType.NUMBER]: () => 0, [TokenType.TRUE]: () => true, [TokenType.FALSE]: () => false, [TokenType.NULL]: () => null,
+  [TokenType.LEFT_BRACE]: () => ({}),
+  [TokenType.LEFT_BRACKET]: () => [],
+  [TokenType.STRING]: () => "",
+  [TokenType.NUMBER]: () => 0,
+  [TokenType.TRUE]: () => true,
+  [TokenType.FALSE]: () => false,
+  [TokenType.NULL]: () => null,
 };
 
-export interface StreamProgress { bytes: number; keys: number }
+export interface StreamProgress {
+  bytes: number;
+  keys: number;
+}
 
-export async function readCatalogStream(file: string, onKey: (skuCode: string, key: string) => Promise<void> | undefined, onProgress?: (p: StreamProgress) => void): Promise<CatalogFile> {
+export async function readCatalogStream(
+  file: string,
+  onKey: (skuCode: string, key: string) => Promise<void> | undefined,
+  onProgress?: (p: StreamProgress) => void,
+): Promise<CatalogFile> {
   const schema = capped();
   const keyProblems = capped();
   let root: Json;

@@ -14,7 +14,13 @@ export async function revealCardKey(keyId: bigint, { actor }: { actor: Actor }):
   return db().$transaction(async (tx) => {
     const key = await tx.cardKey.findUnique({ where: { id: keyId }, select: { id: true, skuId: true, status: true, ciphertext: true } });
     if (!key) throw appError("not_found", "card key not found");
-    await writeAuditLog(tx, { actor, action: "card_key.reveal", targetType: "card_key", targetId: String(key.id), details: { skuId: key.skuId, status: key.status } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "card_key.reveal",
+      targetType: "card_key",
+      targetId: String(key.id),
+      details: { skuId: key.skuId, status: key.status },
+    });
     return decryptText(key.ciphertext);
   });
 }

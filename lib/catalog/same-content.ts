@@ -16,7 +16,11 @@ export function sameContent(a: unknown, b: unknown): boolean {
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
   if (v && typeof v === "object" && !(v instanceof Date)) {
-    return Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([x], [y]) => (x < y ? -1 : 1))
+        .map(([k, x]) => [k, canonical(x)]),
+    );
   }
   return v;
 }
@@ -27,7 +31,11 @@ export function changedFields(existing: Record<string, unknown>, data: Record<st
 }
 
 /** Updates only the fields whose values differ; returns whether anything changed. */
-export async function updateChanged({ existing, data, update }: {
+export async function updateChanged({
+  existing,
+  data,
+  update,
+}: {
   existing: Record<string, unknown>;
   data: Record<string, unknown>;
   update: (changed: any) => Promise<unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each model's own update input

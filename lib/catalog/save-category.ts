@@ -33,11 +33,12 @@ export async function saveCategory(raw: SaveCategoryInput, { actor }: { actor: A
         }
       }
       const data = { slug: input.slug, name: input.name, sortOrder: input.sortOrder, parentId: input.parentId };
-      const row = input.id
-        ? await tx.category.update({ where: { id: input.id }, data })
-        : await tx.category.create({ data });
+      const row = input.id ? await tx.category.update({ where: { id: input.id }, data }) : await tx.category.create({ data });
       await writeAuditLog(tx, {
-        actor, action: `category.${input.id ? "update" : "create"}`, targetType: "category", targetId: String(row.id),
+        actor,
+        action: `category.${input.id ? "update" : "create"}`,
+        targetType: "category",
+        targetId: String(row.id),
         details: { slug: row.slug, parentId: row.parentId, sortOrder: row.sortOrder },
       });
       return { id: row.id, created: !input.id };

@@ -13,7 +13,14 @@ import { Int4IdSchema } from "../protocol/ids";
 // field rules (catalog-file-schema.ts) and the shared manual form schema
 // (lib/forms/form-schema.ts). Pictures are paths returned by save-upload.ts
 // (or absolute URLs); D15 makes them absolute in API responses.
-const ImagePath = z.string().trim().max(1000).refine((s) => s === "" || s.startsWith("/uploads/") || /^https?:\/\//.test(s), "must be an uploaded picture (/uploads/…) or an http(s) URL");
+const ImagePath = z
+  .string()
+  .trim()
+  .max(1000)
+  .refine(
+    (s) => s === "" || s.startsWith("/uploads/") || /^https?:\/\//.test(s),
+    "must be an uploaded picture (/uploads/…) or an http(s) URL",
+  );
 
 export const SaveProductSchema = z.object({
   id: Int4IdSchema.optional(),
@@ -59,8 +66,17 @@ export async function saveProduct(raw: SaveProductInput, { actor }: { actor: Act
       if (!category) throw appError("bad_request", "category not found");
       const row = input.id ? await tx.product.update({ where: { id: input.id }, data }) : await tx.product.create({ data });
       await writeAuditLog(tx, {
-        actor, action: `product.${input.id ? "update" : "create"}`, targetType: "product", targetId: String(row.id),
-        details: { slug: row.slug, categoryId: row.categoryId, fulfillmentType: row.fulfillmentType, isActive: row.isActive, formFields: input.manualFormSchema.fields.length },
+        actor,
+        action: `product.${input.id ? "update" : "create"}`,
+        targetType: "product",
+        targetId: String(row.id),
+        details: {
+          slug: row.slug,
+          categoryId: row.categoryId,
+          fulfillmentType: row.fulfillmentType,
+          isActive: row.isActive,
+          formFields: input.manualFormSchema.fields.length,
+        },
       });
       return { id: row.id, created: !input.id };
     });

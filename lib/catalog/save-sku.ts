@@ -36,15 +36,26 @@ export async function saveSku(raw: SaveSkuInput, { actor }: { actor: Actor }): P
         if (owner.productId !== input.productId) throw appError("bad_request", "a SKU cannot move to another product");
       }
       const data = {
-        productId: input.productId, skuCode: input.skuCode, specValues: input.specValues, priceCents: input.price, isActive: input.isActive,
+        productId: input.productId,
+        skuCode: input.skuCode,
+        specValues: input.specValues,
+        priceCents: input.price,
+        isActive: input.isActive,
         ...(product.fulfillmentType === "auto" ? {} : { stockQuantity: input.stockQuantity }),
       };
       const row = input.id ? await tx.sku.update({ where: { id: input.id }, data }) : await tx.sku.create({ data });
       const levelPrices = await setSkuLevelPrices(tx, { skuId: row.id, prices: input.levelPrices });
       await writeAuditLog(tx, {
-        actor, action: `sku.${input.id ? "update" : "create"}`, targetType: "sku", targetId: String(row.id),
+        actor,
+        action: `sku.${input.id ? "update" : "create"}`,
+        targetType: "sku",
+        targetId: String(row.id),
         details: {
-          skuCode: row.skuCode, productId: row.productId, price: row.priceCents.toString(), isActive: row.isActive, stockQuantity: row.stockQuantity,
+          skuCode: row.skuCode,
+          productId: row.productId,
+          price: row.priceCents.toString(),
+          isActive: row.isActive,
+          stockQuantity: row.stockQuantity,
           ...(levelPrices.length ? { levelPrices: levelPrices as never } : {}),
         },
       });

@@ -16,7 +16,10 @@ beforeAll(async () => {
 }, 60_000);
 
 const stampOf = async (productId: number) =>
-  Number((await db().$queryRaw<{ s: bigint }[]>`SELECT ${MICROS('"updatedAt"')} AS s FROM "ProductStamp" WHERE "productId" = ${productId}`)[0]?.s ?? 0);
+  Number(
+    (await db().$queryRaw<{ s: bigint }[]>`SELECT ${MICROS('"updatedAt"')} AS s FROM "ProductStamp" WHERE "productId" = ${productId}`)[0]
+      ?.s ?? 0,
+  );
 const availableOf = async (skuId: number) =>
   (await db().$queryRaw<{ n: number }[]>`SELECT "availableKeys" AS n FROM "SkuStamp" WHERE "skuId" = ${skuId}`)[0]?.n;
 
@@ -52,16 +55,23 @@ describe("stamp_catalog (issues 12.1, 13.2)", () => {
     const a = await makeProduct({ cardKeys: cardKeysFor("s", 4) });
     await stampCatalog();
     const before = await stampOf(a.product.id);
-    await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "U", input: { skuId: a.sku.id, quantity: 2, downstreamOrderNo: `S-${Date.now()}` } });
+    await createOrder({
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
+      input: { skuId: a.sku.id, quantity: 2, downstreamOrderNo: `S-${Date.now()}` },
+    });
     await stampCatalog();
     expect(await availableOf(a.sku.id)).toBe(2);
     const afterSale = await stampOf(a.product.id);
     expect(afterSale).toBeGreaterThan(before);
 
-    await withCardKeyStage(async (_tx, stage) => {
-      for (const key of cardKeysFor("t", 5)) await stage.add(a.sku.skuCode, key);
-      await stage.moveInto();
-    }, { source: "import" });
+    await withCardKeyStage(
+      async (_tx, stage) => {
+        for (const key of cardKeysFor("t", 5)) await stage.add(a.sku.skuCode, key);
+        await stage.moveInto();
+      },
+      { source: "import" },
+    );
     await stampCatalog();
     expect(await availableOf(a.sku.id)).toBe(7);
     expect(await stampOf(a.product.id)).toBeGreaterThan(afterSale);

@@ -21,7 +21,9 @@ export const MICROS = (expression: string) => Prisma.raw(microsOf(expression));
 export async function stampCatalog({ recount = false }: { recount?: boolean } = {}): Promise<number | null> {
   // Numbers from the typed configuration only, so the literal is safe; the
   // simple protocol carries the three statements in one round trip.
-  const thresholds = `'{${env().CATALOG_EVENT_STOCK_THRESHOLDS.map((t) => Math.trunc(t)).join(",")}}'::int[]`;
+  const thresholds = `'{${env()
+    .CATALOG_EVENT_STOCK_THRESHOLDS.map((t) => Math.trunc(t))
+    .join(",")}}'::int[]`;
   const client = await catalogPool().connect();
   try {
     const results = (await client.query(

@@ -12,7 +12,7 @@ describe("stripImages removes every image form from content", () => {
   });
 
   it("reference-style images and their definitions, but not definitions a link still uses", () => {
-    const md = "Look ![logo][l1] and ![alt][] and ![short]\n\n[l1]: http://h/1.png\n[alt]: http://h/2.png \"t\"\n[short]: http://h/3.png\n";
+    const md = 'Look ![logo][l1] and ![alt][] and ![short]\n\n[l1]: http://h/1.png\n[alt]: http://h/2.png "t"\n[short]: http://h/3.png\n';
     const out = stripImages(md);
     expect(out).not.toMatch(/png/);
     expect(out).toContain("Look");

@@ -88,7 +88,11 @@ function markdownIsTame(text: string): boolean {
 export function stripMarkdownImages(text: string): string {
   if (!text.includes("![")) return text; // every Markdown image starts so
   // Fail closed: drop every line that could hold an image, and definitions.
-  if (!markdownIsTame(text)) return text.split("\n").filter((l) => !l.includes("![") && !/^\s*\[[^\]]*\]:/.test(l)).join("\n");
+  if (!markdownIsTame(text))
+    return text
+      .split("\n")
+      .filter((l) => !l.includes("![") && !/^\s*\[[^\]]*\]:/.test(l))
+      .join("\n");
   const spans: Span[] = [];
   const imageLabels = new Set<string>();
   const linkLabels = new Set<string>();

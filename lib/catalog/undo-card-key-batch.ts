@@ -23,7 +23,13 @@ export async function undoCardKeyBatch(batchId: number, { actor }: { actor: Acto
     const delivered = await tx.cardKey.count({ where: { batchId, status: "delivered" } });
     if (delivered > 0) throw appError("conflict", `${delivered} key(s) of this batch were already delivered; the batch cannot be undone`);
     await tx.cardKeyBatch.update({ where: { id: batchId }, data: { undoneAt: new Date() } });
-    await writeAuditLog(tx, { actor, action: "card_keys.undo_batch", targetType: "sku", targetId: String(batch.skuId), details: { batchId, deleted: count } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "card_keys.undo_batch",
+      targetType: "sku",
+      targetId: String(batch.skuId),
+      details: { batchId, deleted: count },
+    });
     return { deleted: count };
   });
 }

@@ -22,7 +22,10 @@ export function readCatalogFile(text: string): CatalogFile {
 }
 
 /** The first MAX_REPORTED problems of a kind, and how many more there were. */
-export interface CappedProblems { list: string[]; more: number }
+export interface CappedProblems {
+  list: string[];
+  more: number;
+}
 
 /**
  * Validates a parsed file. A file read as a stream (read-catalog-stream.ts)
@@ -32,12 +35,19 @@ export interface CappedProblems { list: string[]; more: number }
 export function validateCatalogFile(value: unknown, streamed?: { schema: CappedProblems; keys: CappedProblems }): CatalogFile {
   const parsed = CatalogFileSchema.safeParse(value);
   const schemaProblems = parsed.success ? [] : parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
-  if (schemaProblems.length || streamed?.schema.list.length) fail([...schemaProblems, ...(streamed?.schema.list ?? [])], streamed?.schema.more);
+  if (schemaProblems.length || streamed?.schema.list.length)
+    fail([...schemaProblems, ...(streamed?.schema.list ?? [])], streamed?.schema.more);
   const file = parsed.data!;
   const problems: string[] = [];
 
-  duplicates(file.categories.map((c) => c.slug), (i, slug) => problems.push(`categories[${i}].slug: duplicate slug "${slug}"`));
-  duplicates(file.products.map((p) => p.slug), (i, slug) => problems.push(`products[${i}].slug: duplicate slug "${slug}"`));
+  duplicates(
+    file.categories.map((c) => c.slug),
+    (i, slug) => problems.push(`categories[${i}].slug: duplicate slug "${slug}"`),
+  );
+  duplicates(
+    file.products.map((p) => p.slug),
+    (i, slug) => problems.push(`products[${i}].slug: duplicate slug "${slug}"`),
+  );
   const skuPaths: string[] = [];
   const skuCodes: string[] = [];
   file.products.forEach((p, i) => p.skus.forEach((s, j) => (skuPaths.push(`products[${i}].skus[${j}]`), skuCodes.push(s.sku_code))));
@@ -47,7 +57,13 @@ export function validateCatalogFile(value: unknown, streamed?: { schema: CappedP
     product.skus.forEach((sku, j) => {
       // Normalise in place: the stored key is the checked one (trimmed).
       const checked: string[] = [];
-      checkSkuKeys({ at: `products[${i}].skus[${j}].card_keys`, product, keys: sku.card_keys, problems, onKey: (key) => checked.push(key) });
+      checkSkuKeys({
+        at: `products[${i}].skus[${j}].card_keys`,
+        product,
+        keys: sku.card_keys,
+        problems,
+        onKey: (key) => checked.push(key),
+      });
       sku.card_keys = checked;
     });
   });
@@ -60,7 +76,13 @@ export function validateCatalogFile(value: unknown, streamed?: { schema: CappedP
  * D14: one SKU's keys against its product's delivery format. Each good key
  * (trimmed) goes to `onKey`; each bad one adds a problem naming its position.
  */
-export function checkSkuKeys({ at, product, keys, problems, onKey }: {
+export function checkSkuKeys({
+  at,
+  product,
+  keys,
+  problems,
+  onKey,
+}: {
   at: string;
   product: Pick<CatalogFileProduct, "fulfillment_type" | "delivery_format" | "delivery_delimiter">;
   keys: readonly string[];

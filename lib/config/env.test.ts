@@ -9,7 +9,9 @@ import { ENV_VARIABLES, TEST_VARIABLES } from "./env";
 function run(script: string, args: string[], env: Record<string, string>) {
   const { DATABASE_URL: _ignored, ...rest } = process.env;
   return spawnSync(process.execPath, ["--import", "tsx", script, ...args], {
-    cwd: process.cwd(), encoding: "utf8", timeout: 60_000,
+    cwd: process.cwd(),
+    encoding: "utf8",
+    timeout: 60_000,
     env: { ...rest, DATA_DIR: "/nonexistent/never-created", ...env },
   });
 }
@@ -32,7 +34,10 @@ describe("issue 10.5: one typed configuration", () => {
       for (const [name, value, expected] of program === "server" ? cases : cases.slice(0, 2)) {
         const r = run(script, [...args], { [name]: value });
         expect(r.status, `${name}=${value}: ${r.stderr}`).toBe(2);
-        const lines = r.stderr.trim().split("\n").filter((l) => !/^npm warn/.test(l));
+        const lines = r.stderr
+          .trim()
+          .split("\n")
+          .filter((l) => !/^npm warn/.test(l));
         expect(lines, r.stderr).toHaveLength(1);
         expect(lines[0]).toMatch(new RegExp(`^${program}: configuration error: `));
         expect(lines[0]).toMatch(expected);
@@ -56,7 +61,8 @@ describe("issue 10.5: one typed configuration", () => {
   });
 
   it("issue 10.5: no module outside lib/config reads process.env for a configured variable", () => {
-    const files = spawnSync("git", ["ls-files", "lib", "app", "scripts", "instrumentation.ts"], { encoding: "utf8" }).stdout.split("\n")
+    const files = spawnSync("git", ["ls-files", "lib", "app", "scripts", "instrumentation.ts"], { encoding: "utf8" })
+      .stdout.split("\n")
       .filter((f) => /\.tsx?$/.test(f) && !/\.test\.ts$|testutil|^lib\/testing\/|^lib\/config\/env\.ts$|^lib\/generated\//.test(f));
     const offenders: string[] = [];
     for (const file of files) {

@@ -27,11 +27,12 @@ function withDefault<T>(allowed: string, fallback: T, parse: (raw: string) => T 
 }
 const int = (min: number, max: number, fallback: number) =>
   withDefault(`a whole number from ${min} to ${max}`, fallback, (s) =>
-    /^[0-9]+$/.test(s) && Number(s) >= min && Number(s) <= max ? Number(s) : undefined);
+    /^[0-9]+$/.test(s) && Number(s) >= min && Number(s) <= max ? Number(s) : undefined,
+  );
 const bool = (fallback: boolean) =>
   withDefault("true or false", fallback, (s) => (s === "true" ? true : s === "false" ? false : undefined));
 const oneOf = <T extends string>(values: readonly T[]) =>
-  variable(`one of ${values.join(", ")}`, (s) => (values as readonly string[]).includes(s) ? (s as T) : undefined);
+  variable(`one of ${values.join(", ")}`, (s) => ((values as readonly string[]).includes(s) ? (s as T) : undefined));
 const text = () => variable("a text", (s) => s);
 /** Comma-separated seconds (decimals allowed), at least one, none negative: back-off schedules. */
 const schedule = () =>
@@ -53,12 +54,15 @@ export function secretKeyBits(value: string): number {
   return [...value].length * (/^[0-9a-f]+$/i.test(value) ? 4 : 6);
 }
 const masterSecret = () =>
-  variable("at least 32 bytes of key material: 64 hex digits or 43 base64 characters (e.g. the output of openssl rand -base64 32)",
-    (s) => (secretKeyBits(s) >= MIN_SECRET_KEY_BITS ? s : undefined));
+  variable("at least 32 bytes of key material: 64 hex digits or 43 base64 characters (e.g. the output of openssl rand -base64 32)", (s) =>
+    secretKeyBits(s) >= MIN_SECRET_KEY_BITS ? s : undefined,
+  );
 /** A bearer token compared as text: at least 32 characters, so it cannot be guessed over the network. */
 export const MIN_METRICS_TOKEN_LENGTH = 32;
 const bearerToken = () =>
-  variable(`at least ${MIN_METRICS_TOKEN_LENGTH} characters (e.g. the output of openssl rand -hex 16)`, (s) => ([...s].length >= MIN_METRICS_TOKEN_LENGTH ? s : undefined));
+  variable(`at least ${MIN_METRICS_TOKEN_LENGTH} characters (e.g. the output of openssl rand -hex 16)`, (s) =>
+    [...s].length >= MIN_METRICS_TOKEN_LENGTH ? s : undefined,
+  );
 const url = (protocols: string[]) =>
   variable(`a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`, (s) => {
     try {
@@ -145,9 +149,7 @@ export type Env = z.infer<typeof EnvSchema>;
 export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
 
 /** Read only by tests and benchmarks, never by the product: listed in the README's table, not in the schema. */
-export const TEST_VARIABLES = [
-  "TEST_DATABASE_URL", "SKIP_BUILD", "CHROMIUM_PATH", "E2E_PORT", "FUZZ_RUNS",
-] as const;
+export const TEST_VARIABLES = ["TEST_DATABASE_URL", "SKIP_BUILD", "CHROMIUM_PATH", "E2E_PORT", "FUZZ_RUNS"] as const;
 
 export class ConfigError extends Error {}
 

@@ -27,6 +27,8 @@ describe("issue 8.5: TRUSTED_PROXIES parsing", () => {
       timeout: 30_000,
     });
     expect(r.status).toBe(2);
-    expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^start: configuration error: TRUSTED_PROXIES: "10.0.0.0\/33" is not a hop count/)]);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^start: configuration error: TRUSTED_PROXIES: "10.0.0.0\/33" is not a hop count/),
+    ]);
   });
 });

@@ -17,7 +17,13 @@ export async function createApiKey({ userId, name = "", actor = SYSTEM_ACTOR }: 
     const user = await tx.user.findUnique({ where: { id: userId }, select: { registrationPending: true } });
     if (user?.registrationPending) throw appError("conflict", "this account is waiting for an administrator's approval");
     const key = await insertApiKey(tx, userId, name);
-    await writeAuditLog(tx, { actor, action: "api_key.create", targetType: "api_credential", targetId: String(key.id), details: { apiKey: key.apiKey, userId, name } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "api_key.create",
+      targetType: "api_credential",
+      targetId: String(key.id),
+      details: { apiKey: key.apiKey, userId, name },
+    });
     return key;
   });
 }

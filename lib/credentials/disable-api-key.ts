@@ -12,7 +12,15 @@ export const ApiKeyTextSchema = z.string().trim().min(1, "is required").max(200,
  * Idempotent: disabling a disabled key keeps its first disabledAt (and is
  * not audited again: nothing changed).
  */
-export async function disableApiKey({ apiKey, actor = SYSTEM_ACTOR, userId }: { apiKey: string; actor?: Actor; userId?: string }): Promise<void> {
+export async function disableApiKey({
+  apiKey,
+  actor = SYSTEM_ACTOR,
+  userId,
+}: {
+  apiKey: string;
+  actor?: Actor;
+  userId?: string;
+}): Promise<void> {
   // `userId` (the portal's buyer): another buyer's key answers as a missing one (issue 24.3).
   const owner = userId ? { userId } : {};
   await db().$transaction(async (tx) => {

@@ -19,8 +19,11 @@ export async function rotateApiKey(input: { apiKey: string; actor: Actor }) {
     const fresh = await insertApiKey(tx, old.userId, old.name);
     await tx.apiCredential.update({ where: { id: old.id }, data: { isActive: false, disabledAt: new Date() } });
     await writeAuditLog(tx, {
-      actor: input.actor, action: "api_key.rotate", targetType: "api_credential",
-      targetId: String(old.id), details: { oldApiKey: input.apiKey.trim(), newApiKey: fresh.apiKey, newId: fresh.id, userId: old.userId },
+      actor: input.actor,
+      action: "api_key.rotate",
+      targetType: "api_credential",
+      targetId: String(old.id),
+      details: { oldApiKey: input.apiKey.trim(), newApiKey: fresh.apiKey, newId: fresh.id, userId: old.userId },
     });
     return { userId: old.userId, oldId: old.id, ...fresh };
   });

@@ -16,7 +16,11 @@ beforeAll(async () => {
 
 async function signs(apiKey: string, secret: string): Promise<boolean> {
   const ts = String(Math.floor(Date.now() / 1000));
-  const headers = new Map([[HEADER_API_KEY.toLowerCase(), apiKey], [HEADER_TIMESTAMP.toLowerCase(), ts], [HEADER_SIGNATURE.toLowerCase(), signRequest({ method: "GET", path: "/api/v1/provider/ping", timestamp: ts, secret })]]);
+  const headers = new Map([
+    [HEADER_API_KEY.toLowerCase(), apiKey],
+    [HEADER_TIMESTAMP.toLowerCase(), ts],
+    [HEADER_SIGNATURE.toLowerCase(), signRequest({ method: "GET", path: "/api/v1/provider/ping", timestamp: ts, secret })],
+  ]);
   const req = { method: "GET", headers: { get: (n: string) => headers.get(n.toLowerCase()) ?? null } };
   try {
     await authenticate(req, "/api/v1/provider/ping", async () => Buffer.alloc(0), null);
@@ -44,7 +48,9 @@ describe("decision 0039: secret rotation with an overlap", () => {
     const r = await rotateApiSecret({ apiKey: b.apiKey, overlapHours: 0, actor: CLI_ACTOR });
     expect(await signs(b.apiKey, r.apiSecret)).toBe(true);
     await expect.poll(() => signs(b.apiKey, b.apiSecret), { timeout: 5000, interval: 200 }).toBe(false);
-    await expect(rotateApiSecret({ apiKey: b.apiKey, userId: a.user.id, overlapHours: 1, actor: CLI_ACTOR })).rejects.toMatchObject({ code: "not_found" });
+    await expect(rotateApiSecret({ apiKey: b.apiKey, userId: a.user.id, overlapHours: 1, actor: CLI_ACTOR })).rejects.toMatchObject({
+      code: "not_found",
+    });
     await expect(rotateApiSecret({ apiKey: b.apiKey, overlapHours: 73, actor: CLI_ACTOR })).rejects.toMatchObject({ code: "bad_request" });
   });
 });

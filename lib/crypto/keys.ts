@@ -11,8 +11,7 @@ export function masterKeys() {
   if (!derived) {
     const { secretKey } = ensureSecrets();
     const ikm = Buffer.from(secretKey, "utf8");
-    const hkdf = (info: string) =>
-      Buffer.from(crypto.hkdfSync("sha256", ikm, Buffer.alloc(0), info, 32));
+    const hkdf = (info: string) => Buffer.from(crypto.hkdfSync("sha256", ikm, Buffer.alloc(0), info, 32));
     derived = { encryption: hkdf("cardkey-supplier/aes-256-gcm/v1"), fingerprint: hkdf("cardkey-supplier/fingerprint/v1") };
   }
   return derived;

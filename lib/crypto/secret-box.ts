@@ -27,7 +27,8 @@ let cachedKeys: { raw: ReturnType<typeof masterKeys>; encryption: crypto.KeyObje
 /** The master keys as KeyObjects, made again only when the master keys change. */
 function keyObjects() {
   const raw = masterKeys();
-  if (cachedKeys?.raw !== raw) cachedKeys = { raw, encryption: crypto.createSecretKey(raw.encryption), fingerprint: crypto.createSecretKey(raw.fingerprint) };
+  if (cachedKeys?.raw !== raw)
+    cachedKeys = { raw, encryption: crypto.createSecretKey(raw.encryption), fingerprint: crypto.createSecretKey(raw.fingerprint) };
   return cachedKeys;
 }
 

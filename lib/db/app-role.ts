@@ -63,12 +63,15 @@ async function isInPlace(appUrl: string): Promise<boolean> {
     return false; // no role yet, or another password (its file was replaced)
   }
   try {
-    const { rows } = await client.query<{ ok: boolean }>(`
+    const { rows } = await client.query<{ ok: boolean }>(
+      `
       SELECT NOT (r.rolsuper OR r.rolcreatedb OR r.rolcreaterole OR r.rolreplication OR r.rolbypassrls)
         AND d.datdba = r.oid
         AND (current_setting('server_version_num')::int < 150000 OR has_parameter_privilege('session_replication_role', 'SET'))
         AND NOT EXISTS (${NOT_OWNED_SQL}) AS ok
-      FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = current_database()`, [APP_ROLE]);
+      FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = current_database()`,
+      [APP_ROLE],
+    );
     return rows[0]?.ok === true;
   } finally {
     await client.end();
@@ -98,7 +101,9 @@ export async function ensureAppRole(adminUrl: string, password: string): Promise
     const exists = (await admin.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [APP_ROLE])).rowCount;
     const attributes = `LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${admin.escapeLiteral(password)}`;
     await admin.query(`${exists ? "ALTER" : "CREATE"} ROLE ${role} WITH ${attributes}`);
-    await admin.query(`ALTER DATABASE ${admin.escapeIdentifier((await admin.query("SELECT current_database() AS d")).rows[0].d)} OWNER TO ${role}`);
+    await admin.query(
+      `ALTER DATABASE ${admin.escapeIdentifier((await admin.query("SELECT current_database() AS d")).rows[0].d)} OWNER TO ${role}`,
+    );
     const { rows } = await admin.query<{ sql: string }>(NOT_OWNED_SQL, [APP_ROLE]);
     for (const { sql } of rows) await admin.query(sql);
     // Decision 0035: the owner may already disable its tables' triggers and
@@ -108,7 +113,8 @@ export async function ensureAppRole(adminUrl: string, password: string): Promise
       await admin.query(`GRANT SET ON PARAMETER session_replication_role TO ${role}`);
     }
     await admin.query("COMMIT");
-    if (rows.length) log.info({ objects: rows.length, role: APP_ROLE }, "embedded database: objects made by the superuser now belong to the app role");
+    if (rows.length)
+      log.info({ objects: rows.length, role: APP_ROLE }, "embedded database: objects made by the superuser now belong to the app role");
   } catch (err) {
     await admin.query("ROLLBACK").catch(() => {});
     throw err;
@@ -128,7 +134,9 @@ export async function warnIfSuperuser(url: string): Promise<void> {
   try {
     const { rows } = await client.query<{ rolsuper: boolean }>("SELECT rolsuper FROM pg_roles WHERE rolname = current_user");
     if (rows[0]?.rolsuper) {
-      log.warn("DATABASE_URL connects as a superuser: a role that owns only its database is enough (README \"Production\", the database role)");
+      log.warn(
+        'DATABASE_URL connects as a superuser: a role that owns only its database is enough (README "Production", the database role)',
+      );
     }
   } finally {
     await client.end();

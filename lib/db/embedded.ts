@@ -62,9 +62,11 @@ function checkVersion(pgDir: string, bins: PgBinaries): void {
   }
   const major = Number(text);
   if (major === bins.major) return;
-  throw new StartupError(major > bins.major
-    ? `the database in ${pgDir} was made by PostgreSQL ${text}, newer than this installation's PostgreSQL ${bins.major}: run the version of this app that made it, or restore a backup (npm run cli -- restore) into an empty DATA_DIR`
-    : `the database in ${pgDir} was made by PostgreSQL ${text}, older than this installation's PostgreSQL ${bins.major}: take a backup with the version that made it (npm run cli -- backup) and restore it into an empty DATA_DIR`);
+  throw new StartupError(
+    major > bins.major
+      ? `the database in ${pgDir} was made by PostgreSQL ${text}, newer than this installation's PostgreSQL ${bins.major}: run the version of this app that made it, or restore a backup (npm run cli -- restore) into an empty DATA_DIR`
+      : `the database in ${pgDir} was made by PostgreSQL ${text}, older than this installation's PostgreSQL ${bins.major}: take a backup with the version that made it (npm run cli -- backup) and restore it into an empty DATA_DIR`,
+  );
 }
 
 export function withDatabase(serverUrl: string, database: string): string {
@@ -173,4 +175,3 @@ async function startServer(bins: PgBinaries, pgDir: string, password: string): P
   log.info({ port }, "embedded PostgreSQL started");
   return { serverUrl: urlFor(port, password), stop: () => server.stop() };
 }
-

@@ -38,7 +38,14 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
 const ROLE_FACTS = `SELECT r.rolsuper, r.rolcreatedb, r.rolcreaterole, r.rolreplication, r.rolbypassrls,
   pg_get_userbyid(d.datdba) = current_user AS owns_database
   FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = current_database()`;
-const OWNER_ONLY = { rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolreplication: false, rolbypassrls: false, owns_database: true };
+const OWNER_ONLY = {
+  rolsuper: false,
+  rolcreatedb: false,
+  rolcreaterole: false,
+  rolreplication: false,
+  rolbypassrls: false,
+  owns_database: true,
+};
 
 describe("issue 22.11: a role that owns only its database", () => {
   const suffix = crypto.randomBytes(4).toString("hex");
@@ -95,13 +102,18 @@ describe("issue 22.11: a role that owns only its database", () => {
         const keys = cardKeysFor("LP", 3);
         const auto = await makeProduct({ priceCents: 100n, cardKeys: keys });
         const credential = { id: buyer.id, userId: buyer.user.id };
-        const { order } = await createOrder({ credential, profile: "P", input: { downstreamOrderNo: `LP-${suffix}-1`, skuId: auto.sku.id, quantity: 2 } });
+        const { order } = await createOrder({
+          credential,
+          profile: "P",
+          input: { downstreamOrderNo: `LP-${suffix}-1`, skuId: auto.sku.id, quantity: 2 },
+        });
         expect(order.status).toBe("delivered");
         expect(order.fulfillment?.lines).toEqual(keys.slice(0, 2));
 
         const manual = await makeProduct({ fulfillmentType: "manual", priceCents: 100n, stockQuantity: null });
         const { order: m } = await createOrder({
-          credential, profile: "U",
+          credential,
+          profile: "U",
           input: { downstreamOrderNo: `LP-${suffix}-2`, skuId: manual.sku.id, quantity: 1, callbackUrl: `${receiver.origin}/cb` },
         });
         await deliverOrder({ orderNo: m.orderNo, payloadText: "MANUAL-1" });
@@ -152,7 +164,9 @@ describe("issue 22.11: the embedded database", () => {
     stop = server.stop;
     await withClient(server.serverUrl, (c) => c.query("CREATE DATABASE cardkey"));
     await applyMigrations(withDatabase(server.serverUrl, "cardkey"));
-    await withClient(withDatabase(server.serverUrl, "cardkey"), (c) => c.query(`INSERT INTO "Category" (slug, name, "updatedAt") VALUES ('old', '{"en":"Old"}', now())`));
+    await withClient(withDatabase(server.serverUrl, "cardkey"), (c) =>
+      c.query(`INSERT INTO "Category" (slug, name, "updatedAt") VALUES ('old', '{"en":"Old"}', now())`),
+    );
 
     process.env.DATA_DIR = dir;
     for (let start = 0; start < 2; start++) {

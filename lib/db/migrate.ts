@@ -39,8 +39,11 @@ async function openEngine(url: string): Promise<{ engine: SchemaEngine; close():
   // database by overriding `database`, which a connectionString would win over.
   const u = new URL(url);
   const factory = new ShadowSafePg({
-    host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username),
-    password: decodeURIComponent(u.password), database: u.pathname.slice(1),
+    host: u.hostname,
+    port: Number(u.port || 5432),
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: u.pathname.slice(1),
   });
   const schema = fs.readFileSync(SCHEMA_FILE, "utf8");
   const engine: SchemaEngine = await (engineBg as any).SchemaEngine.new(
@@ -117,7 +120,11 @@ class ShadowSafePg extends PrismaPg {
     const admin = async (sql: string) => {
       const client = new pg.Client(this.cfg);
       await client.connect();
-      try { await client.query(sql); } finally { await client.end(); }
+      try {
+        await client.query(sql);
+      } finally {
+        await client.end();
+      }
     };
     await admin(`CREATE DATABASE "${name}"`);
     const adapter = fixForSchemaEngine(await new PrismaPg({ ...this.cfg, database: name }).connect());
@@ -133,17 +140,26 @@ class ShadowSafePg extends PrismaPg {
 function readMigrations(only?: string[]): MigrationList {
   const lockPath = path.join(MIGRATIONS_DIR, "migration_lock.toml");
   const dirs = fs.existsSync(MIGRATIONS_DIR)
-    ? fs.readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? fs
+        .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
   const wanted = only && new Set(only);
   return {
     baseDir: MIGRATIONS_DIR,
     lockfile: { path: "migration_lock.toml", content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null },
     shadowDbInitScript: "",
-    migrationDirectories: dirs.filter((name) => !wanted || wanted.has(name)).map((name) => ({
-      path: name,
-      migrationFile: { path: "migration.sql", content: { tag: "ok", value: fs.readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql"), "utf8") } },
-    })),
+    migrationDirectories: dirs
+      .filter((name) => !wanted || wanted.has(name))
+      .map((name) => ({
+        path: name,
+        migrationFile: {
+          path: "migration.sql",
+          content: { tag: "ok", value: fs.readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql"), "utf8") },
+        },
+      })),
   };
 }
 

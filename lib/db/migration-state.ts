@@ -10,7 +10,11 @@ export function migrationsOnDisk(root = process.cwd()): string[] {
   // turbopackIgnore: read at run time from the checkout, not a build input.
   const dir = path.join(/*turbopackIgnore: true*/ root, "prisma", "migrations");
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 }
 
 /** The SQL listing migrations that finished and were not rolled back. */

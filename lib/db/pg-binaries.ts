@@ -46,14 +46,19 @@ export async function pgBinaries(nativeDir?: string): Promise<PgBinaries> {
   }
   const version = JSON.parse(fs.readFileSync(path.join(native, "..", "package.json"), "utf8")).version as string;
   if (isRoot() && !reachableByOthers(path.join(native, "bin"))) native = copyReachable(native, version);
-  return { initdb: path.join(native, "bin", "initdb"), postgres: path.join(native, "bin", "postgres"), major: Number(version.split(".")[0]) };
+  return {
+    initdb: path.join(native, "bin", "initdb"),
+    postgres: path.join(native, "bin", "postgres"),
+    major: Number(version.split(".")[0]),
+  };
 }
 
 function safeRootDir(dir: string): string {
   fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
   const st = fs.lstatSync(dir);
   // Never run binaries from, or keep data in, a place another user could have prepared.
-  if (!st.isDirectory() || st.uid !== 0 || st.mode & 0o022) throw new StartupError(`${dir} must be a directory owned by root and writable only by root: remove it and start again`);
+  if (!st.isDirectory() || st.uid !== 0 || st.mode & 0o022)
+    throw new StartupError(`${dir} must be a directory owned by root and writable only by root: remove it and start again`);
   fs.chmodSync(dir, 0o755);
   return dir;
 }

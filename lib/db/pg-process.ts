@@ -34,7 +34,11 @@ function bestLocale(): string {
   if (locale) return locale;
   let available = new Set<string>();
   try {
-    available = new Set(execFileSync("locale", ["-a"], { encoding: "utf8" }).split(/\r?\n/).map((l) => l.trim()));
+    available = new Set(
+      execFileSync("locale", ["-a"], { encoding: "utf8" })
+        .split(/\r?\n/)
+        .map((l) => l.trim()),
+    );
   } catch {
     // no `locale` program
   }
@@ -43,7 +47,11 @@ function bestLocale(): string {
 }
 
 function run(bin: string, args: string[], onReady?: (line: string) => boolean): { child: ChildProcess; done: Promise<void> } {
-  const child = spawn(bin, args, { ...postgresUser(), env: { ...process.env, LC_MESSAGES: bestLocale() }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(bin, args, {
+    ...postgresUser(),
+    env: { ...process.env, LC_MESSAGES: bestLocale() },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let tail = "";
   const done = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -58,7 +66,12 @@ function run(bin: string, args: string[], onReady?: (line: string) => boolean): 
     child.once("close", (code, signal) => {
       if (code === 0 && !onReady) return resolve();
       // The server's own last lines say why ("No space left on device", "incompatible with this version"…).
-      const reason = tail.trim().split("\n").filter((l) => /FATAL|ERROR|error|No space|denied/.test(l)).at(-1) ?? tail.trim().split("\n").at(-1);
+      const reason =
+        tail
+          .trim()
+          .split("\n")
+          .filter((l) => /FATAL|ERROR|error|No space|denied/.test(l))
+          .at(-1) ?? tail.trim().split("\n").at(-1);
       reject(new Error(`${path.basename(bin)} exited (${code ?? signal}): ${reason ?? "no output"}`));
     });
   });
@@ -79,7 +92,13 @@ export async function initdb(bins: PgBinaries, dir: string, password: string): P
     fs.chmodSync(pwDir, 0o711);
   }
   try {
-    await run(bins.initdb, [`--pgdata=${dir}`, "--auth=scram-sha-256", "--username=postgres", `--pwfile=${pwFile}`, `--lc-messages=${bestLocale()}`]).done;
+    await run(bins.initdb, [
+      `--pgdata=${dir}`,
+      "--auth=scram-sha-256",
+      "--username=postgres",
+      `--pwfile=${pwFile}`,
+      `--lc-messages=${bestLocale()}`,
+    ]).done;
   } finally {
     fs.rmSync(pwDir, { recursive: true, force: true });
   }
@@ -91,7 +110,9 @@ export interface PgServer {
 
 /** Starts postgres on `dir` and resolves once it accepts connections. */
 export async function startPostgres(bins: PgBinaries, dir: string, port: number, flags: string[]): Promise<PgServer> {
-  const { child, done } = run(bins.postgres, ["-D", dir, "-p", String(port), ...flags], (text) => text.includes("ready to accept connections"));
+  const { child, done } = run(bins.postgres, ["-D", dir, "-p", String(port), ...flags], (text) =>
+    text.includes("ready to accept connections"),
+  );
   await done;
   let stopped: Promise<void> | undefined;
   return {

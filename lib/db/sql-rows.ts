@@ -16,11 +16,18 @@ export type SqlRows = (sql: string, params: unknown[]) => Promise<Record<string,
 
 export const onPool: SqlRows = async (sql, params) => (await dbPool().query(sql, params)).rows;
 
-export const inTx = (tx: Tx): SqlRows => (sql, params) => tx.$queryRawUnsafe(sql, ...params);
+export const inTx =
+  (tx: Tx): SqlRows =>
+  (sql, params) =>
+    tx.$queryRawUnsafe(sql, ...params);
 
 /** The error's SQLSTATE and message as PostgreSQL sent them, from either driver. */
 export function sqlError(err: unknown): { code?: string; message?: string } {
-  const e = err as { code?: unknown; message?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string } } } };
+  const e = err as {
+    code?: unknown;
+    message?: string;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string } } };
+  };
   const cause = e?.meta?.driverAdapterError?.cause;
   if (cause) return { code: cause.originalCode, message: cause.originalMessage };
   return typeof e?.code === "string" ? { code: e.code, message: e.message } : {};

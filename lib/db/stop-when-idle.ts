@@ -14,7 +14,8 @@ export async function stopWhenIdle(url: string, stop: () => Promise<void>): Prom
   try {
     while (Date.now() < deadline) {
       const { rows } = await client.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      );
       if (rows[0].n > 0) idleSince = 0;
       else if (!idleSince) idleSince = Date.now();
       // Another process has short gaps between its connections; a second of quiet is not one.

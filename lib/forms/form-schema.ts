@@ -20,7 +20,10 @@ export const FormFieldSchema = z
     type: z.enum(FORM_FIELD_TYPES),
     label: LanguageTextSchema.optional().transform((v) => v ?? EMPTY_TEXT),
     placeholder: LanguageTextSchema.optional().transform((v) => v ?? EMPTY_TEXT),
-    required: z.boolean().optional().transform((v) => v ?? false),
+    required: z
+      .boolean()
+      .optional()
+      .transform((v) => v ?? false),
     regex: z.string().max(MAX_PATTERN_LENGTH).optional(),
     min: z.number().finite().optional(),
     max: z.number().finite().optional(),
@@ -48,15 +51,13 @@ export const FormFieldSchema = z
     }
   });
 
-export const ManualFormSchemaSchema = z
-  .object({ fields: z.array(FormFieldSchema).max(100) })
-  .superRefine((s, ctx) => {
-    const seen = new Set<string>();
-    s.fields.forEach((f, i) => {
-      if (seen.has(f.key)) ctx.addIssue({ code: "custom", path: ["fields", i, "key"], message: `duplicate field key ${f.key}` });
-      seen.add(f.key);
-    });
+export const ManualFormSchemaSchema = z.object({ fields: z.array(FormFieldSchema).max(100) }).superRefine((s, ctx) => {
+  const seen = new Set<string>();
+  s.fields.forEach((f, i) => {
+    if (seen.has(f.key)) ctx.addIssue({ code: "custom", path: ["fields", i, "key"], message: `duplicate field key ${f.key}` });
+    seen.add(f.key);
   });
+});
 
 export type FormField = z.infer<typeof FormFieldSchema>;
 export type ManualFormSchema = z.infer<typeof ManualFormSchemaSchema>;

@@ -31,7 +31,13 @@ function errorOf(fn: () => unknown): AppError {
 describe("manual_form_schema (spec 4.5 schema keys)", () => {
   it("accepts every field type and fills label/placeholder/required defaults", () => {
     const f = schema.fields[1];
-    expect(f).toMatchObject({ key: "note", type: "textarea", required: false, label: { "zh-CN": "", en: "" }, placeholder: { "zh-CN": "", en: "" } });
+    expect(f).toMatchObject({
+      key: "note",
+      type: "textarea",
+      required: false,
+      label: { "zh-CN": "", en: "" },
+      placeholder: { "zh-CN": "", en: "" },
+    });
     expect(schema.fields[0].label).toEqual({ "zh-CN": "", en: "Account" });
   });
 
@@ -43,7 +49,12 @@ describe("manual_form_schema (spec 4.5 schema keys)", () => {
       { fields: [{ key: "a", type: "text", regex: "(" }] },
       { fields: [{ key: "a", type: "select" }] },
       { fields: [{ key: "a", type: "checkbox", options: ["x", "x"] }] },
-      { fields: [{ key: "a", type: "text" }, { key: "a", type: "email" }] },
+      {
+        fields: [
+          { key: "a", type: "text" },
+          { key: "a", type: "email" },
+        ],
+      },
       { fields: [{ key: "a", type: "number", min: 5, max: 1 }] },
       { fields: [{ key: "a", type: "text", min_len: 5, max_len: 1 }] },
       { fields: [{ key: "a", type: "text", min_len: -1 }] },
@@ -76,46 +87,83 @@ describe("manual_form_data normalisation (D33)", () => {
     const e = errorOf(() => normalizeManualForm(schema, { account: "abc", hacker: "x" }));
     expect(e.publicMessage).toBe("manual_form_data.hacker: unknown field");
     // A key that is not a valid field key is not echoed.
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", "<script>": "x" })).publicMessage).toBe("manual_form_data: unknown field");
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", "<script>": "x" })).publicMessage).toBe(
+      "manual_form_data: unknown field",
+    );
   });
 
   it("checks types", () => {
     expect(errorOf(() => normalizeManualForm(schema, { account: 123 })).publicMessage).toBe("manual_form_data.account: must be a string");
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", level: "ten" })).publicMessage).toBe("manual_form_data.level: must be a number");
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", level: "ten" })).publicMessage).toBe(
+      "manual_form_data.level: must be a number",
+    );
     expect(errorOf(() => normalizeManualForm(schema, { account: "abc", level: true })).code).toBe("bad_request");
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", extras: "a" })).publicMessage).toBe("manual_form_data.extras: must be an array of strings");
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", email: "not-an-email" })).publicMessage).toBe("manual_form_data.email: must be an e-mail address");
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", phone: "call me" })).publicMessage).toBe("manual_form_data.phone: must be a phone number");
-    expect(normalizeManualForm(schema, { account: "abc", email: " a@b.co ", phone: " +86 138-0000-0000 " })).toEqual({ account: "abc", email: "a@b.co", phone: "+86 138-0000-0000" });
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", extras: "a" })).publicMessage).toBe(
+      "manual_form_data.extras: must be an array of strings",
+    );
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", email: "not-an-email" })).publicMessage).toBe(
+      "manual_form_data.email: must be an e-mail address",
+    );
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", phone: "call me" })).publicMessage).toBe(
+      "manual_form_data.phone: must be a phone number",
+    );
+    expect(normalizeManualForm(schema, { account: "abc", email: " a@b.co ", phone: " +86 138-0000-0000 " })).toEqual({
+      account: "abc",
+      email: "a@b.co",
+      phone: "+86 138-0000-0000",
+    });
   });
 
   it("checks lengths in characters, not UTF-16 units", () => {
-    expect(errorOf(() => normalizeManualForm(schema, { account: "ab" })).publicMessage).toBe("manual_form_data.account: must be at least 3 characters");
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abcdefghijk" })).publicMessage).toBe("manual_form_data.account: must be at most 10 characters");
+    expect(errorOf(() => normalizeManualForm(schema, { account: "ab" })).publicMessage).toBe(
+      "manual_form_data.account: must be at least 3 characters",
+    );
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abcdefghijk" })).publicMessage).toBe(
+      "manual_form_data.account: must be at most 10 characters",
+    );
     const emojiSchema = ManualFormSchemaSchema.parse({ fields: [{ key: "e", type: "text", max_len: 3 }] });
     expect(normalizeManualForm(emojiSchema, { e: "😀😀😀" })).toEqual({ e: "😀😀😀" });
   });
 
   it("checks the regular expression", () => {
-    expect(errorOf(() => normalizeManualForm(schema, { account: "ab cd" })).publicMessage).toBe("manual_form_data.account: does not match the required format");
+    expect(errorOf(() => normalizeManualForm(schema, { account: "ab cd" })).publicMessage).toBe(
+      "manual_form_data.account: does not match the required format",
+    );
   });
 
   it("accepts numbers as JSON numbers or numeric strings, stores numbers, and checks ranges", () => {
     expect(normalizeManualForm(schema, { account: "abc", level: 5 })).toEqual({ account: "abc", level: 5 });
     expect(normalizeManualForm(schema, { account: "abc", level: " 42.5 " })).toEqual({ account: "abc", level: 42.5 });
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", level: 0 })).publicMessage).toBe("manual_form_data.level: must be at least 1");
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", level: "100" })).publicMessage).toBe("manual_form_data.level: must be at most 99");
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", level: "1e999" })).publicMessage).toBe("manual_form_data.level: must be a number");
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", level: 0 })).publicMessage).toBe(
+      "manual_form_data.level: must be at least 1",
+    );
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", level: "100" })).publicMessage).toBe(
+      "manual_form_data.level: must be at most 99",
+    );
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", level: "1e999" })).publicMessage).toBe(
+      "manual_form_data.level: must be a number",
+    );
   });
 
   it("checks select and radio options on the trimmed value", () => {
-    expect(normalizeManualForm(schema, { account: "abc", server: " asia ", side: "blue" })).toEqual({ account: "abc", server: "asia", side: "blue" });
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", server: "mars" })).publicMessage).toBe("manual_form_data.server: is not one of the allowed options");
-    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", side: "green" })).publicMessage).toBe("manual_form_data.side: is not one of the allowed options");
+    expect(normalizeManualForm(schema, { account: "abc", server: " asia ", side: "blue" })).toEqual({
+      account: "abc",
+      server: "asia",
+      side: "blue",
+    });
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", server: "mars" })).publicMessage).toBe(
+      "manual_form_data.server: is not one of the allowed options",
+    );
+    expect(errorOf(() => normalizeManualForm(schema, { account: "abc", side: "green" })).publicMessage).toBe(
+      "manual_form_data.side: is not one of the allowed options",
+    );
   });
 
   it("trims, de-duplicates and sorts checkbox values before checking options", () => {
-    expect(normalizeManualForm(schema, { account: "abc", extras: [" c", "a ", "c", "", "a"] })).toEqual({ account: "abc", extras: ["a", "c"] });
+    expect(normalizeManualForm(schema, { account: "abc", extras: [" c", "a ", "c", "", "a"] })).toEqual({
+      account: "abc",
+      extras: ["a", "c"],
+    });
     expect(normalizeManualForm(schema, { account: "abc", extras: ["  "] })).toEqual({ account: "abc" });
     expect(errorOf(() => normalizeManualForm(schema, { account: "abc", extras: ["a", "z"] })).publicMessage).toBe(
       "manual_form_data.extras: contains a value that is not an allowed option",
@@ -124,7 +172,13 @@ describe("manual_form_data normalisation (D33)", () => {
 
   it("never puts a submitted value into an error message", () => {
     const secret = "TOPSECRET-VALUE";
-    const attempts = [{ account: secret }, { account: "abc", server: secret }, { account: "abc", level: secret }, { account: "abc", extras: [secret] }, { account: `${secret} x` }];
+    const attempts = [
+      { account: secret },
+      { account: "abc", server: secret },
+      { account: "abc", level: secret },
+      { account: "abc", extras: [secret] },
+      { account: `${secret} x` },
+    ];
     for (const a of attempts) expect(errorOf(() => normalizeManualForm(schema, a)).publicMessage).not.toContain(secret);
   });
 
@@ -162,9 +216,18 @@ describe("issue 8.6: form patterns run on a linear-time engine", () => {
   });
 
   it("issue 8.6: text values longer than 10,000 characters are refused before any check runs", () => {
-    const open = ManualFormSchemaSchema.parse({ fields: [{ key: "note", type: "textarea" }, { key: "level", type: "number" }] });
-    expect(errorOf(() => normalizeManualForm(open, { note: "x".repeat(10_001) })).publicMessage).toBe("manual_form_data.note: must be at most 10000 characters");
-    expect(errorOf(() => normalizeManualForm(open, { level: "1".repeat(10_001) })).publicMessage).toBe("manual_form_data.level: must be at most 10000 characters");
+    const open = ManualFormSchemaSchema.parse({
+      fields: [
+        { key: "note", type: "textarea" },
+        { key: "level", type: "number" },
+      ],
+    });
+    expect(errorOf(() => normalizeManualForm(open, { note: "x".repeat(10_001) })).publicMessage).toBe(
+      "manual_form_data.note: must be at most 10000 characters",
+    );
+    expect(errorOf(() => normalizeManualForm(open, { level: "1".repeat(10_001) })).publicMessage).toBe(
+      "manual_form_data.level: must be at most 10000 characters",
+    );
     expect(normalizeManualForm(open, { note: "x".repeat(10_000) })).toEqual({ note: "x".repeat(10_000) });
   });
 });

@@ -52,7 +52,8 @@ function normalizeField(field: FormField, raw: unknown): FormValue | undefined {
   const name = `manual_form_data.${field.key}`;
   if (raw === undefined || raw === null) return undefined;
   // Before any other check: no value the product could want is this long, and nothing below sees more.
-  if (typeof raw === "string" && raw.length > MAX_FORM_VALUE_LENGTH) throw appError("bad_request", `${name}: must be at most ${MAX_FORM_VALUE_LENGTH} characters`);
+  if (typeof raw === "string" && raw.length > MAX_FORM_VALUE_LENGTH)
+    throw appError("bad_request", `${name}: must be at most ${MAX_FORM_VALUE_LENGTH} characters`);
   switch (field.type) {
     case "number":
       return normalizeNumber(field, raw, name);
@@ -70,15 +71,18 @@ function normalizeField(field: FormField, raw: unknown): FormValue | undefined {
 
 function checkText(field: FormField, text: string, name: string) {
   const length = [...text].length; // characters, not UTF-16 units
-  if (field.min_len !== undefined && length < field.min_len) throw appError("bad_request", `${name}: must be at least ${field.min_len} characters`);
-  if (field.max_len !== undefined && length > field.max_len) throw appError("bad_request", `${name}: must be at most ${field.max_len} characters`);
+  if (field.min_len !== undefined && length < field.min_len)
+    throw appError("bad_request", `${name}: must be at least ${field.min_len} characters`);
+  if (field.max_len !== undefined && length > field.max_len)
+    throw appError("bad_request", `${name}: must be at most ${field.max_len} characters`);
   if (field.type === "email" && !EMAIL_RE.test(text)) throw appError("bad_request", `${name}: must be an e-mail address`);
   if (field.type === "phone" && !PHONE_RE.test(text)) throw appError("bad_request", `${name}: must be a phone number`);
   if ((field.type === "select" || field.type === "radio") && !field.options?.includes(text)) {
     throw appError("bad_request", `${name}: is not one of the allowed options`);
   }
   // Lengths first: the pattern only ever sees bounded input.
-  if (field.regex !== undefined && !matchesFormPattern(field.regex, text)) throw appError("bad_request", `${name}: does not match the required format`);
+  if (field.regex !== undefined && !matchesFormPattern(field.regex, text))
+    throw appError("bad_request", `${name}: does not match the required format`);
 }
 
 function normalizeNumber(field: FormField, raw: unknown, name: string): number | undefined {
@@ -100,7 +104,8 @@ function normalizeCheckbox(field: FormField, raw: unknown, name: string): string
   if (!Array.isArray(raw) || raw.some((v) => typeof v !== "string")) throw appError("bad_request", `${name}: must be an array of strings`);
   const values = [...new Set((raw as string[]).map((v) => v.trim()).filter((v) => v !== ""))].sort();
   if (values.length === 0) return undefined;
-  for (const v of values) if (!field.options?.includes(v)) throw appError("bad_request", `${name}: contains a value that is not an allowed option`);
+  for (const v of values)
+    if (!field.options?.includes(v)) throw appError("bad_request", `${name}: contains a value that is not an allowed option`);
   return values.map(escapeHtml);
 }
 

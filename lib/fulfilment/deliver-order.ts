@@ -18,7 +18,6 @@ export interface DeliverOrderInput {
   onceToken?: string;
 }
 
-
 /**
  * Manual fulfilment (admin UI, `npm run cli -- order:deliver`): a processing
  * or review order becomes delivered with the given lines, its Profile U
@@ -33,11 +32,25 @@ export async function deliverOrder(input: DeliverOrderInput) {
   return db().$transaction(async (tx) => {
     await consumeOnceToken(tx, input.onceToken, "order.deliver");
     const orderId = await orderIdByNo(tx, input.orderNo);
-    const result = await transitionOrder(tx, orderId, { to: "delivered", lines, source: "manual", adminUserId: actor.kind === "admin" ? actor.id : undefined });
-    await writeAuditLog(tx, {
-      actor, action: "order.deliver", targetType: "order",
-      targetId: result.orderNo, details: { orderId, from: result.from, lines: lines.length },
+    const result = await transitionOrder(tx, orderId, {
+      to: "delivered",
+      lines,
+      source: "manual",
+      adminUserId: actor.kind === "admin" ? actor.id : undefined,
     });
-    return { orderId, orderNo: result.orderNo, status: "delivered" as const, lines: lines.length, callbackQueued: result.callbackId !== null };
+    await writeAuditLog(tx, {
+      actor,
+      action: "order.deliver",
+      targetType: "order",
+      targetId: result.orderNo,
+      details: { orderId, from: result.from, lines: lines.length },
+    });
+    return {
+      orderId,
+      orderNo: result.orderNo,
+      status: "delivered" as const,
+      lines: lines.length,
+      callbackQueued: result.callbackId !== null,
+    };
   });
 }

@@ -34,8 +34,11 @@ export async function failOrder(input: FailOrderInput) {
     const orderId = await orderIdByNo(tx, input.orderNo);
     const result = await transitionOrder(tx, orderId, { to: "failed", reason, adminUserId: actor.kind === "admin" ? actor.id : undefined });
     await writeAuditLog(tx, {
-      actor, action: "order.fail", targetType: "order",
-      targetId: result.orderNo, details: { orderId, from: result.from, reason },
+      actor,
+      action: "order.fail",
+      targetType: "order",
+      targetId: result.orderNo,
+      details: { orderId, from: result.from, reason },
     });
     return { orderId, orderNo: result.orderNo, status: "failed" as const, reason, callbackQueued: result.callbackId !== null };
   });

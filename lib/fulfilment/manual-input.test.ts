@@ -10,7 +10,10 @@ import { failOrder, FailReasonSchema } from "./fail-order";
 // database access, so no database is needed here.
 
 async function refusal(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   expect((err as AppError).code).toBe("bad_request");
   return (err as AppError).publicMessage;
@@ -21,7 +24,9 @@ describe("manual fulfilment input, one rule each (issue 9.3)", () => {
     for (const reason of ["", "   ", "x".repeat(201), ` ${"y".repeat(201)} `]) {
       const schema = FailReasonSchema.safeParse(reason);
       expect(schema.success, JSON.stringify(reason)).toBe(false);
-      expect(await refusal(failOrder({ orderNo: "SK-NONE", reason, actor: SYSTEM_ACTOR }))).toBe(`reason ${schema.error!.issues[0].message}`);
+      expect(await refusal(failOrder({ orderNo: "SK-NONE", reason, actor: SYSTEM_ACTOR }))).toBe(
+        `reason ${schema.error!.issues[0].message}`,
+      );
     }
     expect(FailReasonSchema.parse(` ${"z".repeat(200)} `)).toBe("z".repeat(200));
   });
@@ -31,7 +36,9 @@ describe("manual fulfilment input, one rule each (issue 9.3)", () => {
       const schema = DeliveryPayloadSchema.safeParse(payloadText);
       expect(schema.success).toBe(false);
       expect(schema.error!.issues).toHaveLength(1);
-      expect(await refusal(deliverOrder({ orderNo: "SK-NONE", payloadText, actor: SYSTEM_ACTOR }))).toBe(`payload ${schema.error!.issues[0].message}`);
+      expect(await refusal(deliverOrder({ orderNo: "SK-NONE", payloadText, actor: SYSTEM_ACTOR }))).toBe(
+        `payload ${schema.error!.issues[0].message}`,
+      );
     }
     expect(DeliveryPayloadSchema.parse("A\nB")).toBe("A\nB");
   });

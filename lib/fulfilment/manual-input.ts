@@ -14,7 +14,10 @@ const MAX_PAYLOAD_CHARS = 1_000_000;
 
 /** Non-empty lines, trimmed, CRLF or LF: each becomes one delivery_data entry (D21). */
 export function payloadLines(text: string): string[] {
-  return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
 }
 
 /** What is delivered by hand: at least one non-empty line, at most a million characters. */

@@ -26,19 +26,24 @@ beforeAll(async () => {
 let seq = 0;
 const no = () => `SM-${Date.now()}-${++seq}`;
 
-
-async function setup(opts: { stockQuantity?: number | null; profile?: "U" | "P"; callbackUrl?: string; fulfillmentType?: "manual" | "upstream" } = {}) {
+async function setup(
+  opts: { stockQuantity?: number | null; profile?: "U" | "P"; callbackUrl?: string; fulfillmentType?: "manual" | "upstream" } = {},
+) {
   const buyer = await makeBuyer({ pointsCents: 100_000n });
   const { sku } = await makeProduct({
-    fulfillmentType: opts.fulfillmentType ?? "manual", priceCents: 1500n,
+    fulfillmentType: opts.fulfillmentType ?? "manual",
+    priceCents: 1500n,
     stockQuantity: opts.stockQuantity === undefined ? 10 : opts.stockQuantity,
   });
   const credential = { id: buyer.id, userId: buyer.user.id };
   const order = async (quantity = 1) =>
-    (await createOrder({
-      credential, profile: opts.profile ?? "P",
-      input: { downstreamOrderNo: no(), skuId: sku.id, quantity, ...(opts.callbackUrl ? { callbackUrl: opts.callbackUrl } : {}) },
-    })).order;
+    (
+      await createOrder({
+        credential,
+        profile: opts.profile ?? "P",
+        input: { downstreamOrderNo: no(), skuId: sku.id, quantity, ...(opts.callbackUrl ? { callbackUrl: opts.callbackUrl } : {}) },
+      })
+    ).order;
   return { buyer, sku, order };
 }
 
@@ -89,7 +94,11 @@ describe("manual delivery and failure", () => {
     await db().cardKey.update({ where: { id: key.id }, data: { status: "delivered", orderId: o.id, deliveredAt: new Date() } });
     await failOrder({ orderNo: o.orderNo, reason: "cancelled by support" });
     expect((await db().sku.findUniqueOrThrow({ where: { id: sku.id } })).stockQuantity).toBeNull();
-    expect(await db().cardKey.findUniqueOrThrow({ where: { id: key.id } })).toMatchObject({ status: "available", orderId: null, deliveredAt: null });
+    expect(await db().cardKey.findUniqueOrThrow({ where: { id: key.id } })).toMatchObject({
+      status: "available",
+      orderId: null,
+      deliveredAt: null,
+    });
   });
 
   it("processing → unknown_review (internal, no callback) → delivered or failed", async () => {
@@ -123,8 +132,16 @@ describe("manual delivery and failure", () => {
     e = await expectError(deliverOrder({ orderNo: f.orderNo, payloadText: "Y" }), "order_final", 409);
     expect(e.publicMessage).toContain("already failed");
     await expectError(failOrder({ orderNo: f.orderNo, reason: "again" }), "order_final", 409);
-    await expectError(db().$transaction((tx) => transitionOrder(tx, d.id, { to: "unknown_review" })), "order_final", 409);
-    await expectError(db().$transaction((tx) => transitionOrder(tx, r.id, { to: "unknown_review" })), "invalid_transition", 409);
+    await expectError(
+      db().$transaction((tx) => transitionOrder(tx, d.id, { to: "unknown_review" })),
+      "order_final",
+      409,
+    );
+    await expectError(
+      db().$transaction((tx) => transitionOrder(tx, r.id, { to: "unknown_review" })),
+      "invalid_transition",
+      409,
+    );
 
     expect(await balanceOf(buyer.user.id)).toBe(balanceBefore); // no second refund
     expect(openPayload((await db().fulfillment.findUniqueOrThrow({ where: { orderId: d.id } })).payloadCiphertext!)).toEqual(["X"]);
@@ -154,8 +171,14 @@ describe("callbacks queued with the change (D26, D28)", () => {
     expect(cb.body).not.toContain("CARD-1"); // card keys are not stored in the clear
     const body = JSON.parse(openCallbackBody(cb.body));
     expect(body).toMatchObject({
-      event: "order.updated", ok: true, order_id: o.id, order_no: o.orderNo, downstream_order_no: o.downstreamOrderNo,
-      status: "delivered", amount: "15.00", currency: "CNY",
+      event: "order.updated",
+      ok: true,
+      order_id: o.id,
+      order_no: o.orderNo,
+      downstream_order_no: o.downstreamOrderNo,
+      status: "delivered",
+      amount: "15.00",
+      currency: "CNY",
       fulfillment: { type: "card_key", status: "delivered", payload: "CARD-1\nCARD-2", delivery_data: ["CARD-1", "CARD-2"] },
     });
     expect(Number.isInteger(body.timestamp)).toBe(true);

@@ -12,7 +12,12 @@ export type OrderChange =
   /** `lines` become delivery_data (D21); stored encrypted as a JSON array. */
   | { to: "delivered"; lines: string[]; source: "manual" | "upstream"; adminUserId?: number }
   /** `reason` becomes the P error_message (D22): short, for the buyer, no secrets. */
-  | { to: "failed"; reason: string; adminUserId?: number; /** Issue 25: an upstream purchase failed (operators are alerted); our words, no secrets. */ upstreamFailure?: string }
+  | {
+      to: "failed";
+      reason: string;
+      adminUserId?: number;
+      /** Issue 25: an upstream purchase failed (operators are alerted); our words, no secrets. */ upstreamFailure?: string;
+    }
   | { to: "unknown_review" };
 
 export interface TransitionResult {

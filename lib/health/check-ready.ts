@@ -30,7 +30,9 @@ const g = globalThis as unknown as { __cardkeyWorker?: Promise<unknown> };
 export async function checkReady(timeoutMs = 2000): Promise<Readiness | Stopping> {
   if (isStopping()) return { ok: false, stopping: true };
   const applied = await withTimeout(
-    db().$queryRawUnsafe<{ migration_name: string }[]>(APPLIED_MIGRATIONS_SQL).then((rows) => rows.map((r) => r.migration_name)),
+    db()
+      .$queryRawUnsafe<{ migration_name: string }[]>(APPLIED_MIGRATIONS_SQL)
+      .then((rows) => rows.map((r) => r.migration_name)),
     timeoutMs,
   ).catch(() => undefined);
   const database = applied ? "up" : "down";

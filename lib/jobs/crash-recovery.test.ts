@@ -33,9 +33,14 @@ let receiver: CallbackReceiver;
 let bPool: pg.Pool;
 
 const aEnv = {
-  WORKER_IN_SERVER: "true", WORKER_CONCURRENCY: "4", WORKER_POLL_INTERVAL_MS: "100", WORKER_SWEEP_INTERVAL_MS: "500",
-  UPSTREAM_POLL_SCHEDULE: "0.2", UPSTREAM_HTTP_TIMEOUT_MS: "3000",
-  CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_RETRY_SCHEDULE: "0.2,0.2,0.2,0.2",
+  WORKER_IN_SERVER: "true",
+  WORKER_CONCURRENCY: "4",
+  WORKER_POLL_INTERVAL_MS: "100",
+  WORKER_SWEEP_INTERVAL_MS: "500",
+  UPSTREAM_POLL_SCHEDULE: "0.2",
+  UPSTREAM_HTTP_TIMEOUT_MS: "3000",
+  CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+  CALLBACK_RETRY_SCHEDULE: "0.2,0.2,0.2,0.2",
 };
 
 beforeAll(async () => {
@@ -47,12 +52,22 @@ beforeAll(async () => {
   const seed = await onDatabase(bUrl, async () => {
     await db().siteSettings.update({ where: { id: 1 }, data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000 } });
     const account = await makeBuyer({ pointsCents: 100_000n });
-    const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, priceCents: 100n, cardKeys: cardKeysFor("CRASH", UPSTREAM_ORDERS + 5) });
+    const { sku } = await makeProduct({
+      categoryId: (await makeCategory()).id,
+      priceCents: 100n,
+      cardKeys: cardKeysFor("CRASH", UPSTREAM_ORDERS + 5),
+    });
     return { account, sku };
   });
   B = await startAppServer(bUrl);
   proxyB = await startFaultProxy(B.baseUrl);
-  const conn = await addUpstreamConnection({ name: "B", baseUrl: proxyB.origin, profile: "P", apiKey: seed.account.apiKey, apiSecret: seed.account.apiSecret });
+  const conn = await addUpstreamConnection({
+    name: "B",
+    baseUrl: proxyB.origin,
+    profile: "P",
+    apiKey: seed.account.apiKey,
+    apiSecret: seed.account.apiSecret,
+  });
   await importUpstreamCatalog({ connectionId: conn.id });
   A = await startAppServer(aUrl, aEnv);
 }, 180_000);
@@ -75,7 +90,8 @@ describe("crash in the middle of deliveries and upstream purchases", () => {
 
     const order = (skuId: number, i: number) =>
       createOrder({
-        credential, profile: "U",
+        credential,
+        profile: "U",
         input: { downstreamOrderNo: `CRASH-${skuId}-${i}`, skuId, quantity: 1, callbackUrl: `${receiver.origin}/cb/${skuId}/${i}` },
       }).then((r) => r.order);
     const upstreamOrders = [];
@@ -130,7 +146,9 @@ describe("crash in the middle of deliveries and upstream purchases", () => {
                         GROUP BY u."id", u."balanceCents" HAVING u."balanceCents" <> COALESCE(sum(l."deltaCents"), 0)`;
     expect(await db().$queryRawUnsafe(mismatches)).toEqual([]);
     expect((await bPool.query(mismatches)).rows).toEqual([]);
-    expect((await db().user.findUniqueOrThrow({ where: { id: buyer.user.id } })).balanceCents).toBe(1_000_000n - 100n * BigInt(UPSTREAM_ORDERS) - 300n * BigInt(MANUAL_ORDERS));
+    expect((await db().user.findUniqueOrThrow({ where: { id: buyer.user.id } })).balanceCents).toBe(
+      1_000_000n - 100n * BigInt(UPSTREAM_ORDERS) - 300n * BigInt(MANUAL_ORDERS),
+    );
     console.info(`crash test: killed with ${doneAtKill}/${UPSTREAM_ORDERS} purchases and ${callbacksAtKill}/${all.length} callbacks done`);
   }, 180_000);
 });

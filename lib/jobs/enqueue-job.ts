@@ -48,12 +48,7 @@ export interface EnqueueOptions {
  * job, whatever moment a process dies. Workers are woken by the NOTIFY that
  * add_job sends, which PostgreSQL delivers at commit.
  */
-export async function enqueueJob<N extends JobName>(
-  tx: Tx,
-  name: N,
-  payload: JobPayloads[N],
-  opts: EnqueueOptions = {},
-): Promise<bigint> {
+export async function enqueueJob<N extends JobName>(tx: Tx, name: N, payload: JobPayloads[N], opts: EnqueueOptions = {}): Promise<bigint> {
   const rows = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT (graphile_worker.add_job(
       identifier => ${name}::text,

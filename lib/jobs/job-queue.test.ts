@@ -38,7 +38,8 @@ async function callbackOrders(n: number) {
   const orders = [];
   for (let i = 0; i < n; i++) {
     const { order } = await createOrder({
-      credential: { id: buyer.id, userId: buyer.user.id }, profile: "U",
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
       input: { downstreamOrderNo: `JQ-${Date.now()}-${++seq}`, skuId: sku.id, quantity: 1, callbackUrl: `${receiver.origin}/jobs/${seq}` },
     });
     orders.push(order);
@@ -49,10 +50,12 @@ const jobKeysOf = async () => (await listJobs({ limit: 1000 })).map((j) => j.key
 
 describe("job queue", () => {
   it("a job enqueued in a transaction that rolls back does not exist; a committed one does", async () => {
-    await db().$transaction(async (tx) => {
-      await enqueueJob(tx, "callback:deliver", { callbackId: 999_001, attempt: 0 }, { jobKey: "test:rolled-back" });
-      throw new Error("roll back");
-    }).catch(() => {});
+    await db()
+      .$transaction(async (tx) => {
+        await enqueueJob(tx, "callback:deliver", { callbackId: 999_001, attempt: 0 }, { jobKey: "test:rolled-back" });
+        throw new Error("roll back");
+      })
+      .catch(() => {});
     await db().$transaction((tx) => enqueueJob(tx, "callback:deliver", { callbackId: 999_002, attempt: 0 }, { jobKey: "test:committed" }));
     const keys = await jobKeysOf();
     expect(keys).not.toContain("test:rolled-back");
@@ -64,16 +67,29 @@ describe("job queue", () => {
 
   it("lists pending and failed jobs for the administrator; a failed job can be retried", async () => {
     const id = await db().$transaction((tx) =>
-      enqueueJob(tx, "callback:deliver", { callbackId: 999_003, attempt: 0 }, { jobKey: "test:to-fail", runAt: new Date(Date.now() + 3600_000) }),
+      enqueueJob(
+        tx,
+        "callback:deliver",
+        { callbackId: 999_003, attempt: 0 },
+        { jobKey: "test:to-fail", runAt: new Date(Date.now() + 3600_000) },
+      ),
     );
     const pending = await listJobs({ state: "pending", limit: 1000 });
-    expect(pending.find((j) => j.id === String(id))).toMatchObject({ task: "callback:deliver", state: "pending", attempts: 0, payload: { callbackId: 999_003, attempt: 0 } });
+    expect(pending.find((j) => j.id === String(id))).toMatchObject({
+      task: "callback:deliver",
+      state: "pending",
+      attempts: 0,
+      payload: { callbackId: 999_003, attempt: 0 },
+    });
     await db().$executeRaw`UPDATE graphile_worker._private_jobs SET attempts = max_attempts, last_error = 'boom' WHERE id = ${id}`;
     const failed = await listJobs({ state: "failed" });
     expect(failed.find((j) => j.id === String(id))).toMatchObject({ state: "failed", lastError: "boom" });
     expect((await listJobs({ state: "pending", limit: 1000 })).some((j) => j.id === String(id))).toBe(false);
     expect(await retryJob(String(id))).toBe(true);
-    expect((await listJobs({ state: "pending", limit: 1000 })).find((j) => j.id === String(id))).toMatchObject({ attempts: 0, lastError: null });
+    expect((await listJobs({ state: "pending", limit: 1000 })).find((j) => j.id === String(id))).toMatchObject({
+      attempts: 0,
+      lastError: null,
+    });
     await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key LIKE 'test:%'`;
   });
 
@@ -84,7 +100,9 @@ describe("job queue", () => {
       receiver.received.length = 0;
       const orders = await callbackOrders(12);
       await Promise.all(orders.map((o) => deliverOrder({ orderNo: o.orderNo, payloadText: `K-${o.id}` })));
-      await waitFor(async () => (await db().callback.count({ where: { orderId: { in: orders.map((o) => o.id) }, status: "delivered" } })) === 12);
+      await waitFor(
+        async () => (await db().callback.count({ where: { orderId: { in: orders.map((o) => o.id) }, status: "delivered" } })) === 12,
+      );
       await new Promise((r) => setTimeout(r, 200));
       expect(receiver.received).toHaveLength(12);
       expect(new Set(receiver.received.map((r) => JSON.parse(r.body).order_id)).size).toBe(12);
@@ -102,8 +120,10 @@ describe("job queue", () => {
     const cbDead = await db().callback.findFirstOrThrow({ where: { orderId: dead.id } });
     const cbAlive = await db().callback.findFirstOrThrow({ where: { orderId: alive.id } });
     // As if two workers had taken the jobs: one process was killed (-9), one still runs (holds its liveness lock).
-    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = 'gone-host-1-0-dead', locked_at = now() WHERE key = ${`callback:${cbDead.id}`}`;
-    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = 'other-host-2-0-alive', locked_at = now() WHERE key = ${`callback:${cbAlive.id}`}`;
+    await db()
+      .$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = 'gone-host-1-0-dead', locked_at = now() WHERE key = ${`callback:${cbDead.id}`}`;
+    await db()
+      .$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = 'other-host-2-0-alive', locked_at = now() WHERE key = ${`callback:${cbAlive.id}`}`;
     const liveClient = new pg.Client({ connectionString: url });
     await liveClient.connect();
     await holdLivenessLocks(liveClient, ["other-host-2-0-alive"]);
@@ -130,7 +150,9 @@ describe("job queue", () => {
     receiver.received.length = 0;
     const [order] = await callbackOrders(1);
     await db().order.update({ where: { id: order.id }, data: { status: "delivered" } });
-    const cb = await db().callback.create({ data: { orderId: order.id, url: `${receiver.origin}/orphan`, body: '{"orphan":true}', status: "pending" } });
+    const cb = await db().callback.create({
+      data: { orderId: order.id, url: `${receiver.origin}/orphan`, body: '{"orphan":true}', status: "pending" },
+    });
     const worker = await startWorker({ connectionString: url, concurrency: 1, pollIntervalMs: 50 });
     try {
       await waitFor(async () => (await db().callback.findUniqueOrThrow({ where: { id: cb.id } })).status === "delivered");

@@ -30,8 +30,17 @@ export async function listJobs(opts: { state?: JobState; limit?: number } = {}):
   const limit = Math.min(Math.max(opts.limit ?? 100, 1), 1000);
   const rows = await db().$queryRaw<
     {
-      id: bigint; task_identifier: string; state: JobState; run_at: Date; attempts: number; max_attempts: number;
-      last_error: string | null; key: string | null; payload: unknown; locked_by: string | null; created_at: Date;
+      id: bigint;
+      task_identifier: string;
+      state: JobState;
+      run_at: Date;
+      attempts: number;
+      max_attempts: number;
+      last_error: string | null;
+      key: string | null;
+      payload: unknown;
+      locked_by: string | null;
+      created_at: Date;
     }[]
   >`
     SELECT * FROM (
@@ -47,9 +56,17 @@ export async function listJobs(opts: { state?: JobState; limit?: number } = {}):
     ORDER BY j.run_at, j.id
     LIMIT ${limit}`;
   const out: JobRow[] = rows.map((r) => ({
-    id: String(r.id), task: r.task_identifier, state: r.state, runAt: r.run_at.toISOString(),
-    attempts: r.attempts, maxAttempts: r.max_attempts, lastError: r.last_error, key: r.key,
-    payload: r.payload, lockedBy: r.locked_by, createdAt: r.created_at.toISOString(),
+    id: String(r.id),
+    task: r.task_identifier,
+    state: r.state,
+    runAt: r.run_at.toISOString(),
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    lastError: r.last_error,
+    key: r.key,
+    payload: r.payload,
+    lockedBy: r.locked_by,
+    createdAt: r.created_at.toISOString(),
   }));
   return out;
 }

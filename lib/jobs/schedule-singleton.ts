@@ -9,7 +9,12 @@ import { enqueueJob, type JobName } from "./enqueue-job";
  * No job key: adding a keyed job while its twin runs would mark the running
  * one failed for good should its process die. Returns whether one was added.
  */
-export async function scheduleSingleton(task: JobName, { queue, lock }: { queue: string; lock: number }, runAt: Date, selfId: bigint | null): Promise<boolean> {
+export async function scheduleSingleton(
+  task: JobName,
+  { queue, lock }: { queue: string; lock: number },
+  runAt: Date,
+  selfId: bigint | null,
+): Promise<boolean> {
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${lock})`;
     const [row] = await tx.$queryRaw<{ n: bigint }[]>`

@@ -58,8 +58,14 @@ export async function startWorker(opts: StartWorkerOptions = {}): Promise<Worker
   const runners: Runner[] = [];
   for (const workerId of workerIds) {
     const options = {
-      pgPool: pool, concurrency: 1, workerId, taskList, pollInterval,
-      noHandleSignals: true, logger: workerLogger, crontab: "",
+      pgPool: pool,
+      concurrency: 1,
+      workerId,
+      taskList,
+      pollInterval,
+      noHandleSignals: true,
+      logger: workerLogger,
+      crontab: "",
     };
     runners.push(await run(options as RunnerOptions));
   }

@@ -37,7 +37,8 @@ describe("worker inside the app server", () => {
     const buyer = await makeBuyer({ pointsCents: 10_000n });
     const { sku } = await makeProduct({ fulfillmentType: "manual", priceCents: 500n, stockQuantity: 3 });
     const { order } = await createOrder({
-      credential: { id: buyer.id, userId: buyer.user.id }, profile: "U",
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
       input: { downstreamOrderNo: `WS-${Date.now()}`, skuId: sku.id, quantity: 1, callbackUrl: `${receiver.origin}/in-server?token=t0k3n` },
     });
     receiver.respond = (_r, i) => ({ status: i === 0 ? 500 : 200 });

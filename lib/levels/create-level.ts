@@ -25,7 +25,13 @@ export async function createLevel(raw: CreateLevelInput, { actor }: { actor: Act
         data: { slug: input.slug, name: input.name, sortOrder: (last._max.sortOrder ?? 0) + 1 },
         select: { id: true, slug: true, name: true, isDefault: true, sortOrder: true },
       });
-      await writeAuditLog(tx, { actor, action: "level.create", targetType: "member_level", targetId: String(level.id), details: { slug: level.slug, name: input.name } });
+      await writeAuditLog(tx, {
+        actor,
+        action: "level.create",
+        targetType: "member_level",
+        targetId: String(level.id),
+        details: { slug: level.slug, name: input.name },
+      });
       return level;
     });
   } catch (err) {

@@ -42,7 +42,10 @@ describe("member level services (issue 12.4)", () => {
     const renamed = await renameLevel({ slug: "reseller", name: { "zh-CN": "大客户", en: "Key account" } }, admin);
     expect(renamed).toMatchObject({ id: level.id, slug: "reseller", name: { "zh-CN": "大客户", en: "Key account" } });
     await expectError(renameLevel({ slug: "nope", name: { "zh-CN": "x", en: "x" } }, admin), "not_found", 404);
-    expect((await db().auditLog.findFirstOrThrow({ where: { action: "level.rename" } })).details).toMatchObject({ from: { en: "Reseller" }, to: { en: "Key account" } });
+    expect((await db().auditLog.findFirstOrThrow({ where: { action: "level.rename" } })).details).toMatchObject({
+      from: { en: "Reseller" },
+      to: { en: "Key account" },
+    });
   });
 
   it("issue 12.4: setMemberLevel by buyer id (console) checks the id and the level; the buyer page's move is audited", async () => {
@@ -51,7 +54,10 @@ describe("member level services (issue 12.4)", () => {
     await expectError(setMemberLevel({ userId: "not-a-uuid", level: level.slug }, admin), "bad_request", 400);
     await expectError(setMemberLevel({ userId: user.id, level: "no-such-level" }, admin), "not_found", 404);
     await expectError(setMemberLevel({ userId: "00000000-0000-4000-8000-000000000000", level: level.slug }, admin), "not_found", 404);
-    expect(await setMemberLevel({ userId: user.id, level: level.slug }, admin)).toMatchObject({ level: level.slug, previousLevel: "default" });
+    expect(await setMemberLevel({ userId: user.id, level: level.slug }, admin)).toMatchObject({
+      level: level.slug,
+      previousLevel: "default",
+    });
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).memberLevelId).toBe(level.id);
     const audit = await db().auditLog.findMany({ where: { action: "user.member_level", targetId: user.id } });
     expect(audit.map((a) => [a.actor, a.details])).toEqual([["admin@example.test", { from: "default", to: level.slug }]]);
@@ -62,15 +68,35 @@ describe("member level services (issue 12.4)", () => {
     const { product, sku } = await makeProduct({ priceCents: 1000n });
     const session = { actor: adminActor({ id: (await db().adminUser.findFirstOrThrow()).id, ip: null }) };
     const form = (levelPrices: Record<string, string>) => ({
-      id: sku.id, productId: product.id, skuCode: sku.skuCode, specValues: {}, price: "10.00", isActive: true, stockQuantity: null, levelPrices,
+      id: sku.id,
+      productId: product.id,
+      skuCode: sku.skuCode,
+      specValues: {},
+      price: "10.00",
+      isActive: true,
+      stockQuantity: null,
+      levelPrices,
     });
     const prices = async () =>
-      Object.fromEntries((await db().skuLevelPrice.findMany({ where: { skuId: sku.id }, include: { level: true } })).map((p) => [p.level.slug, p.priceCents]));
+      Object.fromEntries(
+        (await db().skuLevelPrice.findMany({ where: { skuId: sku.id }, include: { level: true } })).map((p) => [
+          p.level.slug,
+          p.priceCents,
+        ]),
+      );
 
     await saveSku(form({ [gold.slug]: "8.00", [silver.slug]: "9.00" }), session);
     expect(await prices()).toEqual({ [gold.slug]: 800n, [silver.slug]: 900n });
-    const audit = await db().auditLog.findFirstOrThrow({ where: { action: "sku.update", targetId: String(sku.id) }, orderBy: { id: "desc" } });
-    expect(audit.details).toMatchObject({ levelPrices: [{ level: gold.slug, from: null, to: "8.00" }, { level: silver.slug, from: null, to: "9.00" }] });
+    const audit = await db().auditLog.findFirstOrThrow({
+      where: { action: "sku.update", targetId: String(sku.id) },
+      orderBy: { id: "desc" },
+    });
+    expect(audit.details).toMatchObject({
+      levelPrices: [
+        { level: gold.slug, from: null, to: "8.00" },
+        { level: silver.slug, from: null, to: "9.00" },
+      ],
+    });
 
     await saveSku(form({ [gold.slug]: "" }), session);
     expect(await prices()).toEqual({ [silver.slug]: 900n });

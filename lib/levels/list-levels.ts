@@ -10,5 +10,10 @@ export async function listLevels() {
     orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
     select: { id: true, slug: true, name: true, isDefault: true, sortOrder: true, _count: { select: { users: true, skuPrices: true } } },
   });
-  return levels.map(({ _count, ...l }) => ({ ...l, name: l.name as { "zh-CN": string; en: string }, users: _count.users, skuPrices: _count.skuPrices }));
+  return levels.map(({ _count, ...l }) => ({
+    ...l,
+    name: l.name as { "zh-CN": string; en: string },
+    users: _count.users,
+    skuPrices: _count.skuPrices,
+  }));
 }

@@ -20,10 +20,17 @@ export async function renameLevel(raw: RenameLevelInput, { actor }: { actor: Act
     const level = await tx.memberLevel.findUnique({ where: { slug: input.slug }, select: { id: true, name: true } });
     if (!level) throw appError("not_found", `no member level with slug "${input.slug}"`);
     const renamed = await tx.memberLevel.update({
-      where: { id: level.id }, data: { name: input.name },
+      where: { id: level.id },
+      data: { name: input.name },
       select: { id: true, slug: true, name: true, isDefault: true, sortOrder: true },
     });
-    await writeAuditLog(tx, { actor, action: "level.rename", targetType: "member_level", targetId: String(level.id), details: { slug: input.slug, from: level.name as object, to: input.name } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "level.rename",
+      targetType: "member_level",
+      targetId: String(level.id),
+      details: { slug: input.slug, from: level.name as object, to: input.name },
+    });
     return renamed;
   });
 }

@@ -41,7 +41,10 @@ export async function setSkuLevelPrices(
   if (unknown.length) throw appError("bad_request", `unknown member level ${unknown.map((s) => `"${s}"`).join(", ")}`);
 
   const current = new Map(
-    (await tx.skuLevelPrice.findMany({ where: { skuId }, select: { levelId: true, priceCents: true } })).map((r) => [r.levelId, r.priceCents]),
+    (await tx.skuLevelPrice.findMany({ where: { skuId }, select: { levelId: true, priceCents: true } })).map((r) => [
+      r.levelId,
+      r.priceCents,
+    ]),
   );
   const changes: LevelPriceChange[] = [];
   for (const level of levels) {
@@ -49,11 +52,12 @@ export async function setSkuLevelPrices(
     const had = current.get(level.id) ?? null;
     if (wanted === undefined || wanted === had) continue;
     if (wanted === null) await tx.skuLevelPrice.delete({ where: { skuId_levelId: { skuId, levelId: level.id } } });
-    else await tx.skuLevelPrice.upsert({
-      where: { skuId_levelId: { skuId, levelId: level.id } },
-      create: { skuId, levelId: level.id, priceCents: wanted },
-      update: { priceCents: wanted },
-    });
+    else
+      await tx.skuLevelPrice.upsert({
+        where: { skuId_levelId: { skuId, levelId: level.id } },
+        create: { skuId, levelId: level.id, priceCents: wanted },
+        update: { priceCents: wanted },
+      });
     changes.push({ level: level.slug, from: had === null ? null : formatAmount(had), to: wanted === null ? null : formatAmount(wanted) });
   }
   return changes;

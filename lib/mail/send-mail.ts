@@ -10,7 +10,15 @@ import type { SendResult } from "../alerts/channels/send-result";
  * a result (never throws); `configured: false` when no e-mail channel exists,
  * so the caller can show the link instead.
  */
-export async function sendMail({ to, subject, text }: { to: string; subject: string; text: string }): Promise<SendResult & { configured: boolean }> {
+export async function sendMail({
+  to,
+  subject,
+  text,
+}: {
+  to: string;
+  subject: string;
+  text: string;
+}): Promise<SendResult & { configured: boolean }> {
   const channel = await db().alertChannel.findFirst({ where: { kind: "email", deletedAt: null }, orderBy: { id: "asc" } });
   if (!channel) return { ok: false, configured: false, error: "no e-mail channel is configured", durationMs: 0 };
   let smtpUrl: string;

@@ -16,7 +16,12 @@ export interface Deadline {
  */
 export async function readCapped(
   body: ReadableStream<Uint8Array> | null,
-  { declaredLength, limit, tooLarge, deadline }: { declaredLength: string | null; limit: number; tooLarge: () => Error; deadline?: Deadline },
+  {
+    declaredLength,
+    limit,
+    tooLarge,
+    deadline,
+  }: { declaredLength: string | null; limit: number; tooLarge: () => Error; deadline?: Deadline },
 ): Promise<Buffer> {
   if (declaredOver(declaredLength, limit)) {
     await body?.cancel().catch(() => undefined);
@@ -65,7 +70,12 @@ export function declaredOver(declaredLength: string | null | undefined, limit: n
  */
 export function readCappedStream(
   stream: NodeJS.ReadableStream,
-  { declaredLength, limit, tooLarge, deadline }: { declaredLength: string | undefined; limit: number; tooLarge: () => Error; deadline?: Deadline },
+  {
+    declaredLength,
+    limit,
+    tooLarge,
+    deadline,
+  }: { declaredLength: string | undefined; limit: number; tooLarge: () => Error; deadline?: Deadline },
 ): Promise<Buffer> {
   if (declaredOver(declaredLength, limit)) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {

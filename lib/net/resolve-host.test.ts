@@ -66,7 +66,11 @@ async function whilePending(slow: Promise<unknown>, work: () => Promise<unknown>
   return { ms: Date.now() - started, slowStillPending: pending };
 }
 /** Pool work: 8 key derivations and the gzip of a catalogue-page-sized JSON, each on libuv's thread pool. */
-const page = Buffer.from(JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ id: i, title: `Product ${i}`, price_amount: "9.90", content: "x".repeat(2000) }))));
+const page = Buffer.from(
+  JSON.stringify(
+    Array.from({ length: 100 }, (_, i) => ({ id: i, title: `Product ${i}`, price_amount: "9.90", content: "x".repeat(2000) })),
+  ),
+);
 const poolWork = () => Promise.all([...Array.from({ length: 8 }, (_, i) => pbkdf2(`pw${i}`, "salt", 1000, 32, "sha256")), gzip(page)]);
 
 describe("issue 22.3: host names resolved off the thread pool", () => {
@@ -75,12 +79,23 @@ describe("issue 22.3: host names resolved off the thread pool", () => {
     const sent = await sendCallback(`http://hooks.example.test:${port}/cb`, '{"a":1}', creds);
     expect(sent).toMatchObject({ ok: true, httpStatus: 200 });
     expect(receiver.received[0].headers.host).toBe(`hooks.example.test:${port}`);
-    expect(dns.questions).toEqual(expect.arrayContaining([{ name: "hooks.example.test", type: "A" }, { name: "hooks.example.test", type: "AAAA" }]));
+    expect(dns.questions).toEqual(
+      expect.arrayContaining([
+        { name: "hooks.example.test", type: "A" },
+        { name: "hooks.example.test", type: "AAAA" },
+      ]),
+    );
 
-    expect(await resolveHost("mixed.example.test")).toEqual([{ address: "93.184.216.34", family: 4 }, { address: "::1", family: 6 }]);
+    expect(await resolveHost("mixed.example.test")).toEqual([
+      { address: "93.184.216.34", family: 4 },
+      { address: "::1", family: 6 },
+    ]);
     // D29 as strong as before: the AAAA answer (loopback) refuses the name when private networks are not allowed.
     delete process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS;
-    await expect(assertCallbackUrlAllowed("https://mixed.example.test/cb")).rejects.toMatchObject({ code: "bad_request", publicMessage: "callback_url points to a restricted network address" });
+    await expect(assertCallbackUrlAllowed("https://mixed.example.test/cb")).rejects.toMatchObject({
+      code: "bad_request",
+      publicMessage: "callback_url points to a restricted network address",
+    });
     expect((await sendCallback(`http://hooks.example.test:${port}/cb`, "{}", creds)).error).toBe("refused to connect: loopback address");
     expect((await sendCallback("http://localhost:9/cb", "{}", creds)).error).toBe("refused to connect: loopback address");
 
@@ -93,15 +108,19 @@ describe("issue 22.3: host names resolved off the thread pool", () => {
     await expect(resolveHost("unknown.example.test")).rejects.toMatchObject({ code: "ENOTFOUND" });
   });
 
-  it("issue 22.3: a nameserver that never answers: the order is refused after 2 s with 400 \"callback host did not resolve\", nothing is written, and thread-pool work is not stalled", async () => {
+  it('issue 22.3: a nameserver that never answers: the order is refused after 2 s with 400 "callback host did not resolve", nothing is written, and thread-pool work is not stalled', async () => {
     dns.silent = true;
     const buyer = await makeBuyer({ pointsCents: 50_000n });
     const { sku } = await makeProduct({ fulfillmentType: "manual", priceCents: 990n, stockQuantity: 5 });
     const started = Date.now();
     const order = createOrder({
-      credential: { id: buyer.id, userId: buyer.user.id }, profile: "U",
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
       input: { downstreamOrderNo: `DNS-${++seq}`, skuId: sku.id, quantity: 1, callbackUrl: "https://hooks-silent.example.test/cb" },
-    }).then(() => null, (e) => e);
+    }).then(
+      () => null,
+      (e) => e,
+    );
     // 100 more look-ups at once: more than the per-process bound, all waiting on the silent nameserver.
     const flood = Promise.allSettled(Array.from({ length: 100 }, (_, i) => assertCallbackUrlAllowed(`https://h${i}.example.test/cb`)));
 
@@ -129,7 +148,8 @@ describe("issue 22.3: host names resolved off the thread pool", () => {
     const buyer = await makeBuyer({ pointsCents: 50_000n });
     const { sku } = await makeProduct({ fulfillmentType: "manual", priceCents: 990n, stockQuantity: 5 });
     const { order } = await createOrder({
-      credential: { id: buyer.id, userId: buyer.user.id }, profile: "U",
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
       input: { downstreamOrderNo: `DNS-${++seq}`, skuId: sku.id, quantity: 1, callbackUrl: `http://hooks.example.test:${port}/cb` },
     });
     dns.silent = true;
@@ -147,13 +167,23 @@ describe("issue 22.3: host names resolved off the thread pool", () => {
 
   it("issue 22.3: an upstream base URL is resolved the same way: reached by name, and a silent nameserver is a network failure after 2 s (retried later), not a 15 s hang", async () => {
     upstream.answer = ({ path }) => (path === "/ping" ? { body: { ok: true, balance: "12.00" } } : { status: 404, body: {} });
-    const endpoint = { baseUrl: `http://upstream.example.test:${new URL(upstream.origin).port}`, profile: "U" as const, apiKey: "k", apiSecret: "s" };
+    const endpoint = {
+      baseUrl: `http://upstream.example.test:${new URL(upstream.origin).port}`,
+      profile: "U" as const,
+      apiKey: "k",
+      apiSecret: "s",
+    };
     expect(await upstreamClient(endpoint).ping()).toMatchObject({ ok: true, balance: "12.00" });
     expect(dns.questions.some((q) => q.name === "upstream.example.test")).toBe(true);
 
     dns.silent = true;
     const started = Date.now();
-    const err = await upstreamClient({ ...endpoint, baseUrl: "http://upstream-silent.example.test" }).ping().then(() => null, (e) => e);
+    const err = await upstreamClient({ ...endpoint, baseUrl: "http://upstream-silent.example.test" })
+      .ping()
+      .then(
+        () => null,
+        (e) => e,
+      );
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err).toMatchObject({ kind: "network", message: "connection failed: ETIMEOUT" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);

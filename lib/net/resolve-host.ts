@@ -44,7 +44,11 @@ export async function resolveHost(hostname: string): Promise<ResolvedAddress[]> 
   const name = host.toLowerCase().replace(/\.$/, "");
   const fromFile = hostsFile().get(name);
   if (fromFile) return fromFile;
-  if (name === "localhost" || name.endsWith(".localhost")) return [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }];
+  if (name === "localhost" || name.endsWith(".localhost"))
+    return [
+      { address: "127.0.0.1", family: 4 },
+      { address: "::1", family: 6 },
+    ];
   if (!name) throw new HostResolutionError("ENOTFOUND");
   return queueLookup(name);
 }
@@ -86,10 +90,13 @@ function askNameserver(name: string, deadline: number): Promise<ResolvedAddress[
       if (all.length) resolve(all);
       else reject(new HostResolutionError(timedOut ? "ETIMEOUT" : "ENOTFOUND"));
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      finish();
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        finish();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     // c-ares adapts its per-try timeout to the server's past answers and may
     // give up well before 2 s: a timed-out question is asked again until the
     // deadline (which also re-sends a lost UDP packet).

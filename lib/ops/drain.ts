@@ -24,7 +24,10 @@ const sleep = (ms: number) => new Promise<"timeout">((r) => setTimeout(() => r("
  * is written or rolled back with the connection: a drain never leaves half an
  * order.
  */
-export async function drainAndClose(running: RunningHttpServer, { notReadyMs, drainMs = DRAIN_TIMEOUT_MS }: { notReadyMs: number; drainMs?: number }): Promise<void> {
+export async function drainAndClose(
+  running: RunningHttpServer,
+  { notReadyMs, drainMs = DRAIN_TIMEOUT_MS }: { notReadyMs: number; drainMs?: number },
+): Promise<void> {
   const { server } = running;
   markStopping();
   if (notReadyMs > 0) {

@@ -4,7 +4,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { log } from "../log";
 
-const SOURCE_ROOTS = ["app", "components", "lib", "next.config.mjs", "package.json", "package-lock.json", "tsconfig.json", "proxy.ts", "instrumentation.ts"];
+const SOURCE_ROOTS = [
+  "app",
+  "components",
+  "lib",
+  "next.config.mjs",
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "proxy.ts",
+  "instrumentation.ts",
+];
 const SKIP = new Set(["node_modules", "generated"]);
 
 function newestMtime(p: string): number {

@@ -79,7 +79,16 @@ function exchange(head: string, opts: { localAddress?: string; body?: string; wa
 function signedHead(creds: Creds, method: string, path: string, body: string, extra: string[] = []): string {
   const ts = String(Math.floor(Date.now() / 1000));
   const signature = signRequest({ method, path: path.split("?")[0], timestamp: ts, body, secret: creds.apiSecret });
-  return [`${method} ${path} HTTP/1.1`, "Host: 127.0.0.1", `${HEADER_API_KEY}: ${creds.apiKey}`, `${HEADER_TIMESTAMP}: ${ts}`, `${HEADER_SIGNATURE}: ${signature}`, "Content-Type: application/json", ...extra, ""].join("\r\n");
+  return [
+    `${method} ${path} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    `${HEADER_API_KEY}: ${creds.apiKey}`,
+    `${HEADER_TIMESTAMP}: ${ts}`,
+    `${HEADER_SIGNATURE}: ${signature}`,
+    "Content-Type: application/json",
+    ...extra,
+    "",
+  ].join("\r\n");
 }
 
 /** The attacker of the flood test: plain JavaScript for a worker thread; posts its answers' statuses. */
@@ -121,7 +130,10 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
     const unknown: Creds = { apiKey: "sk_unknown_" + crypto.randomBytes(8).toString("hex"), apiSecret: "nope" };
     const cases: Record<string, string> = {
       "no Svc-* headers": ["POST /api/v1/provider/orders HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", ""].join("\r\n"),
-      "timestamp out of the window": signedHead(buyer, "POST", "/v1/upstream/orders", body).replace(/Svc-Timestamp: \d+/, `Svc-Timestamp: ${Math.floor(Date.now() / 1000) - 600}`),
+      "timestamp out of the window": signedHead(buyer, "POST", "/v1/upstream/orders", body).replace(
+        /Svc-Timestamp: \d+/,
+        `Svc-Timestamp: ${Math.floor(Date.now() / 1000) - 600}`,
+      ),
       "unknown key": signedHead(unknown, "POST", "/api/v1/provider/orders", body),
       "disabled key": signedHead(disabled, "POST", "/v1/provider/orders", body),
     };
@@ -134,10 +146,17 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
       expect(res.closed, `${name}: the server closes the connection`).toBe(true);
     }
     // D7: a declared body over 1 MiB is still refused for its size first.
-    const big = await exchange(`${cases["unknown key"]}Content-Length: ${MAX_BODY_BYTES + 1}\r\n`, { localAddress: "127.0.0.5", waitMs: 5000 });
+    const big = await exchange(`${cases["unknown key"]}Content-Length: ${MAX_BODY_BYTES + 1}\r\n`, {
+      localAddress: "127.0.0.5",
+      waitMs: 5000,
+    });
     expect([big.status, JSON.parse(big.body).error_code]).toEqual([413, "request_too_large"]);
     // A correctly signed request still reads its body and is answered as before.
-    const ok = await exchange(`${signedHead(buyer, "POST", "/api/v1/upstream/ping", "{}")}Content-Length: 2\r\n`, { localAddress: "127.0.0.5", body: "{}", waitMs: 5000 });
+    const ok = await exchange(`${signedHead(buyer, "POST", "/api/v1/upstream/ping", "{}")}Content-Length: 2\r\n`, {
+      localAddress: "127.0.0.5",
+      body: "{}",
+      waitMs: 5000,
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -158,20 +177,22 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
     const slow: net.Socket[] = [];
     let refused = 0;
     await Promise.all(
-      Array.from({ length: 500 }, () =>
-        new Promise<void>((resolve) => {
-          const s = net.connect({ host: "127.0.0.1", port, localAddress: "127.0.0.3" });
-          slow.push(s);
-          s.on("error", () => undefined);
-          s.once("connect", () => {
-            s.write("GET /api/v1/upstream/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-            resolve();
-          });
-          s.once("close", () => {
-            refused++;
-            resolve();
-          });
-        }),
+      Array.from(
+        { length: 500 },
+        () =>
+          new Promise<void>((resolve) => {
+            const s = net.connect({ host: "127.0.0.1", port, localAddress: "127.0.0.3" });
+            slow.push(s);
+            s.on("error", () => undefined);
+            s.once("connect", () => {
+              s.write("GET /api/v1/upstream/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+              resolve();
+            });
+            s.once("close", () => {
+              refused++;
+              resolve();
+            });
+          }),
       ),
     );
     // The kernel completes a handshake before the server accepts the socket; on a busy machine the
@@ -190,10 +211,19 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
         const started = performance.now();
         http
           .get(
-            { host: "127.0.0.1", port, path: "/api/v1/upstream/ping", localAddress: "127.0.0.2", agent, headers: { [HEADER_API_KEY]: buyer.apiKey, [HEADER_TIMESTAMP]: ts, [HEADER_SIGNATURE]: signature } },
+            {
+              host: "127.0.0.1",
+              port,
+              path: "/api/v1/upstream/ping",
+              localAddress: "127.0.0.2",
+              agent,
+              headers: { [HEADER_API_KEY]: buyer.apiKey, [HEADER_TIMESTAMP]: ts, [HEADER_SIGNATURE]: signature },
+            },
             (res) => {
               res.resume();
-              res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`ping answered ${res.statusCode}`))));
+              res.on("end", () =>
+                res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`ping answered ${res.statusCode}`)),
+              );
             },
           )
           .on("error", reject);
@@ -233,9 +263,22 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
     };
     const at = (q: number) => p(latencies, q);
     const bound = Math.max(200, 2 * p(quiet, 0.95));
-    const summary = JSON.stringify({ statuses, floodMs: Math.round(floodMs), pings: latencies.length, p50: at(0.5), p95: at(0.95), max: at(1), quietP50: p(quiet, 0.5), quietP95: p(quiet, 0.95), bound });
+    const summary = JSON.stringify({
+      statuses,
+      floodMs: Math.round(floodMs),
+      pings: latencies.length,
+      p50: at(0.5),
+      p95: at(0.95),
+      max: at(1),
+      quietP50: p(quiet, 0.5),
+      quietP95: p(quiet, 0.95),
+      bound,
+    });
     // Every random key was refused; past the per-address limit on failed authentications with 429.
-    expect(Object.keys(statuses).every((s) => s === "401" || s === "429" || s === "error"), summary).toBe(true);
+    expect(
+      Object.keys(statuses).every((s) => s === "401" || s === "429" || s === "error"),
+      summary,
+    ).toBe(true);
     expect(statuses["429"] ?? 0, summary).toBeGreaterThan(15_000);
     expect(statuses.error ?? 0, summary).toBeLessThan(200);
     expect(latencies.length, summary).toBeGreaterThanOrEqual(5);
@@ -263,15 +306,31 @@ describe("issue 22.7: every supplier API answer carries Cache-Control: no-store 
       expectHeaders(`${prefix} ping 200`, (await get("/ping")).headers);
       expectHeaders(`${prefix} products gzip`, (await get("/products?page=1", { headers: { "Accept-Encoding": "gzip" } })).headers);
       expectHeaders(`${prefix} product 404`, (await get("/products/999999")).headers);
-      expectHeaders(`${prefix} 401`, (await signedRawRequest(server.baseUrl, { ...buyer, apiSecret: "wrong" }, { method: "GET", path: `${prefix}/ping` })).headers);
-      expectHeaders(`${prefix} 413`, (await rawRequest(server.baseUrl, { method: "POST", path: `${prefix}/ping`, body: Buffer.alloc(MAX_BODY_BYTES + 1, 0x20) })).headers);
-      expectHeaders(`${prefix} unknown path 404`, (await rawRequest(server.baseUrl, { method: "GET", path: `${prefix}/nothing-here` })).headers);
+      expectHeaders(
+        `${prefix} 401`,
+        (await signedRawRequest(server.baseUrl, { ...buyer, apiSecret: "wrong" }, { method: "GET", path: `${prefix}/ping` })).headers,
+      );
+      expectHeaders(
+        `${prefix} 413`,
+        (await rawRequest(server.baseUrl, { method: "POST", path: `${prefix}/ping`, body: Buffer.alloc(MAX_BODY_BYTES + 1, 0x20) }))
+          .headers,
+      );
+      expectHeaders(
+        `${prefix} unknown path 404`,
+        (await rawRequest(server.baseUrl, { method: "GET", path: `${prefix}/nothing-here` })).headers,
+      );
       expectHeaders(`${prefix} 405`, (await rawRequest(server.baseUrl, { method: "PATCH", path: `${prefix}/ping` })).headers);
       expectHeaders(`${prefix} HEAD`, (await rawRequest(server.baseUrl, { method: "HEAD", path: `${prefix}/ping` })).headers);
       expectHeaders(`${prefix} OPTIONS`, (await rawRequest(server.baseUrl, { method: "OPTIONS", path: `${prefix}/ping` })).headers);
       // Answered by our server before Next (issues 8.1, 8.2): broken percent-encoding, an empty segment.
-      expectHeaders(`${prefix} early 400`, (await exchange(`GET ${prefix}/%zz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`, { waitMs: 5000 })).headers);
-      expectHeaders(`${prefix} early 404`, (await exchange(`GET ${prefix}//ping HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`, { waitMs: 5000 })).headers);
+      expectHeaders(
+        `${prefix} early 400`,
+        (await exchange(`GET ${prefix}/%zz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`, { waitMs: 5000 })).headers,
+      );
+      expectHeaders(
+        `${prefix} early 404`,
+        (await exchange(`GET ${prefix}//ping HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`, { waitMs: 5000 })).headers,
+      );
     }
     expect(checked.length).toBe(ALL_PREFIXES.length * 11);
   });

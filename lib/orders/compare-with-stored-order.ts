@@ -17,7 +17,13 @@ import { digestOf, rawDigestOf } from "./request-digest";
  *    differ in what normalisation removes (whitespace, "5" vs 5), and serves
  *    orders stored before the raw digest existed.
  */
-export async function compareWithStoredOrder({ credentialId, profile, input, sku, stored }: {
+export async function compareWithStoredOrder({
+  credentialId,
+  profile,
+  input,
+  sku,
+  stored,
+}: {
   credentialId: number;
   profile: OrderProfile;
   input: CreateOrderInput;
@@ -34,7 +40,15 @@ export async function compareWithStoredOrder({ credentialId, profile, input, sku
   return { order, replayed: true };
 }
 
-function normalisedDigestOf({ profile, input, sku }: { profile: OrderProfile; input: CreateOrderInput; sku: OrderContext["sku"] }): string | null {
+function normalisedDigestOf({
+  profile,
+  input,
+  sku,
+}: {
+  profile: OrderProfile;
+  input: CreateOrderInput;
+  sku: OrderContext["sku"];
+}): string | null {
   if (!sku) return null;
   try {
     return digestOf({ profile, input, form: orderForm({ profile, product: sku, input }) });

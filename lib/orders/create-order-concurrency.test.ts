@@ -42,9 +42,13 @@ describe("createOrder under concurrency", () => {
     const { sku } = await makeProduct({ priceCents: 100n, cardKeys: keys });
     const credential = { id: buyer.id, userId: buyer.user.id };
     const results = await Promise.allSettled(
-      Array.from({ length: 100 }, (_, i) => createOrder({ credential, profile: "U", input: { downstreamOrderNo: `RACE-${i}`, skuId: sku.id, quantity: 1 } })),
+      Array.from({ length: 100 }, (_, i) =>
+        createOrder({ credential, profile: "U", input: { downstreamOrderNo: `RACE-${i}`, skuId: sku.id, quantity: 1 } }),
+      ),
     );
-    const ok = results.filter((r) => r.status === "fulfilled").map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof createOrder>>>).value.order);
+    const ok = results
+      .filter((r) => r.status === "fulfilled")
+      .map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof createOrder>>>).value.order);
     const refused = results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason as AppError);
     expect(ok).toHaveLength(40);
     expect(refused.map((e) => e.code)).toEqual(Array(60).fill("insufficient_stock"));
@@ -64,10 +68,16 @@ describe("createOrder under concurrency", () => {
     const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("POOR", 20) });
     const credential = { id: buyer.id, userId: buyer.user.id };
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => createOrder({ credential, profile: "P", input: { downstreamOrderNo: `POOR-${i}`, skuId: sku.id, quantity: 1 } })),
+      Array.from({ length: 20 }, (_, i) =>
+        createOrder({ credential, profile: "P", input: { downstreamOrderNo: `POOR-${i}`, skuId: sku.id, quantity: 1 } }),
+      ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(7);
-    expect(results.filter((r) => r.status === "rejected").every((r) => ((r as PromiseRejectedResult).reason as AppError).code === "insufficient_balance")).toBe(true);
+    expect(
+      results
+        .filter((r) => r.status === "rejected")
+        .every((r) => ((r as PromiseRejectedResult).reason as AppError).code === "insufficient_balance"),
+    ).toBe(true);
     expect(await db().cardKey.count({ where: { skuId: sku.id, status: "delivered" } })).toBe(7);
     expect(await balanceMatchesLedger(buyer.user.id)).toBe(0n);
   });

@@ -28,15 +28,24 @@ describe("createOrder", () => {
     const keys = cardKeysFor("AUTO", 3);
     const { sku, product } = await makeProduct({ priceCents: 1250n, cardKeys: keys });
     const credential = { id: buyer.id, userId: buyer.user.id };
-    const { order, replayed } = await createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 2, traceId: "t-1" } });
+    const { order, replayed } = await createOrder({
+      credential,
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 2, traceId: "t-1" },
+    });
     expect(replayed).toBe(false);
     expect(order.status).toBe("delivered");
     expect(order.amountCents).toBe(2500n);
-    expect(order.items).toEqual([{ productId: product.id, skuId: sku.id, title: product.title, quantity: 2, unitPriceCents: 1250n, totalPriceCents: 2500n }]);
+    expect(order.items).toEqual([
+      { productId: product.id, skuId: sku.id, title: product.title, quantity: 2, unitPriceCents: 1250n, totalPriceCents: 2500n },
+    ]);
     expect(order.fulfillment?.lines).toEqual(keys.slice(0, 2));
     expect(order.orderNo).toMatch(/^SK\d{8}\d{8}$/);
 
-    const stored = await db().order.findUniqueOrThrow({ where: { id: order.id }, include: { fulfillment: true, cardKeys: true, ledger: true } });
+    const stored = await db().order.findUniqueOrThrow({
+      where: { id: order.id },
+      include: { fulfillment: true, cardKeys: true, ledger: true },
+    });
     expect(stored.status).toBe("delivered");
     expect(stored.completedAt).not.toBeNull();
     expect(stored.cardKeys.map((k) => k.status)).toEqual(["delivered", "delivered"]);
@@ -61,7 +70,11 @@ describe("createOrder", () => {
   it("D18: the same request returns the original order without a second debit; different parameters are 409", async () => {
     const buyer = await makeBuyer({ pointsCents: 10_000n });
     const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("IDEM", 5) });
-    const args: CreateOrderArgs = { credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } };
+    const args: CreateOrderArgs = {
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "P",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 },
+    };
     const first = await createOrder(args);
     const again = await createOrder(args);
     expect(again.replayed).toBe(true);
@@ -84,7 +97,11 @@ describe("createOrder", () => {
   it("D18: a request that fails leaves no record, and its retry is a new attempt", async () => {
     const buyer = await makeBuyer({ pointsCents: 50n });
     const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("POOR", 2) });
-    const args: CreateOrderArgs = { credential: { id: buyer.id, userId: buyer.user.id }, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } };
+    const args: CreateOrderArgs = {
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 },
+    };
     await expectError(createOrder(args), "insufficient_balance", 400);
     expect(await db().order.count({ where: { credentialId: buyer.id } })).toBe(0);
     expect(await db().cardKey.count({ where: { skuId: sku.id, status: "available" } })).toBe(2);
@@ -102,12 +119,32 @@ describe("createOrder", () => {
     const inactiveSku = await makeProduct({ skuActive: false, cardKeys: cardKeysFor("X", 1) });
     const inactiveProduct = await makeProduct({ isActive: false, cardKeys: cardKeysFor("Y", 1) });
     for (const profile of ["U", "P"] as const) {
-      await expectError(createOrder({ credential, profile, input: { downstreamOrderNo: no(), skuId: 2_000_000_000, quantity: 1 } }), "sku_unavailable", 400);
-      await expectError(createOrder({ credential, profile, input: { downstreamOrderNo: no(), skuId: 9_000_000_000, quantity: 1 } }), "sku_unavailable", 400);
-      await expectError(createOrder({ credential, profile, input: { downstreamOrderNo: no(), skuId: inactiveSku.sku.id, quantity: 1 } }), "sku_unavailable", 400);
+      await expectError(
+        createOrder({ credential, profile, input: { downstreamOrderNo: no(), skuId: 2_000_000_000, quantity: 1 } }),
+        "sku_unavailable",
+        400,
+      );
+      await expectError(
+        createOrder({ credential, profile, input: { downstreamOrderNo: no(), skuId: 9_000_000_000, quantity: 1 } }),
+        "sku_unavailable",
+        400,
+      );
+      await expectError(
+        createOrder({ credential, profile, input: { downstreamOrderNo: no(), skuId: inactiveSku.sku.id, quantity: 1 } }),
+        "sku_unavailable",
+        400,
+      );
     }
-    await expectError(createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: inactiveProduct.sku.id, quantity: 1 } }), "product_unavailable", 400);
-    await expectError(createOrder({ credential, profile: "P", input: { downstreamOrderNo: no(), skuId: inactiveProduct.sku.id, quantity: 1 } }), "sku_unavailable", 400);
+    await expectError(
+      createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: inactiveProduct.sku.id, quantity: 1 } }),
+      "product_unavailable",
+      400,
+    );
+    await expectError(
+      createOrder({ credential, profile: "P", input: { downstreamOrderNo: no(), skuId: inactiveProduct.sku.id, quantity: 1 } }),
+      "sku_unavailable",
+      400,
+    );
     await db().product.update({ where: { id: inactiveSku.product.id }, data: { deletedAt: new Date() } });
     expect(await db().order.count({ where: { credentialId: buyer.id } })).toBe(0);
   });
@@ -118,8 +155,16 @@ describe("createOrder", () => {
     const { sku } = await makeProduct({ cardKeys: cardKeysFor("PD", 2) });
     await db().siteSettings.update({ where: { id: 1 }, data: { pointsDebitEnabled: false } });
     try {
-      await expectError(createOrder({ credential, profile: "P", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } }), "points_disabled", 403);
-      const u = await expectError(createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } }), "bad_request", 400);
+      await expectError(
+        createOrder({ credential, profile: "P", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } }),
+        "points_disabled",
+        403,
+      );
+      const u = await expectError(
+        createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } }),
+        "bad_request",
+        400,
+      );
       expect(u.publicMessage).toBe("points payment is disabled");
     } finally {
       await db().siteSettings.update({ where: { id: 1 }, data: { pointsDebitEnabled: true } });
@@ -129,29 +174,57 @@ describe("createOrder", () => {
   it("manual and upstream stay processing, decrement a kept stock number (never an unlimited one) and store the normalised form", async () => {
     const buyer = await makeBuyer({ pointsCents: 100_000n });
     const credential = { id: buyer.id, userId: buyer.user.id };
-    const manualFormSchema = { fields: [{ key: "account", type: "text", required: true }, { key: "servers", type: "checkbox", options: ["a", "b"] }] };
+    const manualFormSchema = {
+      fields: [
+        { key: "account", type: "text", required: true },
+        { key: "servers", type: "checkbox", options: ["a", "b"] },
+      ],
+    };
     const manual = await makeProduct({ fulfillmentType: "manual", stockQuantity: 3, manualFormSchema });
     const { order } = await createOrder({
       credential,
       profile: "P",
-      input: { downstreamOrderNo: no(), skuId: manual.sku.id, quantity: 2, manualFormData: { account: " <me> ", servers: ["b", " a", "b"] } },
+      input: {
+        downstreamOrderNo: no(),
+        skuId: manual.sku.id,
+        quantity: 2,
+        manualFormData: { account: " <me> ", servers: ["b", " a", "b"] },
+      },
     });
     expect(order.status).toBe("processing");
     expect(order.fulfillment).toBeNull();
     const stored = await db().order.findUniqueOrThrow({ where: { id: order.id } });
     expect(stored.manualFormData).toEqual({ account: "&lt;me&gt;", servers: ["a", "b"] });
     expect((await db().sku.findUniqueOrThrow({ where: { id: manual.sku.id } })).stockQuantity).toBe(1);
-    await expectError(createOrder({ credential, profile: "P", input: { downstreamOrderNo: no(), skuId: manual.sku.id, quantity: 2, manualFormData: { account: "x" } } }), "insufficient_stock");
-    await expectError(createOrder({ credential, profile: "P", input: { downstreamOrderNo: no(), skuId: manual.sku.id, quantity: 1 } }), "bad_request");
+    await expectError(
+      createOrder({
+        credential,
+        profile: "P",
+        input: { downstreamOrderNo: no(), skuId: manual.sku.id, quantity: 2, manualFormData: { account: "x" } },
+      }),
+      "insufficient_stock",
+    );
+    await expectError(
+      createOrder({ credential, profile: "P", input: { downstreamOrderNo: no(), skuId: manual.sku.id, quantity: 1 } }),
+      "bad_request",
+    );
     expect((await db().sku.findUniqueOrThrow({ where: { id: manual.sku.id } })).stockQuantity).toBe(1);
 
     const upstream = await makeProduct({ fulfillmentType: "upstream", stockQuantity: null });
-    const up = await createOrder({ credential, profile: "P", input: { downstreamOrderNo: no(), skuId: upstream.sku.id, quantity: 5, manualFormData: { ignored: "x" } } });
+    const up = await createOrder({
+      credential,
+      profile: "P",
+      input: { downstreamOrderNo: no(), skuId: upstream.sku.id, quantity: 5, manualFormData: { ignored: "x" } },
+    });
     expect(up.order.status).toBe("processing");
     expect((await db().order.findUniqueOrThrow({ where: { id: up.order.id } })).manualFormData).toEqual({});
     expect((await db().sku.findUniqueOrThrow({ where: { id: upstream.sku.id } })).stockQuantity).toBeNull();
     // Profile U: the form is reserved (digested, not validated or stored).
-    const u = await createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: manual.sku.id, quantity: 1, manualFormData: { whatever: 1 } } });
+    const u = await createOrder({
+      credential,
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: manual.sku.id, quantity: 1, manualFormData: { whatever: 1 } },
+    });
     expect((await db().order.findUniqueOrThrow({ where: { id: u.order.id } })).manualFormData).toEqual({});
   });
 
@@ -161,7 +234,11 @@ describe("createOrder", () => {
     const keys = cardKeysFor("CB", 1);
     const { sku } = await makeProduct({ cardKeys: keys });
     const url = "http://93.184.216.34/callback?x=1";
-    const { order } = await createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1, callbackUrl: url } });
+    const { order } = await createOrder({
+      credential,
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1, callbackUrl: url },
+    });
     const callbacks = await db().callback.findMany({ where: { orderId: order.id } });
     expect(callbacks).toHaveLength(1);
     expect(callbacks[0]).toMatchObject({ url, status: "pending" });
@@ -179,7 +256,11 @@ describe("createOrder", () => {
     });
     expect(typeof body.timestamp).toBe("number");
     // No callback_url, or a P order: no callback row.
-    const plain = await createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: (await makeProduct({ cardKeys: cardKeysFor("N", 1) })).sku.id, quantity: 1 } });
+    const plain = await createOrder({
+      credential,
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: (await makeProduct({ cardKeys: cardKeysFor("N", 1) })).sku.id, quantity: 1 },
+    });
     expect(await db().callback.count({ where: { orderId: plain.order.id } })).toBe(0);
   });
 
@@ -187,8 +268,18 @@ describe("createOrder", () => {
     const buyer = await makeBuyer();
     const credential = { id: buyer.id, userId: buyer.user.id };
     const { sku } = await makeProduct({ cardKeys: cardKeysFor("D29", 1) });
-    for (const callbackUrl of ["http://127.0.0.1/cb", "ftp://93.184.216.34/x", "http://[::ffff:10.0.0.1]/", "http://169.254.169.254/latest", "http://localhost:8080/"]) {
-      const e = await expectError(createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1, callbackUrl } }), "bad_request", 400);
+    for (const callbackUrl of [
+      "http://127.0.0.1/cb",
+      "ftp://93.184.216.34/x",
+      "http://[::ffff:10.0.0.1]/",
+      "http://169.254.169.254/latest",
+      "http://localhost:8080/",
+    ]) {
+      const e = await expectError(
+        createOrder({ credential, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1, callbackUrl } }),
+        "bad_request",
+        400,
+      );
       expect(e.publicMessage).not.toContain(callbackUrl);
     }
     expect(await db().order.count({ where: { credentialId: buyer.id } })).toBe(0);
@@ -197,7 +288,11 @@ describe("createOrder", () => {
   it("D23: cancel is 409 for an own order in any state, 404 otherwise", async () => {
     const buyer = await makeBuyer();
     const { sku } = await makeProduct({ cardKeys: cardKeysFor("C", 1) });
-    const { order } = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } });
+    const { order } = await createOrder({
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "P",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 },
+    });
     await expectError(cancelOrder({ credentialId: buyer.id, orderId: order.id }), "cancel_not_allowed", 409);
     await expectError(cancelOrder({ credentialId: buyer.id + 1000, orderId: order.id }), "order_not_found", 404);
     await expectError(cancelOrder({ credentialId: buyer.id, orderId: 2_000_000_000 }), "order_not_found", 404);
@@ -209,7 +304,11 @@ describe("createOrder", () => {
     const zone = process.env.TZ;
     process.env.TZ = "Asia/Shanghai";
     try {
-      const { order } = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } });
+      const { order } = await createOrder({
+        credential: { id: buyer.id, userId: buyer.user.id },
+        profile: "U",
+        input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 },
+      });
       const stored = await db().order.findUniqueOrThrow({ where: { id: order.id } });
       expect(order.createdAt.toISOString()).toBe(stored.createdAt.toISOString());
     } finally {

@@ -103,7 +103,9 @@ function sellableSku(ctx: OrderContext, profile: OrderProfile): NonNullable<Orde
   const sku = ctx.sku;
   if (!sku || !sku.skuActive || !sku.skuLive) throw appError("sku_unavailable", "sku is not available");
   if (!sku.productActive || !sku.productLive) {
-    throw profile === "U" ? appError("product_unavailable", "product is not available") : appError("sku_unavailable", "sku is not available");
+    throw profile === "U"
+      ? appError("product_unavailable", "product is not available")
+      : appError("sku_unavailable", "sku is not available");
   }
   if (!ctx.pointsDebitEnabled) {
     throw profile === "P" ? appError("points_disabled", "points debit is disabled") : appError("bad_request", "points payment is disabled");

@@ -7,7 +7,8 @@ import { appError } from "../errors";
  * order and a missing one answer the same 404 order_not_found (D20).
  */
 export async function getOrder({ credentialId, orderId }: { credentialId: number; orderId: number }): Promise<OrderView> {
-  const order = Number.isSafeInteger(orderId) && orderId > 0 && orderId <= 2_147_483_647 ? await loadOrderView(db(), credentialId, orderId) : null;
+  const order =
+    Number.isSafeInteger(orderId) && orderId > 0 && orderId <= 2_147_483_647 ? await loadOrderView(db(), credentialId, orderId) : null;
   if (!order) throw appError("order_not_found", "order not found");
   return order;
 }

@@ -32,7 +32,13 @@ async function stored(orderId: number) {
   const o = await db().order.findUniqueOrThrow({ where: { id: orderId }, include: { items: true, ledger: true } });
   expect(o.items).toHaveLength(1);
   expect(o.ledger).toHaveLength(1);
-  return { amount: o.amountCents, unit: o.items[0].unitPriceCents, total: o.items[0].totalPriceCents, quantity: o.items[0].quantity, debit: -o.ledger[0].deltaCents };
+  return {
+    amount: o.amountCents,
+    unit: o.items[0].unitPriceCents,
+    total: o.items[0].totalPriceCents,
+    quantity: o.items[0].quantity,
+    debit: -o.ledger[0].deltaCents,
+  };
 }
 
 describe("member-level prices in the order amount (issue 12.4)", () => {
@@ -43,22 +49,38 @@ describe("member-level prices in the order amount (issue 12.4)", () => {
     const member = await buyerAt(gold.slug);
     const plain = await buyerAt(null);
 
-    const a = await createOrder({ credential: member.credential, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 2 } });
+    const a = await createOrder({
+      credential: member.credential,
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 2 },
+    });
     expect(a.order.amountCents).toBe(1700n);
     expect(a.order.items[0]).toMatchObject({ unitPriceCents: 850n, totalPriceCents: 1700n });
     expect(await stored(a.order.id)).toEqual({ amount: 1700n, unit: 850n, total: 1700n, quantity: 2, debit: 1700n });
 
-    const b = await createOrder({ credential: plain.credential, profile: "P", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 2 } });
+    const b = await createOrder({
+      credential: plain.credential,
+      profile: "P",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 2 },
+    });
     expect(b.order.amountCents).toBe(2000n);
     expect(await stored(b.order.id)).toEqual({ amount: 2000n, unit: 1000n, total: 2000n, quantity: 2, debit: 2000n });
 
     await db().$transaction((tx) => setSkuLevelPrices(tx, { skuId: sku.id, prices: { [gold.slug]: null } }));
-    const c = await createOrder({ credential: member.credential, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } });
+    const c = await createOrder({
+      credential: member.credential,
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 },
+    });
     expect(await stored(c.order.id)).toMatchObject({ amount: 1000n, unit: 1000n, debit: 1000n });
 
     // A level price of 0.00 is a price (free for that level), not "no price".
     await db().$transaction((tx) => setSkuLevelPrices(tx, { skuId: sku.id, prices: { [gold.slug]: 0n } }));
-    const d = await createOrder({ credential: member.credential, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } });
+    const d = await createOrder({
+      credential: member.credential,
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 },
+    });
     expect(await stored(d.order.id)).toMatchObject({ amount: 0n, unit: 0n });
     expect(await balanceOf(member.buyer.user.id)).toBe(await ledgerSum(member.buyer.user.id));
   });
@@ -104,8 +126,11 @@ describe("member-level prices in the order amount (issue 12.4)", () => {
         Array.from({ length: 50 }, (_, i) => {
           const who = i % 2 ? member : plain;
           const skuId = i % 5 === 0 ? auto.sku.id : sku.id;
-          return createOrder({ credential: who.credential, profile: i % 3 ? "P" : "U", input: { downstreamOrderNo: no(), skuId, quantity: 1 + (i % 3) } })
-            .then((r) => ({ r, member: who === member }));
+          return createOrder({
+            credential: who.credential,
+            profile: i % 3 ? "P" : "U",
+            input: { downstreamOrderNo: no(), skuId, quantity: 1 + (i % 3) },
+          }).then((r) => ({ r, member: who === member }));
         }),
       );
     } finally {

@@ -11,7 +11,11 @@ import type { OrderView } from "./order-view";
  * ever writing.
  */
 export async function matchStoredOrder({ credential, profile, input }: CreateOrderArgs): Promise<OrderView | null> {
-  const ctx = await readOrderContext(onPool, { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId });
+  const ctx = await readOrderContext(onPool, {
+    credentialId: credential.id,
+    downstreamOrderNo: input.downstreamOrderNo,
+    skuId: input.skuId,
+  });
   if (!ctx.existing) return null;
   try {
     return (await compareWithStoredOrder({ credentialId: credential.id, profile, input, sku: ctx.sku, stored: ctx.existing })).order;

@@ -68,7 +68,14 @@ export async function readOrderContext(
   const rows = await run(ORDER_CONTEXT_SQL, [skuKey, credentialId, downstreamOrderNo]);
   const r = rows[0];
   return {
-    existing: r.existingId == null ? null : { id: Number(r.existingId), digest: String(r.existingDigest), rawDigest: r.existingRawDigest == null ? null : String(r.existingRawDigest) },
+    existing:
+      r.existingId == null
+        ? null
+        : {
+            id: Number(r.existingId),
+            digest: String(r.existingDigest),
+            rawDigest: r.existingRawDigest == null ? null : String(r.existingRawDigest),
+          },
     pointsDebitEnabled: r.pointsDebitEnabled !== false,
     sku:
       r.skuId == null

@@ -27,7 +27,11 @@ const balance = () => balanceOf(buyer.user.id);
 // The catalogue endpoints serve a snapshot at most 1 s old.
 const snapshotAge = () => new Promise((r) => setTimeout(r, 1200));
 
-const FORM = { fields: [{ key: "uid", type: "text", required: true, label: { "zh-CN": "用户", en: "User" }, placeholder: { "zh-CN": "", en: "" }, max_len: 20 }] };
+const FORM = {
+  fields: [
+    { key: "uid", type: "text", required: true, label: { "zh-CN": "用户", en: "User" }, placeholder: { "zh-CN": "", en: "" }, max_len: 20 },
+  ],
+};
 const WIDER_FORM = { fields: [...FORM.fields, { ...FORM.fields[0], key: "zone" }] };
 
 beforeAll(async () => {
@@ -86,7 +90,9 @@ describe("issue 8.7: SKIP LOCKED never refuses keys that are only locked", () =>
   /** Waits (bounded) until the order is waiting for a row lock, or has already finished. */
   async function waitingOrSettled(settled: () => boolean) {
     for (let i = 0; i < 100 && !settled(); i++) {
-      const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`);
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`,
+      );
       if (rows[0].n > 0) return;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -98,8 +104,15 @@ describe("issue 8.7: SKIP LOCKED never refuses keys that are only locked", () =>
     const { holder, rowCount } = await holdKeys(sku.id);
     expect(rowCount).toBe(2);
     let done = false;
-    const pending = createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 2 } })
-      .then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e }))
+    const pending = createOrder({
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 2 },
+    })
+      .then(
+        (r) => ({ ok: true as const, r }),
+        (e: unknown) => ({ ok: false as const, e }),
+      )
       .finally(() => (done = true));
     try {
       await waitingOrSettled(() => done);
@@ -117,8 +130,15 @@ describe("issue 8.7: SKIP LOCKED never refuses keys that are only locked", () =>
     const { holder } = await holdKeys(sku.id);
     const before = await balance();
     let done = false;
-    const pending = createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "U", input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 } })
-      .then(() => null, (e: unknown) => e)
+    const pending = createOrder({
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "U",
+      input: { downstreamOrderNo: no(), skuId: sku.id, quantity: 1 },
+    })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
       .finally(() => (done = true));
     try {
       await waitingOrSettled(() => done);

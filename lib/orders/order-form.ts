@@ -9,7 +9,11 @@ import type { CreateOrderInput, OrderProfile } from "./order-types";
  * bad_request when the form does not fit it); in Profile U always {} (the
  * field is reserved there).
  */
-export function orderForm({ profile, product, input }: {
+export function orderForm({
+  profile,
+  product,
+  input,
+}: {
   profile: OrderProfile;
   product: { fulfillmentType: FulfillmentType; manualFormSchema: unknown };
   input: CreateOrderInput;

@@ -83,6 +83,8 @@ export async function loadOrderView(tx: Tx, credentialId: number, orderId: numbe
       unitPriceCents: i.unitPriceCents,
       totalPriceCents: i.totalPriceCents,
     })),
-    fulfillment: f ? { source: f.source, deliveryFormat: f.deliveryFormat, lines: await deliveredLines(tx, order.id, f.payloadCiphertext) } : null,
+    fulfillment: f
+      ? { source: f.source, deliveryFormat: f.deliveryFormat, lines: await deliveredLines(tx, order.id, f.payloadCiphertext) }
+      : null,
   };
 }

@@ -54,10 +54,22 @@ export async function placeOrder(run: SqlRows, o: PlaceOrderRow): Promise<Placed
   let rows: Record<string, unknown>[];
   try {
     rows = await run(PLACE_ORDER_SQL, [
-      o.orderNo, o.credentialId, o.userId, o.profile, o.downstreamOrderNo,
-      o.requestDigest, o.requestRawDigest, o.traceId, o.callbackUrl, JSON.stringify(o.manualFormData),
-      o.skuId, o.productId, JSON.stringify(o.title), o.quantity,
-      o.auto, o.deliveryFormat,
+      o.orderNo,
+      o.credentialId,
+      o.userId,
+      o.profile,
+      o.downstreamOrderNo,
+      o.requestDigest,
+      o.requestRawDigest,
+      o.traceId,
+      o.callbackUrl,
+      JSON.stringify(o.manualFormData),
+      o.skuId,
+      o.productId,
+      JSON.stringify(o.title),
+      o.quantity,
+      o.auto,
+      o.deliveryFormat,
     ]);
   } catch (err) {
     throw refusal(err) ?? err;
@@ -67,7 +79,11 @@ export async function placeOrder(run: SqlRows, o: PlaceOrderRow): Promise<Placed
     id: Number(rows[0].orderId),
     createdAt: rows[0].createdAt as Date,
     unitPriceCents: BigInt(rows[0].unitPriceCents as string | bigint),
-    keys: rows.flatMap((r) => (r.keyId == null || r.keyCiphertext == null ? [] : [{ id: BigInt(r.keyId as string | bigint), ciphertext: r.keyCiphertext as Uint8Array }])),
+    keys: rows.flatMap((r) =>
+      r.keyId == null || r.keyCiphertext == null
+        ? []
+        : [{ id: BigInt(r.keyId as string | bigint), ciphertext: r.keyCiphertext as Uint8Array }],
+    ),
   };
 }
 
@@ -102,9 +118,18 @@ export async function placeOrderView(run: SqlRows, row: PlaceOrderRow): Promise<
     errorMessage: null,
     createdAt: placed.createdAt,
     items: [
-      { productId: row.productId, skuId: row.skuId, title: toLanguageText(row.title), quantity: row.quantity, unitPriceCents, totalPriceCents: amountCents },
+      {
+        productId: row.productId,
+        skuId: row.skuId,
+        title: toLanguageText(row.title),
+        quantity: row.quantity,
+        unitPriceCents,
+        totalPriceCents: amountCents,
+      },
     ],
-    fulfillment: row.auto ? { source: "auto", deliveryFormat: row.deliveryFormat, lines: placed.keys.map((k) => decryptText(k.ciphertext)) } : null,
+    fulfillment: row.auto
+      ? { source: "auto", deliveryFormat: row.deliveryFormat, lines: placed.keys.map((k) => decryptText(k.ciphertext)) }
+      : null,
   };
 }
 

@@ -6,7 +6,9 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
   }
   return JSON.stringify(value ?? null);
@@ -40,7 +42,15 @@ export function requestDigest(input: DigestInput): string {
 }
 
 /** The D18 digest of a create request, with the form as this profile stores it (lib/orders/order-form.ts). */
-export function digestOf({ profile, input, form }: { profile: OrderProfile; input: CreateOrderInput; form: Record<string, unknown> }): string {
+export function digestOf({
+  profile,
+  input,
+  form,
+}: {
+  profile: OrderProfile;
+  input: CreateOrderInput;
+  form: Record<string, unknown>;
+}): string {
   return requestDigest({
     profile,
     skuId: input.skuId,

@@ -33,17 +33,28 @@ export async function adjustPoints({ email, deltaCents, reason, actor = SYSTEM_A
     const user = await getUserByEmail(email, tx);
     let balance: bigint;
     try {
-      balance = await changeBalance(tx, { userId: user.id, deltaCents, reason: reason.trim(), adminUserId: actor.kind === "admin" ? actor.id : undefined });
+      balance = await changeBalance(tx, {
+        userId: user.id,
+        deltaCents,
+        reason: reason.trim(),
+        adminUserId: actor.kind === "admin" ? actor.id : undefined,
+      });
     } catch (err) {
       if (err instanceof AppError && err.code === "insufficient_balance") {
         // The guarded UPDATE wrote nothing, so the transaction is still usable.
         const { balanceCents } = await tx.user.findUniqueOrThrow({ where: { id: user.id }, select: { balanceCents: true } });
-        throw appError("insufficient_balance", `refused: ${formatAmount(deltaCents)} would take the balance of ${formatAmount(balanceCents)} below zero`);
+        throw appError(
+          "insufficient_balance",
+          `refused: ${formatAmount(deltaCents)} would take the balance of ${formatAmount(balanceCents)} below zero`,
+        );
       }
       throw err;
     }
     await writeAuditLog(tx, {
-      actor, action: "points.adjust", targetType: "user", targetId: user.id,
+      actor,
+      action: "points.adjust",
+      targetType: "user",
+      targetId: user.id,
       details: { email: user.email, amount: formatAmount(deltaCents), reason: reason.trim(), balance: formatAmount(balance) },
     });
     return balance;

@@ -25,7 +25,10 @@ describe("points ledger invariant", () => {
 
     const results = await Promise.allSettled(
       Array.from({ length: 200 }, (_, i) =>
-        db().$transaction((tx) => changeBalance(tx, { userId: user.id, deltaCents: -100n, reason: `debit ${i}` }), { maxWait: 60_000, timeout: 60_000 }),
+        db().$transaction((tx) => changeBalance(tx, { userId: user.id, deltaCents: -100n, reason: `debit ${i}` }), {
+          maxWait: 60_000,
+          timeout: 60_000,
+        }),
       ),
     );
     sampling = false;
@@ -58,7 +61,9 @@ describe("points ledger invariant", () => {
     expect(await adjustPoints({ email: user.email, deltaCents: -1_300n, reason: "all of it" })).toBe(0n);
     const rows = await db().pointsLedger.findMany({ where: { userId: user.id }, orderBy: { id: "asc" } });
     expect(rows.map((r) => [r.deltaCents, r.balanceAfterCents, r.reason])).toEqual([
-      [300n, 300n, "opening balance"], [1_000n, 1_300n, "goodwill"], [-1_300n, 0n, "all of it"],
+      [300n, 300n, "opening balance"],
+      [1_000n, 1_300n, "goodwill"],
+      [-1_300n, 0n, "all of it"],
     ]);
   });
 

@@ -68,7 +68,15 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
               orderBy: { id: "desc" },
               skip: offset,
               take: pageSize,
-              select: { id: true, createdAt: true, deltaCents: true, balanceAfterCents: true, reason: true, orderId: true, order: { select: { orderNo: true, status: true } } },
+              select: {
+                id: true,
+                createdAt: true,
+                deltaCents: true,
+                balanceAfterCents: true,
+                reason: true,
+                orderId: true,
+                order: { select: { orderNo: true, status: true } },
+              },
             });
       return {
         balanceCents: user.balanceCents,

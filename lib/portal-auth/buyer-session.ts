@@ -24,10 +24,20 @@ export interface LiveBuyer {
 const hashToken = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
 /** A new session for `userId`; the token is for the cookie and is not kept anywhere else. */
-export async function createBuyerSession({ userId, ip, userAgent }: { userId: string; ip: string | null; userAgent: string | null }): Promise<{ token: string; expiresAt: Date }> {
+export async function createBuyerSession({
+  userId,
+  ip,
+  userAgent,
+}: {
+  userId: string;
+  ip: string | null;
+  userAgent: string | null;
+}): Promise<{ token: string; expiresAt: Date }> {
   const token = crypto.randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + PORTAL_SESSION_MAX_AGE_SECONDS * 1000);
-  await db().buyerSession.create({ data: { userId, tokenHash: hashToken(token), ip, userAgent: userAgent?.slice(0, 300) ?? null, expiresAt } });
+  await db().buyerSession.create({
+    data: { userId, tokenHash: hashToken(token), ip, userAgent: userAgent?.slice(0, 300) ?? null, expiresAt },
+  });
   return { token, expiresAt };
 }
 
@@ -36,18 +46,29 @@ export async function findLiveBuyer(token: string | undefined): Promise<LiveBuye
   if (!token || token.length > 100) return null;
   const row = await db().buyerSession.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { id: true, revokedAt: true, expiresAt: true, lastSeenAt: true, user: { select: { id: true, email: true, status: true, registrationPending: true } } },
+    select: {
+      id: true,
+      revokedAt: true,
+      expiresAt: true,
+      lastSeenAt: true,
+      user: { select: { id: true, email: true, status: true, registrationPending: true } },
+    },
   });
   if (!row || row.revokedAt || row.expiresAt <= new Date() || row.user.status !== "active") return null;
   if (Date.now() - row.lastSeenAt.getTime() > TOUCH_MS) {
-    await db().buyerSession.update({ where: { id: row.id }, data: { lastSeenAt: new Date() } }).catch(() => undefined);
+    await db()
+      .buyerSession.update({ where: { id: row.id }, data: { lastSeenAt: new Date() } })
+      .catch(() => undefined);
   }
   return { sessionId: row.id, userId: row.user.id, email: row.user.email, registrationPending: row.user.registrationPending };
 }
 
 /** Ends one session of this buyer (sign-out, or "end" in the session list); false when it is not theirs or already ended. */
 export async function revokeBuyerSession({ userId, sessionId }: { userId: string; sessionId: string }): Promise<boolean> {
-  const { count } = await db().buyerSession.updateMany({ where: { id: sessionId, userId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const { count } = await db().buyerSession.updateMany({
+    where: { id: sessionId, userId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   return count === 1;
 }
 

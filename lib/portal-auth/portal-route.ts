@@ -19,7 +19,10 @@ type Ctx = { params: Promise<Params> };
 const MAX_BODY_BYTES = 16 * 1024;
 
 const json = (status: number, body: object) =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
 
 export function cookieValue(req: Request, name: string): string | undefined {
   for (const part of (req.headers.get("cookie") ?? "").split(";")) {
@@ -51,29 +54,40 @@ export async function buyerOf(req: Request): Promise<BuyerSession | null> {
 
 function failure(err: unknown, buyer: BuyerSession | null): Response {
   if (err instanceof AlreadyDoneError) return json(200, { ok: true, message: "already done" });
-  if (err instanceof AppError) return json(err.status === 500 ? 400 : err.status, { ok: false, code: err.code, message: err.publicMessage });
+  if (err instanceof AppError)
+    return json(err.status === 500 ? 400 : err.status, { ok: false, code: err.code, message: err.publicMessage });
   log.error({ err: err instanceof Error ? err.message : String(err), userId: buyer?.userId }, "portal action failed");
   return json(500, { ok: false, code: "internal_error", message: "internal error" });
 }
 
 /** A POST action with a JSON body checked by `schema`; `work` gets the buyer and the route's params. */
-export function portalAction<S extends z.ZodType>(schema: S, work: (input: z.output<S>, ctx: { buyer: BuyerSession; params: Params }) => Promise<object>) {
+export function portalAction<S extends z.ZodType>(
+  schema: S,
+  work: (input: z.output<S>, ctx: { buyer: BuyerSession; params: Params }) => Promise<object>,
+) {
   return async (req: Request, ctx: Ctx): Promise<Response> => {
     if (!sameOrigin(req)) return json(403, { ok: false, code: "forbidden", message: "cross-site request refused" });
     // A JSON content type cannot be sent cross-site without a CORS preflight, which we never grant.
-    if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")) return json(415, { ok: false, code: "bad_request", message: "send application/json" });
+    if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json"))
+      return json(415, { ok: false, code: "bad_request", message: "send application/json" });
     const buyer = await buyerOf(req);
     if (!buyer) return json(401, { ok: false, code: "unauthorized", message: "sign in again" });
     let raw: unknown;
     try {
       const text = await req.text();
-      if (Buffer.byteLength(text) > MAX_BODY_BYTES) return json(413, { ok: false, code: "request_too_large", message: "request too large" });
+      if (Buffer.byteLength(text) > MAX_BODY_BYTES)
+        return json(413, { ok: false, code: "request_too_large", message: "request too large" });
       raw = text ? JSON.parse(text) : {};
     } catch {
       return json(400, { ok: false, code: "invalid_json", message: "the body is not JSON" });
     }
     const parsed = schema.safeParse(raw);
-    if (!parsed.success) return json(400, { ok: false, code: "bad_request", message: parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") });
+    if (!parsed.success)
+      return json(400, {
+        ok: false,
+        code: "bad_request",
+        message: parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "),
+      });
     try {
       return json(200, { ok: true, ...(await work(parsed.data, { buyer, params: await ctx.params })) });
     } catch (err) {
@@ -99,6 +113,10 @@ export function portalExport(work: (req: Request, ctx: { buyer: BuyerSession; pa
 export function csvResponse(name: string, rows: (string | number | null)[][]): Response {
   const body = "\uFEFF" + rows.map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
   return new Response(body, {
-    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}"`, "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "Cache-Control": "no-store",
+    },
   });
 }

@@ -37,14 +37,23 @@ export async function verifyBuyerSignIn(attempt: BuyerSignInAttempt): Promise<Bu
   const account = buyerAccountName(email);
   const trusted = attempt.trustedDevice === true;
   const audit = (action: string, details: Record<string, string>, userId?: string) =>
-    writeAuditLog(db(), { actor: { kind: "buyer", userId, ip }, claimedEmail: email || "(empty)", action, targetType: "user", targetId: userId, details });
+    writeAuditLog(db(), {
+      actor: { kind: "buyer", userId, ip },
+      claimedEmail: email || "(empty)",
+      action,
+      targetType: "user",
+      targetId: userId,
+      details,
+    });
 
   const gate = await reserveSignIn(account, ip, trusted);
   if (!gate.ok) {
     if (gate.first) await audit("buyer.sign_in_throttled", { refusedBy: gate.refusedBy });
     return { ok: false, reason: "invalid" };
   }
-  const user = email ? await db().user.findUnique({ where: { email }, select: { id: true, email: true, status: true, passwordHash: true } }) : null;
+  const user = email
+    ? await db().user.findUnique({ where: { email }, select: { id: true, email: true, status: true, passwordHash: true } })
+    : null;
   const password = attempt.password.length > MAX_PASSWORD_LENGTH ? "" : attempt.password;
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !user.passwordHash || user.status !== "active" || !passwordOk || !password) {

@@ -10,14 +10,25 @@ export async function listBuyerKeys({ userId }: { userId: string }) {
     where: { userId },
     orderBy: { id: "desc" },
     select: {
-      id: true, apiKey: true, name: true, isActive: true, lastUsedAt: true, createdAt: true, disabledAt: true, previousSecretUntil: true,
+      id: true,
+      apiKey: true,
+      name: true,
+      isActive: true,
+      lastUsedAt: true,
+      createdAt: true,
+      disabledAt: true,
+      previousSecretUntil: true,
       catalogWebhook: { select: { url: true, lastEventAt: true } },
       catalogEvents: {
-        orderBy: { id: "desc" }, take: 5,
+        orderBy: { id: "desc" },
+        take: 5,
         select: { id: true, status: true, attemptCount: true, lastError: true, productCount: true, createdAt: true, deliveredAt: true },
       },
     },
   });
   const now = Date.now();
-  return keys.map((k) => ({ ...k, previousSecretUntil: k.previousSecretUntil && k.previousSecretUntil.getTime() > now ? k.previousSecretUntil : null }));
+  return keys.map((k) => ({
+    ...k,
+    previousSecretUntil: k.previousSecretUntil && k.previousSecretUntil.getTime() > now ? k.previousSecretUntil : null,
+  }));
 }

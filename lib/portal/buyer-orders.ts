@@ -11,7 +11,11 @@ export const PUBLIC_STATUSES = ["processing", "delivered", "failed"] as const;
 export type PublicStatus = (typeof PUBLIC_STATUSES)[number];
 export const publicStatus = (s: OrderStatus): PublicStatus => (s === "unknown_review" ? "processing" : s);
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).transform((s) => new Date(`${s}T00:00:00Z`)).refine((d) => !Number.isNaN(d.getTime()));
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .transform((s) => new Date(`${s}T00:00:00Z`))
+  .refine((d) => !Number.isNaN(d.getTime()));
 
 /** The orders filter as the page's query string carries it; a bad value is ignored, not an error. */
 export const BuyerOrderFilterSchema = z.object({
@@ -30,7 +34,8 @@ export const ORDERS_EXPORT_MAX = 10_000;
 function whereOf(userId: string, f: BuyerOrderFilter): Prisma.OrderWhereInput {
   const where: Prisma.OrderWhereInput = { userId };
   if (f.status) where.status = f.status === "processing" ? { in: ["processing", "unknown_review"] } : f.status;
-  if (f.from || f.to) where.createdAt = { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lt: new Date(f.to.getTime() + 86_400_000) } : {}) };
+  if (f.from || f.to)
+    where.createdAt = { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lt: new Date(f.to.getTime() + 86_400_000) } : {}) };
   if (f.downstream) where.downstreamOrderNo = { contains: f.downstream };
   return where;
 }
@@ -46,7 +51,14 @@ export async function listBuyerOrders({ userId, filter, all = false }: { userId:
       skip: all ? 0 : (filter.page - 1) * ORDERS_PAGE_SIZE,
       take: all ? ORDERS_EXPORT_MAX : ORDERS_PAGE_SIZE,
       select: {
-        id: true, orderNo: true, downstreamOrderNo: true, status: true, amountCents: true, createdAt: true, completedAt: true, profile: true,
+        id: true,
+        orderNo: true,
+        downstreamOrderNo: true,
+        status: true,
+        amountCents: true,
+        createdAt: true,
+        completedAt: true,
+        profile: true,
         credential: { select: { apiKey: true } },
         items: { select: { title: true, quantity: true, sku: { select: { skuCode: true } } } },
       },
@@ -61,18 +73,36 @@ export async function getBuyerOrder({ userId, orderNo }: { userId: string; order
   const order = await db().order.findFirst({
     where: { orderNo, userId },
     select: {
-      id: true, orderNo: true, downstreamOrderNo: true, status: true, amountCents: true, errorMessage: true, createdAt: true, completedAt: true, profile: true, callbackUrl: true,
+      id: true,
+      orderNo: true,
+      downstreamOrderNo: true,
+      status: true,
+      amountCents: true,
+      errorMessage: true,
+      createdAt: true,
+      completedAt: true,
+      profile: true,
+      callbackUrl: true,
       credential: { select: { apiKey: true } },
       items: { select: { title: true, quantity: true, unitPriceCents: true, totalPriceCents: true, sku: { select: { skuCode: true } } } },
       fulfillment: { select: { deliveryFormat: true, createdAt: true } },
       ledger: { select: { id: true, deltaCents: true, createdAt: true, reason: true }, orderBy: { id: "asc" } },
-      callbacks: { select: { id: true, url: true, status: true, attempts: { select: { id: true, httpStatus: true, error: true, durationMs: true, createdAt: true }, orderBy: { id: "asc" } } }, orderBy: { id: "asc" } },
+      callbacks: {
+        select: {
+          id: true,
+          url: true,
+          status: true,
+          attempts: { select: { id: true, httpStatus: true, error: true, durationMs: true, createdAt: true }, orderBy: { id: "asc" } },
+        },
+        orderBy: { id: "asc" },
+      },
     },
   });
   if (!order) return null;
   // The history a buyer can see: placed (and paid), then the final state. A review is internal (reported as processing).
   const history: { at: Date; status: PublicStatus | "refunded" }[] = [{ at: order.createdAt, status: "processing" }];
-  if (order.completedAt && order.status !== "processing" && order.status !== "unknown_review") history.push({ at: order.completedAt, status: order.status });
+  if (order.completedAt && order.status !== "processing" && order.status !== "unknown_review")
+    history.push({ at: order.completedAt, status: order.status });
   for (const l of order.ledger) if (l.deltaCents > 0n) history.push({ at: l.createdAt, status: "refunded" });
   return { ...order, status: publicStatus(order.status), history };
 }

@@ -12,15 +12,23 @@ export async function getBuyerOverview({ userId, now = new Date() }: { userId: s
   const dayStart = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - shift);
   const monthStart = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - shift);
   const spend = (from: Date) =>
-    db().order.aggregate({ where: { userId, createdAt: { gte: from }, status: { not: "failed" } }, _count: true, _sum: { amountCents: true } });
+    db().order.aggregate({
+      where: { userId, createdAt: { gte: from }, status: { not: "failed" } },
+      _count: true,
+      _sum: { amountCents: true },
+    });
   const [user, today, month, processing, failedCallbacks, pendingTopUps] = await Promise.all([
-    db().user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, balanceCents: true, registrationPending: true, memberLevel: { select: { slug: true, name: true } } } }),
+    db().user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { email: true, balanceCents: true, registrationPending: true, memberLevel: { select: { slug: true, name: true } } },
+    }),
     spend(dayStart),
     spend(monthStart),
     db().order.count({ where: { userId, status: { in: ["processing", "unknown_review"] } } }),
     db().callback.findMany({
       where: { status: "failed", order: { userId } },
-      orderBy: { id: "desc" }, take: 5,
+      orderBy: { id: "desc" },
+      take: 5,
       select: { id: true, lastError: true, attemptCount: true, createdAt: true, order: { select: { orderNo: true } } },
     }),
     db().topUpRequest.count({ where: { userId, state: "pending" } }),

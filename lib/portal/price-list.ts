@@ -45,9 +45,17 @@ export async function getPriceList({ userId, q, categoryId }: { userId: string; 
       if (!s.isActive) continue;
       if (needle && !text.includes(needle) && !s.skuCode.toLowerCase().includes(needle)) continue;
       rows.push({
-        productId: p.id, productTitle: p.title, categoryId: p.categoryId, categoryName: categories.get(p.categoryId)?.name ?? null,
-        deliveryFormat: p.deliveryFormat, skuId: s.id, skuCode: s.skuCode, specValues: s.specValues,
-        priceCents: skuPriceFor(s, levelId), productPriceCents: productPriceFor(p, levelId), stock: s.stock,
+        productId: p.id,
+        productTitle: p.title,
+        categoryId: p.categoryId,
+        categoryName: categories.get(p.categoryId)?.name ?? null,
+        deliveryFormat: p.deliveryFormat,
+        skuId: s.id,
+        skuCode: s.skuCode,
+        specValues: s.specValues,
+        priceCents: skuPriceFor(s, levelId),
+        productPriceCents: productPriceFor(p, levelId),
+        stock: s.stock,
       });
     }
   }

@@ -13,11 +13,20 @@ import { deliveredLines } from "../orders/order-view";
  */
 export async function revealOrderKeys({ userId, orderNo, actor }: { userId: string; orderNo: string; actor: Actor }): Promise<string[]> {
   return db().$transaction(async (tx) => {
-    const order = await tx.order.findFirst({ where: { orderNo, userId }, select: { id: true, orderNo: true, status: true, fulfillment: { select: { payloadCiphertext: true } } } });
+    const order = await tx.order.findFirst({
+      where: { orderNo, userId },
+      select: { id: true, orderNo: true, status: true, fulfillment: { select: { payloadCiphertext: true } } },
+    });
     if (!order) throw appError("not_found", "no such order");
     if (order.status !== "delivered" || !order.fulfillment) throw appError("conflict", "this order has nothing delivered to reveal");
     const lines = await deliveredLines(tx, order.id, order.fulfillment.payloadCiphertext);
-    await writeAuditLog(tx, { actor, action: "order.keys_reveal", targetType: "order", targetId: order.orderNo, details: { orderId: order.id, lines: lines.length } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "order.keys_reveal",
+      targetType: "order",
+      targetId: order.orderNo,
+      details: { orderId: order.id, lines: lines.length },
+    });
     return lines;
   });
 }

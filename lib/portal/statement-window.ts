@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine((s) => !Number.isNaN(new Date(`${s}T00:00:00Z`).getTime()));
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((s) => !Number.isNaN(new Date(`${s}T00:00:00Z`).getTime()));
 
 /**
  * The portal statement's date filter: whole days (UTC), `to` inclusive, so

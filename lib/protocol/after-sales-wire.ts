@@ -40,7 +40,7 @@ export const ClaimSchema = z.object({
     .object({
       action: z.enum(["replace", "refund", "reject"]),
       refund_amount: AmountSchema.optional().meta({ description: "refund only: what was given back" }),
-      note: z.string().meta({ description: "reject: why; otherwise a note or \"\"" }),
+      note: z.string().meta({ description: 'reject: why; otherwise a note or ""' }),
     })
     .nullable(),
 });

@@ -42,5 +42,5 @@ export const AmountInputSchema = z
 /** A price, an opening balance: zero or more, into fen (the catalogue file's rule, issue 2). */
 export const NonNegativeAmountInputSchema = z
   .string()
-  .refine((s) => isAmount(s) && parseAmount(s) >= 0n, "must be a non-negative amount string with at most two decimals, like \"10.00\"")
+  .refine((s) => isAmount(s) && parseAmount(s) >= 0n, 'must be a non-negative amount string with at most two decimals, like "10.00"')
   .transform((s) => parseAmount(s));

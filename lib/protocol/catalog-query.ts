@@ -50,9 +50,15 @@ const strictSince = z
   .optional()
   .refine((v) => v === undefined || firstStampAfter(v) !== undefined, { message: "must be an RFC 3339 time or Unix seconds" })
   .transform((v) => (v === undefined ? undefined : firstStampAfter(v)));
-const lenientSince = z.unknown().optional().transform((v) => (typeof v === "string" ? firstStampAfter(v) : undefined));
+const lenientSince = z
+  .unknown()
+  .optional()
+  .transform((v) => (typeof v === "string" ? firstStampAfter(v) : undefined));
 
-const lenientBool = z.unknown().optional().transform((v) => (typeof v === "string" && Object.hasOwn(BOOL_VALUES, v) ? BOOL_VALUES[v] : false));
+const lenientBool = z
+  .unknown()
+  .optional()
+  .transform((v) => (typeof v === "string" && Object.hasOwn(BOOL_VALUES, v) ? BOOL_VALUES[v] : false));
 
 /** Input: Object.fromEntries(url.searchParams). Unknown parameters are ignored in both profiles. */
 export const ProductsQuerySchema = {

@@ -20,8 +20,17 @@ afterEach(async () => close?.());
 
 const SECRET = "s3cret";
 const order = (status: string, extra: object = {}) => ({
-  ok: true, order_id: 7, order_no: "SK1", downstream_order_no: "DS-1", status, amount: "12.30", currency: "CNY", trace_id: "",
-  error_message: null, items: [{ product_id: 1, sku_id: 2, quantity: 1, unit_price: "12.30", total_price: "12.30" }], ...extra,
+  ok: true,
+  order_id: 7,
+  order_no: "SK1",
+  downstream_order_no: "DS-1",
+  status,
+  amount: "12.30",
+  currency: "CNY",
+  trace_id: "",
+  error_message: null,
+  items: [{ product_id: 1, sku_id: 2, quantity: 1, unit_price: "12.30", total_price: "12.30" }],
+  ...extra,
 });
 
 async function scripted(script: Script) {
@@ -33,7 +42,20 @@ async function scripted(script: Script) {
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
     const timestamp = String(req.headers["svc-timestamp"]);
-    const s = { method: req.method!, path: req.url!, body, timestamp, signatureValid: verifySignature({ method: req.method!, path: req.url!, timestamp, body, secret: SECRET, signature: String(req.headers["svc-signature"]) }) };
+    const s = {
+      method: req.method!,
+      path: req.url!,
+      body,
+      timestamp,
+      signatureValid: verifySignature({
+        method: req.method!,
+        path: req.url!,
+        timestamp,
+        body,
+        secret: SECRET,
+        signature: String(req.headers["svc-signature"]),
+      }),
+    };
     seen.push(s);
     const out = script(s, seen.length);
     if (out === "drop") return req.socket.destroy();
@@ -43,19 +65,31 @@ async function scripted(script: Script) {
   close = () => new Promise((r) => server.close(() => r()));
   const sleeps: number[] = [];
   const client = createSupplierClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: "k", apiSecret: SECRET, profile: "P",
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey: "k",
+    apiSecret: SECRET,
+    profile: "P",
     sleep: async (ms) => void sleeps.push(ms),
   });
   return { client, seen, sleeps };
 }
 
-const created = { ...order("processing"), items: [{ product_id: 1, sku_id: 2, title: { "zh-CN": "", en: "" }, quantity: 1, unit_price: "12.30", total_price: "12.30" }] };
+const created = {
+  ...order("processing"),
+  items: [{ product_id: 1, sku_id: 2, title: { "zh-CN": "", en: "" }, quantity: 1, unit_price: "12.30", total_price: "12.30" }],
+};
 const d1 = (code: string) => ({ ok: false, error_code: code, error_message: "m" });
 
 describe("issue 11.4: createOrder retries safely (D18)", () => {
   it("after a dropped connection, a 503 and a 429 it resends the same number and body, freshly signed, honouring Retry-After", async () => {
     const { client, seen, sleeps } = await scripted((_s, n) =>
-      n === 1 ? "drop" : n === 2 ? { status: 503, body: d1("internal_error") } : n === 3 ? { status: 429, body: d1("rate_limited"), headers: { "retry-after": "7" } } : { status: 200, body: created },
+      n === 1
+        ? "drop"
+        : n === 2
+          ? { status: 503, body: d1("internal_error") }
+          : n === 3
+            ? { status: 429, body: d1("rate_limited"), headers: { "retry-after": "7" } }
+            : { status: 200, body: created },
     );
     const o = await client.createOrder({ downstream_order_no: "DS-1", sku_id: 2, quantity: 1 });
     expect(o.order_id).toBe(7);
@@ -68,7 +102,10 @@ describe("issue 11.4: createOrder retries safely (D18)", () => {
 
   it("does not retry a 400 or a 409, and gives up after the attempts allowed", async () => {
     const conflict = await scripted(() => ({ status: 409, body: d1("idempotency_conflict") }));
-    await expect(conflict.client.createOrder({ downstream_order_no: "DS-1", sku_id: 2, quantity: 1 })).rejects.toMatchObject({ status: 409, code: "idempotency_conflict" });
+    await expect(conflict.client.createOrder({ downstream_order_no: "DS-1", sku_id: 2, quantity: 1 })).rejects.toMatchObject({
+      status: 409,
+      code: "idempotency_conflict",
+    });
     expect(conflict.seen).toHaveLength(1);
     await close!();
     const down = await scripted(() => ({ status: 500, body: d1("internal_error") }));
@@ -85,7 +122,14 @@ describe("issue 11.4: createOrder retries safely (D18)", () => {
 describe("issue 11.4: waitForOrder polls with bounded back-off (section 4.6)", () => {
   it("polls until delivered, doubling the wait up to the cap, through a transient 503", async () => {
     const { client, seen, sleeps } = await scripted((_s, n) =>
-      n === 2 ? { status: 503, body: d1("internal_error") } : n < 6 ? { status: 200, body: order("processing") } : { status: 200, body: order("delivered", { fulfillment: { type: "card_key", status: "delivered", payload: "K", delivery_data: ["K"] } }) },
+      n === 2
+        ? { status: 503, body: d1("internal_error") }
+        : n < 6
+          ? { status: 200, body: order("processing") }
+          : {
+              status: 200,
+              body: order("delivered", { fulfillment: { type: "card_key", status: "delivered", payload: "K", delivery_data: ["K"] } }),
+            },
     );
     const o = await client.waitForOrder(7, { maxDelayMs: 4000 });
     expect(o.status).toBe("delivered");
@@ -94,7 +138,10 @@ describe("issue 11.4: waitForOrder polls with bounded back-off (section 4.6)", (
   });
 
   it("returns a failed order and stops at a 404", async () => {
-    expect((await (await scripted(() => ({ status: 200, body: order("failed", { error_message: "out of stock" }) }))).client.waitForOrder(7)).status).toBe("failed");
+    expect(
+      (await (await scripted(() => ({ status: 200, body: order("failed", { error_message: "out of stock" }) }))).client.waitForOrder(7))
+        .status,
+    ).toBe("failed");
     await close!();
     const { client } = await scripted(() => ({ status: 404, body: d1("order_not_found") }));
     await expect(client.waitForOrder(7)).rejects.toMatchObject({ code: "order_not_found" });
@@ -102,11 +149,22 @@ describe("issue 11.4: waitForOrder polls with bounded back-off (section 4.6)", (
 });
 
 describe("issue 11.4: verifyCallback (section 6, D27)", () => {
-  const event = { event: "order.updated", ok: true, order_id: 7, order_no: "SK1", downstream_order_no: "DS-1", status: "delivered", amount: "1.00", currency: "CNY", timestamp: 1763712000 };
+  const event = {
+    event: "order.updated",
+    ok: true,
+    order_id: 7,
+    order_no: "SK1",
+    downstream_order_no: "DS-1",
+    status: "delivered",
+    amount: "1.00",
+    currency: "CNY",
+    timestamp: 1763712000,
+  };
   const raw = JSON.stringify(event);
   const path = "/hooks/supplier";
   const now = 1763712000;
-  const headers = (body = raw, p = path, ts = now, secret = SECRET) => signedHeaders({ apiKey: "k", apiSecret: secret }, "POST", p, body, ts);
+  const headers = (body = raw, p = path, ts = now, secret = SECRET) =>
+    signedHeaders({ apiKey: "k", apiSecret: secret }, "POST", p, body, ts);
 
   it("returns the typed event for a correctly signed callback (query string not signed)", () => {
     expect(verifyCallback(raw, headers(), SECRET, `${path}?x=1`, { now })).toEqual({ ok: true, event, apiKey: "k" });
@@ -120,7 +178,10 @@ describe("issue 11.4: verifyCallback (section 6, D27)", () => {
     const body = JSON.stringify(catalog);
     expect(verifyCallback(body, headers(body), SECRET, path, { now })).toEqual({ ok: true, event: catalog, apiKey: "k" });
     const tooMany = JSON.stringify({ ...catalog, products: Array.from({ length: 501 }, () => product) });
-    expect(verifyCallback(tooMany, headers(tooMany), SECRET, path, { now })).toMatchObject({ ok: false, error: expect.stringMatching(/products/) });
+    expect(verifyCallback(tooMany, headers(tooMany), SECRET, path, { now })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/products/),
+    });
   });
 
   it("refuses a wrong secret, another path, a tampered body, a stale timestamp, a missing header and a wrong shape", () => {
@@ -128,7 +189,10 @@ describe("issue 11.4: verifyCallback (section 6, D27)", () => {
     expect(verifyCallback(raw, headers(raw, "/other"), SECRET, path, { now })).toEqual({ ok: false, error: "bad signature" });
     expect(verifyCallback(raw.replace("1.00", "9.00"), headers(), SECRET, path, { now }).ok).toBe(false);
     expect(verifyCallback(raw, headers(), SECRET, path, { now: now + 61 })).toEqual({ ok: false, error: "timestamp outside the window" });
-    expect(verifyCallback(raw, { ...headers(), "Svc-Signature": undefined }, SECRET, path, { now })).toEqual({ ok: false, error: "missing Svc-* header" });
+    expect(verifyCallback(raw, { ...headers(), "Svc-Signature": undefined }, SECRET, path, { now })).toEqual({
+      ok: false,
+      error: "missing Svc-* header",
+    });
     const bad = JSON.stringify({ ...event, amount: 1 });
     expect(verifyCallback(bad, headers(bad), SECRET, path, { now })).toMatchObject({ ok: false, error: expect.stringMatching(/amount/) });
   });

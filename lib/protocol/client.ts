@@ -9,5 +9,11 @@
 // point; the layers live in ./signed-fetch and ./typed-client.
 
 export { signedFetch, signedHeaders, supplierClient, type SignedRequestInit, type SupplierCredentials } from "./signed-fetch";
-export { createSupplierClient, SupplierApiError, SupplierProtocolError, type SupplierClient, type SupplierClientOptions } from "./typed-client";
+export {
+  createSupplierClient,
+  SupplierApiError,
+  SupplierProtocolError,
+  type SupplierClient,
+  type SupplierClientOptions,
+} from "./typed-client";
 export { verifyCallback, type VerifiedCallback, type CallbackHeaders } from "./verify-callback";

@@ -133,7 +133,13 @@ export const ENDPOINTS = {
     name: "orders.read",
     method: "GET",
     path: "/orders/{id}",
-    doc: { summary: "Read one of your orders (D20)", guide: "read-order", pathId: "order", success: (p) => OrderReadSchema[p], errors: () => ({ 404: ["order_not_found"] }) },
+    doc: {
+      summary: "Read one of your orders (D20)",
+      guide: "read-order",
+      pathId: "order",
+      success: (p) => OrderReadSchema[p],
+      errors: () => ({ 404: ["order_not_found"] }),
+    },
   },
   cancelOrder: {
     name: "orders.cancel",
@@ -187,7 +193,12 @@ export const ENDPOINTS = {
     method: "GET",
     path: "/statement",
     query: StatementQuerySchema,
-    doc: { summary: "Extension: your points ledger, newest first (paged like products)", guide: "balance-statement", query: "statement", success: () => StatementSchema },
+    doc: {
+      summary: "Extension: your points ledger, newest first (paged like products)",
+      guide: "balance-statement",
+      query: "statement",
+      success: () => StatementSchema,
+    },
   },
   // Issue 12.2, Profile U extension: the key's catalogue webhook (docs/protocol.md#catalogue-events).
   // Profile P sends no callbacks (section 6): under its prefixes the path does not exist.
@@ -196,7 +207,11 @@ export const ENDPOINTS = {
     method: "GET",
     path: "/catalog-webhook",
     profiles: ["U"],
-    doc: { summary: "Read the key's catalogue webhook (extension, Profile U)", guide: "catalogue-events", success: () => CatalogWebhookSchema },
+    doc: {
+      summary: "Read the key's catalogue webhook (extension, Profile U)",
+      guide: "catalogue-events",
+      success: () => CatalogWebhookSchema,
+    },
   },
   putCatalogWebhook: {
     name: "catalog-webhook.put",
@@ -217,7 +232,11 @@ export const ENDPOINTS = {
     method: "DELETE",
     path: "/catalog-webhook",
     profiles: ["U"],
-    doc: { summary: "Remove the key's catalogue webhook (extension, Profile U)", guide: "catalogue-events", success: () => CatalogWebhookSchema },
+    doc: {
+      summary: "Remove the key's catalogue webhook (extension, Profile U)",
+      guide: "catalogue-events",
+      success: () => CatalogWebhookSchema,
+    },
   },
 } as const satisfies Record<string, EndpointEntry>;
 

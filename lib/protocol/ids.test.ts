@@ -26,7 +26,10 @@ describe("one int4 id rule (issue 9.3, D20)", () => {
     const sku = { productId: "2147483648", skuCode: "X1", specValues: {}, price: "1.00", isActive: true, stockQuantity: null } as never;
     const category = { slug: "games", name: { en: "Games" }, sortOrder: 0, parentId: 2147483648 } as never;
     for (const p of [saveSku(sku, admin), saveCategory(category, admin)]) {
-      const err = await p.then(() => null, (e: unknown) => e);
+      const err = await p.then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).code).toBe("bad_request");
     }

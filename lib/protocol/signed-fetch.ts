@@ -48,7 +48,13 @@ export function signedFetch(url: string, creds: SupplierCredentials, init: Signe
   const body = init.body === undefined ? "" : typeof init.body === "string" ? init.body : JSON.stringify(init.body);
   const u = new URL(url);
   const headers = { ...signedHeaders(creds, method, u.pathname, body, init.timestamp), ...init.headers };
-  const request = { method, headers, body: method === "GET" || method === "HEAD" ? undefined : body, signal: init.signal, redirect: init.redirect };
+  const request = {
+    method,
+    headers,
+    body: method === "GET" || method === "HEAD" ? undefined : body,
+    signal: init.signal,
+    redirect: init.redirect,
+  };
   // `dispatcher` is undici's extension of RequestInit, unknown to the DOM type.
   return fetch(u, init.dispatcher ? ({ ...request, dispatcher: init.dispatcher } as RequestInit) : request);
 }

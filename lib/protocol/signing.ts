@@ -9,7 +9,10 @@ export type BodyBytes = string | Uint8Array;
 /** Lowercase hex MD5 of the raw body bytes; a string is taken as UTF-8. Empty body → MD5 of zero bytes. */
 export function bodyMd5(body: BodyBytes = ""): string {
   if (body.length === 0) return EMPTY_MD5; // every GET: one hash object fewer per request
-  return crypto.createHash("md5").update(typeof body === "string" ? Buffer.from(body, "utf8") : body).digest("hex");
+  return crypto
+    .createHash("md5")
+    .update(typeof body === "string" ? Buffer.from(body, "utf8") : body)
+    .digest("hex");
 }
 
 const EMPTY_MD5 = crypto.createHash("md5").digest("hex");

@@ -55,7 +55,17 @@ const lenientTime = z
 /** Input: Object.fromEntries(url.searchParams). Unknown parameters are ignored in both profiles. */
 export const StatementQuerySchema = {
   P: z
-    .object({ page: strictInt(1, PAGE_MAX, 1), page_size: strictInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT), from: strictTime, to: strictTime })
+    .object({
+      page: strictInt(1, PAGE_MAX, 1),
+      page_size: strictInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
+      from: strictTime,
+      to: strictTime,
+    })
     .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "must not be earlier than from" }),
-  U: z.object({ page: lenientInt(1, PAGE_MAX, 1), page_size: lenientInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT), from: lenientTime, to: lenientTime }),
+  U: z.object({
+    page: lenientInt(1, PAGE_MAX, 1),
+    page_size: lenientInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
+    from: lenientTime,
+    to: lenientTime,
+  }),
 } satisfies Record<Profile, z.ZodType<StatementQuery>>;

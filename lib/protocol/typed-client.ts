@@ -24,7 +24,13 @@ import { ClaimListSchema, ClaimOpenedSchema, type OpenClaimBody } from "./after-
 /** A D1 error answer: `status`, `code` (error_code), `message`, `requestId`. */
 export class SupplierApiError extends Error {
   override name = "SupplierApiError";
-  constructor(readonly status: number, readonly code: string, message: string, readonly requestId: string | null, readonly retryAfterSeconds?: number) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | null,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(`${status} ${code}: ${message}`);
   }
 }
@@ -77,7 +83,11 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
   const timestamp = () => (lastTs = Math.max(Math.floor(Date.now() / 1000), lastTs + 1));
 
   /** One request to the endpoint of the table (lib/protocol/endpoints.ts): its method, its path with `id` and `query`. */
-  async function call<S extends z.ZodType>(schema: S, key: EndpointKey, opts: { id?: number; query?: string; body?: string } = {}): Promise<Out<S>> {
+  async function call<S extends z.ZodType>(
+    schema: S,
+    key: EndpointKey,
+    opts: { id?: number; query?: string; body?: string } = {},
+  ): Promise<Out<S>> {
     const method = ENDPOINTS[key].method;
     const path = pathOf(key, opts.id) + (opts.query ?? "");
     const body = opts.body;
@@ -88,21 +98,34 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
     try {
       json = JSON.parse(text);
     } catch {
-      throw res.ok ? new SupplierProtocolError(`${method} ${path}: ${res.status} response is not JSON`) : new SupplierApiError(res.status, "http_error", text.slice(0, 200), requestId);
+      throw res.ok
+        ? new SupplierProtocolError(`${method} ${path}: ${res.status} response is not JSON`)
+        : new SupplierApiError(res.status, "http_error", text.slice(0, 200), requestId);
     }
     if (!res.ok) {
       const err = ErrorBodySchema.safeParse(json);
       const retryAfter = Number(res.headers.get("retry-after") ?? NaN);
       const e = err.success ? err.data : { error_code: "http_error", error_message: `status ${res.status}` };
-      throw new SupplierApiError(res.status, e.error_code, e.error_message, requestId, Number.isFinite(retryAfter) ? retryAfter : undefined);
+      throw new SupplierApiError(
+        res.status,
+        e.error_code,
+        e.error_message,
+        requestId,
+        Number.isFinite(retryAfter) ? retryAfter : undefined,
+      );
     }
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new SupplierProtocolError(`${method} ${path}: unexpected response shape at ${parsed.error.issues[0]?.path.join(".") || "body"}`);
+    if (!parsed.success)
+      throw new SupplierProtocolError(
+        `${method} ${path}: unexpected response shape at ${parsed.error.issues[0]?.path.join(".") || "body"}`,
+      );
     return parsed.data;
   }
 
   const retryable = (err: unknown) =>
-    err instanceof SupplierApiError ? err.status >= 500 || err.status === 429 : !(err instanceof SupplierProtocolError) && (err as Error)?.name !== "AbortError";
+    err instanceof SupplierApiError
+      ? err.status >= 500 || err.status === 429
+      : !(err instanceof SupplierProtocolError) && (err as Error)?.name !== "AbortError";
 
   const profile = opts.profile as Profile;
   return {
@@ -119,7 +142,9 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
     async syncProducts(token = "0", pageSize = 100) {
       const items: Out<(typeof ProductPageSchema)[P]>["items"] = [];
       for (let round = 0; round < 100_000; round++) {
-        const page = (await call(ProductPageSchema[profile], "listProducts", { query: queryString({ updated_after: token, include_inactive: true, page_size: pageSize }) })) as Out<(typeof ProductPageSchema)[P]>;
+        const page = (await call(ProductPageSchema[profile], "listProducts", {
+          query: queryString({ updated_after: token, include_inactive: true, page_size: pageSize }),
+        })) as Out<(typeof ProductPageSchema)[P]>;
         items.push(...page.items);
         if (!page.sync_token) throw new SupplierProtocolError("GET /products: no sync_token (the server does not offer incremental sync)");
         token = page.sync_token;

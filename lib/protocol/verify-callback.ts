@@ -42,7 +42,8 @@ export function verifyCallback(
   if (!apiKey || !timestamp || !signature) return { ok: false, error: "missing Svc-* header" };
   if (!/^[0-9]{1,12}$/.test(timestamp)) return { ok: false, error: "malformed timestamp" };
   const now = opts.now ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - Number(timestamp)) > (opts.windowSeconds ?? TIMESTAMP_WINDOW_SECONDS)) return { ok: false, error: "timestamp outside the window" };
+  if (Math.abs(now - Number(timestamp)) > (opts.windowSeconds ?? TIMESTAMP_WINDOW_SECONDS))
+    return { ok: false, error: "timestamp outside the window" };
   if (!verifySignature({ method: "POST", path, timestamp, body: rawBody, secret, signature })) return { ok: false, error: "bad signature" };
   let json: unknown;
   try {
@@ -51,6 +52,7 @@ export function verifyCallback(
     return { ok: false, error: "body is not JSON" };
   }
   const parsed = EventSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, error: `not an order.updated or catalog.updated event: ${parsed.error.issues[0]?.path.join(".") || "body"}` };
+  if (!parsed.success)
+    return { ok: false, error: `not an order.updated or catalog.updated event: ${parsed.error.issues[0]?.path.join(".") || "body"}` };
   return { ok: true, event: parsed.data, apiKey };
 }

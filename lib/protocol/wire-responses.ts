@@ -15,13 +15,18 @@ import { INT4_MAX } from "./ids";
 
 /** D3: a string with exactly two decimals, never a JSON number. */
 export const AMOUNT_WIRE_PATTERN = /^[0-9]{1,15}\.[0-9]{2}$/;
-export const AmountSchema = z.string().regex(AMOUNT_WIRE_PATTERN).meta({ description: "Amount, exactly two decimals (D3)", examples: ["12.30"] });
+export const AmountSchema = z
+  .string()
+  .regex(AMOUNT_WIRE_PATTERN)
+  .meta({ description: "Amount, exactly two decimals (D3)", examples: ["12.30"] });
 
 const id = z.int().min(1).max(INT4_MAX);
 const count = z.int().min(0);
 
 /** D5: both keys, always strings. */
-export const LanguageTextOutSchema = z.object({ "zh-CN": z.string(), en: z.string() }).meta({ examples: [{ "zh-CN": "示例", en: "Example" }] });
+export const LanguageTextOutSchema = z
+  .object({ "zh-CN": z.string(), en: z.string() })
+  .meta({ examples: [{ "zh-CN": "示例", en: "Example" }] });
 
 /**
  * D1 error body. Codes beyond section 7: not_found (unknown path under a
@@ -29,7 +34,9 @@ export const LanguageTextOutSchema = z.object({ "zh-CN": z.string(), en: z.strin
  */
 export type WireErrorCode = keyof typeof ERROR_STATUS | "method_not_allowed";
 // A Set: the edge may add method_not_allowed to ERROR_STATUS itself.
-export const WIRE_ERROR_CODES: readonly WireErrorCode[] = [...new Set<WireErrorCode>([...(Object.keys(ERROR_STATUS) as WireErrorCode[]), "method_not_allowed"])];
+export const WIRE_ERROR_CODES: readonly WireErrorCode[] = [
+  ...new Set<WireErrorCode>([...(Object.keys(ERROR_STATUS) as WireErrorCode[]), "method_not_allowed"]),
+];
 export const errorBodySchema = (codes: readonly WireErrorCode[] = WIRE_ERROR_CODES) =>
   z.object({ ok: z.literal(false), error_code: z.enum(codes as [WireErrorCode, ...WireErrorCode[]]), error_message: z.string() });
 export const ErrorBodySchema = errorBodySchema();
@@ -48,7 +55,13 @@ export const AccountSchema = z.object({
 });
 
 /** 2.2: parent_id 0 is top level. */
-export const CategorySchema = z.object({ id, parent_id: z.int().min(0), slug: z.string(), name: LanguageTextOutSchema, sort_order: z.int() });
+export const CategorySchema = z.object({
+  id,
+  parent_id: z.int().min(0),
+  slug: z.string(),
+  name: LanguageTextOutSchema,
+  sort_order: z.int(),
+});
 export const CategoriesSchema = z.object({ ok: z.literal(true), categories: z.array(CategorySchema) });
 
 /** 2.4, D13: stock_quantity is -1 exactly when unlimited. */
@@ -76,7 +89,7 @@ const productFields = {
   category_id: id,
   delivery_format: z.enum(["text", "account_password", "card_password", "apple_account"]),
   delivery_delimiter: z.string(),
-  logo_url: z.string().meta({ description: "absolute URL, or \"\" with image exposure off (D15)" }),
+  logo_url: z.string().meta({ description: 'absolute URL, or "" with image exposure off (D15)' }),
   images: z.array(z.string()),
   has_sku: z.boolean(),
   skus: z.array(SkuSchema),
@@ -103,7 +116,10 @@ const page = (profile: Profile) =>
     page: z.int().min(1),
     page_size: z.int().min(1).max(100),
     includes_inactive: z.boolean(),
-    sync_token: z.string().optional().meta({ description: "Extension, with updated_after only: pass as updated_after (page 1) to continue after this page" }),
+    sync_token: z
+      .string()
+      .optional()
+      .meta({ description: "Extension, with updated_after only: pass as updated_after (page 1) to continue after this page" }),
   });
 /** 4.3, D10. */
 export const ProductPageSchema = { U: page("U"), P: page("P") } satisfies Record<Profile, z.ZodType>;
@@ -116,7 +132,14 @@ const fulfillment = (types: readonly [string, ...string[]]) =>
 export const FulfillmentSchema = { U: fulfillment(["card_key"]), P: fulfillment(["card_key", "apple_account", "provider_delivery"]) };
 
 const itemFields = { product_id: id, sku_id: id, quantity: z.int().min(1), unit_price: AmountSchema, total_price: AmountSchema };
-const titledItem = z.object({ product_id: id, sku_id: id, title: LanguageTextOutSchema, quantity: itemFields.quantity, unit_price: AmountSchema, total_price: AmountSchema });
+const titledItem = z.object({
+  product_id: id,
+  sku_id: id,
+  title: LanguageTextOutSchema,
+  quantity: itemFields.quantity,
+  unit_price: AmountSchema,
+  total_price: AmountSchema,
+});
 
 const orderHead = {
   ok: z.literal(true),
@@ -126,7 +149,9 @@ const orderHead = {
   amount: AmountSchema,
   currency: z.literal(CURRENCY),
   trace_id: z.string(),
-  refunded_amount: AmountSchema.optional().meta({ description: "Extension (after-sales): the sum of partial refunds, present once one was made" }),
+  refunded_amount: AmountSchema.optional().meta({
+    description: "Extension (after-sales): the sum of partial refunds, present once one was made",
+  }),
 };
 
 /** 2.5, D19: P always answers processing, error_message null, titled items; U may already be delivered. */
@@ -163,7 +188,10 @@ export const OrderCallbackSchema = z.object({
 });
 
 /** A signed amount (a ledger row's change): optional minus, exactly two decimals (D3). */
-export const SignedAmountSchema = z.string().regex(/^-?[0-9]{1,15}\.[0-9]{2}$/).meta({ description: "Signed amount, exactly two decimals", examples: ["-12.30"] });
+export const SignedAmountSchema = z
+  .string()
+  .regex(/^-?[0-9]{1,15}\.[0-9]{2}$/)
+  .meta({ description: "Signed amount, exactly two decimals", examples: ["-12.30"] });
 
 /** Extension, docs/decisions/0019-balance-statement.md: one points ledger row. Same in both profiles. */
 export const StatementItemSchema = z.object({
@@ -177,7 +205,14 @@ export const StatementItemSchema = z.object({
   note: z.string(),
 });
 /** The amounts of all rows (every page) add up to balance. */
-export const StatementSchema = z.object({ ok: z.literal(true), balance: AmountSchema, items: z.array(StatementItemSchema), total: count, page: z.int().min(1), page_size: z.int().min(1).max(100) });
+export const StatementSchema = z.object({
+  ok: z.literal(true),
+  balance: AmountSchema,
+  items: z.array(StatementItemSchema),
+  total: count,
+  page: z.int().min(1),
+  page_size: z.int().min(1).max(100),
+});
 
 export type Account = z.infer<typeof AccountSchema>;
 export type Category = z.infer<typeof CategorySchema>;

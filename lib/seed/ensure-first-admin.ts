@@ -21,12 +21,15 @@ export async function ensureFirstAdmin(): Promise<FirstAdmin | undefined> {
   const email = env().ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL;
   const fromEnv = env().ADMIN_PASSWORD;
   const password = fromEnv || crypto.randomBytes(15).toString("base64url");
-  return db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('cardkey:first-admin'))`;
-    if (await tx.adminUser.count()) return undefined;
-    const admin = await createAdmin({ email, password }, { tx });
-    // Issue 22.8: a generated password was printed (terminal, captured logs): it must be replaced at first sign-in.
-    if (!fromEnv) await tx.adminUser.update({ where: { id: admin.id }, data: { passwordChangeRequired: true } });
-    return { email: admin.email, generatedPassword: fromEnv ? undefined : password };
-  }, { timeout: 30_000 });
+  return db().$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('cardkey:first-admin'))`;
+      if (await tx.adminUser.count()) return undefined;
+      const admin = await createAdmin({ email, password }, { tx });
+      // Issue 22.8: a generated password was printed (terminal, captured logs): it must be replaced at first sign-in.
+      if (!fromEnv) await tx.adminUser.update({ where: { id: admin.id }, data: { passwordChangeRequired: true } });
+      return { email: admin.email, generatedPassword: fromEnv ? undefined : password };
+    },
+    { timeout: 30_000 },
+  );
 }

@@ -13,7 +13,10 @@ export const DEMO_BUYER_POINTS_CENTS = 100_000n; // 1000.00
 /** Nothing an operator made yet: no category, product, buyer or administrator. */
 export async function isDatabaseEmpty(): Promise<boolean> {
   const [categories, products, users, admins] = await Promise.all([
-    db().category.count(), db().product.count(), db().user.count(), db().adminUser.count(),
+    db().category.count(),
+    db().product.count(),
+    db().user.count(),
+    db().adminUser.count(),
   ]);
   return categories + products + users + admins === 0;
 }
@@ -24,7 +27,13 @@ export async function isDatabaseEmpty(): Promise<boolean> {
  * also a worked example of the format), a buyer with points and one API key.
  * The secret is returned for printing once; it is stored only encrypted.
  */
-export async function seedDemo(): Promise<{ catalog: ImportCounts; buyerEmail: string; apiKey: string; apiSecret: string; portalPassword: string }> {
+export async function seedDemo(): Promise<{
+  catalog: ImportCounts;
+  buyerEmail: string;
+  apiKey: string;
+  apiSecret: string;
+  portalPassword: string;
+}> {
   const catalog = await importCatalog(validateCatalogFile(demoCatalog));
   const buyer = await createUser({ email: DEMO_BUYER_EMAIL, initialPointsCents: DEMO_BUYER_POINTS_CENTS });
   const { apiKey, apiSecret } = await createApiKey({ userId: buyer.id, name: "demo" });

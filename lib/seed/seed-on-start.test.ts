@@ -36,7 +36,9 @@ describe("seeding on start", () => {
       expect(text).toMatch(/Admin password:\s+\S+\s+\(change it at the first sign-in\)/);
 
       const products = await db().product.findMany({ include: { skus: { include: { _count: { select: { cardKeys: true } } } } } });
-      expect(new Set(products.map((p) => p.deliveryFormat))).toEqual(new Set(["text", "account_password", "card_password", "apple_account"]));
+      expect(new Set(products.map((p) => p.deliveryFormat))).toEqual(
+        new Set(["text", "account_password", "card_password", "apple_account"]),
+      );
       expect(products.some((p) => p.fulfillmentType === "manual" && (p.manualFormSchema as any).fields.length > 0)).toBe(true);
       expect(products.some((p) => !p.isActive)).toBe(true);
       expect(products.filter((p) => p.fulfillmentType === "auto").every((p) => p.skus.every((s) => s._count.cardKeys > 0))).toBe(true);

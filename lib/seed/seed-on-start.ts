@@ -26,7 +26,10 @@ export async function seedOnStart({ embedded }: { embedded: boolean }): Promise<
   if (admin) {
     lines.push(
       row("Admin login:", admin.email),
-      row("Admin password:", admin.generatedPassword ? `${admin.generatedPassword}  (change it at the first sign-in)` : "(the ADMIN_PASSWORD you set)"),
+      row(
+        "Admin password:",
+        admin.generatedPassword ? `${admin.generatedPassword}  (change it at the first sign-in)` : "(the ADMIN_PASSWORD you set)",
+      ),
     );
   }
   if (lines.at(-1) === "") lines.pop();

@@ -28,5 +28,10 @@ export function claimWire(c: ClaimView): ClaimWire {
 }
 
 export function claimListWire(list: { orderId: number; refundedCents: bigint; claims: ClaimView[] }) {
-  return { ok: true as const, order_id: list.orderId, refunded_amount: formatAmount(list.refundedCents), claims: list.claims.map(claimWire) };
+  return {
+    ok: true as const,
+    order_id: list.orderId,
+    refunded_amount: formatAmount(list.refundedCents),
+    claims: list.claims.map(claimWire),
+  };
 }

@@ -11,7 +11,11 @@ import { formatAmount } from "../protocol/amount";
  * order number, already in order_no. An adjustment shows the operator's
  * reason, which was written for this buyer ("admin: goodwill").
  */
-export const STATEMENT_NOTES = { order: "order payment", refund: "refund of a failed order", partialRefund: "partial refund (after-sales)" } as const;
+export const STATEMENT_NOTES = {
+  order: "order payment",
+  refund: "refund of a failed order",
+  partialRefund: "partial refund (after-sales)",
+} as const;
 
 function rowWire(row: StatementRow) {
   return {
@@ -22,7 +26,12 @@ function rowWire(row: StatementRow) {
     balance_after: formatAmount(row.balanceAfterCents),
     order_id: row.orderId,
     order_no: row.orderNo,
-    note: row.kind === "adjustment" ? row.reason : row.kind === "refund" && row.partial ? STATEMENT_NOTES.partialRefund : STATEMENT_NOTES[row.kind],
+    note:
+      row.kind === "adjustment"
+        ? row.reason
+        : row.kind === "refund" && row.partial
+          ? STATEMENT_NOTES.partialRefund
+          : STATEMENT_NOTES[row.kind],
   };
 }
 

@@ -44,7 +44,10 @@ export async function updateSettings(patch: SettingsPatch, { actor = SYSTEM_ACTO
   const parsed = SettingsPatchSchema.safeParse(patch);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) =>
-      i.code === "unrecognized_keys" ? `unknown setting ${i.keys.join(", ")} (known: ${SETTING_KEYS.join(", ")})` : `${i.path.join(".")}: ${i.message}`);
+      i.code === "unrecognized_keys"
+        ? `unknown setting ${i.keys.join(", ")} (known: ${SETTING_KEYS.join(", ")})`
+        : `${i.path.join(".")}: ${i.message}`,
+    );
     throw appError("bad_request", problems.join("; "));
   }
   const p = parsed.data;

@@ -43,7 +43,12 @@ type AuthRequest = { method: string; headers: { get(name: string): string | null
  * over the path the client requested, compared in constant time. Each 401
  * counts against the address.
  */
-export async function authenticate(req: AuthRequest, path: string, readBody: () => Promise<Buffer>, address: string | null): Promise<Authentication> {
+export async function authenticate(
+  req: AuthRequest,
+  path: string,
+  readBody: () => Promise<Buffer>,
+  address: string | null,
+): Promise<Authentication> {
   refuseIfFailingTooOften(address);
   try {
     return await check(req, path, readBody);
@@ -65,9 +70,12 @@ async function check(req: AuthRequest, path: string, readBody: () => Promise<Buf
   if (!row || !row.isActive || row.userStatus !== "active") throw unauthorized();
 
   const body = await readBody();
-  const signed = (r: CredentialRow) => verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.secret, signature })
+  const signed = (r: CredentialRow) =>
+    verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.secret, signature }) ||
     // Decision 0039: during a rotation's overlap the previous secret signs too.
-    || (r.previous !== null && r.previous.until > Date.now() && verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.previous.secret, signature }));
+    (r.previous !== null &&
+      r.previous.until > Date.now() &&
+      verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.previous.secret, signature }));
   if (!signed(row)) {
     // A secret rotated within the cache's second: a row cached before this request gets one fresh look-up
     // (bounded per address by the failed-authentication limit, decision 0028), so a new secret works at once.
@@ -76,7 +84,12 @@ async function check(req: AuthRequest, path: string, readBody: () => Promise<Buf
     row = await findCredential(apiKey);
     if (!row || !row.isActive || row.userStatus !== "active" || !signed(row)) throw unauthorized();
   }
-  return { credential: { id: row.id, userId: row.userId, apiKey, memberLevelId: row.memberLevelId }, timestamp: BigInt(ts), signature, body };
+  return {
+    credential: { id: row.id, userId: row.userId, apiKey, memberLevelId: row.memberLevelId },
+    timestamp: BigInt(ts),
+    signature,
+    body,
+  };
 }
 
 interface CredentialRow {
@@ -134,13 +147,29 @@ async function loadCredential(apiKey: string): Promise<CredentialRow | null> {
   const r = await db().apiCredential.findUnique({
     where: { apiKey },
     select: {
-      id: true, userId: true, isActive: true, secretCiphertext: true, previousSecretCiphertext: true, previousSecretUntil: true,
+      id: true,
+      userId: true,
+      isActive: true,
+      secretCiphertext: true,
+      previousSecretCiphertext: true,
+      previousSecretUntil: true,
       user: { select: { status: true, memberLevelId: true } },
     },
   });
   if (!r) return null;
   const keyOf = (sealed: Uint8Array) => crypto.createSecretKey(Buffer.from(decryptText(sealed), "utf8"));
-  const previous = r.previousSecretCiphertext && r.previousSecretUntil && r.previousSecretUntil.getTime() > Date.now()
-    ? { secret: keyOf(r.previousSecretCiphertext), until: r.previousSecretUntil.getTime() } : null;
-  return { id: r.id, userId: r.userId, isActive: r.isActive, userStatus: r.user.status, memberLevelId: r.user.memberLevelId, secret: keyOf(r.secretCiphertext), previous, loadedAt: Date.now() };
+  const previous =
+    r.previousSecretCiphertext && r.previousSecretUntil && r.previousSecretUntil.getTime() > Date.now()
+      ? { secret: keyOf(r.previousSecretCiphertext), until: r.previousSecretUntil.getTime() }
+      : null;
+  return {
+    id: r.id,
+    userId: r.userId,
+    isActive: r.isActive,
+    userStatus: r.user.status,
+    memberLevelId: r.user.memberLevelId,
+    secret: keyOf(r.secretCiphertext),
+    previous,
+    loadedAt: Date.now(),
+  };
 }

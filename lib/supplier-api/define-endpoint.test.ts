@@ -35,7 +35,13 @@ const endpoint = defineEndpoint({
 async function call(segment: string, body: string, opts: { timestamp?: number; path?: string; id?: string } = {}) {
   const path = opts.path ?? `/api/v1/${segment}/echo`;
   const headers = signedHeaders(buyer, "POST", path, body, opts.timestamp);
-  const req = endpointRequest({ method: "POST", target: path, headers: new Headers(headers), acceptEncoding: null, body: () => Readable.from([Buffer.from(body)]) });
+  const req = endpointRequest({
+    method: "POST",
+    target: path,
+    headers: new Headers(headers),
+    acceptEncoding: null,
+    body: () => Readable.from([Buffer.from(body)]),
+  });
   const res = toResponse(await endpoint.serve(req, { segment, prefix: `/api/v1/${segment}`, params: opts.id ? { id: opts.id } : {} }));
   return { status: res.status, headers: res.headers, body: await res.json() };
 }

@@ -76,8 +76,7 @@ export interface EndpointDefinition<BU, BP, QU, QP> {
  * `ctx.body` has the P schema's type.
  */
 export type EndpointContext<BU = unknown, BP = unknown, QU = unknown, QP = unknown> =
-  | (EndpointContextBase & { profile: "U"; body: BU; query: QU })
-  | (EndpointContextBase & { profile: "P"; body: BP; query: QP });
+  (EndpointContextBase & { profile: "U"; body: BU; query: QU }) | (EndpointContextBase & { profile: "P"; body: BP; query: QP });
 
 export interface EndpointContextBase {
   profile: Profile;
@@ -183,7 +182,13 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
       answer = errorAnswer(err, requestId);
     }
     observeApiRequest(def.name, profile ?? null, answer.status, performance.now() - started);
-    return finish(answer, requestId, { profile: profile ?? null, endpoint: def.name, method: req.method, started, credentialId: credentialId ?? null });
+    return finish(answer, requestId, {
+      profile: profile ?? null,
+      endpoint: def.name,
+      method: req.method,
+      started,
+      credentialId: credentialId ?? null,
+    });
   };
 }
 

@@ -51,7 +51,8 @@ const tooLarge = () =>
 export const BODY_TIMEOUT_MS = 15_000;
 const DEADLINE: Deadline = {
   timeoutMs: BODY_TIMEOUT_MS,
-  timedOut: () => appError("request_timeout", `the request body did not arrive within ${BODY_TIMEOUT_MS / 1000} s`, { headers: { Connection: "close" } }),
+  timedOut: () =>
+    appError("request_timeout", `the request body did not arrive within ${BODY_TIMEOUT_MS / 1000} s`, { headers: { Connection: "close" } }),
 };
 
 /** D7, D30: a declared Content-Length over the limit is refused first, before authentication reads anything. */

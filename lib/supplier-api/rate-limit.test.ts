@@ -19,7 +19,9 @@ afterAll(async () => {
 });
 
 const shared = async (scope: string, id: string) =>
-  Number((await client.query(`SELECT points FROM rate_limit.counters WHERE key = $1`, [`supplier-api:${scope}:${id}`])).rows[0]?.points ?? 0);
+  Number(
+    (await client.query(`SELECT points FROM rate_limit.counters WHERE key = $1`, [`supplier-api:${scope}:${id}`])).rows[0]?.points ?? 0,
+  );
 
 async function admitted(id: string, perMinute: number, attempts: number): Promise<{ ok: number; refused: AppError[] }> {
   const results = await Promise.allSettled(Array.from({ length: attempts }, () => consumeRateLimit("key", id, perMinute)));

@@ -37,7 +37,9 @@ function ensureTable(): Promise<void> {
     const p = storePool();
     await p.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`).catch(ignoreConcurrentCreate);
     await p
-      .query(`CREATE TABLE IF NOT EXISTS ${SCHEMA}.${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`)
+      .query(
+        `CREATE TABLE IF NOT EXISTS ${SCHEMA}.${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
+      )
       .catch(ignoreConcurrentCreate);
   })().catch((err) => {
     ready = undefined;

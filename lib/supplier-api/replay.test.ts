@@ -35,14 +35,20 @@ it("issue 22.6: a captured signed Profile P request with a body cannot be sent a
       expect([again.status, again.json().error_code], `${prefix} ${query}`).toEqual(expected);
     }
     // Even sent first, a POST with a query string is refused in Profile P, before anything is done.
-    const fresh = await signedRawRequest(server.baseUrl, buyer, { method: "POST", path: `${prefix}/ping?x=1`, body: "{}", timestamp: timestamp - 1 });
+    const fresh = await signedRawRequest(server.baseUrl, buyer, {
+      method: "POST",
+      path: `${prefix}/ping?x=1`,
+      body: "{}",
+      timestamp: timestamp - 1,
+    });
     expect([fresh.status, fresh.json().error_code]).toEqual([400, "bad_request"]);
   }
 });
 
 it("issue 22.6: a Profile P GET keeps its query in the replay identity: two pages in one second pass, the same page twice is a replay", async () => {
   const timestamp = Math.floor(Date.now() / 1000) - 25;
-  const page = (n: number) => signedRawRequest(server.baseUrl, buyer, { method: "GET", path: `/api/v1/provider/products?page=${n}`, timestamp });
+  const page = (n: number) =>
+    signedRawRequest(server.baseUrl, buyer, { method: "GET", path: `/api/v1/provider/products?page=${n}`, timestamp });
   expect((await page(1)).status).toBe(200);
   expect((await page(2)).status).toBe(200);
   expect((await page(2)).json().error_code).toBe("replay_detected");

@@ -36,7 +36,5 @@ function sweepExpired() {
   const now = Date.now();
   if (now - lastSweep < 60_000) return;
   lastSweep = now;
-  db()
-    .$executeRaw`DELETE FROM "ReplayRecord" WHERE "expiresAt" < now()`
-    .catch(() => undefined);
+  db().$executeRaw`DELETE FROM "ReplayRecord" WHERE "expiresAt" < now()`.catch(() => undefined);
 }

@@ -1,4 +1,3 @@
-import type http from "node:http";
 import { Readable } from "node:stream";
 import { appError, type AppError } from "../errors";
 import { log } from "../log";
@@ -75,7 +74,8 @@ function compile(handlers: Record<EndpointKey, Endpoint>): PathNode {
     }
     const resource = (node.resource ??= { methods: new Map(), allow: "", profiles: entry.profiles });
     resource.methods.set(entry.method, endpoint);
-    if (String(entry.profiles) !== String(resource.profiles)) throw new Error(`endpoint table: ${entry.path} has different profiles per method`);
+    if (String(entry.profiles) !== String(resource.profiles))
+      throw new Error(`endpoint table: ${entry.path} has different profiles per method`);
     resource.allow = HTTP_METHODS.filter((m) => resource.methods.has(m === "HEAD" ? "GET" : m)).join(", ");
   }
   return root;
@@ -95,7 +95,7 @@ function routeIn(root: PathNode, method: string, pathname: string): Routed | nul
   if (rest.length < 2 || rest.endsWith("/") || rest.includes("//")) return notFound(p.profile);
   let node = root;
   let params: Record<string, string> | undefined;
-  for (let start = 1; start <= rest.length; ) {
+  for (let start = 1; start <= rest.length;) {
     const slash = rest.indexOf("/", start);
     const end = slash < 0 ? rest.length : slash;
     let segment = rest.slice(start, end);
@@ -112,7 +112,10 @@ function routeIn(root: PathNode, method: string, pathname: string): Routed | nul
   if (!resource || (resource.profiles && !resource.profiles.includes(p.profile))) return notFound(p.profile);
   const endpoint = resource.methods.get(method === "HEAD" ? "GET" : method);
   if (!endpoint) {
-    return { refuse: appError("method_not_allowed", "this endpoint does not accept this method", { headers: { Allow: resource.allow } }), profile: p.profile };
+    return {
+      refuse: appError("method_not_allowed", "this endpoint does not accept this method", { headers: { Allow: resource.allow } }),
+      profile: p.profile,
+    };
   }
   return { endpoint, match: { segment: p.segment, prefix: p.prefix, params: params ?? NO_PARAMS } };
 }
@@ -157,7 +160,13 @@ export function createRouter(handlers: Record<EndpointKey, Endpoint> = HANDLERS)
       // nearly every GET is. Nothing to wait for; Node discards the empty stream when the answer ends.
       const length = req.headers["content-length"];
       const hasBody = (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
-      const request = endpointRequest({ method, target, headers: { get }, acceptEncoding: get("accept-encoding"), body: () => (hasBody ? req : null) });
+      const request = endpointRequest({
+        method,
+        target,
+        headers: { get },
+        acceptEncoding: get("accept-encoding"),
+        body: () => (hasBody ? req : null),
+      });
       answer(routed, request)
         .then((a) => {
           res.writeHead(a.status, { ...a.headers, "Content-Length": String(a.body.length) }).end(a.body);

@@ -13,7 +13,9 @@ export function parseJsonObject(text: string, profile: Profile): Record<string, 
   try {
     value = JSON.parse(text);
   } catch {
-    throw profile === "P" ? appError("invalid_json", "request body is not valid JSON") : appError("bad_request", "request body is not valid JSON");
+    throw profile === "P"
+      ? appError("invalid_json", "request body is not valid JSON")
+      : appError("bad_request", "request body is not valid JSON");
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw appError("bad_request", "request body must be a JSON object");

@@ -20,7 +20,11 @@ export interface AppServer {
  * real HTTP to the real route handlers. `nextStart`: the same build served by
  * `next start` alone, without our server (decision 0036 compares the two).
  */
-export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}, opts: { nextStart?: boolean } = {}): Promise<AppServer> {
+export async function startAppServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  opts: { nextStart?: boolean } = {},
+): Promise<AppServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-app-"));
   let output = "";

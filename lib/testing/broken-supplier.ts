@@ -22,7 +22,9 @@ const AMOUNT_KEYS = new Set(["balance", "price_amount", "original_price", "amoun
 function numbersForAmounts(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(numbersForAmounts);
   if (v && typeof v === "object") {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, AMOUNT_KEYS.has(k) && typeof x === "string" ? Number(x) : numbersForAmounts(x)]));
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, AMOUNT_KEYS.has(k) && typeof x === "string" ? Number(x) : numbersForAmounts(x)]),
+    );
   }
   return v;
 }
@@ -39,12 +41,26 @@ export async function startBrokenSupplier(targetBaseUrl: string, faults: Faults)
       if (!["host", "connection", "content-length", "transfer-encoding"].includes(k) && typeof v === "string") headers[k] = v;
     }
     if (faults.resignWith) {
-      const timestamp = headers["svc-timestamp"] && /^[0-9]+$/.test(headers["svc-timestamp"]) ? headers["svc-timestamp"] : String(Math.floor(Date.now() / 1000));
+      const timestamp =
+        headers["svc-timestamp"] && /^[0-9]+$/.test(headers["svc-timestamp"])
+          ? headers["svc-timestamp"]
+          : String(Math.floor(Date.now() / 1000));
       headers["svc-timestamp"] = timestamp;
-      headers["svc-signature"] = signRequest({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0], timestamp, body, secret: faults.resignWith });
+      headers["svc-signature"] = signRequest({
+        method: req.method ?? "GET",
+        path: (req.url ?? "/").split("?")[0],
+        timestamp,
+        body,
+        secret: faults.resignWith,
+      });
     }
     try {
-      const up = await fetch(targetBaseUrl + req.url, { method: req.method, headers, body: req.method === "GET" ? undefined : body, redirect: "manual" });
+      const up = await fetch(targetBaseUrl + req.url, {
+        method: req.method,
+        headers,
+        body: req.method === "GET" ? undefined : body,
+        redirect: "manual",
+      });
       let text = await up.text();
       if (up.ok && (faults.amountsAsNumbers || faults.dropField)) {
         let json = JSON.parse(text);

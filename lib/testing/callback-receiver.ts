@@ -39,7 +39,11 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
 }
 
 /** Polls `check` until it returns a truthy value or the time is up (bounded loop). */
-export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs = 15_000, stepMs = 50): Promise<Exclude<T, null | undefined | false | 0 | "">> {
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 15_000,
+  stepMs = 50,
+): Promise<Exclude<T, null | undefined | false | 0 | "">> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -27,7 +27,12 @@ export async function hookedBuyer(receiver: CallbackReceiver, name: string) {
         if (!v.ok || v.event.event !== "catalog.updated") throw new Error(`unverified catalogue event: ${v.ok ? v.event.event : v.error}`);
         return v.event;
       });
-  const rows = () => db().catalogEvent.findMany({ where: { credentialId: buyer.id }, orderBy: { id: "asc" }, include: { attempts: { orderBy: { id: "asc" } } } });
+  const rows = () =>
+    db().catalogEvent.findMany({
+      where: { credentialId: buyer.id },
+      orderBy: { id: "asc" },
+      include: { attempts: { orderBy: { id: "asc" } } },
+    });
   return { buyer, path, events, rows };
 }
 

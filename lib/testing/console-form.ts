@@ -19,48 +19,51 @@ export function readForm(html: string, testId: string): FormField[] {
   let textarea: { name: string; text: string } | null = null;
   let select: { name: string; first?: string; selected?: string } | null = null;
   let option: { value?: string; selected: boolean; text: string } | null = null;
-  const parser = new Parser({
-    onopentag(tag, a) {
-      if (tag === "form") {
-        if (depth > 0 || a["data-testid"] === testId) depth++;
-        return;
-      }
-      if (depth === 0 || a.disabled !== undefined) return;
-      if (tag === "input" && a.name) {
-        const type = (a.type ?? "text").toLowerCase();
-        if (type === "file" || type === "submit" || type === "button" || type === "image" || type === "reset") return;
-        if ((type === "checkbox" || type === "radio") && a.checked === undefined) return;
-        fields.push({ name: a.name, value: a.value ?? (type === "checkbox" || type === "radio" ? "on" : "") });
-      } else if (tag === "textarea" && a.name) {
-        textarea = { name: a.name, text: "" };
-      } else if (tag === "select" && a.name) {
-        select = { name: a.name };
-      } else if (tag === "option" && select) {
-        option = { value: a.value, selected: a.selected !== undefined, text: "" };
-      }
+  const parser = new Parser(
+    {
+      onopentag(tag, a) {
+        if (tag === "form") {
+          if (depth > 0 || a["data-testid"] === testId) depth++;
+          return;
+        }
+        if (depth === 0 || a.disabled !== undefined) return;
+        if (tag === "input" && a.name) {
+          const type = (a.type ?? "text").toLowerCase();
+          if (type === "file" || type === "submit" || type === "button" || type === "image" || type === "reset") return;
+          if ((type === "checkbox" || type === "radio") && a.checked === undefined) return;
+          fields.push({ name: a.name, value: a.value ?? (type === "checkbox" || type === "radio" ? "on" : "") });
+        } else if (tag === "textarea" && a.name) {
+          textarea = { name: a.name, text: "" };
+        } else if (tag === "select" && a.name) {
+          select = { name: a.name };
+        } else if (tag === "option" && select) {
+          option = { value: a.value, selected: a.selected !== undefined, text: "" };
+        }
+      },
+      ontext(text) {
+        if (textarea) textarea.text += text;
+        if (option) option.text += text;
+      },
+      onclosetag(tag) {
+        if (tag === "form" && depth > 0) depth--;
+        else if (tag === "textarea" && textarea) {
+          // A browser drops the one newline that may follow <textarea>.
+          fields.push({ name: textarea.name, value: textarea.text.replace(/^\r?\n/, "") });
+          textarea = null;
+        } else if (tag === "option" && select && option) {
+          const value = option.value ?? option.text;
+          select.first ??= value;
+          if (option.selected) select.selected = value;
+          option = null;
+        } else if (tag === "select" && select) {
+          const value = select.selected ?? select.first;
+          if (value !== undefined) fields.push({ name: select.name, value });
+          select = null;
+        }
+      },
     },
-    ontext(text) {
-      if (textarea) textarea.text += text;
-      if (option) option.text += text;
-    },
-    onclosetag(tag) {
-      if (tag === "form" && depth > 0) depth--;
-      else if (tag === "textarea" && textarea) {
-        // A browser drops the one newline that may follow <textarea>.
-        fields.push({ name: textarea.name, value: textarea.text.replace(/^\r?\n/, "") });
-        textarea = null;
-      } else if (tag === "option" && select && option) {
-        const value = option.value ?? option.text;
-        select.first ??= value;
-        if (option.selected) select.selected = value;
-        option = null;
-      } else if (tag === "select" && select) {
-        const value = select.selected ?? select.first;
-        if (value !== undefined) fields.push({ name: select.name, value });
-        select = null;
-      }
-    },
-  }, { decodeEntities: true, lowerCaseAttributeNames: false });
+    { decodeEntities: true, lowerCaseAttributeNames: false },
+  );
   parser.write(html);
   parser.end();
   if (!fields.length) throw new Error(`no form with data-testid="${testId}" in the page`);
@@ -68,7 +71,11 @@ export function readForm(html: string, testId: string): FormField[] {
 }
 
 /** Fields with `changes` applied (a name's first field replaced, a new name appended) and files attached. */
-export function formBody(fields: FormField[], changes: Record<string, string>, files: { name: string; filename: string; type: string; bytes: Buffer }[] = []): FormData {
+export function formBody(
+  fields: FormField[],
+  changes: Record<string, string>,
+  files: { name: string; filename: string; type: string; bytes: Buffer }[] = [],
+): FormData {
   const form = new FormData();
   const done = new Set<string>();
   for (const f of fields) {

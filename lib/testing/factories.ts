@@ -34,8 +34,12 @@ function factoryAdmin(): Promise<{ actor: Actor }> {
   const key = process.env.DATABASE_URL ?? "";
   let admin = factoryAdmins.get(key);
   if (!admin) {
-    admin = createAdmin({ email: `factory-${uid()}@example.test`, password: crypto.randomBytes(16).toString("hex") }, { actor: SYSTEM_ACTOR })
-      .then((a) => ({ actor: adminActor({ id: a.id, ip: null }) }));
+    admin = createAdmin(
+      { email: `factory-${uid()}@example.test`, password: crypto.randomBytes(16).toString("hex") },
+      { actor: SYSTEM_ACTOR },
+    ).then((a) => ({
+      actor: adminActor({ id: a.id, ip: null }),
+    }));
     admin.catch(() => factoryAdmins.delete(key));
     factoryAdmins.set(key, admin);
   }
@@ -74,24 +78,32 @@ export async function makeProduct(opts: MakeProductOptions = {}) {
   const categoryId = opts.categoryId ?? (await makeCategory()).id;
   const slug = `prod-${uid()}`;
   const price = formatAmount(opts.priceCents ?? 1000n);
-  const { id: productId } = await saveProduct({
-    slug,
-    categoryId,
-    title: { "zh-CN": `商品 ${slug}`, en: `Product ${slug}` },
-    description: { "zh-CN": "描述", en: "Description" },
-    content: opts.content ?? { "zh-CN": "详情", en: "Details" },
-    fulfillmentType: opts.fulfillmentType ?? "auto",
-    deliveryFormat: opts.deliveryFormat ?? "text",
-    deliveryDelimiter: "----",
-    manualFormSchema: (opts.manualFormSchema ?? { fields: [] }) as never,
-    price,
-    originalPrice: formatAmount((opts.priceCents ?? 1000n) + 200n),
-    isActive: opts.isActive ?? true,
-    logo: opts.logo ?? "",
-    images: opts.images ?? [],
-  }, admin);
+  const { id: productId } = await saveProduct(
+    {
+      slug,
+      categoryId,
+      title: { "zh-CN": `商品 ${slug}`, en: `Product ${slug}` },
+      description: { "zh-CN": "描述", en: "Description" },
+      content: opts.content ?? { "zh-CN": "详情", en: "Details" },
+      fulfillmentType: opts.fulfillmentType ?? "auto",
+      deliveryFormat: opts.deliveryFormat ?? "text",
+      deliveryDelimiter: "----",
+      manualFormSchema: (opts.manualFormSchema ?? { fields: [] }) as never,
+      price,
+      originalPrice: formatAmount((opts.priceCents ?? 1000n) + 200n),
+      isActive: opts.isActive ?? true,
+      logo: opts.logo ?? "",
+      images: opts.images ?? [],
+    },
+    admin,
+  );
   const sku = await makeSku({
-    productId, priceCents: opts.priceCents, specValues: opts.specValues, isActive: opts.skuActive, stockQuantity: opts.stockQuantity, cardKeys: opts.cardKeys,
+    productId,
+    priceCents: opts.priceCents,
+    specValues: opts.specValues,
+    isActive: opts.skuActive,
+    stockQuantity: opts.stockQuantity,
+    cardKeys: opts.cardKeys,
   });
   return { product: await db().product.findUniqueOrThrow({ where: { id: productId } }), sku };
 }
@@ -106,22 +118,28 @@ export async function makeSku(opts: {
   stockQuantity?: number | null;
   cardKeys?: string[];
 }) {
-  const { id } = await saveSku({
-    productId: opts.productId,
-    skuCode: opts.skuCode ?? `SKU-${uid()}`,
-    specValues: opts.specValues ?? { name: "default" },
-    price: formatAmount(opts.priceCents ?? 1000n),
-    isActive: opts.isActive ?? true,
-    stockQuantity: opts.stockQuantity ?? null,
-  }, await factoryAdmin());
+  const { id } = await saveSku(
+    {
+      productId: opts.productId,
+      skuCode: opts.skuCode ?? `SKU-${uid()}`,
+      specValues: opts.specValues ?? { name: "default" },
+      price: formatAmount(opts.priceCents ?? 1000n),
+      isActive: opts.isActive ?? true,
+      stockQuantity: opts.stockQuantity ?? null,
+    },
+    await factoryAdmin(),
+  );
   const sku = await db().sku.findUniqueOrThrow({ where: { id } });
   // The path every import takes (COPY, one INSERT), as one "import" batch.
   if (opts.cardKeys?.length) {
     const keys = opts.cardKeys;
-    await withCardKeyStage(async (_tx, stage) => {
-      for (const key of keys) await stage.add(sku.skuCode, key);
-      await stage.moveInto();
-    }, { source: "import" });
+    await withCardKeyStage(
+      async (_tx, stage) => {
+        for (const key of keys) await stage.add(sku.skuCode, key);
+        await stage.moveInto();
+      },
+      { source: "import" },
+    );
   }
   return sku;
 }

@@ -31,7 +31,16 @@ export interface FakeBotApi {
 }
 
 export async function startFakeBotApi(token = "123456:TEST-token-abcdefghijklmnopqrstu"): Promise<FakeBotApi> {
-  const api: FakeBotApi = { origin: "", token, messages: [], answered: [], updates: [], polls: [], failNext: 0, close: async () => undefined };
+  const api: FakeBotApi = {
+    origin: "",
+    token,
+    messages: [],
+    answered: [],
+    updates: [],
+    polls: [],
+    failNext: 0,
+    close: async () => undefined,
+  };
   let messageId = 0;
   const server = await startLoopbackServer((req, body, res) => {
     const reply = (status: number, json: object) => {
@@ -57,7 +66,10 @@ export async function startFakeBotApi(token = "123456:TEST-token-abcdefghijklmno
           return reply(400, { ok: false, error_code: 400, description: "Bad Request: message text is empty" });
         }
         api.messages.push({ token: m[1], ...(params as object) } as SentMessage);
-        return reply(200, { ok: true, result: { message_id: ++messageId, date: Math.floor(Date.now() / 1000), chat: { id: params.chat_id }, text: params.text } });
+        return reply(200, {
+          ok: true,
+          result: { message_id: ++messageId, date: Math.floor(Date.now() / 1000), chat: { id: params.chat_id }, text: params.text },
+        });
       }
       case "getUpdates": {
         const offset = typeof params.offset === "number" ? params.offset : undefined;
@@ -65,7 +77,14 @@ export async function startFakeBotApi(token = "123456:TEST-token-abcdefghijklmno
         const due = api.updates.filter((u) => offset === undefined || (u as { update_id: number }).update_id >= offset);
         if (due.length || !params.timeout) return reply(200, { ok: true, result: due });
         // Long polling: hold the request a little (bounded), as Telegram does.
-        setTimeout(() => reply(200, { ok: true, result: api.updates.filter((u) => offset === undefined || (u as { update_id: number }).update_id >= offset) }), 200).unref();
+        setTimeout(
+          () =>
+            reply(200, {
+              ok: true,
+              result: api.updates.filter((u) => offset === undefined || (u as { update_id: number }).update_id >= offset),
+            }),
+          200,
+        ).unref();
         return;
       }
       case "answerCallbackQuery":

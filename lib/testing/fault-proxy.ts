@@ -42,7 +42,10 @@ export async function startFaultProxy(target = ""): Promise<FaultProxy> {
     const record: ProxiedRequest = { ...base, fault };
     proxy.requests.push(record);
     if (fault === "hang") return;
-    if (fault === "500") return void res.writeHead(500, { "Content-Type": "application/json" }).end('{"ok":false,"error_code":"internal_error","error_message":"injected"}');
+    if (fault === "500")
+      return void res
+        .writeHead(500, { "Content-Type": "application/json" })
+        .end('{"ok":false,"error_code":"internal_error","error_message":"injected"}');
     const headers = { ...req.headers };
     delete headers.host;
     const forward = () => {
@@ -52,7 +55,8 @@ export async function startFaultProxy(target = ""): Promise<FaultProxy> {
         answer.on("end", () => {
           record.targetStatus = answer.statusCode;
           if (fault === "forward-then-hang") return;
-          if (fault === "forward-then-500") return void res.writeHead(500).end('{"ok":false,"error_code":"internal_error","error_message":"injected"}');
+          if (fault === "forward-then-500")
+            return void res.writeHead(500).end('{"ok":false,"error_code":"internal_error","error_message":"injected"}');
           res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(parts));
         });
       });

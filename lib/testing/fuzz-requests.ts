@@ -29,7 +29,9 @@ const hostileText = fc.oneof(
 
 /** Percent-encodes the UTF-8 bytes (lone surrogates become U+FFFD), never throwing as encodeURIComponent would. */
 export function pct(s: string): string {
-  return [...Buffer.from(s, "utf8")].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, "0")}`)).join("");
+  return [...Buffer.from(s, "utf8")]
+    .map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, "0")}`))
+    .join("");
 }
 
 const segment = fc.oneof(
@@ -39,7 +41,12 @@ const segment = fc.oneof(
 
 const query = fc.oneof(
   fc.constant(""),
-  fc.dictionary(hostileText, hostileText, { maxKeys: 4 }).map((d) => `?${Object.entries(d).map(([k, v]) => `${pct(k)}=${pct(v)}`).join("&")}`),
+  fc.dictionary(hostileText, hostileText, { maxKeys: 4 }).map(
+    (d) =>
+      `?${Object.entries(d)
+        .map(([k, v]) => `${pct(k)}=${pct(v)}`)
+        .join("&")}`,
+  ),
   fc.constantFrom("?page=%00", "?page_size=%ff&include_inactive=%00", "?%zz=%", "?page=1&page=2", "?page=99999999999999"),
 );
 
@@ -56,7 +63,12 @@ const target = (known: number[]) =>
         .tuple(fc.constantFrom(...SUPPLIER_ENDPOINTS), id(known), fc.integer({ min: 0, max: 7 }), anyMethod)
         .map(([e, i, roll, other]) => ({ method: roll === 0 ? other : e.method, path: e.path.replace("999999", i) })),
     },
-    { weight: 1, arbitrary: fc.tuple(anyMethod, fc.array(segment, { maxLength: 4 })).map(([method, segs]) => ({ method, path: segs.map((x) => `/${x}`).join("") })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(anyMethod, fc.array(segment, { maxLength: 4 }))
+        .map(([method, segs]) => ({ method, path: segs.map((x) => `/${x}`).join("") })),
+    },
   );
 
 /** A create-order body: right field names with hostile values, or any JSON value. */
@@ -67,8 +79,15 @@ const orderBody = (known: number[]) =>
       sku_id: fc.oneof(fc.constantFrom(...known), fc.integer(), hostileText, fc.double()),
       quantity: fc.oneof(fc.integer({ min: -2, max: 3 }), fc.integer(), fc.double(), hostileText),
       trace_id: fc.oneof(hostileText, fc.constant(null)),
-      callback_url: fc.oneof(hostileText, hostileText.map((t) => `https://93.184.216.34/${t}`), fc.constant(null)),
-      manual_form_data: fc.oneof(fc.dictionary(hostileText, fc.oneof(hostileText, fc.integer(), fc.array(hostileText, { maxLength: 2 })), { maxKeys: 3 }), hostileText),
+      callback_url: fc.oneof(
+        hostileText,
+        hostileText.map((t) => `https://93.184.216.34/${t}`),
+        fc.constant(null),
+      ),
+      manual_form_data: fc.oneof(
+        fc.dictionary(hostileText, fc.oneof(hostileText, fc.integer(), fc.array(hostileText, { maxLength: 2 })), { maxKeys: 3 }),
+        hostileText,
+      ),
     },
     { requiredKeys: [] },
   );
@@ -79,17 +98,46 @@ const body = (known: number[]) =>
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => Buffer.from(JSON.stringify(v) ?? "", "utf8")) },
     { weight: 1, arbitrary: hostileText.map((t) => Buffer.from(t, "utf8")) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)) },
-    { weight: 1, arbitrary: fc.constantFrom("", '{"__proto__":{"quantity":1},"constructor":{}}', '{"a":1,"a":2}', "[", '"\\u0000"', '{"downstream_order_no":"\\ud800"}').map((t) => Buffer.from(t, "utf8")) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          "",
+          '{"__proto__":{"quantity":1},"constructor":{}}',
+          '{"a":1,"a":2}',
+          "[",
+          '"\\u0000"',
+          '{"downstream_order_no":"\\ud800"}',
+        )
+        .map((t) => Buffer.from(t, "utf8")),
+    },
   );
 
 // Header names the HTTP layer itself owns (framing, Expect) are left to Node's parser tests.
 const RESERVED = new Set(["content-length", "transfer-encoding", "host", "connection", "expect", "upgrade", "te", "trailer", "keep-alive"]);
-const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const headerValue = fc.string({
+  unit: fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((c) => c !== 0x7f)
+    .map((c) => String.fromCharCode(c)),
+  maxLength: 40,
+});
 const headers = fc.dictionary(
-  fc.oneof(
-    fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/),
-    fc.constantFrom("x-forwarded-for", "x-client-address", "content-type", "accept-language", "cookie", "x-real-ip", "x-middleware-subrequest", "x-http-method-override"),
-  ).filter((n) => !RESERVED.has(n) && !n.startsWith("svc-")),
+  fc
+    .oneof(
+      fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/),
+      fc.constantFrom(
+        "x-forwarded-for",
+        "x-client-address",
+        "content-type",
+        "accept-language",
+        "cookie",
+        "x-real-ip",
+        "x-middleware-subrequest",
+        "x-http-method-override",
+      ),
+    )
+    .filter((n) => !RESERVED.has(n) && !n.startsWith("svc-")),
   headerValue,
   { maxKeys: 3 },
 );

@@ -12,7 +12,9 @@ export interface LoopbackServer {
  * test doubles: callback receivers, fault proxies, stub suppliers. Each
  * request is handed over with its whole body read.
  */
-export async function startLoopbackServer(onRequest: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  onRequest: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void,
+): Promise<LoopbackServer> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

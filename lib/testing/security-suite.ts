@@ -35,9 +35,24 @@ function otherPrefixes(prefix: string): string[] {
 }
 
 export const ATTACKS: readonly Attack[] = [
-  { name: "missing API key header", expectStatus: 401, expectCode: "unauthorized", bend: (r) => ({ ...r, headers: { [HEADER_API_KEY]: undefined } }) },
-  { name: "missing timestamp header", expectStatus: 401, expectCode: "unauthorized", bend: (r) => ({ ...r, headers: { [HEADER_TIMESTAMP]: undefined } }) },
-  { name: "missing signature header", expectStatus: 401, expectCode: "unauthorized", bend: (r) => ({ ...r, headers: { [HEADER_SIGNATURE]: undefined } }) },
+  {
+    name: "missing API key header",
+    expectStatus: 401,
+    expectCode: "unauthorized",
+    bend: (r) => ({ ...r, headers: { [HEADER_API_KEY]: undefined } }),
+  },
+  {
+    name: "missing timestamp header",
+    expectStatus: 401,
+    expectCode: "unauthorized",
+    bend: (r) => ({ ...r, headers: { [HEADER_TIMESTAMP]: undefined } }),
+  },
+  {
+    name: "missing signature header",
+    expectStatus: 401,
+    expectCode: "unauthorized",
+    bend: (r) => ({ ...r, headers: { [HEADER_SIGNATURE]: undefined } }),
+  },
   {
     name: "unknown API key",
     expectStatus: 401,
@@ -47,27 +62,36 @@ export const ATTACKS: readonly Attack[] = [
   },
   { name: "disabled API key", expectStatus: 401, expectCode: "unauthorized", creds: (f) => f.disabledKey, bend: (r) => r },
   { name: "key of a disabled user", expectStatus: 401, expectCode: "unauthorized", creds: (f) => f.disabledUser, bend: (r) => r },
-  { name: "wrong secret", expectStatus: 401, expectCode: "unauthorized", creds: (f) => ({ ...f.valid, apiSecret: f.valid.apiSecret + "x" }), bend: (r) => r },
+  {
+    name: "wrong secret",
+    expectStatus: 401,
+    expectCode: "unauthorized",
+    creds: (f) => ({ ...f.valid, apiSecret: f.valid.apiSecret + "x" }),
+    bend: (r) => r,
+  },
   { name: "stale timestamp (-61 s)", expectStatus: 401, expectCode: "unauthorized", bend: (r) => ({ ...r, timestamp: now() - 61 }) },
   // +70, not +61: a request that takes a second to arrive on a loaded machine
   // would bring +61 back inside the window and the check would test nothing.
   { name: "future timestamp (+70 s)", expectStatus: 401, expectCode: "unauthorized", bend: (r) => ({ ...r, timestamp: now() + 70 }) },
   { name: "non-integer timestamp", expectStatus: 401, expectCode: "unauthorized", bend: (r) => ({ ...r, timestamp: `${now()}.0` }) },
-  { name: "upper-case hex signature (D6)", expectStatus: 401, expectCode: "unauthorized", bend: (r) => ({ ...r, mapSignature: (s) => s.toUpperCase() }) },
+  {
+    name: "upper-case hex signature (D6)",
+    expectStatus: 401,
+    expectCode: "unauthorized",
+    bend: (r) => ({ ...r, mapSignature: (s) => s.toUpperCase() }),
+  },
   {
     name: "tampered body (signed one body, sent another)",
     expectStatus: 401,
     expectCode: "unauthorized",
     bend: (r) => ({ ...r, signBody: (r.body?.toString() ?? "") + " " }),
   },
-  ...[0, 1, 2].map(
-    (i): Attack => ({
-      name: `signature made for the path of another prefix (#${i + 1})`,
-      expectStatus: 401,
-      expectCode: "unauthorized",
-      bend: (r, { prefix, endpoint }) => ({ ...r, signPath: otherPrefixes(prefix)[i] + endpoint.path }),
-    }),
-  ),
+  ...[0, 1, 2].map((i): Attack => ({
+    name: `signature made for the path of another prefix (#${i + 1})`,
+    expectStatus: 401,
+    expectCode: "unauthorized",
+    bend: (r, { prefix, endpoint }) => ({ ...r, signPath: otherPrefixes(prefix)[i] + endpoint.path }),
+  })),
   {
     name: "oversize body (1 MiB + 1, Content-Length)",
     expectStatus: 413,

@@ -12,7 +12,11 @@ export interface Reply {
   body: string;
 }
 
-export function send(baseUrl: string, path: string, opts: { method?: string; from?: string; cookie?: string; form?: Record<string, string> } = {}): Promise<Reply> {
+export function send(
+  baseUrl: string,
+  path: string,
+  opts: { method?: string; from?: string; cookie?: string; form?: Record<string, string> } = {},
+): Promise<Reply> {
   const url = new URL(path, baseUrl);
   const body = opts.form ? new URLSearchParams(opts.form).toString() : undefined;
   const from = opts.from ?? "127.0.0.1";
@@ -23,15 +27,31 @@ export function send(baseUrl: string, path: string, opts: { method?: string; fro
     headers["content-length"] = String(Buffer.byteLength(body));
   }
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: opts.method ?? "GET", headers, localAddress: from, agent: false }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => (text += d));
-      res.on("end", () => {
-        const sc = res.headers["set-cookie"] ?? [];
-        resolve({ status: res.statusCode ?? 0, setCookies: sc, location: (res.headers.location as string | undefined) ?? null, body: text });
-      });
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: opts.method ?? "GET",
+        headers,
+        localAddress: from,
+        agent: false,
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (text += d));
+        res.on("end", () => {
+          const sc = res.headers["set-cookie"] ?? [];
+          resolve({
+            status: res.statusCode ?? 0,
+            setCookies: sc,
+            location: (res.headers.location as string | undefined) ?? null,
+            body: text,
+          });
+        });
+      },
+    );
     req.setTimeout(60_000, () => req.destroy(new Error("timeout")));
     req.on("error", reject);
     if (body !== undefined) req.write(body);
@@ -57,7 +77,10 @@ export interface SignInReply {
 }
 
 /** CSRF cookie + token, then the credentials callback, as the sign-in page does. */
-export async function signIn(baseUrl: string, a: { email: string; password: string; code?: string; from?: string; cookie?: string }): Promise<SignInReply> {
+export async function signIn(
+  baseUrl: string,
+  a: { email: string; password: string; code?: string; from?: string; cookie?: string },
+): Promise<SignInReply> {
   const csrf = await send(baseUrl, "/api/auth/csrf", { from: a.from });
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
   const cookie = [...cookiePairs(csrf.setCookies), ...(a.cookie ? [a.cookie] : [])].join("; ");

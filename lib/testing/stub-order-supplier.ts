@@ -41,13 +41,25 @@ export interface StubOrderSupplier {
 export async function startStubOrderSupplier(name: string, price = "5.00"): Promise<StubOrderSupplier> {
   let nextId = 1;
   const s: StubOrderSupplier = {
-    origin: "", name, orders: new Map(), createsReceived: 0, refusals: 0,
-    decide: () => "deliver", loseFirstAnswer: false, down: false, close: async () => undefined,
+    origin: "",
+    name,
+    orders: new Map(),
+    createsReceived: 0,
+    refusals: 0,
+    decide: () => "deliver",
+    loseFirstAnswer: false,
+    down: false,
+    close: async () => undefined,
   };
   const json = (res: http.ServerResponse, status: number, body: object) =>
     res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
   const view = (o: StubOrder) => ({
-    ok: true, order_id: o.id, order_no: `${name}-${o.id}`, downstream_order_no: o.downstreamOrderNo, status: o.status, amount: price,
+    ok: true,
+    order_id: o.id,
+    order_no: `${name}-${o.id}`,
+    downstream_order_no: o.downstreamOrderNo,
+    status: o.status,
+    amount: price,
     ...(o.line ? { fulfillment: { type: "provider_delivery", status: "delivered", delivery_data: [o.line] } } : {}),
   });
   const server = await startLoopbackServer((req, body, res) => {
@@ -68,7 +80,13 @@ export async function startStubOrderSupplier(name: string, price = "5.00"): Prom
         return json(res, 400, { ok: false, error_code: "insufficient_stock", error_message: "out of stock" });
       }
       const id = nextId++;
-      const order: StubOrder = { id, downstreamOrderNo: no, status: outcome === "deliver" ? "delivered" : "failed", line: outcome === "deliver" ? `${name}-KEY-${id}` : null, creates: 1 };
+      const order: StubOrder = {
+        id,
+        downstreamOrderNo: no,
+        status: outcome === "deliver" ? "delivered" : "failed",
+        line: outcome === "deliver" ? `${name}-KEY-${id}` : null,
+        creates: 1,
+      };
       s.orders.set(no, order);
       if (s.loseFirstAnswer) return; // stored, never answered: the caller's timeout
       return json(res, 200, view(order));
@@ -77,7 +95,9 @@ export async function startStubOrderSupplier(name: string, price = "5.00"): Prom
     const m = /^\/orders\/(\d+)$/.exec(path);
     if (req.method === "GET" && m) {
       const order = [...s.orders.values()].find((o) => o.id === Number(m[1]));
-      return order ? json(res, 200, view(order)) : json(res, 404, { ok: false, error_code: "order_not_found", error_message: "no such order" });
+      return order
+        ? json(res, 200, view(order))
+        : json(res, 404, { ok: false, error_code: "order_not_found", error_message: "no such order" });
     }
     return json(res, 404, { ok: false, error_code: "not_found", error_message: "no route" });
   });

@@ -8,9 +8,20 @@ export const lang = (en: string) => ({ "zh-CN": en, en });
 
 /** A well-formed upstream product (Profile P catalogue shape) with one SKU; `over` replaces fields. */
 export const upstreamProduct = (id: number, over: Record<string, unknown> = {}) => ({
-  id, slug: `p${id}`, title: lang(`Product ${id}`), description: lang(""), content: lang(""), price_amount: "10.00", is_active: true,
-  category_id: 1, delivery_format: "text", delivery_delimiter: "----", logo_url: "", images: [],
-  skus: [{ id: id * 10, sku_code: `S${id}`, spec_values: {}, price_amount: "10.00", stock_quantity: -1, is_active: true }], ...over,
+  id,
+  slug: `p${id}`,
+  title: lang(`Product ${id}`),
+  description: lang(""),
+  content: lang(""),
+  price_amount: "10.00",
+  is_active: true,
+  category_id: 1,
+  delivery_format: "text",
+  delivery_delimiter: "----",
+  logo_url: "",
+  images: [],
+  skus: [{ id: id * 10, sku_code: `S${id}`, spec_values: {}, price_amount: "10.00", stock_quantity: -1, is_active: true }],
+  ...over,
 });
 
 export interface StubSupplier {
@@ -27,7 +38,8 @@ export async function startStubSupplier(unknownPathMessage = "no route"): Promis
     const special = s.route(req);
     if (special) return special;
     if (req.path.startsWith("/ping")) return { body: { ok: true, balance: "100.00" } };
-    if (req.path.startsWith("/categories")) return { body: { ok: true, categories: [{ id: 1, parent_id: 0, slug: "games", name: lang("Games"), sort_order: 0 }] } };
+    if (req.path.startsWith("/categories"))
+      return { body: { ok: true, categories: [{ id: 1, parent_id: 0, slug: "games", name: lang("Games"), sort_order: 0 }] } };
     if (req.path.startsWith("/products")) return { body: { ok: true, items: s.items, total: s.items.length, page: 1, page_size: 100 } };
     return { status: 404, body: { ok: false, error_code: "not_found", error_message: unknownPathMessage } };
   };

@@ -58,7 +58,11 @@ export async function startStubUpstream(): Promise<StubUpstream> {
   const server = await startLoopbackServer((req, body, res) => {
     const index = stub.requests.length;
     stub.requests.push(`${req.method} ${req.url}`);
-    respond(res, index, { method: req.method ?? "GET", path: (req.url ?? "/").replace(/^\/(api\/)?v1\/(upstream|provider)/, ""), body: body.toString("utf8") });
+    respond(res, index, {
+      method: req.method ?? "GET",
+      path: (req.url ?? "/").replace(/^\/(api\/)?v1\/(upstream|provider)/, ""),
+      body: body.toString("utf8"),
+    });
   });
   stub.origin = server.origin;
   stub.close = server.close;

@@ -37,10 +37,19 @@ export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawResponse>
   const headers: Record<string, string> = { ...r.headers };
   // A request that lies about its length must not poison a shared keep-alive socket.
   const explicitLength = Object.keys(headers).some((h) => h.toLowerCase() === "content-length");
-  if (body && !r.chunked && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length")) headers["Content-Length"] = String(body.length);
+  if (body && !r.chunked && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length"))
+    headers["Content-Length"] = String(body.length);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, method: r.method, path: r.path, headers, localAddress: r.localAddress, agent: r.chunked || (body && body.length > 65536) || explicitLength ? false : agent },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: r.method,
+        path: r.path,
+        headers,
+        localAddress: r.localAddress,
+        agent: r.chunked || (body && body.length > 65536) || explicitLength ? false : agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -50,7 +59,13 @@ export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawResponse>
           const text = (res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(raw) : raw).toString("utf8");
           try {
             // Issue 11.1: the response must match the OpenAPI document (our servers only).
-            checkTestResponse(new URL(r.path, baseUrl).toString(), r.method, res.statusCode ?? 0, String(res.headers["content-type"] ?? ""), text);
+            checkTestResponse(
+              new URL(r.path, baseUrl).toString(),
+              r.method,
+              res.statusCode ?? 0,
+              String(res.headers["content-type"] ?? ""),
+              text,
+            );
           } catch (err) {
             return reject(err);
           }

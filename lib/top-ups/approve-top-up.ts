@@ -22,15 +22,27 @@ export async function approveTopUp({ id, actor, onceToken }: { id: number; actor
     await consumeOnceToken(tx, onceToken, "top_up.approve");
     const request = await lockPendingTopUp(tx, id);
     const balance = await changeBalance(tx, {
-      userId: request.userId, deltaCents: request.amountCents, reason: `top-up #${request.id}: ${request.transferReference}`,
+      userId: request.userId,
+      deltaCents: request.amountCents,
+      reason: `top-up #${request.id}: ${request.transferReference}`,
       adminUserId: actor.kind === "admin" ? actor.id : undefined,
     });
     // changeBalance holds the buyer's row lock: the newest ledger row of this buyer is the one it wrote.
-    const ledger = await tx.pointsLedger.findFirstOrThrow({ where: { userId: request.userId }, orderBy: { id: "desc" }, select: { id: true } });
+    const ledger = await tx.pointsLedger.findFirstOrThrow({
+      where: { userId: request.userId },
+      orderBy: { id: "desc" },
+      select: { id: true },
+    });
     const decidedBy = actor.kind === "admin" ? `admin #${actor.id}` : actor.kind;
-    const saved = await tx.topUpRequest.update({ where: { id }, data: { state: "approved", decidedAt: new Date(), decidedBy, ledgerId: ledger.id } });
+    const saved = await tx.topUpRequest.update({
+      where: { id },
+      data: { state: "approved", decidedAt: new Date(), decidedBy, ledgerId: ledger.id },
+    });
     await writeAuditLog(tx, {
-      actor, action: "top_up.approve", targetType: "top_up", targetId: String(id),
+      actor,
+      action: "top_up.approve",
+      targetType: "top_up",
+      targetId: String(id),
       details: { userId: request.userId, amount: formatAmount(request.amountCents), balance: formatAmount(balance) },
     });
     return { ...saved, balanceCents: balance };

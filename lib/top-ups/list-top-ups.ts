@@ -7,7 +7,15 @@ export const TopUpStateSchema = z.enum(["pending", "approved", "rejected"]);
  * Top-up requests, newest first: the console queue and the CLI (every buyer,
  * `userId` unset) or one buyer's own (the portal passes the signed-in buyer).
  */
-export async function listTopUps({ userId, state, take = 100 }: { userId?: string; state?: z.infer<typeof TopUpStateSchema>; take?: number }) {
+export async function listTopUps({
+  userId,
+  state,
+  take = 100,
+}: {
+  userId?: string;
+  state?: z.infer<typeof TopUpStateSchema>;
+  take?: number;
+}) {
   return db().topUpRequest.findMany({
     where: { ...(userId ? { userId } : {}), ...(state ? { state } : {}) },
     orderBy: { id: "desc" },

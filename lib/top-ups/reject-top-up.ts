@@ -15,8 +15,17 @@ export async function rejectTopUp({ id, reason, actor, onceToken }: { id: number
     await consumeOnceToken(tx, onceToken, "top_up.reject");
     const request = await lockPendingTopUp(tx, id);
     const decidedBy = actor.kind === "admin" ? `admin #${actor.id}` : actor.kind;
-    const saved = await tx.topUpRequest.update({ where: { id }, data: { state: "rejected", decidedAt: new Date(), decidedBy, rejectReason: why } });
-    await writeAuditLog(tx, { actor, action: "top_up.reject", targetType: "top_up", targetId: String(id), details: { userId: request.userId, reason: why } });
+    const saved = await tx.topUpRequest.update({
+      where: { id },
+      data: { state: "rejected", decidedAt: new Date(), decidedBy, rejectReason: why },
+    });
+    await writeAuditLog(tx, {
+      actor,
+      action: "top_up.reject",
+      targetType: "top_up",
+      targetId: String(id),
+      details: { userId: request.userId, reason: why },
+    });
     return saved;
   });
 }

@@ -21,9 +21,17 @@ export const TopUpRequestSchema = z.object({
   amount: z
     .string()
     .trim()
-    .refine((s) => isAmount(s) && parseAmount(s) > 0n && parseAmount(s) <= MAX_TOP_UP_CENTS, "must be an amount above 0.00 and at most 1000000.00, like \"500.00\"")
+    .refine(
+      (s) => isAmount(s) && parseAmount(s) > 0n && parseAmount(s) <= MAX_TOP_UP_CENTS,
+      'must be an amount above 0.00 and at most 1000000.00, like "500.00"',
+    )
     .transform((s) => parseAmount(s)),
-  transferReference: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters").regex(/^[^\p{Cc}]*$/u, "must not contain control characters"),
+  transferReference: z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(100, "must be at most 100 characters")
+    .regex(/^[^\p{Cc}]*$/u, "must not contain control characters"),
 });
 export type TopUpRequestInput = z.input<typeof TopUpRequestSchema>;
 
@@ -36,7 +44,13 @@ export async function requestTopUp({ userId, input, actor }: { userId: string; i
     if (open >= MAX_PENDING_TOP_UPS) throw appError("conflict", `at most ${MAX_PENDING_TOP_UPS} top-up requests may wait at once`);
     const row = await tx.topUpRequest.create({ data: { userId, amountCents: amount, transferReference } });
     await alertTopUpRequest(tx, { requestId: row.id, buyerEmail: buyer?.email ?? "", amountCents: amount }); // issue 25
-    await writeAuditLog(tx, { actor, action: "top_up.request", targetType: "top_up", targetId: String(row.id), details: { amount: formatAmount(amount) } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "top_up.request",
+      targetType: "top_up",
+      targetId: String(row.id),
+      details: { amount: formatAmount(amount) },
+    });
     return row;
   });
 }

@@ -6,7 +6,6 @@ import { writeAuditLog } from "../audit/write-audit-log";
 import { UpstreamConnectionInputSchema, type UpstreamConnectionInput } from "./connection-input";
 import { upstreamClient, UpstreamError } from "./upstream-client";
 
-
 /**
  * Adds an upstream supplier. It is pinged first with the given credentials
  * (signed GET {prefix}/ping); a connection that does not answer, or answers
@@ -30,14 +29,23 @@ export async function addUpstreamConnection(raw: UpstreamConnectionInput, { acto
   return db().$transaction(async (tx) => {
     const c = await tx.upstreamConnection.create({
       data: {
-        name: input.name, baseUrl: input.baseUrl, profile: input.profile, apiKey: input.apiKey,
-        secretCiphertext: encryptText(input.apiSecret), maxWaitSeconds: input.maxWaitSeconds,
-        lastPingAt: new Date(), lastPingOk: true, lastBalance: balance,
+        name: input.name,
+        baseUrl: input.baseUrl,
+        profile: input.profile,
+        apiKey: input.apiKey,
+        secretCiphertext: encryptText(input.apiSecret),
+        maxWaitSeconds: input.maxWaitSeconds,
+        lastPingAt: new Date(),
+        lastPingOk: true,
+        lastBalance: balance,
       },
     });
     await writeAuditLog(tx, {
-      actor, action: "upstream.add", targetType: "upstream_connection",
-      targetId: String(c.id), details: { name: c.name, baseUrl: c.baseUrl, profile: c.profile },
+      actor,
+      action: "upstream.add",
+      targetType: "upstream_connection",
+      targetId: String(c.id),
+      details: { name: c.name, baseUrl: c.baseUrl, profile: c.profile },
     });
     return { id: c.id, name: c.name, balance };
   });

@@ -37,7 +37,9 @@ export function checkUpstreamDelivery(input: {
   }
   if (costCents === null) return refuse("the upstream reported no usable cost");
   if (costCents > maxUnitCostCents * BigInt(quantity)) {
-    return refuse(`the upstream charged ${formatAmount(costCents)} for ${quantity} unit(s), above the maximum cost of ${formatAmount(maxUnitCostCents)} per unit`);
+    return refuse(
+      `the upstream charged ${formatAmount(costCents)} for ${quantity} unit(s), above the maximum cost of ${formatAmount(maxUnitCostCents)} per unit`,
+    );
   }
   return { ok: true, lines: keys };
 }

@@ -28,8 +28,12 @@ export function chooseSources(input: {
 }): UpstreamSource[] {
   const usable = input.sources.filter(
     (s): s is UpstreamSource =>
-      s.kind === "upstream" && s.connectionId !== null && s.upstreamSkuId !== null && s.isEnabled &&
-      s.breaker !== "open" && !input.tried.has(sourceKey(s)) &&
+      s.kind === "upstream" &&
+      s.connectionId !== null &&
+      s.upstreamSkuId !== null &&
+      s.isEnabled &&
+      s.breaker !== "open" &&
+      !input.tried.has(sourceKey(s)) &&
       (s.knownCostCents === null || s.knownCostCents <= input.ceilingCents(s)),
   );
   if (input.policy === "priority") return usable;

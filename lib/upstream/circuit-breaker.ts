@@ -32,7 +32,8 @@ export async function recordCallOutcome(connectionId: number, ok: boolean): Prom
                               THEN NULL ELSE "breakerProbeAt" END
     WHERE "id" = ${connectionId}
     RETURNING "breakerFailures" AS "failures"`;
-  if (row?.failures === k) log.warn({ component: "upstream", connectionId, failures: row.failures, openSeconds: t }, "upstream circuit breaker opened");
+  if (row?.failures === k)
+    log.warn({ component: "upstream", connectionId, failures: row.failures, openSeconds: t }, "upstream circuit breaker opened");
 }
 
 /** May a new hop be sent to this connection now: closed, or half-open and this caller won the probe. */

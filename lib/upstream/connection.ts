@@ -22,8 +22,14 @@ export async function loadConnection(id: number, tx: Tx = db()): Promise<LoadedC
   const c = await tx.upstreamConnection.findUnique({ where: { id } });
   if (!c) throw appError("not_found", `upstream connection ${id} not found`);
   return {
-    id: c.id, name: c.name, baseUrl: c.baseUrl, profile: c.profile, apiKey: c.apiKey,
-    apiSecret: decryptText(c.secretCiphertext), maxWaitSeconds: c.maxWaitSeconds, isEnabled: c.isEnabled,
+    id: c.id,
+    name: c.name,
+    baseUrl: c.baseUrl,
+    profile: c.profile,
+    apiKey: c.apiKey,
+    apiSecret: decryptText(c.secretCiphertext),
+    maxWaitSeconds: c.maxWaitSeconds,
+    isEnabled: c.isEnabled,
   };
 }
 

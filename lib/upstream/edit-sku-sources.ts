@@ -17,7 +17,10 @@ export const SkuSourcesChangeSchema = z.discriminatedUnion("op", [
     connectionId: Int4IdSchema,
     upstreamSkuId: Int4IdSchema,
     /** Empty: the SKU's ceiling, else the unit price paid (issue 22.1). */
-    maxCostCents: z.union([z.literal("").transform(() => null), NonNegativeAmountInputSchema]).nullable().default(null),
+    maxCostCents: z
+      .union([z.literal("").transform(() => null), NonNegativeAmountInputSchema])
+      .nullable()
+      .default(null),
   }),
   z.object({ op: z.literal("add-local") }),
   z.object({ op: z.literal("remove"), position: Position }),
@@ -60,7 +63,14 @@ export async function editSkuSources(input: { skuCode: string; change: SkuSource
         const conn = await tx.upstreamConnection.findUnique({ where: { id: change.connectionId }, select: { id: true } });
         if (!conn) throw appError("not_found", `upstream connection ${change.connectionId} not found`);
         const created = await tx.skuSource.create({
-          data: { skuId: sku.id, position: rows.length + 1, kind: "upstream", connectionId: conn.id, upstreamSkuId: change.upstreamSkuId, maxCostCents: change.maxCostCents },
+          data: {
+            skuId: sku.id,
+            position: rows.length + 1,
+            kind: "upstream",
+            connectionId: conn.id,
+            upstreamSkuId: change.upstreamSkuId,
+            maxCostCents: change.maxCostCents,
+          },
         });
         order = [...order, created.id];
       } else if (change.op === "remove") {
@@ -73,13 +83,17 @@ export async function editSkuSources(input: { skuCode: string; change: SkuSource
         order = order.filter((id) => id !== row.id);
         order.splice(change.to - 1, 0, row.id);
         const local = rows.find((r) => r.kind === "local");
-        if (local && order[0] !== local.id) throw appError("bad_request", "our own card keys are always the first source (they are taken when the order is placed)");
+        if (local && order[0] !== local.id)
+          throw appError("bad_request", "our own card keys are always the first source (they are taken when the order is placed)");
       } else {
         await tx.skuSource.update({ where: { id: at(change.position).id }, data: { isEnabled: change.op === "enable" } });
       }
       for (const [i, id] of order.entries()) await tx.skuSource.update({ where: { id }, data: { position: i + 1 } });
       await writeAuditLog(tx, {
-        actor: input.actor, action: "sku.sources", targetType: "sku", targetId: String(sku.id),
+        actor: input.actor,
+        action: "sku.sources",
+        targetType: "sku",
+        targetId: String(sku.id),
         details: { skuCode: sku.skuCode, ...auditDetails(change) },
       });
       return (await loadSkuSources(sku.id, tx))!;
@@ -98,7 +112,9 @@ async function ownList(tx: Tx, skuId: number): Promise<void> {
   await tx.$queryRaw`SELECT 1 FROM "SkuSourceList" WHERE "skuId" = ${skuId} FOR UPDATE`;
   if (!made || !before || before.own) return;
   for (const d of before.sources) {
-    await tx.skuSource.create({ data: { skuId, position: d.position, kind: d.kind, connectionId: d.connectionId, upstreamSkuId: d.upstreamSkuId } });
+    await tx.skuSource.create({
+      data: { skuId, position: d.position, kind: d.kind, connectionId: d.connectionId, upstreamSkuId: d.upstreamSkuId },
+    });
   }
 }
 
@@ -106,10 +122,21 @@ async function ownList(tx: Tx, skuId: number): Promise<void> {
 export function skuSourcesJson(list: SkuSources) {
   const amount = (c: bigint | null) => (c === null ? null : formatAmount(c));
   return {
-    sku_id: list.skuId, own_list: list.own, policy: list.policy, sku_max_cost: amount(list.skuMaxCostCents),
+    sku_id: list.skuId,
+    own_list: list.own,
+    policy: list.policy,
+    sku_max_cost: amount(list.skuMaxCostCents),
     sources: list.sources.map((s) => ({
-      position: s.position, kind: s.kind, connection_id: s.connectionId, connection: s.connectionName, upstream_sku_id: s.upstreamSkuId,
-      max_cost: amount(s.maxCostCents), enabled: s.isEnabled, last_cost: amount(s.knownCostCents), last_stock: s.knownStock, breaker: s.breaker,
+      position: s.position,
+      kind: s.kind,
+      connection_id: s.connectionId,
+      connection: s.connectionName,
+      upstream_sku_id: s.upstreamSkuId,
+      max_cost: amount(s.maxCostCents),
+      enabled: s.isEnabled,
+      last_cost: amount(s.knownCostCents),
+      last_stock: s.knownStock,
+      breaker: s.breaker,
     })),
   };
 }

@@ -19,7 +19,11 @@ let bPool: pg.Pool;
 let seed: Awaited<ReturnType<typeof seedB>>;
 const cli = (...args: string[]) => runCli(args, { DATABASE_URL: aUrl });
 
-const FORM = { fields: [{ key: "uid", type: "text", required: true, label: { "zh-CN": "用户", en: "User" }, placeholder: { "zh-CN": "", en: "" }, max_len: 20 }] };
+const FORM = {
+  fields: [
+    { key: "uid", type: "text", required: true, label: { "zh-CN": "用户", en: "User" }, placeholder: { "zh-CN": "", en: "" }, max_len: 20 },
+  ],
+};
 
 async function seedB() {
   await db().siteSettings.update({ where: { id: 1 }, data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000 } });
@@ -27,9 +31,18 @@ async function seedB() {
   const parent = await makeCategory({ sortOrder: 1 });
   const child = await makeCategory({ parentId: parent.id, sortOrder: 2 });
   return {
-    account, parent, child,
+    account,
+    parent,
+    child,
     auto: await makeProduct({ categoryId: child.id, priceCents: 999n, cardKeys: cardKeysFor("IMP", 3), deliveryFormat: "text" }),
-    manual: await makeProduct({ categoryId: parent.id, fulfillmentType: "manual", priceCents: 1n, stockQuantity: 5, manualFormSchema: FORM, deliveryFormat: "account_password" }),
+    manual: await makeProduct({
+      categoryId: parent.id,
+      fulfillmentType: "manual",
+      priceCents: 1n,
+      stockQuantity: 5,
+      manualFormSchema: FORM,
+      deliveryFormat: "account_password",
+    }),
     unlimited: await makeProduct({ categoryId: parent.id, fulfillmentType: "manual", priceCents: 333n, stockQuantity: null }),
     inactive: await makeProduct({ categoryId: parent.id, priceCents: 500n, isActive: false }),
   };
@@ -89,7 +102,14 @@ describe("upstream CLI and catalogue import", () => {
 
     const list = await cli("upstream:list");
     expect(list.json.connections).toEqual([
-      expect.objectContaining({ id: connectionId, name: "Supplier B", profile: "P", last_ping_ok: true, balance: "1234.56", last_ping_at: expect.any(String) }),
+      expect.objectContaining({
+        id: connectionId,
+        name: "Supplier B",
+        profile: "P",
+        last_ping_ok: true,
+        balance: "1234.56",
+        last_ping_at: expect.any(String),
+      }),
     ]);
     expect(list.stdout).not.toContain(seed.account.apiSecret);
   }, 120_000);
@@ -97,21 +117,47 @@ describe("upstream CLI and catalogue import", () => {
   it("imports categories, products and SKUs with the markup; a second import changes nothing", async () => {
     const first = await cli("upstream:import", "--connection", String(connectionId), "--markup-percent", "10");
     expect(first.json).toEqual({
-      categories_created: 2, categories_updated: 0, categories_delisted: 0,
-      products_created: 4, products_updated: 0, products_delisted: 0,
-      skus_created: 4, skus_updated: 0, skus_delisted: 0,
-      skipped: [], held: [],
+      categories_created: 2,
+      categories_updated: 0,
+      categories_delisted: 0,
+      products_created: 4,
+      products_updated: 0,
+      products_delisted: 0,
+      skus_created: 4,
+      skus_updated: 0,
+      skus_delisted: 0,
+      skipped: [],
+      held: [],
     });
     const mapped = (bProductId: number) =>
-      db().product.findFirstOrThrow({ where: { upstreamConnectionId: connectionId, upstreamProductId: bProductId }, include: { skus: true, category: true } });
+      db().product.findFirstOrThrow({
+        where: { upstreamConnectionId: connectionId, upstreamProductId: bProductId },
+        include: { skus: true, category: true },
+      });
     const auto = await mapped(seed.auto.product.id);
-    expect(auto).toMatchObject({ fulfillmentType: "upstream", priceCents: 1099n, isActive: true, title: seed.auto.product.title, deliveryFormat: "text" });
-    expect(auto.skus).toEqual([expect.objectContaining({ upstreamSkuId: seed.auto.sku.id, priceCents: 1099n, stockQuantity: 3, isActive: true })]);
+    expect(auto).toMatchObject({
+      fulfillmentType: "upstream",
+      priceCents: 1099n,
+      isActive: true,
+      title: seed.auto.product.title,
+      deliveryFormat: "text",
+    });
+    expect(auto.skus).toEqual([
+      expect.objectContaining({ upstreamSkuId: seed.auto.sku.id, priceCents: 1099n, stockQuantity: 3, isActive: true }),
+    ]);
     expect(auto.category).toMatchObject({ upstreamCategoryId: seed.child.id, name: seed.child.name });
-    const parent = await db().category.findFirstOrThrow({ where: { upstreamConnectionId: connectionId, upstreamCategoryId: seed.parent.id } });
+    const parent = await db().category.findFirstOrThrow({
+      where: { upstreamConnectionId: connectionId, upstreamCategoryId: seed.parent.id },
+    });
     expect(auto.category.parentId).toBe(parent.id);
     const manual = await mapped(seed.manual.product.id);
-    expect(manual).toMatchObject({ priceCents: 2n, deliveryFormat: "account_password", deliveryDelimiter: "----", manualFormSchema: FORM, content: seed.manual.product.content });
+    expect(manual).toMatchObject({
+      priceCents: 2n,
+      deliveryFormat: "account_password",
+      deliveryDelimiter: "----",
+      manualFormSchema: FORM,
+      content: seed.manual.product.content,
+    });
     expect(manual.skus[0]).toMatchObject({ priceCents: 2n, stockQuantity: 5 });
     expect((await mapped(seed.unlimited.product.id)).skus[0]).toMatchObject({ priceCents: 367n, stockQuantity: null }); // 3.663 → 3.67; -1 → unlimited
     expect(await mapped(seed.inactive.product.id)).toMatchObject({ isActive: false });
@@ -133,7 +179,11 @@ describe("upstream CLI and catalogue import", () => {
 
     const r = await cli("upstream:import", "--connection", String(connectionId), "--markup-percent", "10");
     expect(r.json).toMatchObject({ products_updated: 1, products_delisted: 1, skus_updated: 2, categories_created: 0 });
-    const local = (bProductId: number) => db().product.findFirstOrThrow({ where: { upstreamConnectionId: connectionId, upstreamProductId: bProductId }, include: { skus: true } });
+    const local = (bProductId: number) =>
+      db().product.findFirstOrThrow({
+        where: { upstreamConnectionId: connectionId, upstreamProductId: bProductId },
+        include: { skus: true },
+      });
     expect(await local(seed.auto.product.id)).toMatchObject({ priceCents: 2200n, skus: [expect.objectContaining({ priceCents: 2200n })] });
     expect((await local(seed.manual.product.id)).skus[0].stockQuantity).toBe(2);
     expect(await local(seed.unlimited.product.id)).toMatchObject({ isActive: false });

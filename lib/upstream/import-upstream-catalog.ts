@@ -17,7 +17,6 @@ import { UpstreamError, type UpstreamCategory, type UpstreamProduct } from "./up
 
 export { applyMarkup, markupBasisPoints } from "./markup";
 
-
 /**
  * The import's result: the counts, each upstream product left out with its
  * reason (issue 8.3), and each product held off sale for its price until an
@@ -49,7 +48,11 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * the last import, is held off sale (in the result, with its reason) until an
  * administrator accepts it; a hold outlasts later imports.
  */
-export async function importUpstreamCatalog(input: { connectionId: number; markupPercent?: string; actor?: Actor }): Promise<UpstreamImportResult> {
+export async function importUpstreamCatalog(input: {
+  connectionId: number;
+  markupPercent?: string;
+  actor?: Actor;
+}): Promise<UpstreamImportResult> {
   const bp = markupBasisPoints(input.markupPercent ?? "0");
   const conn = await loadConnection(input.connectionId);
   const client = clientFor(conn);
@@ -64,28 +67,44 @@ export async function importUpstreamCatalog(input: { connectionId: number; marku
   }
   // Issue 8.3: each product on its own; a malformed or negatively priced one is skipped with a reason.
   const { products, skipped } = parseUpstreamProducts(entries);
-  return db().$transaction(async (tx) => {
-    const held: HeldUpstreamProduct[] = [];
-    const counts = await importInto(tx, { connId: conn.id, bp, categories, products, skipped, held });
-    await writeAuditLog(tx, {
-      actor: input.actor ?? SYSTEM_ACTOR, action: "upstream.import", targetType: "upstream_connection",
-      targetId: String(conn.id), details: { markupBasisPoints: bp, ...counts, skipped: skipped.length, held: held.length },
-    });
-    return { ...counts, skipped, held };
-  }, { maxWait: 10_000, timeout: 300_000 });
+  return db().$transaction(
+    async (tx) => {
+      const held: HeldUpstreamProduct[] = [];
+      const counts = await importInto(tx, { connId: conn.id, bp, categories, products, skipped, held });
+      await writeAuditLog(tx, {
+        actor: input.actor ?? SYSTEM_ACTOR,
+        action: "upstream.import",
+        targetType: "upstream_connection",
+        targetId: String(conn.id),
+        details: { markupBasisPoints: bp, ...counts, skipped: skipped.length, held: held.length },
+      });
+      return { ...counts, skipped, held };
+    },
+    { maxWait: 10_000, timeout: 300_000 },
+  );
 }
 
-async function importInto(tx: Tx, { connId, bp, categories, products, skipped, held }: {
-  connId: number;
-  /** The markup in basis points. */
-  bp: number;
-  categories: UpstreamCategory[];
-  products: UpstreamProduct[];
-  /** Products left out, with their reason; this adds those whose category is not listed. */
-  skipped: SkippedUpstreamProduct[];
-  /** Filled with every product held for its price after this import. */
-  held: HeldUpstreamProduct[];
-}): Promise<UpstreamImportCounts> {
+async function importInto(
+  tx: Tx,
+  {
+    connId,
+    bp,
+    categories,
+    products,
+    skipped,
+    held,
+  }: {
+    connId: number;
+    /** The markup in basis points. */
+    bp: number;
+    categories: UpstreamCategory[];
+    products: UpstreamProduct[];
+    /** Products left out, with their reason; this adds those whose category is not listed. */
+    skipped: SkippedUpstreamProduct[];
+    /** Filled with every product held for its price after this import. */
+    held: HeldUpstreamProduct[];
+  },
+): Promise<UpstreamImportCounts> {
   const counts = noUpstreamImportCounts();
 
   const catId = await importUpstreamCategories(tx, { connId, categories, counts });
@@ -106,10 +125,17 @@ async function importInto(tx: Tx, { connId, bp, categories, products, skipped, h
     const upstreamPriceCents = parseAmount(up.price_amount);
     const skuPrices = new Map((existing?.skus ?? []).map((s) => [s.upstreamSkuId!, s.upstreamPriceCents]));
     // Issue 22.1: a new suspicious price holds the product; an earlier hold stays until accepted.
-    const holdReason = priceHoldReason([
-      { field: "price_amount", cents: upstreamPriceCents, previousCents: existing?.upstreamPriceCents },
-      ...up.skus.map((s, i) => ({ field: `skus[${i}].price_amount`, cents: parseAmount(s.price_amount), previousCents: skuPrices.get(s.id) })),
-    ]) ?? existing?.holdReason ?? null;
+    const holdReason =
+      priceHoldReason([
+        { field: "price_amount", cents: upstreamPriceCents, previousCents: existing?.upstreamPriceCents },
+        ...up.skus.map((s, i) => ({
+          field: `skus[${i}].price_amount`,
+          cents: parseAmount(s.price_amount),
+          previousCents: skuPrices.get(s.id),
+        })),
+      ]) ??
+      existing?.holdReason ??
+      null;
     // A form we cannot read would let orders through that the upstream refuses: not sold.
     const sellable = up.is_active && form?.success !== false;
     const data = {
@@ -164,7 +190,11 @@ async function importInto(tx: Tx, { connId, bp, categories, products, skipped, h
         await tx.sku.create({ data: { ...skuData, productId, upstreamSkuId: s.id } });
         counts.skusCreated++;
       } else {
-        const changed = await updateChanged({ existing: local, data: skuData, update: (c) => tx.sku.update({ where: { id: local.id }, data: c }) });
+        const changed = await updateChanged({
+          existing: local,
+          data: skuData,
+          update: (c) => tx.sku.update({ where: { id: local.id }, data: c }),
+        });
         if (changed && local.isActive && !skuData.isActive) counts.skusDelisted++;
         else if (changed) counts.skusUpdated++;
       }

@@ -9,11 +9,18 @@ import type { UpstreamCategory } from "./upstream-client";
  * before its parent); a local category the upstream no longer lists is
  * hidden (deletedAt). Counts into `counts`; returns upstream id → local id.
  */
-export async function importUpstreamCategories(tx: Tx, { connId, categories, counts }: {
-  connId: number;
-  categories: UpstreamCategory[];
-  counts: UpstreamImportCounts;
-}): Promise<Map<number, number>> {
+export async function importUpstreamCategories(
+  tx: Tx,
+  {
+    connId,
+    categories,
+    counts,
+  }: {
+    connId: number;
+    categories: UpstreamCategory[];
+    counts: UpstreamImportCounts;
+  },
+): Promise<Map<number, number>> {
   const localCats = await tx.category.findMany({ where: { upstreamConnectionId: connId } });
   const catByUpstream = new Map(localCats.map((c) => [c.upstreamCategoryId!, c]));
   const catId = new Map<number, number>();

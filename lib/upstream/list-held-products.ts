@@ -12,7 +12,12 @@ export async function listHeldProducts(take = 200) {
     orderBy: { id: "asc" },
     take,
     select: {
-      id: true, title: true, holdReason: true, priceCents: true, upstreamProductId: true, upstreamConnectionId: true,
+      id: true,
+      title: true,
+      holdReason: true,
+      priceCents: true,
+      upstreamProductId: true,
+      upstreamConnectionId: true,
       skus: { where: { deletedAt: null }, orderBy: { sortOrder: "asc" }, select: { id: true, skuCode: true, priceCents: true } },
     },
   });

@@ -24,14 +24,25 @@ export interface UpstreamConnectionRow {
 export async function listUpstreamConnections(): Promise<UpstreamConnectionRow[]> {
   const rows = await db().upstreamConnection.findMany({ orderBy: { id: "asc" }, include: { _count: { select: { products: true } } } });
   return rows.map((c) => ({
-    id: c.id, name: c.name, baseUrl: c.baseUrl, profile: c.profile, apiKey: c.apiKey, maxWaitSeconds: c.maxWaitSeconds,
-    isEnabled: c.isEnabled, lastPingAt: c.lastPingAt?.toISOString() ?? null, lastPingOk: c.lastPingOk,
-    lastBalance: c.lastBalance, products: c._count.products,
+    id: c.id,
+    name: c.name,
+    baseUrl: c.baseUrl,
+    profile: c.profile,
+    apiKey: c.apiKey,
+    maxWaitSeconds: c.maxWaitSeconds,
+    isEnabled: c.isEnabled,
+    lastPingAt: c.lastPingAt?.toISOString() ?? null,
+    lastPingOk: c.lastPingOk,
+    lastBalance: c.lastBalance,
+    products: c._count.products,
   }));
 }
 
 /** Pings one connection now and records the outcome (and the balance when it answered), with its audit row (none for the alert checks' routine pings: nobody changed anything). */
-export async function pingUpstreamConnection(id: number, { actor = SYSTEM_ACTOR, audit = true }: { actor?: Actor; audit?: boolean } = {}): Promise<{ ok: boolean; balance: string | null; error: string | null }> {
+export async function pingUpstreamConnection(
+  id: number,
+  { actor = SYSTEM_ACTOR, audit = true }: { actor?: Actor; audit?: boolean } = {},
+): Promise<{ ok: boolean; balance: string | null; error: string | null }> {
   const conn = await loadConnection(id);
   let result: { ok: boolean; balance: string | null; error: string | null };
   try {
@@ -48,7 +59,14 @@ export async function pingUpstreamConnection(id: number, { actor = SYSTEM_ACTOR,
       select: { id: true, name: true, alertBalanceCents: true },
     });
     await recordUpstreamPing(tx, row, result); // issue 25
-    if (audit) await writeAuditLog(tx, { actor, action: "upstream.ping", targetType: "upstream_connection", targetId: String(id), details: { ok: result.ok } });
+    if (audit)
+      await writeAuditLog(tx, {
+        actor,
+        action: "upstream.ping",
+        targetType: "upstream_connection",
+        targetId: String(id),
+        details: { ok: result.ok },
+      });
   });
   return result;
 }

@@ -35,8 +35,16 @@ export interface SkuSources {
 }
 
 type Row = {
-  id: number | null; position: number; kind: "local" | "upstream"; connectionId: number | null; connectionName: string | null;
-  upstreamSkuId: number | null; maxCostCents: bigint | null; isEnabled: boolean; knownCostCents: bigint | null; knownStock: number | null;
+  id: number | null;
+  position: number;
+  kind: "local" | "upstream";
+  connectionId: number | null;
+  connectionName: string | null;
+  upstreamSkuId: number | null;
+  maxCostCents: bigint | null;
+  isEnabled: boolean;
+  knownCostCents: bigint | null;
+  knownStock: number | null;
   breaker: SkuSourceView["breaker"];
 };
 
@@ -81,7 +89,10 @@ export async function loadSkuSources(skuId: number, tx: Tx = db()): Promise<SkuS
     ) imported ON l."kind" = 'upstream'
     ORDER BY l."position", l."id"`;
   return {
-    skuId: sku.id, own: sku.own, policy: sku.policy ?? "priority", skuMaxCostCents: sku.skuMaxCostCents,
+    skuId: sku.id,
+    own: sku.own,
+    policy: sku.policy ?? "priority",
+    skuMaxCostCents: sku.skuMaxCostCents,
     sources: rows.map((r) => ({ ...r, knownStock: r.knownStock === null ? null : Number(r.knownStock) })),
   };
 }

@@ -41,8 +41,13 @@ export function parseUpstreamProducts(entries: unknown[]): { products: UpstreamP
       continue;
     }
     const { id, slug, skus } = p.product;
-    const clash = ids.has(id) ? "id: listed more than once" : slugs.has(slug) ? "slug: used by another product"
-      : skus.some((s, i) => skuIds.has(s.id) || skus.findIndex((o) => o.id === s.id) !== i) ? "skus: a SKU id is used more than once" : null;
+    const clash = ids.has(id)
+      ? "id: listed more than once"
+      : slugs.has(slug)
+        ? "slug: used by another product"
+        : skus.some((s, i) => skuIds.has(s.id) || skus.findIndex((o) => o.id === s.id) !== i)
+          ? "skus: a SKU id is used more than once"
+          : null;
     if (clash) {
       skipped.push({ upstreamProductId: id, reason: clash });
       continue;

@@ -21,7 +21,10 @@ export async function pickNextSource(
   const list = await loadSkuSources(input.skuId, tx);
   if (!list || !list.sources.some((s) => s.kind === "upstream")) return { ok: false, why: "none" };
   const candidates = chooseSources({
-    policy: list.policy, sources: list.sources, tried: input.tried, quantity: input.quantity,
+    policy: list.policy,
+    sources: list.sources,
+    tried: input.tried,
+    quantity: input.quantity,
     ceilingCents: (s) => ceilingOf(s, list.skuMaxCostCents, input.unitPriceCents),
   });
   return candidates.length ? { ok: true, source: candidates[0] } : { ok: false, why: "exhausted" };

@@ -30,7 +30,12 @@ export async function queueUpstreamPurchase(tx: Tx, input: { orderId: number; sk
   const [item] = await tx.$queryRaw<{ quantity: number; unitPriceCents: bigint }[]>`
     SELECT "quantity", "unitPriceCents" FROM "OrderItem" WHERE "orderId" = ${input.orderId} ORDER BY "id" LIMIT 1`;
   if (!item) return null;
-  const next = await pickNextSource(tx, { skuId: input.skuId, quantity: item.quantity, unitPriceCents: item.unitPriceCents, tried: new Set() });
+  const next = await pickNextSource(tx, {
+    skuId: input.skuId,
+    quantity: item.quantity,
+    unitPriceCents: item.unitPriceCents,
+    tried: new Set(),
+  });
   if (!next.ok) {
     if (next.why === "none") return null;
     throw appError("sku_unavailable", "sku is not available");
@@ -52,9 +57,14 @@ export async function queueUpstreamPurchase(tx: Tx, input: { orderId: number; sk
 
 /** Schedules the next run of a purchase (create or poll). One pending run per purchase: the key replaces a waiting one. */
 export async function enqueuePurchaseRun(tx: Tx, purchaseId: number, runAt?: Date): Promise<void> {
-  await enqueueJob(tx, "upstream:purchase", { purchaseId }, {
-    jobKey: purchaseJobKey(purchaseId),
-    runAt,
-    maxAttempts: PURCHASE_HANDLER_MAX_ATTEMPTS,
-  });
+  await enqueueJob(
+    tx,
+    "upstream:purchase",
+    { purchaseId },
+    {
+      jobKey: purchaseJobKey(purchaseId),
+      runAt,
+      maxAttempts: PURCHASE_HANDLER_MAX_ATTEMPTS,
+    },
+  );
 }

@@ -17,6 +17,10 @@ export class BodyTooLargeError extends Error {
  * Content-Length above the limit is refused before reading anything).
  */
 export async function readCappedText(res: Response, limit = MAX_UPSTREAM_BODY_BYTES): Promise<string> {
-  const bytes = await readCapped(res.body, { declaredLength: res.headers.get("content-length"), limit, tooLarge: () => new BodyTooLargeError(limit) });
+  const bytes = await readCapped(res.body, {
+    declaredLength: res.headers.get("content-length"),
+    limit,
+    tooLarge: () => new BodyTooLargeError(limit),
+  });
   return bytes.toString("utf8");
 }

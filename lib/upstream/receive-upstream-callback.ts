@@ -39,7 +39,8 @@ export async function receiveUpstreamCallback(req: UpstreamCallbackRequest): Pro
   if (Math.abs(Number(ts) - Date.now() / 1000) > TIMESTAMP_WINDOW_SECONDS) throw unauthorized();
   const conn = await loadConnection(req.connectionId).catch(() => null);
   if (!conn || conn.profile !== "U" || !sameText(apiKey, conn.apiKey)) throw unauthorized();
-  if (!verifySignature({ method: req.method, path: req.path, timestamp: ts, body: req.rawBody, secret: conn.apiSecret, signature })) throw unauthorized();
+  if (!verifySignature({ method: req.method, path: req.path, timestamp: ts, body: req.rawBody, secret: conn.apiSecret, signature }))
+    throw unauthorized();
 
   let body: { downstream_order_no?: unknown; order_id?: unknown };
   try {

@@ -23,14 +23,23 @@ export async function recheckUpstreamPurchase(input: { orderNo: string; actor: A
     if (!order) throw appError("order_not_found", `order ${input.orderNo.trim()} not found`);
     if (order.status !== "unknown_review") throw appError("order_not_in_review", `order ${order.orderNo} is not waiting for review`);
     const purchase = order.upstreamPurchase;
-    if (!purchase || purchase.status !== "unknown") throw appError("no_upstream_purchase", `order ${order.orderNo} has no upstream purchase to check`);
-    await enqueueJob(tx, "upstream:purchase", { purchaseId: purchase.id, recheck: true }, {
-      jobKey: purchaseJobKey(purchase.id),
-      maxAttempts: PURCHASE_HANDLER_MAX_ATTEMPTS,
-    });
+    if (!purchase || purchase.status !== "unknown")
+      throw appError("no_upstream_purchase", `order ${order.orderNo} has no upstream purchase to check`);
+    await enqueueJob(
+      tx,
+      "upstream:purchase",
+      { purchaseId: purchase.id, recheck: true },
+      {
+        jobKey: purchaseJobKey(purchase.id),
+        maxAttempts: PURCHASE_HANDLER_MAX_ATTEMPTS,
+      },
+    );
     await writeAuditLog(tx, {
-      actor: input.actor, action: "order.upstream_recheck", targetType: "order",
-      targetId: order.orderNo, details: { orderId: order.id, purchaseId: purchase.id },
+      actor: input.actor,
+      action: "order.upstream_recheck",
+      targetType: "order",
+      targetId: order.orderNo,
+      details: { orderId: order.id, purchaseId: purchase.id },
     });
     return { orderNo: order.orderNo, purchaseId: purchase.id, queued: true as const };
   });

@@ -29,7 +29,10 @@ export async function requeueUpstreamPurchases(): Promise<number> {
       if (await db().$transaction((tx) => queueUpstreamPurchase(tx, o))) repaired++;
     } catch (err) {
       // A SKU of a disabled connection cannot be bought: the order waits for an administrator.
-      log.warn({ component: "upstream", orderId: o.orderId, err: (err as Error).message }, "upstream order without a purchase could not be queued");
+      log.warn(
+        { component: "upstream", orderId: o.orderId, err: (err as Error).message },
+        "upstream order without a purchase could not be queued",
+      );
     }
   }
   const open = await db().$queryRaw<{ id: number }[]>`

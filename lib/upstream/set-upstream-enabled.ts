@@ -15,8 +15,11 @@ export async function setUpstreamEnabled(input: { connectionId: number; enabled:
     if (!found) throw appError("not_found", `upstream connection ${input.connectionId} not found`);
     await tx.upstreamConnection.update({ where: { id: found.id }, data: { isEnabled: input.enabled } });
     await writeAuditLog(tx, {
-      actor: input.actor, action: input.enabled ? "upstream.enable" : "upstream.disable",
-      targetType: "upstream_connection", targetId: String(found.id), details: { previous: found.isEnabled },
+      actor: input.actor,
+      action: input.enabled ? "upstream.enable" : "upstream.disable",
+      targetType: "upstream_connection",
+      targetId: String(found.id),
+      details: { previous: found.isEnabled },
     });
     return { id: found.id, isEnabled: input.enabled };
   });

@@ -31,8 +31,10 @@ const conn: Record<string, number> = {};
 
 beforeAll(async () => {
   Object.assign(process.env, {
-    UPSTREAM_HTTP_TIMEOUT_MS: "500", UPSTREAM_POLL_SCHEDULE: "0.2",
-    UPSTREAM_BREAKER_FAILURES: "5", UPSTREAM_BREAKER_OPEN_SECONDS: "2",
+    UPSTREAM_HTTP_TIMEOUT_MS: "500",
+    UPSTREAM_POLL_SCHEDULE: "0.2",
+    UPSTREAM_BREAKER_FAILURES: "5",
+    UPSTREAM_BREAKER_OPEN_SECONDS: "2",
     DB_POOL_SIZE: "40",
   });
   url = await useTestDatabase();
@@ -44,7 +46,16 @@ beforeAll(async () => {
   let goodCount = 0;
   good.decide = () => (++goodCount <= 150 ? "deliver" : "refuse-stock");
   for (const s of [oos, slow, good]) {
-    conn[s.name] = (await addUpstreamConnection({ name: s.name, baseUrl: s.origin, profile: "P", apiKey: `k-${s.name}`, apiSecret: "s", maxWaitSeconds: 60 })).id;
+    conn[s.name] = (
+      await addUpstreamConnection({
+        name: s.name,
+        baseUrl: s.origin,
+        profile: "P",
+        apiKey: `k-${s.name}`,
+        apiSecret: "s",
+        maxWaitSeconds: 60,
+      })
+    ).id;
   }
 }, 120_000);
 
@@ -57,7 +68,11 @@ describe("issue 26: several sources per SKU with failover", () => {
   it("Done when: 200 concurrent orders over keys + three upstreams (out of stock, lost answers, working): each delivered once or refunded once, no hop bought twice, the breaker opens for the failing one, the ledger reconciles", async () => {
     const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, priceCents: 1000n, cardKeys: cardKeysFor("OWN", OWN_KEYS) });
     for (const s of [oos, slow, good]) {
-      await editSkuSources({ skuCode: sku.skuCode, change: { op: "add-upstream", connectionId: conn[s.name], upstreamSkuId: 10, maxCostCents: null }, actor: SYSTEM_ACTOR });
+      await editSkuSources({
+        skuCode: sku.skuCode,
+        change: { op: "add-upstream", connectionId: conn[s.name], upstreamSkuId: 10, maxCostCents: null },
+        actor: SYSTEM_ACTOR,
+      });
     }
     // One buyer per order: the test is about sources, not about one balance row's queue.
     const buyers: Awaited<ReturnType<typeof makeBuyer>>[] = [];
@@ -73,7 +88,13 @@ describe("issue 26: several sources per SKU with failover", () => {
       Array.from({ length: 10 }, async () => {
         for (let i = next++; i < ORDERS; i = next++) {
           const b = buyers[i];
-          created.push(await createOrder({ credential: { id: b.id, userId: b.user.id }, profile: "P", input: { downstreamOrderNo: `FO-${i}`, skuId: sku.id, quantity: 1 } }));
+          created.push(
+            await createOrder({
+              credential: { id: b.id, userId: b.user.id },
+              profile: "P",
+              input: { downstreamOrderNo: `FO-${i}`, skuId: sku.id, quantity: 1 },
+            }),
+          );
         }
       }),
     );
@@ -136,21 +157,30 @@ describe("issue 26: several sources per SKU with failover", () => {
     expect([...slow.orders.values()].every((o) => o.creates >= 2)).toBe(true);
     // The breaker: OOS was asked far fewer than the 195 times its hops were queued; the rest skipped it unsent.
     expect(oos.createsReceived).toBeLessThan(60);
-    expect(orders.flatMap((o) => o.upstreamPurchase?.hops ?? []).filter((h) => h.connectionId === conn.OOS && h.sentAt === null).length).toBeGreaterThan(100);
+    expect(
+      orders.flatMap((o) => o.upstreamPurchase?.hops ?? []).filter((h) => h.connectionId === conn.OOS && h.sentAt === null).length,
+    ).toBeGreaterThan(100);
     expect(await reconcilePoints()).toMatchObject({ ok: true });
 
     // Figures for the closing note.
     const failedOver = orders.filter((o) => o.status === "delivered" && (o.upstreamPurchase?.hops.length ?? 0) > 0);
     const ms = failedOver.map((o) => o.completedAt!.getTime() - o.upstreamPurchase!.hops[0].finishedAt.getTime()).sort((a, b) => a - b);
     const pct = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
-    console.log(JSON.stringify({
-      issue26_failover: {
-        orders: ORDERS, seconds, created_in_seconds: createdSeconds, orders_per_second: Number((ORDERS / seconds).toFixed(1)),
-        bought_per_second: Number((ORDERS / (seconds - createdSeconds)).toFixed(1)),
-        from_keys: fromKeys, from_upstream: fromUpstream, refunded,
-        creates_received: Object.fromEntries(stubs.map((s) => [s.name, s.createsReceived])),
-        first_refusal_to_delivery_ms: { median: pct(0.5), p95: pct(0.95), max: ms.at(-1) },
-      },
-    }));
+    console.log(
+      JSON.stringify({
+        issue26_failover: {
+          orders: ORDERS,
+          seconds,
+          created_in_seconds: createdSeconds,
+          orders_per_second: Number((ORDERS / seconds).toFixed(1)),
+          bought_per_second: Number((ORDERS / (seconds - createdSeconds)).toFixed(1)),
+          from_keys: fromKeys,
+          from_upstream: fromUpstream,
+          refunded,
+          creates_received: Object.fromEntries(stubs.map((s) => [s.name, s.createsReceived])),
+          first_refusal_to_delivery_ms: { median: pct(0.5), p95: pct(0.95), max: ms.at(-1) },
+        },
+      }),
+    );
   }, 300_000);
 });

@@ -45,10 +45,19 @@ export class UpstreamError extends Error {
 // Issue 8.3: a price below zero would credit our buyer on every order; the product is skipped.
 const Price = Amount.refine((s) => !s.startsWith("-") || /^-0+(\.0+)?$/.test(s), "priced below zero");
 
-export const UpstreamPingSchema = z.object({ ok: z.literal(true), site_name: z.string().optional(), balance: Amount, currency: z.string().optional() });
+export const UpstreamPingSchema = z.object({
+  ok: z.literal(true),
+  site_name: z.string().optional(),
+  balance: Amount,
+  currency: z.string().optional(),
+});
 
 export const UpstreamCategorySchema = z.object({
-  id: z.int().positive(), parent_id: z.int().min(0).catch(0), slug: z.string(), name: LanguageTextSchema, sort_order: z.int().catch(0),
+  id: z.int().positive(),
+  parent_id: z.int().min(0).catch(0),
+  slug: z.string(),
+  name: LanguageTextSchema,
+  sort_order: z.int().catch(0),
 });
 
 export const UpstreamSkuSchema = z.object({
@@ -73,7 +82,10 @@ export const UpstreamProductSchema = z.object({
   price_amount: Price,
   original_price: Price.optional(),
   fulfillment_type: z.string().optional(),
-  manual_form_schema: z.object({ fields: z.array(z.unknown()) }).loose().optional(),
+  manual_form_schema: z
+    .object({ fields: z.array(z.unknown()) })
+    .loose()
+    .optional(),
   is_active: z.boolean(),
   category_id: z.int().positive(),
   delivery_format: z.string().catch("text"),
@@ -93,7 +105,10 @@ export const UpstreamOrderSchema = z.object({
   status: z.enum(["processing", "delivered", "failed"]),
   amount: Amount,
   error_message: z.string().nullish(),
-  fulfillment: z.object({ payload: z.string().optional(), delivery_data: z.array(z.string()).optional() }).loose().optional(),
+  fulfillment: z
+    .object({ payload: z.string().optional(), delivery_data: z.array(z.string()).optional() })
+    .loose()
+    .optional(),
 });
 
 export type UpstreamCategory = z.infer<typeof UpstreamCategorySchema>;
@@ -155,9 +170,13 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
       text = await readCappedText(res, MAX_UPSTREAM_BODY_BYTES);
     } catch (err) {
       if (err instanceof UpstreamError) throw err;
-      if (err instanceof BodyTooLargeError) throw new UpstreamError("invalid", `answer larger than ${MAX_UPSTREAM_BODY_BYTES} bytes; not read`);
+      if (err instanceof BodyTooLargeError)
+        throw new UpstreamError("invalid", `answer larger than ${MAX_UPSTREAM_BODY_BYTES} bytes; not read`);
       const e = err as { name?: string; cause?: { code?: string } };
-      const why = e?.name === "TimeoutError" || e?.name === "AbortError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${networkCode(e?.cause?.code) ?? e?.name ?? "error"}`;
+      const why =
+        e?.name === "TimeoutError" || e?.name === "AbortError"
+          ? `no answer within ${timeoutMs} ms`
+          : `connection failed: ${networkCode(e?.cause?.code) ?? e?.name ?? "error"}`;
       throw new UpstreamError("network", why);
     }
     let json: unknown;
@@ -179,7 +198,8 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
 
   return {
     ping: () => call(UpstreamPingSchema, "GET", pathOf("ping")),
-    categories: async () => (await call(z.object({ categories: z.array(UpstreamCategorySchema) }), "GET", pathOf("listCategories"))).categories,
+    categories: async () =>
+      (await call(z.object({ categories: z.array(UpstreamCategorySchema) }), "GET", pathOf("listCategories"))).categories,
     productsPage: (page: number, pageSize = 100) =>
       call(ProductsPageSchema, "GET", `${pathOf("listProducts")}?page=${page}&page_size=${pageSize}&include_inactive=true`),
     /** Every product entry, inactive ones included (so a re-import can delist them), unchecked. Bounded by `maxPages`. */

@@ -30,7 +30,9 @@ let delivery: { lines: string[]; amount: string } = { lines: [], amount: "0.00" 
 beforeAll(async () => {
   url = await useTestDatabase();
   sup = await startStubSupplier();
-  connectionId = (await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 600 })).id;
+  connectionId = (
+    await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 600 })
+  ).id;
   sup.items = [upstreamProduct(1), upstreamProduct(2, { delivery_format: "account_password" })];
   await importUpstreamCatalog({ connectionId });
 }, 60_000);
@@ -41,7 +43,17 @@ beforeEach(() => {
   // Creates answer delivered at once; a later read of the order (a re-check) answers the same.
   const orders = new Map<number, string>();
   sup.route = (req) => {
-    const answer = (id: number) => ({ body: { ok: true, order_id: id, order_no: `UP${id}`, downstream_order_no: orders.get(id), status: "delivered", amount: delivery.amount, fulfillment: { delivery_data: delivery.lines } } });
+    const answer = (id: number) => ({
+      body: {
+        ok: true,
+        order_id: id,
+        order_no: `UP${id}`,
+        downstream_order_no: orders.get(id),
+        status: "delivered",
+        amount: delivery.amount,
+        fulfillment: { delivery_data: delivery.lines },
+      },
+    });
     const read = /^\/orders\/(\d+)/.exec(req.path);
     if (req.method === "GET" && read) return answer(Number(read[1]));
     if (req.method !== "POST" || !req.path.startsWith("/orders")) return undefined;
@@ -58,19 +70,28 @@ let orderSeq = 0;
 async function buy(upstreamProductId: number, quantity: number) {
   const sku = (await local(upstreamProductId)).skus[0];
   const buyer = await makeBuyer({ pointsCents: 100_000n });
-  const { order } = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: `CHK-${++orderSeq}`, skuId: sku.id, quantity } });
+  const { order } = await createOrder({
+    credential: { id: buyer.id, userId: buyer.user.id },
+    profile: "P",
+    input: { downstreamOrderNo: `CHK-${++orderSeq}`, skuId: sku.id, quantity },
+  });
   const purchase = await db().upstreamPurchase.findUniqueOrThrow({ where: { orderId: order.id } });
   await runPurchaseJob({ purchaseId: purchase.id });
   return { order: await reload(order.id), buyer, sku };
 }
-const reload = (orderId: number) => db().order.findUniqueOrThrow({ where: { id: orderId }, include: { upstreamPurchase: true, fulfillment: true } });
+const reload = (orderId: number) =>
+  db().order.findUniqueOrThrow({ where: { id: orderId }, include: { upstreamPurchase: true, fulfillment: true } });
 const json = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? String(x) : x));
 
 describe("issue 22.1: an upstream delivery is checked before it is accepted", () => {
   it("issue 22.1: a short delivery (1 line for a quantity of 5) goes to review; nothing is delivered and no key is stored", async () => {
     delivery = { lines: ["ONLY-ONE-KEY"], amount: "50.00" };
     const { order } = await buy(1, 5);
-    expect(order).toMatchObject({ status: "unknown_review", fulfillment: null, upstreamPurchase: { status: "unknown", upstreamOrderId: expect.any(Number) } });
+    expect(order).toMatchObject({
+      status: "unknown_review",
+      fulfillment: null,
+      upstreamPurchase: { status: "unknown", upstreamOrderId: expect.any(Number) },
+    });
     expect(order.upstreamPurchase!.lastError).toBe("the upstream delivered 1 line(s) for a quantity of 5; nothing was delivered");
     expect(json(order)).not.toContain("ONLY-ONE-KEY");
     expect(await db().fulfillment.count({ where: { orderId: order.id } })).toBe(0);
@@ -84,7 +105,9 @@ describe("issue 22.1: an upstream delivery is checked before it is accepted", ()
 
     delivery = { lines: ["GOOD-KEY-1", "BAD\u0007KEY"], amount: "20.00" };
     const control = (await buy(1, 2)).order;
-    expect(control.upstreamPurchase!.lastError).toMatch(/^the upstream's line 2 cannot be stored \(card key contains a line break or control character\)/);
+    expect(control.upstreamPurchase!.lastError).toMatch(
+      /^the upstream's line 2 cannot be stored \(card key contains a line break or control character\)/,
+    );
 
     // The product's delivery format (account----password) applies as when keys enter stock (D14).
     delivery = { lines: ["user----pass", "no-delimiter"], amount: "20.00" };
@@ -97,8 +120,14 @@ describe("issue 22.1: an upstream delivery is checked before it is accepted", ()
   it("issue 22.1: a cost above the ceiling (default: our sale price) goes to review; the administrator raises the ceiling and a re-check delivers", async () => {
     delivery = { lines: ["COSTLY-KEY"], amount: "999.00" };
     const { order, sku } = await buy(1, 1);
-    expect(order).toMatchObject({ status: "unknown_review", fulfillment: null, upstreamPurchase: { status: "unknown", costCents: 99_900n } });
-    expect(order.upstreamPurchase!.lastError).toBe("the upstream charged 999.00 for 1 unit(s), above the maximum cost of 10.00 per unit; nothing was delivered");
+    expect(order).toMatchObject({
+      status: "unknown_review",
+      fulfillment: null,
+      upstreamPurchase: { status: "unknown", costCents: 99_900n },
+    });
+    expect(order.upstreamPurchase!.lastError).toBe(
+      "the upstream charged 999.00 for 1 unit(s), above the maximum cost of 10.00 per unit; nothing was delivered",
+    );
 
     // The administrator's decision: a ceiling of 999.00 for this SKU, then "check the upstream again".
     const journalled = () => db().catalogChange.count({ where: { skuId: sku.id } });
@@ -115,7 +144,11 @@ describe("issue 22.1: an upstream delivery is checked before it is accepted", ()
   it("issue 22.1: a cost at or below the ceiling is delivered", async () => {
     delivery = { lines: ["AT-1", "AT-2"], amount: "20.00" };
     const at = (await buy(1, 2)).order;
-    expect(at).toMatchObject({ status: "delivered", fulfillment: { source: "upstream" }, upstreamPurchase: { status: "delivered", costCents: 2_000n } });
+    expect(at).toMatchObject({
+      status: "delivered",
+      fulfillment: { source: "upstream" },
+      upstreamPurchase: { status: "delivered", costCents: 2_000n },
+    });
 
     delivery = { lines: ["BELOW-1"], amount: "9.99" };
     expect((await buy(1, 1)).order).toMatchObject({ status: "delivered", upstreamPurchase: { costCents: 999n } });
@@ -137,7 +170,9 @@ describe("issue 22.1: a suspicious upstream price holds the product until an adm
     ];
     const r = await cli("upstream:import", "--connection", String(connectionId));
     expect(r.code, r.stderr).toBe(0);
-    const p3 = await local(3), p4 = await local(4), p6 = await local(6);
+    const p3 = await local(3),
+      p4 = await local(4),
+      p6 = await local(6);
     expect(r.json.held).toEqual([
       { upstream_product_id: 3, product_id: p3.id, reason: "price_amount: 0.00" },
       { upstream_product_id: 4, product_id: p4.id, reason: "skus[0].price_amount: fell from 10.00 to 4.99 (more than 50 %)" },
@@ -148,7 +183,12 @@ describe("issue 22.1: a suspicious upstream price holds the product until an adm
     expect(await local(5)).toMatchObject({ isActive: true, holdReason: null, priceCents: 500n });
 
     const buyer = await makeBuyer({ pointsCents: 10_000n });
-    const order = (no: string, skuId: number) => createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: no, skuId, quantity: 1 } });
+    const order = (no: string, skuId: number) =>
+      createOrder({
+        credential: { id: buyer.id, userId: buyer.user.id },
+        profile: "P",
+        input: { downstreamOrderNo: no, skuId, quantity: 1 },
+      });
     for (const p of [p3, p4, p6]) await expect(order(`HELD-${p.id}`, p.skus[0].id)).rejects.toMatchObject({ code: "sku_unavailable" });
 
     // A re-import at the same price keeps the hold: only an administrator releases it.

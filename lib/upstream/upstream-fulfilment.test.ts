@@ -46,7 +46,10 @@ async function seedB() {
     refused500: await auto("REFUSED500"),
     silent: await auto("SILENT"),
     manual: await makeProduct({
-      categoryId, fulfillmentType: "manual", priceCents: 500n, stockQuantity: 10,
+      categoryId,
+      fulfillmentType: "manual",
+      priceCents: 500n,
+      stockQuantity: 10,
       manualFormSchema: { fields: [{ key: "account", type: "text", required: true, label: { "zh-CN": "账号", en: "Account" } }] },
     }),
     manualU: await makeProduct({ categoryId, fulfillmentType: "manual", priceCents: 700n, stockQuantity: null }),
@@ -61,14 +64,23 @@ beforeAll(async () => {
   bPool = new pg.Pool({ connectionString: bUrl, max: 2 });
   seed = await onDatabase(bUrl, seedB);
   [B, proxyA] = await Promise.all([
-    startAppServer(bUrl, { WORKER_IN_SERVER: "true", WORKER_POLL_INTERVAL_MS: "100", CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_RETRY_SCHEDULE: "0.2,0.2,0.2" }),
+    startAppServer(bUrl, {
+      WORKER_IN_SERVER: "true",
+      WORKER_POLL_INTERVAL_MS: "100",
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_RETRY_SCHEDULE: "0.2,0.2,0.2",
+    }),
     startFaultProxy(),
   ]);
   proxyB = await startFaultProxy(B.baseUrl);
   proxyHang = await startFaultProxy(B.baseUrl);
   A = await startAppServer(aUrl, {
-    WORKER_IN_SERVER: "true", WORKER_POLL_INTERVAL_MS: "100", WORKER_SWEEP_INTERVAL_MS: "500",
-    UPSTREAM_POLL_SCHEDULE: "0.2,0.3", UPSTREAM_HTTP_TIMEOUT_MS: "1500", UPSTREAM_CALLBACK_BASE_URL: proxyA.origin,
+    WORKER_IN_SERVER: "true",
+    WORKER_POLL_INTERVAL_MS: "100",
+    WORKER_SWEEP_INTERVAL_MS: "500",
+    UPSTREAM_POLL_SCHEDULE: "0.2,0.3",
+    UPSTREAM_HTTP_TIMEOUT_MS: "1500",
+    UPSTREAM_CALLBACK_BASE_URL: proxyA.origin,
   });
   proxyA.target = A.baseUrl;
   const creds = { apiKey: seed.account.apiKey, apiSecret: seed.account.apiSecret };
@@ -89,11 +101,16 @@ const localSku = (connectionId: number, bSkuId: number) =>
   db().sku.findFirstOrThrow({ where: { upstreamSkuId: bSkuId, product: { upstreamConnectionId: connectionId } } });
 
 let seq = 0;
-async function orderOnA(connectionId: number, bSkuId: number, opts: { profile?: "U" | "P"; form?: Record<string, unknown>; pointsCents?: bigint } = {}) {
+async function orderOnA(
+  connectionId: number,
+  bSkuId: number,
+  opts: { profile?: "U" | "P"; form?: Record<string, unknown>; pointsCents?: bigint } = {},
+) {
   const buyer = await makeBuyer({ pointsCents: opts.pointsCents ?? 100_000n });
   const sku = await localSku(connectionId, bSkuId);
   const { order } = await createOrder({
-    credential: { id: buyer.id, userId: buyer.user.id }, profile: opts.profile ?? "P",
+    credential: { id: buyer.id, userId: buyer.user.id },
+    profile: opts.profile ?? "P",
     input: { downstreamOrderNo: `UPF-${Date.now()}-${++seq}`, skuId: sku.id, quantity: 1, manualFormData: opts.form },
   });
   return { buyer, sku, order };
@@ -102,7 +119,9 @@ async function orderOnA(connectionId: number, bSkuId: number, opts: { profile?: 
 const statusOf = async (orderId: number) => (await db().order.findUniqueOrThrow({ where: { id: orderId } })).status;
 const bOrders = (downstreamOrderNo: string) =>
   bQuery<{ id: number; orderNo: string; status: string; manualFormData: unknown }>(
-    `SELECT "id", "orderNo", "status"::text AS status, "manualFormData" FROM "Order" WHERE "downstreamOrderNo" = $1`, [downstreamOrderNo]);
+    `SELECT "id", "orderNo", "status"::text AS status, "manualFormData" FROM "Order" WHERE "downstreamOrderNo" = $1`,
+    [downstreamOrderNo],
+  );
 const bDebits = async (orderId: number) =>
   (await bQuery<{ n: number }>(`SELECT count(*)::int AS n FROM "PointsLedger" WHERE "orderId" = $1 AND "deltaCents" < 0`, [orderId]))[0].n;
 const createsFor = (proxy: FaultProxy, downstreamOrderNo: string) =>
@@ -120,7 +139,10 @@ describe("A buys from B through the protocol", () => {
     expect(created).toMatchObject({ status: "processing", amount: "11.00" });
 
     await waitFor(async () => (await statusOf(created.order_id)) === "delivered", 20_000);
-    const ours = await db().order.findUniqueOrThrow({ where: { id: created.order_id }, include: { upstreamPurchase: true, fulfillment: true } });
+    const ours = await db().order.findUniqueOrThrow({
+      where: { id: created.order_id },
+      include: { upstreamPurchase: true, fulfillment: true },
+    });
     const purchase = ours.upstreamPurchase!;
     expect(purchase).toMatchObject({ connectionId: connP, downstreamOrderNo: ours.orderNo, status: "delivered", costCents: 1000n });
     expect(ours.amountCents).toBe(1100n); // never replaced by the cost
@@ -139,7 +161,11 @@ describe("A buys from B through the protocol", () => {
   }, 60_000);
 
   it("B answering 500 after processing, timing out, or 500 before processing: exactly one purchase on B each", async () => {
-    const faults = new Map<number, Fault>([[seed.lost500.sku.id, "forward-then-500"], [seed.slow.sku.id, "forward-then-hang"], [seed.refused500.sku.id, "500"]]);
+    const faults = new Map<number, Fault>([
+      [seed.lost500.sku.id, "forward-then-500"],
+      [seed.slow.sku.id, "forward-then-hang"],
+      [seed.refused500.sku.id, "500"],
+    ]);
     const faulted = new Set<number>();
     proxyB.fault = (r) => {
       if (r.method !== "POST" || !r.url.endsWith("/orders")) return "pass";
@@ -168,7 +194,8 @@ describe("A buys from B through the protocol", () => {
       // B's books: its balance still equals its ledger.
       const [acct] = await bQuery<{ balance: string; ledger: string }>(
         `SELECT u."balanceCents"::text AS balance, (SELECT sum("deltaCents") FROM "PointsLedger" l WHERE l."userId" = u."id")::text AS ledger FROM "User" u WHERE u."id" = $1`,
-        [seed.account.user.id]);
+        [seed.account.user.id],
+      );
       expect(acct.balance).toBe(acct.ledger);
     } finally {
       proxyB.fault = () => "pass";
@@ -217,7 +244,11 @@ describe("purchase task at order creation", () => {
     const sku = await localSku(connP, seed.happy.sku.id);
     await db().upstreamConnection.update({ where: { id: connP }, data: { isEnabled: false } });
     try {
-      const err = await createOrder({ credential, profile: "P", input: { downstreamOrderNo: `OFF-${Date.now()}`, skuId: sku.id, quantity: 1 } }).catch((e) => e);
+      const err = await createOrder({
+        credential,
+        profile: "P",
+        input: { downstreamOrderNo: `OFF-${Date.now()}`, skuId: sku.id, quantity: 1 },
+      }).catch((e) => e);
       expect(err).toMatchObject({ code: "sku_unavailable" });
       expect(await db().order.count({ where: { credentialId: buyer.id } })).toBe(0);
       expect(await balanceOf(buyer.user.id)).toBe(10_000n);
@@ -225,7 +256,11 @@ describe("purchase task at order creation", () => {
       await db().upstreamConnection.update({ where: { id: connP }, data: { isEnabled: true } });
     }
     const unmapped = await makeProduct({ fulfillmentType: "upstream", priceCents: 100n, stockQuantity: null });
-    const { order } = await createOrder({ credential, profile: "P", input: { downstreamOrderNo: `UNMAPPED-${Date.now()}`, skuId: unmapped.sku.id, quantity: 1 } });
+    const { order } = await createOrder({
+      credential,
+      profile: "P",
+      input: { downstreamOrderNo: `UNMAPPED-${Date.now()}`, skuId: unmapped.sku.id, quantity: 1 },
+    });
     expect(order.status).toBe("processing");
     expect(await db().upstreamPurchase.count({ where: { orderId: order.id } })).toBe(0);
   });
@@ -234,7 +269,11 @@ describe("purchase task at order creation", () => {
 describe("Profile U upstream callbacks", () => {
   const callbackPath = (id: number) => `/api/upstream-callbacks/${id}`;
   const post = (connectionId: number, body: string, creds: { apiKey: string; apiSecret: string }) =>
-    fetch(`${A.baseUrl}${callbackPath(connectionId)}`, { method: "POST", headers: signedHeaders(creds, "POST", callbackPath(connectionId), body), body });
+    fetch(`${A.baseUrl}${callbackPath(connectionId)}`, {
+      method: "POST",
+      headers: signedHeaders(creds, "POST", callbackPath(connectionId), body),
+      body,
+    });
 
   it("B's signed callback reaches A's endpoint and A delivers after confirming by a poll", async () => {
     const { order } = await orderOnA(connU, seed.manualU.sku.id, { profile: "U" });

@@ -25,7 +25,9 @@ const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
 beforeAll(async () => {
   url = await useTestDatabase();
   sup = await startStubSupplier(EVIL);
-  connectionId = (await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 })).id;
+  connectionId = (
+    await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 })
+  ).id;
 }, 60_000);
 afterAll(async () => {
   await sup?.stub.close();
@@ -47,16 +49,23 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(sup.stub.streamed.get(index)).toBeLessThan(32 * 1024 * 1024);
 
-    sup.route = (req) => (req.path.startsWith("/categories") ? { headers: { "Content-Length": String(11 * 1024 * 1024) }, body: "" } : undefined);
+    sup.route = (req) =>
+      req.path.startsWith("/categories") ? { headers: { "Content-Length": String(11 * 1024 * 1024) }, body: "" } : undefined;
     await expect(importUpstreamCatalog({ connectionId })).rejects.toThrow(/larger than 10485760 bytes/);
   }, 60_000);
 
   it("issue 8.3: a redirect is not followed", async () => {
     const elsewhere = await startStubUpstream();
     try {
-      sup.route = (req) => (req.path.startsWith("/categories") ? { status: 302, headers: { Location: `${elsewhere.origin}/api/v1/provider/categories` } } : undefined);
-      await expect(importUpstreamCatalog({ connectionId })).rejects.toThrow(/HTTP 302: the upstream redirected; redirects are not followed/);
-      sup.route = (req) => (req.path.startsWith("/ping") ? { status: 307, headers: { Location: `${elsewhere.origin}/api/v1/provider/ping` } } : undefined);
+      sup.route = (req) =>
+        req.path.startsWith("/categories")
+          ? { status: 302, headers: { Location: `${elsewhere.origin}/api/v1/provider/categories` } }
+          : undefined;
+      await expect(importUpstreamCatalog({ connectionId })).rejects.toThrow(
+        /HTTP 302: the upstream redirected; redirects are not followed/,
+      );
+      sup.route = (req) =>
+        req.path.startsWith("/ping") ? { status: 307, headers: { Location: `${elsewhere.origin}/api/v1/provider/ping` } } : undefined;
       expect((await pingUpstreamConnection(connectionId)).ok).toBe(false);
       expect(elsewhere.requests).toEqual([]);
     } finally {
@@ -65,13 +74,22 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
   }, 60_000);
 
   it("issue 8.3: an upstream's error text reaches neither the console (ping, import, add) nor the buyer (failure reason) nor the purchase record", async () => {
-    sup.route = (req) => (req.path.startsWith("/ping") ? { status: 401, body: { ok: false, error_code: "unauthorized", error_message: EVIL } } : undefined);
+    sup.route = (req) =>
+      req.path.startsWith("/ping") ? { status: 401, body: { ok: false, error_code: "unauthorized", error_message: EVIL } } : undefined;
     expect(await pingUpstreamConnection(connectionId)).toEqual({ ok: false, balance: null, error: "HTTP 401 unauthorized" });
-    const add = await addUpstreamConnection({ name: "x", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 }).catch((e: Error) => e.message);
+    const add = await addUpstreamConnection({
+      name: "x",
+      baseUrl: sup.stub.origin,
+      profile: "P",
+      apiKey: "k",
+      apiSecret: "s",
+      maxWaitSeconds: 60,
+    }).catch((e: Error) => e.message);
     expect(add).toMatch(/HTTP 401 unauthorized\)/);
     expect(add).not.toContain("EVIL");
 
-    sup.route = (req) => (req.path.startsWith("/categories") ? { status: 418, body: { ok: false, error_code: EVIL, error_message: EVIL } } : undefined);
+    sup.route = (req) =>
+      req.path.startsWith("/categories") ? { status: 418, body: { ok: false, error_code: EVIL, error_message: EVIL } } : undefined;
     const imp = await cli("upstream:import", "--connection", String(connectionId));
     expect(imp.code).toBe(1);
     expect(imp.stderr).toMatch(/could not read the upstream catalogue \(HTTP 418\)/);
@@ -84,12 +102,17 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
     const sku = (await local(7))!.skus[0];
     const buyer = await makeBuyer({ pointsCents: 10_000n });
     const buy = async (no: string) => {
-      const { order } = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: no, skuId: sku.id, quantity: 1 } });
+      const { order } = await createOrder({
+        credential: { id: buyer.id, userId: buyer.user.id },
+        profile: "P",
+        input: { downstreamOrderNo: no, skuId: sku.id, quantity: 1 },
+      });
       const purchase = await db().upstreamPurchase.findUniqueOrThrow({ where: { orderId: order.id } });
       await runPurchaseJob({ purchaseId: purchase.id });
       return db().order.findUniqueOrThrow({ where: { id: order.id }, include: { upstreamPurchase: true } });
     };
-    sup.route = (req) => (req.method === "POST" ? { status: 400, body: { ok: false, error_code: "sku_unavailable", error_message: EVIL } } : undefined);
+    sup.route = (req) =>
+      req.method === "POST" ? { status: 400, body: { ok: false, error_code: "sku_unavailable", error_message: EVIL } } : undefined;
     const refused = await buy("HOSTILE-1");
     expect(refused).toMatchObject({ status: "failed", errorMessage: "the upstream supplier refused the order (sku_unavailable)" });
     expect(refused.upstreamPurchase?.lastError).toBe("HTTP 400 sku_unavailable");
@@ -97,7 +120,9 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
     sup.route = (req) => {
       if (req.method !== "POST") return undefined;
       const no = (JSON.parse(req.body) as { downstream_order_no: string }).downstream_order_no;
-      return { body: { ok: true, order_id: 77, order_no: "UP77", downstream_order_no: no, status: "failed", amount: "-5.00", error_message: EVIL } };
+      return {
+        body: { ok: true, order_id: 77, order_no: "UP77", downstream_order_no: no, status: "failed", amount: "-5.00", error_message: EVIL },
+      };
     };
     const failed = await buy("HOSTILE-2");
     expect(failed).toMatchObject({ status: "failed", errorMessage: "the upstream supplier failed the order" });

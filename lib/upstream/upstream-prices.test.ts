@@ -28,7 +28,9 @@ const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
 beforeAll(async () => {
   url = await useTestDatabase();
   sup = await startStubSupplier(EVIL);
-  connectionId = (await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 })).id;
+  connectionId = (
+    await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 })
+  ).id;
 }, 60_000);
 afterAll(async () => {
   await sup?.stub.close();
@@ -45,14 +47,18 @@ describe("issue 8.3: prices can never mint points", () => {
     sup.items = [
       upstreamProduct(1),
       upstreamProduct(2, { price_amount: "-100.00", title: lang(EVIL) }),
-      upstreamProduct(3, { skus: [{ id: 30, sku_code: "S3", spec_values: {}, price_amount: "-0.01", stock_quantity: 5, is_active: true }] }),
+      upstreamProduct(3, {
+        skus: [{ id: 30, sku_code: "S3", spec_values: {}, price_amount: "-0.01", stock_quantity: 5, is_active: true }],
+      }),
       upstreamProduct(4, { title: undefined, price_amount: EVIL }),
       upstreamProduct(5, { category_id: 99 }),
       upstreamProduct(6, { original_price: "-1.00" }),
       "junk",
       upstreamProduct(1, { slug: "again" }),
       upstreamProduct(9, { slug: "p1" }),
-      upstreamProduct(10, { skus: [{ id: 10, sku_code: "S10", spec_values: {}, price_amount: "1.00", stock_quantity: 1, is_active: true }] }),
+      upstreamProduct(10, {
+        skus: [{ id: 10, sku_code: "S10", spec_values: {}, price_amount: "1.00", stock_quantity: 1, is_active: true }],
+      }),
     ];
     const r = await cli("upstream:import", "--connection", String(connectionId));
     expect(r.code).toBe(0);
@@ -74,13 +80,22 @@ describe("issue 8.3: prices can never mint points", () => {
   }, 120_000);
 
   it("issue 8.3: a re-import that prices a product below zero takes it off sale at its last price; an order cannot credit the buyer", async () => {
-    sup.items = [upstreamProduct(1, { price_amount: "-100.00", skus: [{ id: 10, sku_code: "S1", spec_values: {}, price_amount: "-100.00", stock_quantity: -1, is_active: true }] })];
+    sup.items = [
+      upstreamProduct(1, {
+        price_amount: "-100.00",
+        skus: [{ id: 10, sku_code: "S1", spec_values: {}, price_amount: "-100.00", stock_quantity: -1, is_active: true }],
+      }),
+    ];
     const r = await importUpstreamCatalog({ connectionId });
     expect(r).toMatchObject({ productsDelisted: 1, skipped: [{ upstreamProductId: 1, reason: "price_amount: priced below zero" }] });
     const p = (await local(1))!;
     expect(p).toMatchObject({ isActive: false, priceCents: 1000n, skus: [expect.objectContaining({ priceCents: 1000n })] });
     const buyer = await makeBuyer({ pointsCents: 500n });
-    const err = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: "NEG-1", skuId: p.skus[0].id, quantity: 1 } }).catch((e) => e);
+    const err = await createOrder({
+      credential: { id: buyer.id, userId: buyer.user.id },
+      profile: "P",
+      input: { downstreamOrderNo: "NEG-1", skuId: p.skus[0].id, quantity: 1 },
+    }).catch((e) => e);
     expect(err).toMatchObject({ code: "sku_unavailable" });
     expect((await db().user.findUniqueOrThrow({ where: { id: buyer.user.id } })).balanceCents).toBe(500n);
   }, 60_000);
@@ -90,8 +105,13 @@ describe("issue 8.3: prices can never mint points", () => {
     try {
       const { product: p, sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: null, priceCents: 100n });
       const buyer = await makeBuyer({ pointsCents: 10_000n });
-      const { order } = await createOrder({ credential: { id: buyer.id, userId: buyer.user.id }, profile: "P", input: { downstreamOrderNo: "CHK-1", skuId: sku.id, quantity: 1 } });
-      const refused = async (sql: string, params: unknown[]) => (await pool.query(sql, params).catch((e: { code?: string }) => e)) as { code?: string };
+      const { order } = await createOrder({
+        credential: { id: buyer.id, userId: buyer.user.id },
+        profile: "P",
+        input: { downstreamOrderNo: "CHK-1", skuId: sku.id, quantity: 1 },
+      });
+      const refused = async (sql: string, params: unknown[]) =>
+        (await pool.query(sql, params).catch((e: { code?: string }) => e)) as { code?: string };
       for (const [sql, id] of [
         [`UPDATE "Product" SET "priceCents" = -100 WHERE "id" = $1`, p.id],
         [`UPDATE "Product" SET "originalPriceCents" = -1 WHERE "id" = $1`, p.id],
@@ -105,7 +125,10 @@ describe("issue 8.3: prices can never mint points", () => {
       }
       // A member-level price (issue 12.4) is checked the same way; place_order reads its price
       // from these rows inside the order's statement, so it cannot be handed a negative one.
-      const level = await refused(`INSERT INTO "SkuLevelPrice" ("skuId", "levelId", "priceCents", "updatedAt") SELECT $1, "id", -100, now() FROM "MemberLevel" LIMIT 1`, [sku.id]);
+      const level = await refused(
+        `INSERT INTO "SkuLevelPrice" ("skuId", "levelId", "priceCents", "updatedAt") SELECT $1, "id", -100, now() FROM "MemberLevel" LIMIT 1`,
+        [sku.id],
+      );
       expect(level.code).toBe("23514");
       expect((await db().user.findUniqueOrThrow({ where: { id: buyer.user.id } })).balanceCents).toBe(9_900n);
     } finally {
@@ -116,7 +139,16 @@ describe("issue 8.3: prices can never mint points", () => {
   it("issue 8.3: the catalogue file (CLI catalog:import) and the console refuse a negative price", async () => {
     const file = {
       categories: [{ slug: "neg-cat", name: lang("Neg"), sort_order: 0, parent: null }],
-      products: [{ slug: "neg-p", category: "neg-cat", title: lang("Neg"), fulfillment_type: "manual", price_amount: "-1.00", skus: [{ sku_code: "NEG-1", stock_quantity: 1 }] }],
+      products: [
+        {
+          slug: "neg-p",
+          category: "neg-cat",
+          title: lang("Neg"),
+          fulfillment_type: "manual",
+          price_amount: "-1.00",
+          skus: [{ sku_code: "NEG-1", stock_quantity: 1 }],
+        },
+      ],
     };
     expect(() => validateCatalogFile(file)).toThrow(/products\[0\]\.price_amount/);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "neg-catalog-"));

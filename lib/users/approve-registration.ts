@@ -10,7 +10,13 @@ export async function approveRegistration({ userId, actor }: { userId: string; a
     if (!user) throw appError("not_found", "no such buyer");
     if (!user.registrationPending) return { id: user.id, email: user.email, approved: true };
     await tx.user.update({ where: { id: user.id }, data: { registrationPending: false } });
-    await writeAuditLog(tx, { actor, action: "user.approve_registration", targetType: "user", targetId: user.id, details: { email: user.email } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "user.approve_registration",
+      targetType: "user",
+      targetId: user.id,
+      details: { email: user.email },
+    });
     return { id: user.id, email: user.email, approved: true };
   });
 }

@@ -39,7 +39,11 @@ describe("portal mail and top-up alert", () => {
 
   it("issue 24.2/25.2: a top-up request raises one topup_request alert in its transaction, with no transfer reference", async () => {
     const { user } = await makeBuyer();
-    const row = await requestTopUp({ userId: user.id, input: { amount: "500.00", transferReference: "BANK-REF-SECRET-1" }, actor: buyerActor({ userId: user.id, ip: null }) });
+    const row = await requestTopUp({
+      userId: user.id,
+      input: { amount: "500.00", transferReference: "BANK-REF-SECRET-1" },
+      actor: buyerActor({ userId: user.id, ip: null }),
+    });
     const events = await db().alertEvent.findMany({ where: { kind: "topup_request", dedupeKey: `topup_request:${row.id}` } });
     expect(events).toHaveLength(1);
     expect(events[0]!.params).toMatchObject({ buyer: user.email, amount: "500.00 CNY" });

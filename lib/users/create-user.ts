@@ -20,9 +20,20 @@ export async function createUser({ email, initialPointsCents = 0n, actor = SYSTE
       const level = await tx.memberLevel.findFirstOrThrow({ where: { isDefault: true } });
       const user = await tx.user.create({ data: { email: email.trim().toLowerCase(), memberLevelId: level.id } });
       if (initialPointsCents > 0n) {
-        user.balanceCents = await changeBalance(tx, { userId: user.id, deltaCents: initialPointsCents, reason: "opening balance", adminUserId: actor.kind === "admin" ? actor.id : undefined });
+        user.balanceCents = await changeBalance(tx, {
+          userId: user.id,
+          deltaCents: initialPointsCents,
+          reason: "opening balance",
+          adminUserId: actor.kind === "admin" ? actor.id : undefined,
+        });
       }
-      await writeAuditLog(tx, { actor, action: "user.create", targetType: "user", targetId: user.id, details: { email: user.email, points: formatAmount(user.balanceCents) } });
+      await writeAuditLog(tx, {
+        actor,
+        action: "user.create",
+        targetType: "user",
+        targetId: user.id,
+        details: { email: user.email, points: formatAmount(user.balanceCents) },
+      });
       return user;
     });
   } catch (err) {

@@ -16,7 +16,13 @@ export async function disableUser({ email, actor }: { email: string; actor: Acto
     const sessions = await endBuyerSessions(tx, user.id);
     if (user.status === "disabled") return { id: user.id, email: user.email, disabled: true, sessionsEnded: sessions };
     await tx.user.update({ where: { id: user.id }, data: { status: "disabled" } });
-    await writeAuditLog(tx, { actor, action: "user.disable", targetType: "user", targetId: user.id, details: { email: user.email, sessionsEnded: sessions } });
+    await writeAuditLog(tx, {
+      actor,
+      action: "user.disable",
+      targetType: "user",
+      targetId: user.id,
+      details: { email: user.email, sessionsEnded: sessions },
+    });
     return { id: user.id, email: user.email, disabled: true, sessionsEnded: sessions };
   });
 }

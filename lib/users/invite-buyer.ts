@@ -23,11 +23,23 @@ export async function inviteBuyer({ email, actor }: { email: string; actor: Acto
       if (!user) {
         const level = await tx.memberLevel.findFirstOrThrow({ where: { isDefault: true } });
         user = await tx.user.create({ data: { email: address, memberLevelId: level.id }, select: { id: true, email: true, status: true } });
-        await writeAuditLog(tx, { actor, action: "user.create", targetType: "user", targetId: user.id, details: { email: user.email, points: "0.00" } });
+        await writeAuditLog(tx, {
+          actor,
+          action: "user.create",
+          targetType: "user",
+          targetId: user.id,
+          details: { email: user.email, points: "0.00" },
+        });
       }
       if (user.status !== "active") throw appError("conflict", `buyer ${address} is disabled`);
       const link = await issueBuyerLink(tx, { userId: user.id, kind: "invite" });
-      await writeAuditLog(tx, { actor, action: "user.invite", targetType: "user", targetId: user.id, details: { email: user.email, created, expiresAt: link.expiresAt.toISOString() } });
+      await writeAuditLog(tx, {
+        actor,
+        action: "user.invite",
+        targetType: "user",
+        targetId: user.id,
+        details: { email: user.email, created, expiresAt: link.expiresAt.toISOString() },
+      });
       return { id: user.id, email: user.email, created, inviteUrl: link.url, expiresAt: link.expiresAt };
     });
     return { ...invited, emailed: await mailBuyerLink({ to: invited.email, kind: "invite", url: invited.inviteUrl }) };

@@ -15,7 +15,10 @@ export const LINK_VALIDITY_MS: Record<BuyerLinkKind, number> = { invite: 72 * 36
 export const hashLinkToken = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
 /** A fresh link for `userId`; earlier unused links of the same kind stop working (only the newest is valid). */
-export async function issueBuyerLink(tx: Tx, { userId, kind }: { userId: string; kind: BuyerLinkKind }): Promise<{ url: string; expiresAt: Date }> {
+export async function issueBuyerLink(
+  tx: Tx,
+  { userId, kind }: { userId: string; kind: BuyerLinkKind },
+): Promise<{ url: string; expiresAt: Date }> {
   const now = new Date();
   await tx.buyerLink.updateMany({ where: { userId, kind, usedAt: null, expiresAt: { gt: now } }, data: { expiresAt: now } });
   const token = crypto.randomBytes(32).toString("base64url");

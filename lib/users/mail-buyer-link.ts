@@ -10,12 +10,21 @@ import type { BuyerLinkKind } from "./issue-buyer-link";
 
 const TEXTS = {
   en: {
-    invite: { subject: "Your buyer portal invitation", body: "You are invited to the buyer portal. Choose your password here (valid 72 hours, once):" },
-    reset: { subject: "Reset your buyer portal password", body: "Someone asked to reset your buyer portal password. Choose a new one here (valid 2 hours, once); ignore this mail if it was not you:" },
+    invite: {
+      subject: "Your buyer portal invitation",
+      body: "You are invited to the buyer portal. Choose your password here (valid 72 hours, once):",
+    },
+    reset: {
+      subject: "Reset your buyer portal password",
+      body: "Someone asked to reset your buyer portal password. Choose a new one here (valid 2 hours, once); ignore this mail if it was not you:",
+    },
   },
   "zh-CN": {
     invite: { subject: "采购商门户邀请", body: "您被邀请使用采购商门户。请在此设置密码（72 小时内有效，仅可使用一次）：" },
-    reset: { subject: "重置采购商门户密码", body: "有人请求重置您的采购商门户密码。请在此设置新密码（2 小时内有效，仅可使用一次）；如非本人操作请忽略本邮件：" },
+    reset: {
+      subject: "重置采购商门户密码",
+      body: "有人请求重置您的采购商门户密码。请在此设置新密码（2 小时内有效，仅可使用一次）；如非本人操作请忽略本邮件：",
+    },
   },
 } as const;
 

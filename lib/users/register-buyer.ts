@@ -22,7 +22,13 @@ export async function registerBuyer({ email, ip }: { email: string; ip: string |
       const level = await tx.memberLevel.findFirstOrThrow({ where: { isDefault: true } });
       const user = await tx.user.create({ data: { email: address, memberLevelId: level.id, registrationPending: true } });
       const link = await issueBuyerLink(tx, { userId: user.id, kind: "invite" });
-      await writeAuditLog(tx, { actor: { kind: "buyer", userId: user.id, ip }, action: "buyer.register", targetType: "user", targetId: user.id, details: { email: address } });
+      await writeAuditLog(tx, {
+        actor: { kind: "buyer", userId: user.id, ip },
+        action: "buyer.register",
+        targetType: "user",
+        targetId: user.id,
+        details: { email: address },
+      });
       return { open: true, url: link.url };
     });
     void mailBuyerLink({ to: address, kind: "invite", url: registered.url }); // never rejects

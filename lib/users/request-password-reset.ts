@@ -16,7 +16,12 @@ export async function requestPasswordReset({ email, ip }: { email: string; ip: s
   if (!user || user.status !== "active" || !user.passwordHash) return null;
   const link = await db().$transaction(async (tx) => {
     const link = await issueBuyerLink(tx, { userId: user.id, kind: "reset" });
-    await writeAuditLog(tx, { actor: { kind: "buyer", userId: user.id, ip }, action: "buyer.password_reset_requested", targetType: "user", targetId: user.id });
+    await writeAuditLog(tx, {
+      actor: { kind: "buyer", userId: user.id, ip },
+      action: "buyer.password_reset_requested",
+      targetType: "user",
+      targetId: user.id,
+    });
     return { url: link.url };
   });
   void mailBuyerLink({ to: address, kind: "reset", url: link.url }); // never rejects

@@ -26,10 +26,15 @@ export async function setMemberLevel(raw: SetMemberLevelInput, { actor }: { acto
     if (!level) throw appError("not_found", `no member level with slug "${input.level}"`);
     const where = "userId" in input ? { id: input.userId } : { email: input.email };
     const user = await tx.user.findUnique({ where, select: { id: true, email: true, memberLevel: { select: { slug: true } } } });
-    if (!user) throw "userId" in input ? appError("not_found", "no such buyer") : appError("user_not_found", `no user with email ${input.email}`);
+    if (!user)
+      throw "userId" in input ? appError("not_found", "no such buyer") : appError("user_not_found", `no user with email ${input.email}`);
     await tx.user.update({ where: { id: user.id }, data: { memberLevelId: level.id } });
     await writeAuditLog(tx, {
-      actor, action: "user.member_level", targetType: "user", targetId: user.id, details: { from: user.memberLevel.slug, to: level.slug },
+      actor,
+      action: "user.member_level",
+      targetType: "user",
+      targetId: user.id,
+      details: { from: user.memberLevel.slug, to: level.slug },
     });
     return { userId: user.id, email: user.email, level: level.slug, previousLevel: user.memberLevel.slug };
   });

@@ -18,7 +18,10 @@ export const LinkTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "is not a
 /** The link's buyer when the link can still be used (the set-password page shows the form only then). */
 export async function findUsableLink(token: string) {
   if (!LinkTokenSchema.safeParse(token).success) return null;
-  const link = await db().buyerLink.findUnique({ where: { tokenHash: hashLinkToken(token) }, include: { user: { select: { email: true, status: true } } } });
+  const link = await db().buyerLink.findUnique({
+    where: { tokenHash: hashLinkToken(token) },
+    include: { user: { select: { email: true, status: true } } },
+  });
   if (!link || link.usedAt || link.expiresAt <= new Date() || link.user.status !== "active") return null;
   return { kind: link.kind, email: link.user.email };
 }
@@ -45,7 +48,12 @@ export async function setPasswordWithLink({ token, password }: { token: string; 
     const user = await tx.user.update({ where: { id: link.userId }, data: { passwordHash }, select: { id: true, email: true } });
     await endBuyerSessions(tx, user.id);
     const actor: Actor = { kind: "buyer", userId: user.id };
-    await writeAuditLog(tx, { actor, action: link.kind === "invite" ? "buyer.password_set" : "buyer.password_reset", targetType: "user", targetId: user.id });
+    await writeAuditLog(tx, {
+      actor,
+      action: link.kind === "invite" ? "buyer.password_set" : "buyer.password_reset",
+      targetType: "user",
+      targetId: user.id,
+    });
     return { userId: user.id, email: user.email };
   });
 }

@@ -14,19 +14,36 @@ const KINDS = ["telegram", "email", "webhook", "wecom", "dingtalk", "feishu"] as
 
 export const commands = {
   "alerts:channel:add": command({
-    usage: "alerts:channel:add --kind telegram|email|webhook|wecom|dingtalk|feishu [--name N] (telegram: --bot-token-file F --chat-id C [--api-base URL]; email: (--smtp-url URL | --smtp-url-file F) --from A --to A[,B]; others: --url U)",
+    usage:
+      "alerts:channel:add --kind telegram|email|webhook|wecom|dingtalk|feishu [--name N] (telegram: --bot-token-file F --chat-id C [--api-base URL]; email: (--smtp-url URL | --smtp-url-file F) --from A --to A[,B]; others: --url U)",
     options: {
-      kind: { type: "string" }, name: { type: "string" }, ...secretFromFile("bot-token"), "chat-id": { type: "string" }, "api-base": { type: "string" },
-      "smtp-url": { type: "string" }, ...secretFromFile("smtp-url"), from: { type: "string" }, to: { type: "string" }, url: { type: "string" },
+      kind: { type: "string" },
+      name: { type: "string" },
+      ...secretFromFile("bot-token"),
+      "chat-id": { type: "string" },
+      "api-base": { type: "string" },
+      "smtp-url": { type: "string" },
+      ...secretFromFile("smtp-url"),
+      from: { type: "string" },
+      to: { type: "string" },
+      url: { type: "string" },
     },
     input: (v) => {
       const kind = v.kind;
-      if (typeof kind !== "string" || !(KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(", ")}`);
+      if (typeof kind !== "string" || !(KINDS as readonly string[]).includes(kind))
+        throw new UsageError(`--kind must be one of ${KINDS.join(", ")}`);
       const withToken = withSecret({ ...v }, "bot-token");
       const all = withSecret(withToken, "smtp-url");
-      if (kind === "telegram") return { kind, name: all.name, botToken: all["bot-token"], chatId: all["chat-id"], apiBase: all["api-base"] };
+      if (kind === "telegram")
+        return { kind, name: all.name, botToken: all["bot-token"], chatId: all["chat-id"], apiBase: all["api-base"] };
       if (kind === "email") {
-        const to = typeof all.to === "string" ? all.to.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
+        const to =
+          typeof all.to === "string"
+            ? all.to
+                .split(",")
+                .map((s) => s.trim())
+                .filter(Boolean)
+            : undefined;
         return { kind, name: all.name, smtpUrl: all["smtp-url"], from: all.from, to };
       }
       return { kind, name: all.name, url: all.url };
@@ -35,7 +52,13 @@ export const commands = {
     run: async (a) => {
       const { addAlertChannel } = await import("../../lib/alerts/add-channel");
       const c = await addAlertChannel(a, { actor });
-      return { id: c.id, name: c.name, kind: c.kind, config: c.config, ...(c.signing ? { signing_key_id: c.signing.key_id, signing_secret: c.signing.secret } : {}) };
+      return {
+        id: c.id,
+        name: c.name,
+        kind: c.kind,
+        config: c.config,
+        ...(c.signing ? { signing_key_id: c.signing.key_id, signing_secret: c.signing.secret } : {}),
+      };
     },
   }),
   "alerts:channel:list": command({
@@ -61,7 +84,13 @@ export const commands = {
   }),
   "alerts:rule:set": command({
     usage: "alerts:rule:set --event E [--channel N (--on | --off)] [--threshold X]",
-    options: { event: { type: "string" }, channel: { type: "string" }, on: { type: "boolean" }, off: { type: "boolean" }, threshold: { type: "string" } },
+    options: {
+      event: { type: "string" },
+      channel: { type: "string" },
+      on: { type: "boolean" },
+      off: { type: "boolean" },
+      threshold: { type: "string" },
+    },
     input: (v) => {
       if (v.on && v.off) throw new UsageError("give --on or --off, not both");
       return { event: v.event, channelId: v.channel, enabled: v.on ? true : v.off ? false : undefined, threshold: v.threshold };
@@ -77,7 +106,11 @@ export const commands = {
       return { connectionId: v.connection, below: v.off ? null : v.below };
     },
     schema: UpstreamBalanceAlertSchema,
-    run: async (a) => (await import("../../lib/alerts/set-upstream-balance-alert")).setUpstreamBalanceAlert({ connectionId: a.connectionId, below: a.below === null ? null : String(a.below) }, { actor }),
+    run: async (a) =>
+      (await import("../../lib/alerts/set-upstream-balance-alert")).setUpstreamBalanceAlert(
+        { connectionId: a.connectionId, below: a.below === null ? null : String(a.below) },
+        { actor },
+      ),
   }),
   "alerts:list": command({
     usage: "alerts:list [--limit 100]",

@@ -9,9 +9,16 @@ export const commands = {
     options: { since: { type: "string" }, limit: { type: "string" } },
     input: (v) => v,
     schema: z.object({
-      since: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2026-11-25T00:00:00Z" }).transform((s) => new Date(s)).optional(),
-      limit: z.string().regex(/^[1-9][0-9]{0,4}$/, `must be a whole number from 1 to ${MAX_AUDIT_LIST}`).transform(Number)
-        .refine((n) => n <= MAX_AUDIT_LIST, `must be a whole number from 1 to ${MAX_AUDIT_LIST}`).default(100),
+      since: z.iso
+        .datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2026-11-25T00:00:00Z" })
+        .transform((s) => new Date(s))
+        .optional(),
+      limit: z
+        .string()
+        .regex(/^[1-9][0-9]{0,4}$/, `must be a whole number from 1 to ${MAX_AUDIT_LIST}`)
+        .transform(Number)
+        .refine((n) => n <= MAX_AUDIT_LIST, `must be a whole number from 1 to ${MAX_AUDIT_LIST}`)
+        .default(100),
     }),
     run: async (a) => {
       const { listAuditRows } = await import("../../lib/audit/list-audit-rows");

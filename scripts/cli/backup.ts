@@ -8,7 +8,10 @@ const Files = z.array(File);
 const progress = () => (process.stderr.isTTY ? (line: string) => process.stderr.write(`${line}\n`) : undefined);
 // Keys are read from files, never the command line (a process list shows it).
 const openingKeys = async (i: { "identity-file": string[]; "passphrase-file"?: string }) =>
-  (await import("../../lib/backup/archive-crypto")).readKeyFiles({ identityFiles: i["identity-file"], passphraseFile: i["passphrase-file"] });
+  (await import("../../lib/backup/archive-crypto")).readKeyFiles({
+    identityFiles: i["identity-file"],
+    passphraseFile: i["passphrase-file"],
+  });
 const keyOptions = { "identity-file": { type: "string", multiple: true }, "passphrase-file": { type: "string" } } as const;
 const keyInput = (v: Record<string, unknown>) => ({ "identity-file": v["identity-file"] ?? [], "passphrase-file": v["passphrase-file"] });
 const keySchema = { "identity-file": Files, "passphrase-file": File.optional() };
@@ -18,7 +21,11 @@ export const commands = {
     usage: "backup --out FILE [--recipient age1… ...] [--passphrase-file FILE]",
     options: { out: { type: "string" }, recipient: { type: "string", multiple: true }, "passphrase-file": { type: "string" } },
     input: (v) => ({ out: v.out, recipient: v.recipient ?? [], "passphrase-file": v["passphrase-file"] }),
-    schema: z.strictObject({ out: File, recipient: z.array(z.string().regex(/^age1[0-9a-z]+$/, "must be an age recipient (age1…)")), "passphrase-file": File.optional() }),
+    schema: z.strictObject({
+      out: File,
+      recipient: z.array(z.string().regex(/^age1[0-9a-z]+$/, "must be an age recipient (age1…)")),
+      "passphrase-file": File.optional(),
+    }),
     run: async (i) => {
       const { passphrase } = await openingKeys({ "identity-file": [], "passphrase-file": i["passphrase-file"] });
       const to = { recipients: i.recipient, passphrase };
@@ -40,6 +47,12 @@ export const commands = {
     schema: z.strictObject({ in: File, force: z.boolean(), ...keySchema }),
     // The restore recreates the archive's schema version itself, then migrates.
     migrate: false,
-    run: async (i) => (await import("../../lib/backup/restore-backup")).restoreBackup({ in: i.in, force: i.force, keys: await openingKeys(i), progress: progress() }),
+    run: async (i) =>
+      (await import("../../lib/backup/restore-backup")).restoreBackup({
+        in: i.in,
+        force: i.force,
+        keys: await openingKeys(i),
+        progress: progress(),
+      }),
   }),
 };

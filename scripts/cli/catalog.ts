@@ -6,7 +6,8 @@ import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command, UsageError } from "./command";
 export const commands = {
   "settings:set": command({
-    usage: "settings:set key=value ... (site_name, public_base_url, image_exposure, points_debit_enabled, rate_limit_per_key, rate_limit_per_ip, buyer_registration)",
+    usage:
+      "settings:set key=value ... (site_name, public_base_url, image_exposure, points_debit_enabled, rate_limit_per_key, rate_limit_per_ip, buyer_registration)",
     options: {},
     positionals: true,
     input: (_v, pairs) => {
@@ -34,15 +35,28 @@ export const commands = {
     input: (v) => v,
     schema: z.object({
       status: z.enum(["pending", "delivered", "failed", "cancelled"]).optional(),
-      limit: z.string().regex(/^[0-9]{1,4}$/, "must be a whole number from 1 to 1000").transform(Number).refine((n) => n >= 1 && n <= 1000, "must be a whole number from 1 to 1000").default(100),
+      limit: z
+        .string()
+        .regex(/^[0-9]{1,4}$/, "must be a whole number from 1 to 1000")
+        .transform(Number)
+        .refine((n) => n >= 1 && n <= 1000, "must be a whole number from 1 to 1000")
+        .default(100),
     }),
     run: async (a) => {
       const { listCatalogEvents } = await import("../../lib/catalog-events/list-catalog-events");
       const events = await listCatalogEvents({ status: a.status, limit: a.limit });
       return {
         events: events.map((e) => ({
-          id: e.id, api_key: e.apiKey, url: e.url, products: e.products, status: e.status, attempts: e.attempts,
-          last_error: e.lastError, next_attempt_at: e.nextAttemptAt, delivered_at: e.deliveredAt, created_at: e.createdAt,
+          id: e.id,
+          api_key: e.apiKey,
+          url: e.url,
+          products: e.products,
+          status: e.status,
+          attempts: e.attempts,
+          last_error: e.lastError,
+          next_attempt_at: e.nextAttemptAt,
+          delivered_at: e.deliveredAt,
+          created_at: e.createdAt,
         })),
       };
     },
@@ -69,10 +83,14 @@ export const commands = {
       const progress = process.stderr.isTTY ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
       const c = await importCatalogFile({ path, progress, actor });
       return {
-        categories_created: c.categoriesCreated, categories_updated: c.categoriesUpdated,
-        products_created: c.productsCreated, products_updated: c.productsUpdated,
-        skus_created: c.skusCreated, skus_updated: c.skusUpdated,
-        card_keys_added: c.cardKeysAdded, card_keys_skipped: c.cardKeysSkipped,
+        categories_created: c.categoriesCreated,
+        categories_updated: c.categoriesUpdated,
+        products_created: c.productsCreated,
+        products_updated: c.productsUpdated,
+        skus_created: c.skusCreated,
+        skus_updated: c.skusUpdated,
+        card_keys_added: c.cardKeysAdded,
+        card_keys_skipped: c.cardKeysSkipped,
         level_prices_changed: c.levelPricesChanged,
       };
     },

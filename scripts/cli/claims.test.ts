@@ -17,7 +17,11 @@ function usageError(argv: string[]): string {
 describe("after-sales CLI arguments (issue 26.3)", () => {
   it("issue 26.3: claim:resolve takes exactly one of --replace, --refund, --reject; --reject needs --reason", () => {
     expect(parseCommand(["claim:resolve", "--id", "12", "--refund"]).input).toMatchObject({ id: 12, action: "refund" });
-    expect(parseCommand(["claim:resolve", "--id", "3", "--reject", "--reason", " used "]).input).toMatchObject({ id: 3, action: "reject", reason: "used" });
+    expect(parseCommand(["claim:resolve", "--id", "3", "--reject", "--reason", " used "]).input).toMatchObject({
+      id: 3,
+      action: "reject",
+      reason: "used",
+    });
     expect(usageError(["claim:resolve", "--id", "3", "--refund", "--replace"])).toMatch(/exactly one of --replace, --refund, --reject/);
     expect(usageError(["claim:resolve", "--id", "3"])).toMatch(/exactly one/);
     expect(usageError(["claim:resolve", "--id", "3", "--reject"])).toMatch(/--reason/);
@@ -27,10 +31,18 @@ describe("after-sales CLI arguments (issue 26.3)", () => {
   it("issue 26.3: claim:list filters by a known state only; order:refund takes lines or an amount above 0.00, not both", () => {
     expect(parseCommand(["claim:list", "--state", "open"]).input).toEqual({ state: "open" });
     expect(usageError(["claim:list", "--state", "closed"])).toMatch(/--state/);
-    expect(parseCommand(["order:refund", "--order-no", "SK1", "--lines", "0,2", "--reason", "bad keys"]).input).toMatchObject({ lines: [0, 2] });
-    expect(parseCommand(["order:refund", "--order-no", "SK1", "--amount", "1.5", "--reason", "late"]).input).toMatchObject({ amount: "1.5" });
-    expect(usageError(["order:refund", "--order-no", "SK1", "--amount", "0.00", "--reason", "x"])).toMatch(/--amount: must be an amount above 0.00/);
-    expect(usageError(["order:refund", "--order-no", "SK1", "--amount", "1.00", "--lines", "0", "--reason", "x"])).toMatch(/either --lines or --amount/);
+    expect(parseCommand(["order:refund", "--order-no", "SK1", "--lines", "0,2", "--reason", "bad keys"]).input).toMatchObject({
+      lines: [0, 2],
+    });
+    expect(parseCommand(["order:refund", "--order-no", "SK1", "--amount", "1.5", "--reason", "late"]).input).toMatchObject({
+      amount: "1.5",
+    });
+    expect(usageError(["order:refund", "--order-no", "SK1", "--amount", "0.00", "--reason", "x"])).toMatch(
+      /--amount: must be an amount above 0.00/,
+    );
+    expect(usageError(["order:refund", "--order-no", "SK1", "--amount", "1.00", "--lines", "0", "--reason", "x"])).toMatch(
+      /either --lines or --amount/,
+    );
     expect(usageError(["order:refund", "--order-no", "SK1", "--lines", "a", "--reason", "x"])).toMatch(/--lines: must be line numbers/);
   });
 });

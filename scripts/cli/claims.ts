@@ -18,15 +18,29 @@ export const commands = {
       const claims = await listClaims({ state: a.state });
       return {
         claims: claims.map((c) => ({
-          id: c.id, order_no: c.orderNo, line: c.line, state: c.state, reason: c.reason, created_at: c.createdAt.toISOString(),
-          resolved_by: c.resolvedBy, refund: c.refundCents === null ? null : formatAmount(c.refundCents), upstream: c.upstreamState,
+          id: c.id,
+          order_no: c.orderNo,
+          line: c.line,
+          state: c.state,
+          reason: c.reason,
+          created_at: c.createdAt.toISOString(),
+          resolved_by: c.resolvedBy,
+          refund: c.refundCents === null ? null : formatAmount(c.refundCents),
+          upstream: c.upstreamState,
         })),
       };
     },
   }),
   "claim:resolve": command({
     usage: "claim:resolve --id N --replace|--refund|--reject [--reason R] [--replacement LINE]",
-    options: { id: { type: "string" }, replace: { type: "boolean" }, refund: { type: "boolean" }, reject: { type: "boolean" }, reason: { type: "string" }, replacement: { type: "string" } },
+    options: {
+      id: { type: "string" },
+      replace: { type: "boolean" },
+      refund: { type: "boolean" },
+      reject: { type: "boolean" },
+      reason: { type: "string" },
+      replacement: { type: "string" },
+    },
     input: (v) => ({
       id: v.id,
       action: (["replace", "refund", "reject"] as const).filter((k) => v[k] === true),
@@ -35,8 +49,14 @@ export const commands = {
     }),
     schema: z
       .object({
-        id: z.string().regex(/^[1-9][0-9]{0,9}$/, "must be a claim id").transform(Number),
-        action: z.array(z.enum(["replace", "refund", "reject"])).length(1, "give exactly one of --replace, --refund, --reject").transform((a) => a[0]),
+        id: z
+          .string()
+          .regex(/^[1-9][0-9]{0,9}$/, "must be a claim id")
+          .transform(Number),
+        action: z
+          .array(z.enum(["replace", "refund", "reject"]))
+          .length(1, "give exactly one of --replace, --refund, --reject")
+          .transform((a) => a[0]),
         reason: z.string().trim().min(1).max(200, "must be at most 200 characters").optional(),
         replacement: z.string().trim().min(1).max(10_000).optional(),
       })
@@ -44,19 +64,34 @@ export const commands = {
     run: async (a) => {
       const { resolveClaim } = await import("../../lib/after-sales/resolve-claim");
       const c = await resolveClaim({ claimId: a.id, action: a.action, note: a.reason, replacement: a.replacement, actor });
-      return { id: c.id, order_no: c.orderNo, line: c.line, state: c.state, refund: c.refundCents === null ? null : formatAmount(c.refundCents) };
+      return {
+        id: c.id,
+        order_no: c.orderNo,
+        line: c.line,
+        state: c.state,
+        refund: c.refundCents === null ? null : formatAmount(c.refundCents),
+      };
     },
   }),
   "order:refund": command({
     usage: "order:refund --order-no N (--lines 0,2 | --amount 1.00) --reason R",
     options: { "order-no": { type: "string" }, lines: { type: "string" }, amount: { type: "string" }, reason: { type: "string" } },
     input: (v) => v,
-    schema: z.object({
-      "order-no": z.string().trim().min(1).max(64),
-      lines: z.string().regex(/^[0-9]{1,7}(,[0-9]{1,7})*$/, "must be line numbers like 0,2").transform((s) => s.split(",").map(Number)).optional(),
-      amount: z.string().refine((v) => isAmount(v) && parseAmount(v) > 0n, "must be an amount above 0.00 with at most two decimals, like 1.50").optional(),
-      reason: z.string().trim().min(1).max(200, "must be at most 200 characters"),
-    }).refine((v) => (v.lines === undefined) !== (v.amount === undefined), { message: "give either --lines or --amount", path: ["lines"] }),
+    schema: z
+      .object({
+        "order-no": z.string().trim().min(1).max(64),
+        lines: z
+          .string()
+          .regex(/^[0-9]{1,7}(,[0-9]{1,7})*$/, "must be line numbers like 0,2")
+          .transform((s) => s.split(",").map(Number))
+          .optional(),
+        amount: z
+          .string()
+          .refine((v) => isAmount(v) && parseAmount(v) > 0n, "must be an amount above 0.00 with at most two decimals, like 1.50")
+          .optional(),
+        reason: z.string().trim().min(1).max(200, "must be at most 200 characters"),
+      })
+      .refine((v) => (v.lines === undefined) !== (v.amount === undefined), { message: "give either --lines or --amount", path: ["lines"] }),
     run: async (a) => {
       const { refundOrderPart } = await import("../../lib/after-sales/refund-order-part");
       const r = await refundOrderPart({ orderNo: a["order-no"], lines: a.lines, amount: a.amount, reason: a.reason, actor });

@@ -16,7 +16,20 @@ import { commands as portal } from "./portal";
 import { commands as sources } from "./sources";
 import { commands as upstream } from "./upstream";
 
-const COMMANDS: Record<string, Command<z.ZodType>> = { ...adminsUsers, ...admins, ...catalog, ...levels, ...orders, ...claims, ...upstream, ...sources, ...backup, ...audit, ...alerts, ...portal } as never;
+const COMMANDS: Record<string, Command<z.ZodType>> = {
+  ...adminsUsers,
+  ...admins,
+  ...catalog,
+  ...levels,
+  ...orders,
+  ...claims,
+  ...upstream,
+  ...sources,
+  ...backup,
+  ...audit,
+  ...alerts,
+  ...portal,
+} as never;
 
 function usage(): string {
   return ["usage: npm run cli -- <command>", ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join("\n");
@@ -30,7 +43,12 @@ export function parseCommand(argv: string[]) {
   const cmd = COMMANDS[name];
   let parsed;
   try {
-    parsed = parseArgs({ args: joinNegativeValues(rest, cmd.options), options: cmd.options, allowPositionals: !!cmd.positionals, strict: true });
+    parsed = parseArgs({
+      args: joinNegativeValues(rest, cmd.options),
+      options: cmd.options,
+      allowPositionals: !!cmd.positionals,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError(`${(err as Error).message.split("\n")[0]}\nusage: npm run cli -- ${cmd.usage}`);
   }

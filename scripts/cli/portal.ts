@@ -7,10 +7,27 @@ import { RejectReasonSchema } from "../../lib/top-ups/reject-top-up";
 import { TopUpStateSchema } from "../../lib/top-ups/list-top-ups";
 import { command } from "./command";
 
-
-const topUpView = (r: { id: number; userId: string; amountCents: bigint; transferReference: string; state: string; rejectReason: string | null; createdAt: Date; decidedAt: Date | null }, fmt: (c: bigint) => string) => ({
-  id: r.id, user_id: r.userId, amount: fmt(r.amountCents), transfer_reference: r.transferReference, state: r.state,
-  reject_reason: r.rejectReason, created_at: r.createdAt.toISOString(), decided_at: r.decidedAt?.toISOString() ?? null,
+const topUpView = (
+  r: {
+    id: number;
+    userId: string;
+    amountCents: bigint;
+    transferReference: string;
+    state: string;
+    rejectReason: string | null;
+    createdAt: Date;
+    decidedAt: Date | null;
+  },
+  fmt: (c: bigint) => string,
+) => ({
+  id: r.id,
+  user_id: r.userId,
+  amount: fmt(r.amountCents),
+  transfer_reference: r.transferReference,
+  state: r.state,
+  reject_reason: r.rejectReason,
+  created_at: r.createdAt.toISOString(),
+  decided_at: r.decidedAt?.toISOString() ?? null,
 });
 
 export const commands = {

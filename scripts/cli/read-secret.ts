@@ -19,7 +19,11 @@ export const secretFromFile = (name: string) => ({ [`${name}-file`]: { type: "st
  */
 export function withSecret(values: Record<string, unknown>, name: string): Record<string, unknown> {
   const { [`${name}-stdin`]: stdin, [`${name}-file`]: file, ...rest } = values;
-  const sources = [rest[name] !== undefined && `--${name}`, stdin === true && `--${name}-stdin`, file !== undefined && `--${name}-file`].filter(Boolean);
+  const sources = [
+    rest[name] !== undefined && `--${name}`,
+    stdin === true && `--${name}-stdin`,
+    file !== undefined && `--${name}-file`,
+  ].filter(Boolean);
   if (sources.length > 1) throw new UsageError(`give only one of ${sources.join(" and ")}`);
   if (stdin === true) return { ...rest, [name]: readSecret(0, `--${name}-stdin`, "stdin") };
   if (typeof file === "string") return { ...rest, [name]: readSecret(file, `--${name}-file`, file) };
@@ -33,7 +37,8 @@ function readSecret(source: number | string, flag: string, label: string): strin
   } catch (err) {
     throw new UsageError(`${flag}: cannot read ${label}: ${(err as NodeJS.ErrnoException).code ?? "error"}`);
   }
-  if (bytes.length > MAX_SECRET_BYTES) throw new UsageError(`${flag}: ${label} holds more than ${MAX_SECRET_BYTES} bytes; it is not a secret`);
+  if (bytes.length > MAX_SECRET_BYTES)
+    throw new UsageError(`${flag}: ${label} holds more than ${MAX_SECRET_BYTES} bytes; it is not a secret`);
   const text = bytes.toString("utf8").replace(/\r?\n$/, "");
   if (text === "") throw new UsageError(`${flag}: ${label} is empty`);
   return text;

@@ -11,21 +11,35 @@ export const commands = {
     usage:
       "sku:sources --sku-code C [--add-upstream --connection ID --upstream-sku-id N [--max-cost 1.00] | --add-local | --remove N | --move N --to M | --enable N | --disable N | --policy priority|cheapest]",
     options: {
-      "sku-code": { type: "string" }, "add-upstream": { type: "boolean" }, connection: { type: "string" }, "upstream-sku-id": { type: "string" },
-      "max-cost": { type: "string" }, "add-local": { type: "boolean" }, remove: { type: "string" }, move: { type: "string" }, to: { type: "string" },
-      enable: { type: "string" }, disable: { type: "string" }, policy: { type: "string" },
+      "sku-code": { type: "string" },
+      "add-upstream": { type: "boolean" },
+      connection: { type: "string" },
+      "upstream-sku-id": { type: "string" },
+      "max-cost": { type: "string" },
+      "add-local": { type: "boolean" },
+      remove: { type: "string" },
+      move: { type: "string" },
+      to: { type: "string" },
+      enable: { type: "string" },
+      disable: { type: "string" },
+      policy: { type: "string" },
     },
     input: (v) => {
       const given = CHANGES.filter((c) => v[c] !== undefined && v[c] !== false);
       if (given.length > 1) return { skuCode: v["sku-code"], change: { op: "more than one change" } };
       const op = given[0];
       const change =
-        op === undefined ? null
-        : op === "add-upstream" ? { op, connectionId: v.connection, upstreamSkuId: v["upstream-sku-id"], maxCostCents: v["max-cost"] ?? null }
-        : op === "add-local" ? { op }
-        : op === "move" ? { op, position: v.move, to: v.to }
-        : op === "policy" ? { op, policy: v.policy }
-        : { op, position: v[op] };
+        op === undefined
+          ? null
+          : op === "add-upstream"
+            ? { op, connectionId: v.connection, upstreamSkuId: v["upstream-sku-id"], maxCostCents: v["max-cost"] ?? null }
+            : op === "add-local"
+              ? { op }
+              : op === "move"
+                ? { op, position: v.move, to: v.to }
+                : op === "policy"
+                  ? { op, policy: v.policy }
+                  : { op, position: v[op] };
       return { skuCode: v["sku-code"], change };
     },
     schema: z.object({
@@ -35,7 +49,9 @@ export const commands = {
     run: async (a) => {
       const { editSkuSources, skuSourcesJson } = await import("../../lib/upstream/edit-sku-sources");
       const { findSkuSources } = await import("../../lib/upstream/load-sku-sources");
-      return skuSourcesJson(a.change ? await editSkuSources({ skuCode: a.skuCode, change: a.change, actor }) : await findSkuSources(a.skuCode));
+      return skuSourcesJson(
+        a.change ? await editSkuSources({ skuCode: a.skuCode, change: a.change, actor }) : await findSkuSources(a.skuCode),
+      );
     },
   }),
 };

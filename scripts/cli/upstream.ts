@@ -7,10 +7,16 @@ import { secretFromFile, withSecret } from "./read-secret";
 import { Int4IdTextSchema } from "../../lib/protocol/ids";
 export const commands = {
   "upstream:add": command({
-    usage: "upstream:add --name N --base-url URL --profile U|P --api-key K (--api-secret-file F | --api-secret S) [--max-wait-seconds 1800]",
+    usage:
+      "upstream:add --name N --base-url URL --profile U|P --api-key K (--api-secret-file F | --api-secret S) [--max-wait-seconds 1800]",
     options: {
-      name: { type: "string" }, "base-url": { type: "string" }, profile: { type: "string" },
-      "api-key": { type: "string" }, "api-secret": { type: "string" }, ...secretFromFile("api-secret"), "max-wait-seconds": { type: "string" },
+      name: { type: "string" },
+      "base-url": { type: "string" },
+      profile: { type: "string" },
+      "api-key": { type: "string" },
+      "api-secret": { type: "string" },
+      ...secretFromFile("api-secret"),
+      "max-wait-seconds": { type: "string" },
     },
     input: (v) => withSecret(v, "api-secret"),
     schema: z.object({
@@ -24,7 +30,14 @@ export const commands = {
     run: async (a) => {
       const { addUpstreamConnection } = await import("../../lib/upstream/add-upstream-connection");
       const c = await addUpstreamConnection(
-        { name: a.name, baseUrl: a["base-url"], profile: a.profile, apiKey: a["api-key"], apiSecret: a["api-secret"], maxWaitSeconds: a["max-wait-seconds"] },
+        {
+          name: a.name,
+          baseUrl: a["base-url"],
+          profile: a.profile,
+          apiKey: a["api-key"],
+          apiSecret: a["api-secret"],
+          maxWaitSeconds: a["max-wait-seconds"],
+        },
         { actor },
       );
       return { id: c.id };
@@ -42,9 +55,15 @@ export const commands = {
       const { importUpstreamCatalog } = await import("../../lib/upstream/import-upstream-catalog");
       const c = await importUpstreamCatalog({ connectionId: a.connection, markupPercent: a["markup-percent"], actor });
       return {
-        categories_created: c.categoriesCreated, categories_updated: c.categoriesUpdated, categories_delisted: c.categoriesDelisted,
-        products_created: c.productsCreated, products_updated: c.productsUpdated, products_delisted: c.productsDelisted,
-        skus_created: c.skusCreated, skus_updated: c.skusUpdated, skus_delisted: c.skusDelisted,
+        categories_created: c.categoriesCreated,
+        categories_updated: c.categoriesUpdated,
+        categories_delisted: c.categoriesDelisted,
+        products_created: c.productsCreated,
+        products_updated: c.productsUpdated,
+        products_delisted: c.productsDelisted,
+        skus_created: c.skusCreated,
+        skus_updated: c.skusUpdated,
+        skus_delisted: c.skusDelisted,
         // Issue 8.3: what was left out and why (our words, never the upstream's).
         skipped: c.skipped.map((s) => ({ upstream_product_id: s.upstreamProductId, reason: s.reason })),
         // Issue 22.1: held off sale for their price until accepted (upstream:accept).
@@ -62,8 +81,13 @@ export const commands = {
       const rows = await listHeldProducts();
       return {
         held: rows.map((h) => ({
-          product_id: h.productId, connection_id: h.connectionId, upstream_product_id: h.upstreamProductId, title: h.title.en,
-          reason: h.reason, price: h.price, skus: h.skus.map((s) => ({ sku_id: s.skuId, sku_code: s.skuCode, price: s.price })),
+          product_id: h.productId,
+          connection_id: h.connectionId,
+          upstream_product_id: h.upstreamProductId,
+          title: h.title.en,
+          reason: h.reason,
+          price: h.price,
+          skus: h.skus.map((s) => ({ sku_id: s.skuId, sku_code: s.skuCode, price: s.price })),
         })),
       };
     },
@@ -101,8 +125,17 @@ export const commands = {
       const rows = await listUpstreamConnections();
       return {
         connections: rows.map((c) => ({
-          id: c.id, name: c.name, base_url: c.baseUrl, profile: c.profile, api_key: c.apiKey, max_wait_seconds: c.maxWaitSeconds,
-          enabled: c.isEnabled, last_ping_at: c.lastPingAt, last_ping_ok: c.lastPingOk, balance: c.lastBalance, products: c.products,
+          id: c.id,
+          name: c.name,
+          base_url: c.baseUrl,
+          profile: c.profile,
+          api_key: c.apiKey,
+          max_wait_seconds: c.maxWaitSeconds,
+          enabled: c.isEnabled,
+          last_ping_at: c.lastPingAt,
+          last_ping_ok: c.lastPingOk,
+          balance: c.lastBalance,
+          products: c.products,
         })),
       };
     },

@@ -26,7 +26,11 @@ export const afterSalesChecks: Check[] = [
       const list = await send(ctx, "GET");
       if (!list) return;
       expectError(list, 404, "order_not_found");
-      const open = await send(ctx, "POST", JSON.stringify({ request_id: `conformance-${Date.now()}`, line: 0, reason: "conformance check" }));
+      const open = await send(
+        ctx,
+        "POST",
+        JSON.stringify({ request_id: `conformance-${Date.now()}`, line: 0, reason: "conformance check" }),
+      );
       expectThat(open, "POST is not offered although GET is");
       expectError(open, 404, "order_not_found");
     },

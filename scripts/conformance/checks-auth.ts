@@ -17,7 +17,10 @@ const unauthorized = (name: string, bend: (ctx: Context) => Parameters<Context["
 });
 
 export const authChecks: Check[] = [
-  { name: "section 5: a signed GET ping answers 200 with the account", run: async (ctx) => expectOk(await ctx.send({ path: "/ping" }), "GET /ping") },
+  {
+    name: "section 5: a signed GET ping answers 200 with the account",
+    run: async (ctx) => expectOk(await ctx.send({ path: "/ping" }), "GET /ping"),
+  },
   {
     name: "section 5: a signed POST ping with a JSON body answers 200 (the body's MD5 is signed)",
     run: async (ctx) => expectOk(await ctx.send({ method: "POST", path: "/ping", body: '{"hello":"世界"}' }), "POST /ping"),
@@ -57,6 +60,7 @@ export const authChecks: Check[] = [
   },
   {
     name: "D30: a body above 1 MiB is 413 request_too_large",
-    run: async (ctx) => expectError(await ctx.send({ method: "POST", path: "/ping", body: " ".repeat(MAX_BODY_BYTES + 1) }), 413, "request_too_large"),
+    run: async (ctx) =>
+      expectError(await ctx.send({ method: "POST", path: "/ping", body: " ".repeat(MAX_BODY_BYTES + 1) }), 413, "request_too_large"),
   },
 ];

@@ -37,7 +37,10 @@ export const catalogChecks: Check[] = [
     name: "D3: amounts are strings with exactly two decimals (ping balance, product and SKU prices)",
     run: async (ctx) => {
       const ping = await ctx.send({ path: "/ping" });
-      const problems = typeof ping.json?.balance === "string" && AMOUNT_WIRE_PATTERN.test(ping.json.balance) ? [] : [`balance = ${JSON.stringify(ping.json?.balance)}`];
+      const problems =
+        typeof ping.json?.balance === "string" && AMOUNT_WIRE_PATTERN.test(ping.json.balance)
+          ? []
+          : [`balance = ${JSON.stringify(ping.json?.balance)}`];
       const page = await firstPage(ctx, "?page_size=100&include_inactive=true");
       for (const p of page.items ?? []) problems.push(...amountProblems(p));
       expectThat(problems.length === 0, problems.slice(0, 3).join("; "));
@@ -57,7 +60,10 @@ export const catalogChecks: Check[] = [
     name: "D10: products defaults are page 1, page_size 50, includes_inactive false",
     run: async (ctx) => {
       const p = await firstPage(ctx);
-      expectThat(p.page === 1 && p.page_size === 50 && p.includes_inactive === false, `got page ${p.page}, page_size ${p.page_size}, includes_inactive ${p.includes_inactive}`);
+      expectThat(
+        p.page === 1 && p.page_size === 50 && p.includes_inactive === false,
+        `got page ${p.page}, page_size ${p.page_size}, includes_inactive ${p.includes_inactive}`,
+      );
       expectThat(p.items.length === Math.min(50, p.total), `items ${p.items.length} for total ${p.total}`);
     },
   },
@@ -67,7 +73,10 @@ export const catalogChecks: Check[] = [
       const all = await firstPage(ctx, "?page_size=100");
       const one = await firstPage(ctx, "?page=2&page_size=1");
       const expected = all.items[1]?.id;
-      expectThat(one.items.length === (expected === undefined ? 0 : 1) && one.items[0]?.id === expected, `page 2 of size 1 is not the second product`);
+      expectThat(
+        one.items.length === (expected === undefined ? 0 : 1) && one.items[0]?.id === expected,
+        `page 2 of size 1 is not the second product`,
+      );
       const past = await firstPage(ctx, `?page=${all.total + 2}&page_size=1`);
       expectThat(past.items.length === 0 && past.total === all.total, `a page past the end has ${past.items.length} items`);
     },
@@ -76,7 +85,8 @@ export const catalogChecks: Check[] = [
     name: "D10: out-of-range paging parameters (P: 400 bad_request; U: clamped, malformed means default)",
     run: async (ctx) => {
       if (ctx.opts.profile === "P") {
-        for (const q of ["?page_size=101", "?page=0", "?page_size=abc", "?include_inactive=maybe"]) expectError(await ctx.send({ path: `/products${q}` }), 400, "bad_request");
+        for (const q of ["?page_size=101", "?page=0", "?page_size=abc", "?include_inactive=maybe"])
+          expectError(await ctx.send({ path: `/products${q}` }), 400, "bad_request");
       } else {
         const big = await firstPage(ctx, "?page_size=1000");
         const bad = await firstPage(ctx, "?page=abc&page_size=x");
@@ -93,10 +103,21 @@ export const catalogChecks: Check[] = [
       for (const item of page.items.slice(0, 5) as Obj[]) {
         const d = await ctx.send({ path: `/products/${item.id}` });
         expectOk(d, `GET /products/${item.id}`);
-        expectThat(JSON.stringify({ ok: true, ...item }) === d.text || JSON.stringify(d.json) === JSON.stringify({ ok: true, ...item }), `product ${item.id}: detail differs from the list item`);
-        expectThat(item.has_sku === (item.skus.length > 1 || (item.skus.length === 1 && Object.keys(item.skus[0].spec_values).length > 0)), `product ${item.id}: has_sku`);
+        expectThat(
+          JSON.stringify({ ok: true, ...item }) === d.text || JSON.stringify(d.json) === JSON.stringify({ ok: true, ...item }),
+          `product ${item.id}: detail differs from the list item`,
+        );
+        expectThat(
+          item.has_sku === (item.skus.length > 1 || (item.skus.length === 1 && Object.keys(item.skus[0].spec_values).length > 0)),
+          `product ${item.id}: has_sku`,
+        );
         for (const s of item.skus as Obj[]) {
-          const ok = s.stock_status === "unlimited" ? s.stock_quantity === -1 : s.stock_status === "available" ? s.stock_quantity > 0 : s.stock_quantity === 0;
+          const ok =
+            s.stock_status === "unlimited"
+              ? s.stock_quantity === -1
+              : s.stock_status === "available"
+                ? s.stock_quantity > 0
+                : s.stock_quantity === 0;
           expectThat(ok, `sku ${s.id}: ${s.stock_status} with quantity ${s.stock_quantity}`);
         }
       }
@@ -105,7 +126,11 @@ export const catalogChecks: Check[] = [
   {
     name: "D11: an unknown product is 404 (P product_not_found, U product_unavailable); a non-numeric id 400",
     run: async (ctx) => {
-      expectError(await ctx.send({ path: `/products/${MISSING_ID}` }), 404, ctx.opts.profile === "P" ? "product_not_found" : "product_unavailable");
+      expectError(
+        await ctx.send({ path: `/products/${MISSING_ID}` }),
+        404,
+        ctx.opts.profile === "P" ? "product_not_found" : "product_unavailable",
+      );
       expectError(await ctx.send({ path: "/products/abc" }), 400, "bad_request");
     },
   },
@@ -122,10 +147,26 @@ export const catalogChecks: Check[] = [
     run: async (ctx) => {
       const no = `CONF-${Date.now()}`;
       expectError(await createWith(ctx, JSON.stringify({ sku_id: UNSELLABLE_SKU, quantity: 1 })), 400, "bad_request");
-      expectError(await createWith(ctx, JSON.stringify({ downstream_order_no: "x".repeat(129), sku_id: UNSELLABLE_SKU, quantity: 1 })), 400, "bad_request");
-      expectError(await createWith(ctx, JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 0 })), 400, "bad_request");
-      expectError(await createWith(ctx, JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 1_000_001 })), 400, "bad_request");
-      expectError(await createWith(ctx, JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 1 })), 400, "sku_unavailable");
+      expectError(
+        await createWith(ctx, JSON.stringify({ downstream_order_no: "x".repeat(129), sku_id: UNSELLABLE_SKU, quantity: 1 })),
+        400,
+        "bad_request",
+      );
+      expectError(
+        await createWith(ctx, JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 0 })),
+        400,
+        "bad_request",
+      );
+      expectError(
+        await createWith(ctx, JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 1_000_001 })),
+        400,
+        "bad_request",
+      );
+      expectError(
+        await createWith(ctx, JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 1 })),
+        400,
+        "sku_unavailable",
+      );
     },
   },
   {
@@ -133,9 +174,24 @@ export const catalogChecks: Check[] = [
     run: async (ctx) => {
       if (ctx.opts.profile !== "P") return;
       const no = `CONF-${Date.now()}`;
-      expectError(await createWith(ctx, JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 1, extra: 1 })), 400, "bad_request");
-      expectError(await createWith(ctx, JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 1, callback_url: "https://example.com/cb" })), 400, "bad_request");
-      expectError(await createWith(ctx, `{"downstream_order_no":"${no}","sku_id":${UNSELLABLE_SKU},"quantity":1,"quantity":2}`), 400, "invalid_json");
+      expectError(
+        await createWith(ctx, JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 1, extra: 1 })),
+        400,
+        "bad_request",
+      );
+      expectError(
+        await createWith(
+          ctx,
+          JSON.stringify({ downstream_order_no: no, sku_id: UNSELLABLE_SKU, quantity: 1, callback_url: "https://example.com/cb" }),
+        ),
+        400,
+        "bad_request",
+      );
+      expectError(
+        await createWith(ctx, `{"downstream_order_no":"${no}","sku_id":${UNSELLABLE_SKU},"quantity":1,"quantity":2}`),
+        400,
+        "invalid_json",
+      );
       expectError(await createWith(ctx, "[1]"), 400, "bad_request");
     },
   },

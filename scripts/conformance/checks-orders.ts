@@ -37,10 +37,17 @@ export const orderChecks: Check[] = [
       const o = r.json;
       state.get(ctx)!.created = o;
       expectThat(o.downstream_order_no === no && o.trace_id === "conformance", "downstream_order_no or trace_id not echoed");
-      expectThat(o.items?.[0]?.sku_id === ctx.opts.skuId && o.items[0].quantity === 1 && o.items[0].title, "items do not show the SKU, quantity and title");
-      if (ctx.opts.profile === "P") expectThat(o.status === "processing" && o.error_message === null, `P create: status ${o.status}, error_message ${o.error_message}`);
+      expectThat(
+        o.items?.[0]?.sku_id === ctx.opts.skuId && o.items[0].quantity === 1 && o.items[0].title,
+        "items do not show the SKU, quantity and title",
+      );
+      if (ctx.opts.profile === "P")
+        expectThat(o.status === "processing" && o.error_message === null, `P create: status ${o.status}, error_message ${o.error_message}`);
       const after = (await ctx.send({ path: "/ping" })).json?.balance;
-      expectThat(parseAmount(before) - parseAmount(after) === parseAmount(o.amount), `balance ${before} → ${after} for an order of ${o.amount}`);
+      expectThat(
+        parseAmount(before) - parseAmount(after) === parseAmount(o.amount),
+        `balance ${before} → ${after} for an order of ${o.amount}`,
+      );
     },
   },
   {
@@ -71,7 +78,10 @@ export const orderChecks: Check[] = [
       const timestamp = ctx.timestamp("POST", `${ctx.prefix}/orders`);
       const first = await ctx.send({ method: "POST", path: "/orders", body, timestamp });
       const replay = await ctx.send({ method: "POST", path: "/orders", body, timestamp });
-      expectThat(first.json?.order_id === created.order_id && replay.status === 200 && replay.json?.order_id === created.order_id, `replay answered ${replay.status} ${replay.text.slice(0, 100)}`);
+      expectThat(
+        first.json?.order_id === created.order_id && replay.status === 200 && replay.json?.order_id === created.order_id,
+        `replay answered ${replay.status} ${replay.text.slice(0, 100)}`,
+      );
     },
   },
   {
@@ -81,15 +91,24 @@ export const orderChecks: Check[] = [
       const client = createSupplierClient({ ...ctx.opts, profile: ctx.opts.profile });
       const final = (await client.waitForOrder(created.order_id, { timeoutMs: 60_000, initialDelayMs: 250, maxDelayMs: 2000 })) as Obj;
       expectThat(final.order_id === created.order_id && final.amount === created.amount, "the read differs from the created order");
-      if (final.status === "delivered") expectThat(final.fulfillment?.delivery_data?.length > 0, "delivered without fulfillment.delivery_data");
-      if (ctx.opts.profile === "P") expectThat(final.items.every((i: Obj) => !("title" in i)), "Profile P read items carry title");
+      if (final.status === "delivered")
+        expectThat(final.fulfillment?.delivery_data?.length > 0, "delivered without fulfillment.delivery_data");
+      if (ctx.opts.profile === "P")
+        expectThat(
+          final.items.every((i: Obj) => !("title" in i)),
+          "Profile P read items carry title",
+        );
     },
   },
   {
     name: "D23: cancelling your own order is 409 cancel_not_allowed",
     run: async (ctx) => {
       const { created } = orderOf(ctx);
-      expectError(await ctx.send({ method: "POST", path: `/orders/${created.order_id}/cancel`, body: ctx.opts.profile === "P" ? "{}" : "" }), 409, "cancel_not_allowed");
+      expectError(
+        await ctx.send({ method: "POST", path: `/orders/${created.order_id}/cancel`, body: ctx.opts.profile === "P" ? "{}" : "" }),
+        409,
+        "cancel_not_allowed",
+      );
     },
   },
 ];

@@ -31,7 +31,10 @@ export const statementChecks: Check[] = [
       const balance = (await ctx.send({ path: "/ping" })).json?.balance;
       expectThat(s.balance === balance, `statement balance ${s.balance} is not the ping balance ${balance}`);
       const ids: number[] = s.items.map((i: Obj) => i.id);
-      expectThat(ids.every((id, k) => k === 0 || id < ids[k - 1]), "items are not newest first (id descending)");
+      expectThat(
+        ids.every((id, k) => k === 0 || id < ids[k - 1]),
+        "items are not newest first (id descending)",
+      );
       if (s.total <= s.items.length) {
         const sum = s.items.reduce((acc: bigint, i: Obj) => acc + parseAmount(i.amount), 0n);
         expectThat(sum === parseAmount(s.balance), `the amounts add up to ${sum} fen, the balance is ${s.balance}`);

@@ -7,7 +7,8 @@ import { formatResult, runConformance } from "./run";
 // One line per check, then "N passed, M failed"; exit 1 when anything failed,
 // 2 on bad arguments. Read-only unless --allow-orders.
 
-const USAGE = "usage: npm run conformance -- --base-url URL --api-key K (--api-secret-file F | --api-secret S) --profile U|P [--allow-orders --sku-id N] [--json]";
+const USAGE =
+  "usage: npm run conformance -- --base-url URL --api-key K (--api-secret-file F | --api-secret S) --profile U|P [--allow-orders --sku-id N] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);

@@ -34,17 +34,31 @@ describe("issue 11.3: conformance against our own server", () => {
     it(`Profile ${profile}: every check passes, orders allowed (D1-D33)`, async () => {
       const report = await runConformance({ baseUrl: server.baseUrl, ...creds(), profile, allowOrders: true, skuId });
       expect(failedNames(report)).toEqual([]);
-      expect(report.checks.map((c) => c.name)).toContain("D18: the same downstream_order_no with other parameters is 409 idempotency_conflict");
+      expect(report.checks.map((c) => c.name)).toContain(
+        "D18: the same downstream_order_no with other parameters is 409 idempotency_conflict",
+      );
       expect(report.passed).toBeGreaterThan(25);
     });
   }
 
   it("two Profile P runs back to back both pass: no run reuses a timestamp an earlier run signed with (D8)", async () => {
-    for (let run = 0; run < 2; run++) expect(failedNames(await runConformance({ baseUrl: server.baseUrl, ...creds(), profile: "P" }))).toEqual([]);
+    for (let run = 0; run < 2; run++)
+      expect(failedNames(await runConformance({ baseUrl: server.baseUrl, ...creds(), profile: "P" }))).toEqual([]);
   });
 
   it("the CLI prints one line per check and `N passed, 0 failed`, exit 0; bad arguments exit 2", () => {
-    const args = ["tsx", "scripts/conformance/cli.ts", "--base-url", server.baseUrl, "--api-key", buyer.apiKey, "--api-secret", buyer.apiSecret, "--profile", "U"];
+    const args = [
+      "tsx",
+      "scripts/conformance/cli.ts",
+      "--base-url",
+      server.baseUrl,
+      "--api-key",
+      buyer.apiKey,
+      "--api-secret",
+      buyer.apiSecret,
+      "--profile",
+      "U",
+    ];
     const run = spawnSync("npx", args, { encoding: "utf8", timeout: 120_000 });
     const lines = run.stdout.trim().split("\n");
     expect(run.status, run.stderr).toBe(0);
@@ -94,7 +108,19 @@ describe("issue 11.3: each fault of a broken server is reported", () => {
     {
       const stub = await startBrokenSupplier(server.baseUrl, { dropField: "currency" });
       try {
-        const args = ["tsx", "scripts/conformance/cli.ts", "--base-url", stub.baseUrl, "--api-key", buyer.apiKey, "--api-secret", buyer.apiSecret, "--profile", "P", "--json"];
+        const args = [
+          "tsx",
+          "scripts/conformance/cli.ts",
+          "--base-url",
+          stub.baseUrl,
+          "--api-key",
+          buyer.apiKey,
+          "--api-secret",
+          buyer.apiSecret,
+          "--profile",
+          "P",
+          "--json",
+        ];
         const run = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
           const child = spawn("npx", args, { stdio: ["ignore", "pipe", "inherit"] });
           let stdout = "";

@@ -101,7 +101,13 @@ export class Context {
     const merged: Record<string, string | undefined> = { ...signed, ...o.headers };
     const headers = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
     const url = this.opts.baseUrl.replace(/\/+$/, "") + fullPath;
-    const res = await fetch(url, { method, headers, body: method === "GET" ? undefined : body, redirect: "manual", signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: method === "GET" ? undefined : body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await res.text();
     this.responses++;
     if (!res.headers.get(HEADER_REQUEST_ID)) this.missingRequestId.push(`${method} ${pathOnly} → ${res.status}`);
@@ -125,7 +131,10 @@ export function expectThat(cond: unknown, reason: string): asserts cond {
 /** The D1 error answer with this status and code. */
 export function expectError(r: Reply, status: number, code: string): void {
   const got = r.json && typeof r.json === "object" ? `${r.status} ${JSON.stringify(r.json.error_code)}` : `${r.status} (not JSON)`;
-  expectThat(r.status === status && r.json?.ok === false && r.json?.error_code === code && typeof r.json?.error_message === "string", `expected ${status} ${code}, got ${got}`);
+  expectThat(
+    r.status === status && r.json?.ok === false && r.json?.error_code === code && typeof r.json?.error_message === "string",
+    `expected ${status} ${code}, got ${got}`,
+  );
 }
 
 export function expectOk(r: Reply, what: string): void {

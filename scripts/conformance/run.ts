@@ -19,18 +19,30 @@ export interface ConformanceReport {
 const finalChecks: Check[] = [
   {
     name: "D1: every response carries X-Request-Id",
-    run: async (ctx) => expectThat(ctx.missingRequestId.length === 0, `missing on ${ctx.missingRequestId.length}: ${ctx.missingRequestId.slice(0, 3).join("; ")}`),
+    run: async (ctx) =>
+      expectThat(
+        ctx.missingRequestId.length === 0,
+        `missing on ${ctx.missingRequestId.length}: ${ctx.missingRequestId.slice(0, 3).join("; ")}`,
+      ),
   },
   {
     name: "OpenAPI: every response matches the document for its operation and status (D1 bodies, shapes)",
-    run: async (ctx) => expectThat(ctx.shapeProblems.length === 0, `${ctx.shapeProblems.length} problem(s): ${ctx.shapeProblems.slice(0, 3).join("; ")}`),
+    run: async (ctx) =>
+      expectThat(ctx.shapeProblems.length === 0, `${ctx.shapeProblems.length} problem(s): ${ctx.shapeProblems.slice(0, 3).join("; ")}`),
   },
 ];
 
 export async function runConformance(opts: ConformanceOptions, onResult?: (r: CheckResult) => void): Promise<ConformanceReport> {
   if (opts.allowOrders && !opts.skuId) throw new Error("--allow-orders needs --sku-id");
   const ctx = new Context(opts);
-  const checks = [...authChecks, ...catalogChecks, ...statementChecks, ...afterSalesChecks, ...(opts.allowOrders ? orderChecks : []), ...finalChecks];
+  const checks = [
+    ...authChecks,
+    ...catalogChecks,
+    ...statementChecks,
+    ...afterSalesChecks,
+    ...(opts.allowOrders ? orderChecks : []),
+    ...finalChecks,
+  ];
   const results: CheckResult[] = [];
   for (const check of checks) {
     let result: CheckResult;
@@ -45,7 +57,12 @@ export async function runConformance(opts: ConformanceOptions, onResult?: (r: Ch
   }
   if (opts.profile === "P") await ctx.settle();
   const failed = results.filter((r) => !r.ok).length;
-  return { target: { baseUrl: opts.baseUrl, profile: opts.profile, allowOrders: !!opts.allowOrders }, checks: results, passed: results.length - failed, failed };
+  return {
+    target: { baseUrl: opts.baseUrl, profile: opts.profile, allowOrders: !!opts.allowOrders },
+    checks: results,
+    passed: results.length - failed,
+    failed,
+  };
 }
 
 export const formatResult = (r: CheckResult) => `${r.ok ? "PASS" : "FAIL"}  ${r.name}${r.detail ? `: ${r.detail}` : ""}`;

@@ -9,7 +9,10 @@ const lang = (s: string) => ({ "zh-CN": s, en: s });
 
 export const skuCode = (run: string, product: number, sku: number) => `S-${run}-${product}-${sku}`;
 
-export async function writeScaleCatalog(file: string, { run, products, keys }: { run: string; products: number; keys: number }): Promise<void> {
+export async function writeScaleCatalog(
+  file: string,
+  { run, products, keys }: { run: string; products: number; keys: number },
+): Promise<void> {
   const out = fs.createWriteStream(file);
   const write = async (s: string) => {
     if (!out.write(s)) await once(out, "drain");
@@ -20,16 +23,23 @@ export async function writeScaleCatalog(file: string, { run, products, keys }: {
   let next = 0;
   for (let p = 0; p < products; p++) {
     const product = {
-      slug: `scale-${run}-${p}`, category: `scale-${run}`, title: lang(`Scale product ${p}`), description: lang("benchmark product"),
+      slug: `scale-${run}-${p}`,
+      category: `scale-${run}`,
+      title: lang(`Scale product ${p}`),
+      description: lang("benchmark product"),
       content: lang("Benchmark product ![logo](/uploads/logo.png) with some detail text. ".repeat(4)),
-      fulfillment_type: "auto", delivery_format: "text", price_amount: "1.00", original_price: "2.00",
-      logo: "/uploads/logo.png", images: ["/uploads/a.png"],
+      fulfillment_type: "auto",
+      delivery_format: "text",
+      price_amount: "1.00",
+      original_price: "2.00",
+      logo: "/uploads/logo.png",
+      images: ["/uploads/a.png"],
       skus: [0, 1].map((s) => {
         // Even spread: SKU i gets keys [i*keys/skus, (i+1)*keys/skus).
         const i = p * 2 + s;
         const end = Math.floor(((i + 1) * keys) / skus);
         const cardKeys: string[] = [];
-        for (; next < end; next++) cardKeys.push(`K-${run}-${salt}-${next}-${(next * 2654435761 >>> 0).toString(36)}`);
+        for (; next < end; next++) cardKeys.push(`K-${run}-${salt}-${next}-${((next * 2654435761) >>> 0).toString(36)}`);
         return { sku_code: skuCode(run, p, s), spec_values: { name: String(s) }, price_amount: "1.00", card_keys: cardKeys };
       }),
     };

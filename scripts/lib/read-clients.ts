@@ -57,7 +57,9 @@ export interface ReadResult {
 
 /** The readers' process, started once; `run` sends it a command and waits for its result. */
 export function startReaders(clients: number): { run(cmd: ReadCommand): Promise<ReadResult>; stop(): void } {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), String(clients)], { stdio: ["pipe", "pipe", "inherit"] });
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), String(clients)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines = readline.createInterface({ input: child.stdout! });
   const waiting: ((line: string) => void)[] = [];
   lines.on("line", (line) => waiting.shift()?.(line));
@@ -99,7 +101,9 @@ async function serve(clients: number) {
       return true;
     });
     const avg = (x: number) => Math.round(x / Math.max(1, totals.n));
-    process.stdout.write(`${JSON.stringify({ load, bytes: avg(totals.bytes), wireBytes: avg(totals.wire), sample: totals.sample.toString("base64") })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ load, bytes: avg(totals.bytes), wireBytes: avg(totals.wire), sample: totals.sample.toString("base64") })}\n`,
+    );
   }
 }
 

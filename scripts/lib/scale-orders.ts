@@ -10,10 +10,19 @@ import { makeAgent, signedHttpRequest, type SupplierCredentials } from "./signed
 import { pathOf } from "../../lib/protocol/endpoints";
 import { PROFILE_PREFIXES } from "../../lib/protocol/profiles";
 
-export interface ScaleSku { skuId: number; productId: number; stock: number }
+export interface ScaleSku {
+  skuId: number;
+  productId: number;
+  stock: number;
+}
 export interface OrderFigures {
-  placed: number; delivered: number; errors: number; error_kinds: Record<string, number>;
-  achieved_per_second: number; p50_ms: number; p99_ms: number;
+  placed: number;
+  delivered: number;
+  errors: number;
+  error_kinds: Record<string, number>;
+  achieved_per_second: number;
+  p50_ms: number;
+  p99_ms: number;
   staleness: { probes: number; max_ms: number; p99_ms: number; p50_ms: number; unresolved: number };
 }
 
@@ -31,9 +40,24 @@ export function orderAgents(rate: number, probeEvery: number): { order: http.Age
   return { order: makeAgent(64), probe: makeAgent(Math.max(8, Math.ceil((4 * rate) / probeEvery))) };
 }
 
-export async function placeOrders({ agents, creds, baseUrl, skus, seconds, rate, probeEvery, run }: {
-  agents: { order: http.Agent; probe: http.Agent }; creds: SupplierCredentials; baseUrl: string; skus: ScaleSku[];
-  seconds: number; rate: number; probeEvery: number; run: string;
+export async function placeOrders({
+  agents,
+  creds,
+  baseUrl,
+  skus,
+  seconds,
+  rate,
+  probeEvery,
+  run,
+}: {
+  agents: { order: http.Agent; probe: http.Agent };
+  creds: SupplierCredentials;
+  baseUrl: string;
+  skus: ScaleSku[];
+  seconds: number;
+  rate: number;
+  probeEvery: number;
+  run: string;
 }): Promise<OrderFigures> {
   const ordersUrl = new URL(`${baseUrl}${PROFILE_PREFIXES.U[0]}${pathOf("createOrder")}`);
   const latencies: number[] = [];
@@ -50,7 +74,9 @@ export async function placeOrders({ agents, creds, baseUrl, skus, seconds, rate,
       const res = await signedHttpRequest(agents.probe, creds, url);
       const now = performance.now();
       if (res.status === 200) {
-        const seen = (JSON.parse(res.body.toString("utf8")) as { skus: { id: number; stock_quantity: number }[] }).skus.find((s) => s.id === sku.skuId);
+        const seen = (JSON.parse(res.body.toString("utf8")) as { skus: { id: number; stock_quantity: number }[] }).skus.find(
+          (s) => s.id === sku.skuId,
+        );
         if (seen && seen.stock_quantity <= want) return void staleness.push(now - answeredAt);
       }
       if (now - answeredAt > PROBE_GIVE_UP_MS) return void unresolved++;
@@ -93,8 +119,19 @@ export async function placeOrders({ agents, creds, baseUrl, skus, seconds, rate,
   const stale = staleness.sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 10) / 10;
   return {
-    placed: total, delivered, errors: total - delivered, error_kinds: errorKinds,
-    achieved_per_second: r(total / sendSeconds), p50_ms: r(percentile(sorted, 50)), p99_ms: r(percentile(sorted, 99)),
-    staleness: { probes: stale.length, max_ms: r(stale.at(-1) ?? 0), p99_ms: r(percentile(stale, 99)), p50_ms: r(percentile(stale, 50)), unresolved },
+    placed: total,
+    delivered,
+    errors: total - delivered,
+    error_kinds: errorKinds,
+    achieved_per_second: r(total / sendSeconds),
+    p50_ms: r(percentile(sorted, 50)),
+    p99_ms: r(percentile(sorted, 99)),
+    staleness: {
+      probes: stale.length,
+      max_ms: r(stale.at(-1) ?? 0),
+      p99_ms: r(percentile(stale, 99)),
+      p50_ms: r(percentile(stale, 50)),
+      unresolved,
+    },
   };
 }

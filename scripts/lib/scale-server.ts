@@ -31,17 +31,25 @@ function findProcess(parts: string[]): number | undefined {
     try {
       const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
       if (parts.every((p) => cmd.includes(p))) return Number(entry);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return undefined;
 }
 
-export interface ScaleServer { baseUrl: string; pid: number; stop: () => Promise<void> }
+export interface ScaleServer {
+  baseUrl: string;
+  pid: number;
+  stop: () => Promise<void>;
+}
 
 export async function startServer({ port, env, log }: { port: number; env: NodeJS.ProcessEnv; log: string }): Promise<ScaleServer> {
   const out = fs.openSync(log, "a");
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...env, PORT: String(port) }, stdio: ["ignore", out, out], detached: true,
+    env: { ...env, PORT: String(port) },
+    stdio: ["ignore", out, out],
+    detached: true,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20 * 60_000; // a stale build is rebuilt first
@@ -49,14 +57,18 @@ export async function startServer({ port, env, log }: { port: number; env: NodeJ
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}); see ${log}`);
     if (Date.now() > deadline) throw new Error(`the server was not ready in 20 minutes; see ${log}`);
     // A timeout: a request accepted while the server still starts may never be answered.
-    const ready = await fetch(`${baseUrl}/api/health/ready`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false);
+    const ready = await fetch(`${baseUrl}/api/health/ready`, { signal: AbortSignal.timeout(5000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
   const pid = findProcess([path.resolve("scripts/server.ts"), "--port", String(port)]);
   if (!pid) throw new Error("cannot find the server process");
   return {
-    baseUrl, pid,
+    baseUrl,
+    pid,
     stop: async () => {
       if (child.exitCode !== null) return;
       process.kill(-child.pid!, "SIGTERM");
@@ -65,7 +77,11 @@ export async function startServer({ port, env, log }: { port: number; env: NodeJ
   };
 }
 
-export interface CliRun { json: any; seconds: number; peakRssMb: number } // eslint-disable-line @typescript-eslint/no-explicit-any -- each command's own JSON
+export interface CliRun {
+  json: any;
+  seconds: number;
+  peakRssMb: number;
+} // eslint-disable-line @typescript-eslint/no-explicit-any -- each command's own JSON
 
 /** `npm run cli`'s environment and node arguments (package.json), so the CLI runs as operators run it, without npm in between. */
 const cliScript = (JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.cli as string).split(" ");
@@ -85,5 +101,9 @@ export async function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<Cl
   const code = await new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
   clearInterval(timer);
   if (code !== 0) throw new Error(`cli ${args[0]} failed (${code}): ${stderr.trim().split("\n").at(-1)}`);
-  return { json: JSON.parse(stdout.trimEnd().split("\n").at(-1)!), seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peak) };
+  return {
+    json: JSON.parse(stdout.trimEnd().split("\n").at(-1)!),
+    seconds: (performance.now() - started) / 1000,
+    peakRssMb: Math.round(peak),
+  };
 }

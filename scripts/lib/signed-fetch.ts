@@ -21,13 +21,7 @@ export function makeAgent(concurrency: number): http.Agent {
 }
 
 /** One request over a keep-alive agent; `headers` are sent as given; a gzipped body is decoded. */
-export function httpRequest(
-  agent: http.Agent,
-  url: URL,
-  method: string,
-  headers: Record<string, string>,
-  body = "",
-): Promise<HttpResult> {
+export function httpRequest(agent: http.Agent, url: URL, method: string, headers: Record<string, string>, body = ""): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const payload = body ? Buffer.from(body, "utf8") : undefined;
     const req = http.request(

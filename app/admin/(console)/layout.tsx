@@ -16,33 +16,39 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const { admin, passwordChangeRequired } = await requireSession();
   const { t, locale } = await getI18n();
   const password = { href: "/admin/password", label: t("nav.password") };
-  const items = passwordChangeRequired ? [password] : [
-    { href: "/admin", label: t("nav.dashboard") },
-    { href: "/admin/orders", label: t("nav.orders") },
-    { href: "/admin/catalog", label: t("nav.catalog") },
-    { href: "/admin/manual", label: t("nav.manual") },
-    { href: "/admin/review", label: t("nav.review") },
-    { href: "/admin/claims", label: t("claims.nav") },
-    { href: "/admin/buyers", label: t("nav.buyers") },
-    { href: "/admin/top-ups", label: t("topUps.nav") },
-    { href: "/admin/levels", label: t("levels.nav") },
-    { href: "/admin/api-keys", label: t("nav.apiKeys") },
-    { href: "/admin/upstream", label: t("nav.upstream") },
-    { href: "/admin/jobs", label: t("nav.jobs") },
-    { href: "/admin/alerts", label: t("alerts.nav") },
-    { href: "/admin/settings", label: t("nav.settings") },
-    { href: "/admin/audit", label: t("nav.audit") },
-    { href: "/admin/security", label: t("nav.security") },
-    password,
-  ];
+  const items = passwordChangeRequired
+    ? [password]
+    : [
+        { href: "/admin", label: t("nav.dashboard") },
+        { href: "/admin/orders", label: t("nav.orders") },
+        { href: "/admin/catalog", label: t("nav.catalog") },
+        { href: "/admin/manual", label: t("nav.manual") },
+        { href: "/admin/review", label: t("nav.review") },
+        { href: "/admin/claims", label: t("claims.nav") },
+        { href: "/admin/buyers", label: t("nav.buyers") },
+        { href: "/admin/top-ups", label: t("topUps.nav") },
+        { href: "/admin/levels", label: t("levels.nav") },
+        { href: "/admin/api-keys", label: t("nav.apiKeys") },
+        { href: "/admin/upstream", label: t("nav.upstream") },
+        { href: "/admin/jobs", label: t("nav.jobs") },
+        { href: "/admin/alerts", label: t("alerts.nav") },
+        { href: "/admin/settings", label: t("nav.settings") },
+        { href: "/admin/audit", label: t("nav.audit") },
+        { href: "/admin/security", label: t("nav.security") },
+        password,
+      ];
   return (
     <div className="admin-shell">
       <aside className="admin-side">
-        <div className="admin-brand"><span>{t("app.title")}</span></div>
+        <div className="admin-brand">
+          <span>{t("app.title")}</span>
+        </div>
         <LanguageSwitch current={locale} label={t("nav.language")} />
         <AdminNav items={items} menuLabel={t("nav.menu")} signOutLabel={t("nav.signOut")} />
         {/* A plain link: /docs is a static page outside the console (issue 11.2). */}
-        <a className="admin-docs-link" href="/docs" data-testid="api-reference-link">{t("nav.apiReference")}</a>
+        <a className="admin-docs-link" href="/docs" data-testid="api-reference-link">
+          {t("nav.apiReference")}
+        </a>
         <div className="admin-user">{t("nav.signedInAs", { email: admin.email })}</div>
       </aside>
       <main className="admin-main">{children}</main>

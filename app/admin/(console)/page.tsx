@@ -52,9 +52,20 @@ export default async function DashboardPage() {
       <Card title={t("dashboard.lowStock")}>
         <DataTable
           testId="low-stock-table"
-          columns={[{ id: "sku", header: "SKU" }, { id: "product", header: t("orders.product"), wrap: true }, { id: "stock", header: t("dashboard.stock") }]}
-          rows={low.map((r) => ({ id: String(r.skuId), cells: { sku: r.skuCode, product: pickText(r.title, locale), stock: String(r.stock) } }))}
-          total={low.length} pager={false} page={1} pageSize={Math.max(low.length, 1)} labels={labels}
+          columns={[
+            { id: "sku", header: "SKU" },
+            { id: "product", header: t("orders.product"), wrap: true },
+            { id: "stock", header: t("dashboard.stock") },
+          ]}
+          rows={low.map((r) => ({
+            id: String(r.skuId),
+            cells: { sku: r.skuCode, product: pickText(r.title, locale), stock: String(r.stock) },
+          }))}
+          total={low.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(low.length, 1)}
+          labels={labels}
         />
       </Card>
     </>

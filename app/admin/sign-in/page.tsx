@@ -12,8 +12,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const errorCode = typeof params.error === "string" ? params.error : undefined;
   const messages = {
-    title: t("signIn.title"), email: t("signIn.email"), password: t("signIn.password"), code: t("signIn.code"),
-    submit: t("signIn.submit"), busy: t("signIn.busy"),
+    title: t("signIn.title"),
+    email: t("signIn.email"),
+    password: t("signIn.password"),
+    code: t("signIn.code"),
+    submit: t("signIn.submit"),
+    busy: t("signIn.busy"),
     errors: { invalid: t("signIn.error.invalid"), totp_required: t("signIn.error.totp_required"), generic: t("signIn.error.generic") },
   };
   return (
@@ -21,8 +25,16 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <LanguageSwitch current={locale} label={t("nav.language")} />
       <div className="card">
         <h1 style={{ fontSize: 20, marginTop: 0 }}>{messages.title}</h1>
-        {params.signedOut ? <div className="msg msg-ok" role="status">{t("signIn.signedOut")}</div> : null}
-        {params.passwordChanged ? <div className="msg msg-ok" role="status">{t("signIn.passwordChanged")}</div> : null}
+        {params.signedOut ? (
+          <div className="msg msg-ok" role="status">
+            {t("signIn.signedOut")}
+          </div>
+        ) : null}
+        {params.passwordChanged ? (
+          <div className="msg msg-ok" role="status">
+            {t("signIn.passwordChanged")}
+          </div>
+        ) : null}
         <SignInForm messages={messages} initialError={errorCode} />
       </div>
     </main>

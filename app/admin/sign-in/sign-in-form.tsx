@@ -7,7 +7,10 @@ import { signIn } from "next-auth/react";
 type ErrorKey = "invalid" | "totp_required" | "generic";
 
 /** Credentials form; the code field appears once the server says two-factor is required. */
-export function SignInForm({ messages, initialError }: {
+export function SignInForm({
+  messages,
+  initialError,
+}: {
   messages: { email: string; password: string; code: string; submit: string; busy: string; errors: Record<ErrorKey, string> };
   initialError?: string;
 }) {
@@ -62,8 +65,16 @@ export function SignInForm({ messages, initialError }: {
           <input id="code" name="code" type="text" autoComplete="one-time-code" inputMode="text" autoFocus />
         </div>
       ) : null}
-      {error ? <div className={`msg ${error === "totp_required" ? "msg-warn" : "msg-error"}`} role="alert">{messages.errors[error]}</div> : null}
-      <div><button type="submit" className="btn btn-primary" disabled={busy}>{busy ? messages.busy : messages.submit}</button></div>
+      {error ? (
+        <div className={`msg ${error === "totp_required" ? "msg-warn" : "msg-error"}`} role="alert">
+          {messages.errors[error]}
+        </div>
+      ) : null}
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? messages.busy : messages.submit}
+        </button>
+      </div>
     </form>
   );
 }

@@ -26,7 +26,10 @@ describe("issue 10.7: /api/health/live and /api/health/ready", () => {
   });
 
   it("ready: database up, migrations current, worker external when WORKER_IN_SERVER=false", async () => {
-    expect(await get(server, "/api/health/ready")).toEqual({ status: 200, body: { ok: true, database: "up", migrations: "current", worker: "external" } });
+    expect(await get(server, "/api/health/ready")).toEqual({
+      status: 200,
+      body: { ok: true, database: "up", migrations: "current", worker: "external" },
+    });
   });
 
   it("ready: the in-server worker is reported running when configured", async () => {
@@ -34,7 +37,9 @@ describe("issue 10.7: /api/health/live and /api/health/ready", () => {
   });
 
   it("ready answers 503 'pending' when a migration on disk is not applied, and /api/health stays 200", async () => {
-    const [last] = await db().$queryRaw<{ migration_name: string }[]>`SELECT migration_name FROM _prisma_migrations ORDER BY migration_name DESC LIMIT 1`;
+    const [last] = await db().$queryRaw<
+      { migration_name: string }[]
+    >`SELECT migration_name FROM _prisma_migrations ORDER BY migration_name DESC LIMIT 1`;
     await db().$executeRaw`UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = ${last.migration_name}`;
     try {
       expect(await get(server, "/api/health/ready")).toMatchObject({ status: 503, body: { ok: false, migrations: "pending" } });

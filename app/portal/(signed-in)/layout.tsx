@@ -14,14 +14,26 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   return (
     <div className="admin-shell">
       <aside className="admin-side">
-        <div className="admin-brand"><span>{t("portal.title")}</span></div>
+        <div className="admin-brand">
+          <span>{t("portal.title")}</span>
+        </div>
         <LanguageSwitch current={locale} label={t("nav.language")} base="/portal" />
-        <PortalNav items={PORTAL_NAV.map((n) => ({ href: n.href, label: t(n.label) }))} menuLabel={t("nav.menu")} signOutLabel={t("portal.nav.signOut")} />
-        <a className="admin-docs-link" href="/docs">{t("nav.apiReference")}</a>
+        <PortalNav
+          items={PORTAL_NAV.map((n) => ({ href: n.href, label: t(n.label) }))}
+          menuLabel={t("nav.menu")}
+          signOutLabel={t("portal.nav.signOut")}
+        />
+        <a className="admin-docs-link" href="/docs">
+          {t("nav.apiReference")}
+        </a>
         <div className="admin-user">{t("portal.signedInAs", { email: buyer.email })}</div>
       </aside>
       <main className="admin-main">
-        {buyer.registrationPending ? <div className="msg msg-warn" role="status">{t("portal.pending")}</div> : null}
+        {buyer.registrationPending ? (
+          <div className="msg msg-warn" role="status">
+            {t("portal.pending")}
+          </div>
+        ) : null}
         {children}
       </main>
     </div>

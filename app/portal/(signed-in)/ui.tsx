@@ -4,14 +4,27 @@ import type { Translate } from "@/lib/i18n/messages";
 // Small pieces every portal page uses.
 
 /** The labels a PortalForm needs, in the page's language. */
-export const formLabels = (t: Translate) => ({ copy: t("portal.common.copy"), copied: t("portal.common.copied"), busy: t("portal.common.busy"), error: t("portal.common.error") });
+export const formLabels = (t: Translate) => ({
+  copy: t("portal.common.copy"),
+  copied: t("portal.common.copied"),
+  busy: t("portal.common.busy"),
+  error: t("portal.common.error"),
+});
 
 /** A table that scrolls sideways on a phone; focusable so a keyboard can scroll it (axe: scrollable-region-focusable). */
 export function Table({ label, head, children, testId }: { label: string; head: ReactNode[]; children: ReactNode; testId?: string }) {
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label={label} data-testid={testId}>
       <table>
-        <thead><tr>{head.map((h, i) => <th key={i} scope="col">{h}</th>)}</tr></thead>
+        <thead>
+          <tr>
+            {head.map((h, i) => (
+              <th key={i} scope="col">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
         <tbody>{children}</tbody>
       </table>
     </div>
@@ -19,8 +32,23 @@ export function Table({ label, head, children, testId }: { label: string; head: 
 }
 
 /** Previous / next links keeping the other query parameters. */
-export function Pager({ page, pages, params, t }: { page: number; pages: number; params: Record<string, string | undefined>; t: Translate }) {
-  const href = (p: number) => "?" + new URLSearchParams({ ...Object.fromEntries(Object.entries(params).filter(([, v]) => v)), page: String(p) } as Record<string, string>).toString();
+export function Pager({
+  page,
+  pages,
+  params,
+  t,
+}: {
+  page: number;
+  pages: number;
+  params: Record<string, string | undefined>;
+  t: Translate;
+}) {
+  const href = (p: number) =>
+    "?" +
+    new URLSearchParams({ ...Object.fromEntries(Object.entries(params).filter(([, v]) => v)), page: String(p) } as Record<
+      string,
+      string
+    >).toString();
   return (
     <nav className="pager" aria-label={t("portal.common.pageOf", { page, pages })}>
       {page > 1 ? <a href={href(page - 1)}>{t("portal.common.previous")}</a> : null}

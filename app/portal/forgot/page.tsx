@@ -11,17 +11,27 @@ export default async function PortalForgotPage({ searchParams }: { searchParams:
       <LanguageSwitch current={locale} label={t("nav.language")} base="/portal" />
       <div className="card">
         <h1 style={{ fontSize: 20, marginTop: 0 }}>{t("portal.forgot.title")}</h1>
-        {sent ? <div className="msg msg-ok" role="status">{t("portal.forgot.sent")}</div> : (
+        {sent ? (
+          <div className="msg msg-ok" role="status">
+            {t("portal.forgot.sent")}
+          </div>
+        ) : (
           <form className="form-grid" method="post" action="/portal/forgot/send">
             <p>{t("portal.forgot.help")}</p>
             <div className="field">
               <label htmlFor="email">{t("portal.common.email")}</label>
               <input id="email" name="email" type="email" autoComplete="username" required />
             </div>
-            <div><button type="submit" className="btn btn-primary">{t("portal.forgot.submit")}</button></div>
+            <div>
+              <button type="submit" className="btn btn-primary">
+                {t("portal.forgot.submit")}
+              </button>
+            </div>
           </form>
         )}
-        <p><a href="/portal/sign-in">{t("portal.common.signIn")}</a></p>
+        <p>
+          <a href="/portal/sign-in">{t("portal.common.signIn")}</a>
+        </p>
       </div>
     </main>
   );

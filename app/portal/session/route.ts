@@ -22,7 +22,10 @@ export async function POST(req: Request) {
   } catch {
     return back(req, "/portal/sign-in?error=invalid");
   }
-  const email = String(form.get("email") ?? "").trim().toLowerCase().slice(0, 254);
+  const email = String(form.get("email") ?? "")
+    .trim()
+    .toLowerCase()
+    .slice(0, 254);
   const ip = clientIp(req.headers);
   const trustedDevice = isTrustedDevice(cookieValue(req, PORTAL_DEVICE_COOKIE), buyerAccountName(email));
   const result = await verifyBuyerSignIn({ email, password: String(form.get("password") ?? ""), ip, trustedDevice });
@@ -30,7 +33,19 @@ export async function POST(req: Request) {
   const { token } = await createBuyerSession({ userId: result.userId, ip, userAgent: req.headers.get("user-agent") });
   const secure = await cookiesMustBeSecure();
   const res = back(req, "/portal");
-  res.cookies.set(PORTAL_SESSION_COOKIE, token, { httpOnly: true, sameSite: "lax", secure, path: "/portal", maxAge: PORTAL_SESSION_MAX_AGE_SECONDS });
-  res.cookies.set(PORTAL_DEVICE_COOKIE, issueDeviceCookie(buyerAccountName(result.email)), { httpOnly: true, sameSite: "lax", secure, path: "/portal", maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS });
+  res.cookies.set(PORTAL_SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/portal",
+    maxAge: PORTAL_SESSION_MAX_AGE_SECONDS,
+  });
+  res.cookies.set(PORTAL_DEVICE_COOKIE, issueDeviceCookie(buyerAccountName(result.email)), {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/portal",
+    maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
+  });
   return res;
 }

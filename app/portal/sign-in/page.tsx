@@ -17,8 +17,16 @@ export default async function PortalSignInPage({ searchParams }: { searchParams:
       <LanguageSwitch current={locale} label={t("nav.language")} base="/portal" />
       <div className="card">
         <h1 style={{ fontSize: 20, marginTop: 0 }}>{t("portal.signIn.title")}</h1>
-        {params.signedOut ? <div className="msg msg-ok" role="status">{t("portal.signIn.signedOut")}</div> : null}
-        {params.passwordSet ? <div className="msg msg-ok" role="status">{t("portal.signIn.passwordSet")}</div> : null}
+        {params.signedOut ? (
+          <div className="msg msg-ok" role="status">
+            {t("portal.signIn.signedOut")}
+          </div>
+        ) : null}
+        {params.passwordSet ? (
+          <div className="msg msg-ok" role="status">
+            {t("portal.signIn.passwordSet")}
+          </div>
+        ) : null}
         <form className="form-grid" method="post" action="/portal/session" data-testid="portal-sign-in-form">
           <div className="field">
             <label htmlFor="email">{t("portal.common.email")}</label>
@@ -28,10 +36,26 @@ export default async function PortalSignInPage({ searchParams }: { searchParams:
             <label htmlFor="password">{t("portal.common.password")}</label>
             <input id="password" name="password" type="password" autoComplete="current-password" required />
           </div>
-          {params.error ? <div className="msg msg-error" role="alert">{t("portal.signIn.error")}</div> : null}
-          <div><button type="submit" className="btn btn-primary">{t("portal.common.signIn")}</button></div>
+          {params.error ? (
+            <div className="msg msg-error" role="alert">
+              {t("portal.signIn.error")}
+            </div>
+          ) : null}
+          <div>
+            <button type="submit" className="btn btn-primary">
+              {t("portal.common.signIn")}
+            </button>
+          </div>
         </form>
-        <p><a href="/portal/forgot">{t("portal.signIn.forgot")}</a>{buyerRegistration === "approval" ? <> · <a href="/portal/register">{t("portal.signIn.register")}</a></> : null}</p>
+        <p>
+          <a href="/portal/forgot">{t("portal.signIn.forgot")}</a>
+          {buyerRegistration === "approval" ? (
+            <>
+              {" "}
+              · <a href="/portal/register">{t("portal.signIn.register")}</a>
+            </>
+          ) : null}
+        </p>
       </div>
     </main>
   );

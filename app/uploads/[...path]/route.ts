@@ -22,5 +22,7 @@ export async function GET(req: Request, ctx: { params: Promise<{ path: string[] 
     "Content-Security-Policy": "default-src 'none'",
   };
   if (matchesIfNoneMatch(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
-  return new Response(new Uint8Array(file.bytes), { headers: { ...headers, "Content-Type": file.contentType, "Content-Length": String(file.bytes.length) } });
+  return new Response(new Uint8Array(file.bytes), {
+    headers: { ...headers, "Content-Type": file.contentType, "Content-Length": String(file.bytes.length) },
+  });
 }

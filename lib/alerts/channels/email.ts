@@ -33,6 +33,17 @@ export async function sendSmtpMail({ smtpUrl, from, to, subject, text }: MailInp
   }
 }
 
-export function sendEmail(config: { from: string; to: string[] }, secret: { smtpUrl: string }, m: AlertMessage, siteName: string): Promise<SendResult> {
-  return sendSmtpMail({ smtpUrl: secret.smtpUrl, from: config.from, to: config.to, subject: `[${siteName}] ${m.title}`, text: alertText(m, siteName) });
+export function sendEmail(
+  config: { from: string; to: string[] },
+  secret: { smtpUrl: string },
+  m: AlertMessage,
+  siteName: string,
+): Promise<SendResult> {
+  return sendSmtpMail({
+    smtpUrl: secret.smtpUrl,
+    from: config.from,
+    to: config.to,
+    subject: `[${siteName}] ${m.title}`,
+    text: alertText(m, siteName),
+  });
 }

@@ -25,7 +25,13 @@ export function telegramHtml(m: AlertMessage, siteName: string): string {
 }
 
 /** One Bot API method call; the answer's `description` is the error text, with the token removed should it appear. */
-export async function callBotApi(apiBase: string, token: string, method: string, body: object, timeoutMs = TIMEOUT_MS): Promise<SendResult & { result?: unknown }> {
+export async function callBotApi(
+  apiBase: string,
+  token: string,
+  method: string,
+  body: object,
+  timeoutMs = TIMEOUT_MS,
+): Promise<SendResult & { result?: unknown }> {
   const started = Date.now();
   const scrub = (s: string) => s.split(token).join("<token>").slice(0, 300);
   let res: Response;
@@ -40,12 +46,17 @@ export async function callBotApi(apiBase: string, token: string, method: string,
     } as RequestInit);
   } catch (err) {
     const e = err as { name?: string; cause?: { code?: string } };
-    const why = e?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${e?.cause?.code ?? e?.name ?? "error"}`;
+    const why =
+      e?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${e?.cause?.code ?? e?.name ?? "error"}`;
     return { ok: false, error: `Telegram: ${why}`, durationMs: Date.now() - started };
   }
-  let answer: { ok?: boolean; description?: string; result?: unknown } = {};
+  let answer: { ok?: boolean; description?: string; result?: unknown };
   try {
-    const raw = await readCapped(res.body, { declaredLength: res.headers.get("content-length"), limit: MAX_ANSWER_BYTES, tooLarge: () => new Error("too large") });
+    const raw = await readCapped(res.body, {
+      declaredLength: res.headers.get("content-length"),
+      limit: MAX_ANSWER_BYTES,
+      tooLarge: () => new Error("too large"),
+    });
     answer = JSON.parse(raw.toString("utf8"));
   } catch {
     answer = {};

@@ -43,6 +43,9 @@ export async function sendWebhook(
   m: AlertMessage,
   siteName: string,
 ): Promise<SendResult> {
-  const result = await sendCallback(secret.url, webhookBody(format, m, siteName), { apiKey: secret.keyId, apiSecret: secret.signingSecret });
+  const result = await sendCallback(secret.url, webhookBody(format, m, siteName), {
+    apiKey: secret.keyId,
+    apiSecret: secret.signingSecret,
+  });
   return { ok: result.ok, error: result.error === null ? null : `webhook: ${result.error}`, durationMs: result.durationMs };
 }

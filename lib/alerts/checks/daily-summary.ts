@@ -6,7 +6,14 @@ import { enqueueAlert } from "../enqueue-alert";
 
 /** The date and hour now in ALERT_TIME_ZONE. */
 function localNow(timeZone: string): { day: string; hour: number } {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", hourCycle: "h23" }).formatToParts(new Date());
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date());
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "00";
   return { day: `${get("year")}-${get("month")}-${get("day")}`, hour: Number(get("hour")) };
 }
@@ -21,7 +28,9 @@ export async function checkDailySummary(): Promise<number> {
   if (hour < (await alertThreshold("daily_summary"))) return 0;
   const dedupeKey = `daily_summary:${day}`;
   if (await db().alertEvent.findUnique({ where: { dedupeKey }, select: { id: true } })) return 0;
-  const [s] = await db().$queryRaw<{ orders: number; delivered: number; sales: bigint; refunds: number; refunded: bigint; topups: bigint; low: number }[]>`
+  const [s] = await db().$queryRaw<
+    { orders: number; delivered: number; sales: bigint; refunds: number; refunded: bigint; topups: bigint; low: number }[]
+  >`
     SELECT
       (SELECT count(*)::int FROM "Order" WHERE "createdAt" > now() - interval '1 day') AS orders,
       (SELECT count(*)::int FROM "Order" WHERE "status" = 'delivered' AND "completedAt" > now() - interval '1 day') AS delivered,
@@ -31,8 +40,14 @@ export async function checkDailySummary(): Promise<number> {
       (SELECT COALESCE(sum("deltaCents"), 0)::bigint FROM "PointsLedger" WHERE "orderId" IS NULL AND "deltaCents" > 0 AND "createdAt" > now() - interval '1 day') AS topups,
       (SELECT count(*)::int FROM "AlertCondition" WHERE "key" LIKE 'stock:%' AND "active") AS low`;
   const params = {
-    day, orders: s.orders, delivered: s.delivered, sales: `${formatAmount(s.sales)} CNY`,
-    refunds: s.refunds, refunded: `${formatAmount(s.refunded)} CNY`, topups: `${formatAmount(s.topups)} CNY`, lowStock: s.low,
+    day,
+    orders: s.orders,
+    delivered: s.delivered,
+    sales: `${formatAmount(s.sales)} CNY`,
+    refunds: s.refunds,
+    refunded: `${formatAmount(s.refunded)} CNY`,
+    topups: `${formatAmount(s.topups)} CNY`,
+    lowStock: s.low,
   };
   return (await db().$transaction((tx) => enqueueAlert(tx, { kind: "daily_summary", dedupeKey, params }))) ? 1 : 0;
 }

@@ -16,7 +16,14 @@ import { flipAlertCondition } from "../flip-condition";
 // its state: a SKU created empty, or low when alerts were set up, has
 // crossed nothing yet.
 
-interface Row { id: number; skuCode: string; title: unknown; stock: number; threshold: number; low: boolean }
+interface Row {
+  id: number;
+  skuCode: string;
+  title: unknown;
+  stock: number;
+  threshold: number;
+  low: boolean;
+}
 
 export async function checkStock(): Promise<number> {
   await stampCatalog().catch(() => null); // fresher counts; another stamper running is fine
@@ -47,7 +54,8 @@ export async function checkStock(): Promise<number> {
       if (seq === null) return;
       const kind = r.low ? "stock_low" : "stock_recovered";
       // "Back above" only answers a "below" that was told (not a SKU first seen empty).
-      if (!r.low && !(await tx.alertEvent.findUnique({ where: { dedupeKey: `stock_low:${r.id}:${seq - 1}` }, select: { id: true } }))) return;
+      if (!r.low && !(await tx.alertEvent.findUnique({ where: { dedupeKey: `stock_low:${r.id}:${seq - 1}` }, select: { id: true } })))
+        return;
       const params = { skuId: r.id, skuCode: r.skuCode, title: titleOf(r.title), stock: r.stock, threshold: r.threshold };
       if (await enqueueAlert(tx, { kind, dedupeKey: `${kind}:${r.id}:${seq}`, params })) alerts++;
     });

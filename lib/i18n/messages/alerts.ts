@@ -5,7 +5,8 @@ export const alerts = defineMessages(
   {
     "alerts.nav": "Alerts",
     "alerts.title": "Alerts",
-    "alerts.intro": "Tell the shop's people what needs them, on Telegram, e-mail, webhooks and chat robots. Messages carry order numbers and amounts, never secrets; links lead to this console (the public base URL setting).",
+    "alerts.intro":
+      "Tell the shop's people what needs them, on Telegram, e-mail, webhooks and chat robots. Messages carry order numbers and amounts, never secrets; links lead to this console (the public base URL setting).",
     "alerts.channels": "Channels",
     "alerts.noChannels": "No channel yet: add one below.",
     "alerts.kind": "Kind",
@@ -52,7 +53,8 @@ export const alerts = defineMessages(
   {
     "alerts.nav": "通知",
     "alerts.title": "通知",
-    "alerts.intro": "通过 Telegram、邮件、Webhook 与群机器人通知运营人员。消息只含订单号与金额，不含任何密钥；链接指向本后台（公开访问地址设置）。",
+    "alerts.intro":
+      "通过 Telegram、邮件、Webhook 与群机器人通知运营人员。消息只含订单号与金额，不含任何密钥；链接指向本后台（公开访问地址设置）。",
     "alerts.channels": "通知渠道",
     "alerts.noChannels": "尚无渠道，请在下方添加。",
     "alerts.kind": "类型",

@@ -7,7 +7,7 @@ export const cardKeys = defineMessages(
     "cardKeys.import": "Add card keys",
     "cardKeys.paste": "Paste keys (one per line)",
     "cardKeys.file": "Or choose a file (.txt one per line, .csv first column)",
-    "cardKeys.formatHelp": "Delivery format: {format}; parts separated by \"{delimiter}\".",
+    "cardKeys.formatHelp": 'Delivery format: {format}; parts separated by "{delimiter}".',
     "cardKeys.previewButton": "Preview",
     "cardKeys.confirm": "Confirm and add {count} key(s)",
     "cardKeys.previewTitle": "Preview",

@@ -5,7 +5,8 @@ export const claims = defineMessages(
   {
     "claims.nav": "After-sales",
     "claims.title": "After-sales claims",
-    "claims.intro": "Buyers' claims that one delivered key is defective. Replace the key, refund the line, or reject with a reason. A line bought from an upstream is claimed there too; its answer resolves the claim unless you decide first.",
+    "claims.intro":
+      "Buyers' claims that one delivered key is defective. Replace the key, refund the line, or reject with a reason. A line bought from an upstream is claimed there too; its answer resolves the claim unless you decide first.",
     "claims.empty": "No open claims.",
     "claims.order": "Order no.",
     "claims.line": "Line",
@@ -34,7 +35,8 @@ export const claims = defineMessages(
   {
     "claims.nav": "售后",
     "claims.title": "售后申请",
-    "claims.intro": "买家申请某一条已发货卡密有问题。可以补发新卡密、退款该条，或填写原因驳回。从上游采购的卡密会同时向上游申请售后；除非您先处理，上游的结果会自动处理本申请。",
+    "claims.intro":
+      "买家申请某一条已发货卡密有问题。可以补发新卡密、退款该条，或填写原因驳回。从上游采购的卡密会同时向上游申请售后；除非您先处理，上游的结果会自动处理本申请。",
     "claims.empty": "没有待处理的售后申请。",
     "claims.order": "订单号",
     "claims.line": "卡密行",

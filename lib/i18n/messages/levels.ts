@@ -5,7 +5,8 @@ export const levels = defineMessages(
   {
     "levels.nav": "Member levels",
     "levels.title": "Member levels",
-    "levels.description": "A buyer at a level pays that level's price for a SKU when one is set, else the SKU's price. Set level prices on a product's SKU form.",
+    "levels.description":
+      "A buyer at a level pays that level's price for a SKU when one is set, else the SKU's price. Set level prices on a product's SKU form.",
     "levels.slug": "Slug",
     "levels.slugHelp": "Lowercase letters, digits and '-'. Used in catalogue files (level_prices) and the CLI; it cannot be changed.",
     "levels.nameEn": "Name (English)",

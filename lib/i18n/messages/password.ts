@@ -9,7 +9,8 @@ export const password = defineMessages(
     "password.new": "New password (at least 10 characters)",
     "password.confirm": "New password again",
     "password.submit": "Change password",
-    "password.required": "Your password was generated at the first start and shown on its terminal. Choose your own before using the console; the current password is the generated one.",
+    "password.required":
+      "Your password was generated at the first start and shown on its terminal. Choose your own before using the console; the current password is the generated one.",
   },
   {
     "password.title": "修改密码",

@@ -123,7 +123,8 @@ export const portal = defineMessages(
     "portal.keys.sent": "Queued to be sent again.",
     "portal.keys.none": "No API keys yet.",
     "portal.topUps.title": "Top-up requests",
-    "portal.topUps.help": "Transfer the amount to your supplier, then ask for the points here with the transfer reference. An administrator credits them after checking the transfer.",
+    "portal.topUps.help":
+      "Transfer the amount to your supplier, then ask for the points here with the transfer reference. An administrator credits them after checking the transfer.",
     "portal.topUps.amount": "Amount",
     "portal.topUps.reference": "Transfer reference",
     "portal.topUps.submit": "Request top-up",

@@ -4,7 +4,8 @@ import { defineMessages } from "../define-messages";
 export const review = defineMessages(
   {
     "review.title": "Review queue",
-    "review.intro": "Orders whose upstream supplier gave no final answer in time. Check the upstream again, deliver with a payload, or fail and refund.",
+    "review.intro":
+      "Orders whose upstream supplier gave no final answer in time. Check the upstream again, deliver with a payload, or fail and refund.",
     "review.empty": "No orders are waiting for review.",
     "review.purchase": "Upstream purchase",
     "review.connection": "Supplier",

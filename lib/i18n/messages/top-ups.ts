@@ -5,7 +5,8 @@ export const topUps = defineMessages(
   {
     "topUps.nav": "Top-ups",
     "topUps.title": "Top-up requests",
-    "topUps.help": "Buyers ask for points against a bank transfer in the portal. Check the transfer, then approve (the points are credited through the ledger) or reject with a reason the buyer sees.",
+    "topUps.help":
+      "Buyers ask for points against a bank transfer in the portal. Check the transfer, then approve (the points are credited through the ledger) or reject with a reason the buyer sees.",
     "topUps.buyer": "Buyer",
     "topUps.amount": "Amount",
     "topUps.reference": "Transfer reference",

@@ -31,7 +31,8 @@ export const upstream = defineMessages(
     "upstream.ok": "OK",
     "upstream.failed": "failed",
     "upstream.held": "Held for their price",
-    "upstream.heldIntro": "An imported price of 0.00, or one more than 50 % below the last import, keeps the product off sale until you accept it. Accepting sells it at the imported price.",
+    "upstream.heldIntro":
+      "An imported price of 0.00, or one more than 50 % below the last import, keeps the product off sale until you accept it. Accepting sells it at the imported price.",
     "upstream.heldNone": "No product is held.",
     "upstream.heldCount": "Held {n} product(s) for their price:",
     "upstream.heldPrices": "Prices it would sell at",
@@ -42,7 +43,8 @@ export const upstream = defineMessages(
     "upstream.maxCostAmount": "Maximum cost",
     "upstream.maxCostHelp": "An upstream charging more per unit sends the order to review. Empty: the price the buyer paid.",
     "sources.title": "Sources of {sku}",
-    "sources.intro": "Orders try these in turn: our own card keys first, then the upstream SKUs by the policy. A source refused for certain moves the order on; an unknown outcome is resolved first (decision 0042).",
+    "sources.intro":
+      "Orders try these in turn: our own card keys first, then the upstream SKUs by the policy. A source refused for certain moves the order on; an unknown outcome is resolved first (decision 0042).",
     "sources.link": "Sources",
     "sources.policy": "Policy",
     "sources.policyHelp": "priority: list order; cheapest: lowest last known cost among sources with stock",
@@ -107,7 +109,8 @@ export const upstream = defineMessages(
     "upstream.maxCostAmount": "最高成本",
     "upstream.maxCostHelp": "上游单件收费高于此值时订单进入待审核。留空：买家支付的价格。",
     "sources.title": "{sku} 的货源",
-    "sources.intro": "订单依次尝试这些货源：先用自有卡密，再按策略使用上游 SKU。明确被拒绝时转到下一个货源；结果未知时先查明结果（决策 0042）。",
+    "sources.intro":
+      "订单依次尝试这些货源：先用自有卡密，再按策略使用上游 SKU。明确被拒绝时转到下一个货源；结果未知时先查明结果（决策 0042）。",
     "sources.link": "货源",
     "sources.policy": "策略",
     "sources.policyHelp": "priority：按列表顺序；cheapest：有库存的货源中最近已知成本最低者",

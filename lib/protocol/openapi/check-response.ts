@@ -32,7 +32,8 @@ export function responseChecker(doc: OpenApiDocument = openApiDocument()) {
   const routes: Route[] = [];
   for (const [template, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)) {
     const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`);
-    for (const [method, op] of Object.entries(item)) routes.push({ method: method.toUpperCase(), re, template, operationId: op.operationId });
+    for (const [method, op] of Object.entries(item))
+      routes.push({ method: method.toUpperCase(), re, template, operationId: op.operationId });
   }
   const compiled = new Map<string, ValidateFunction>();
   const validator = (pointer: string) => {
@@ -67,14 +68,17 @@ export function responseChecker(doc: OpenApiDocument = openApiDocument()) {
       let pointer: string | null;
       if (route) {
         const responses = doc.paths[route.template][route.method.toLowerCase()].responses as Record<string, unknown>;
-        if (!responses[String(status)]) return { operationId: route.operationId, problems: [`${where}: status ${status} is not documented for ${route.operationId}`] };
+        if (!responses[String(status)])
+          return { operationId: route.operationId, problems: [`${where}: status ${status} is not documented for ${route.operationId}`] };
         pointer = `/paths/${ptr(route.template)}/${route.method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
       } else {
         pointer = generic(status);
-        if (!pointer) return { operationId: null, problems: [`${where}: no documented operation answers this${pathKnown ? " method" : " path"}`] };
+        if (!pointer)
+          return { operationId: null, problems: [`${where}: no documented operation answers this${pathKnown ? " method" : " path"}`] };
       }
       const problems: string[] = [];
-      if (!/^application\/json\b/i.test(contentType ?? "")) problems.push(`${where}: Content-Type is ${JSON.stringify(contentType)}, not application/json`);
+      if (!/^application\/json\b/i.test(contentType ?? ""))
+        problems.push(`${where}: Content-Type is ${JSON.stringify(contentType)}, not application/json`);
       let body: unknown;
       try {
         body = JSON.parse(bodyText);
@@ -83,7 +87,8 @@ export function responseChecker(doc: OpenApiDocument = openApiDocument()) {
       }
       const validate = validator(pointer);
       if (!validate(body)) {
-        for (const e of validate.errors ?? []) problems.push(`${where}: ${e.instancePath || "(body)"} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
+        for (const e of validate.errors ?? [])
+          problems.push(`${where}: ${e.instancePath || "(body)"} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
       }
       return { operationId: route?.operationId ?? null, problems };
     },

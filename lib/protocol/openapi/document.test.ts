@@ -31,7 +31,11 @@ describe("issue 11.1: the OpenAPI document", () => {
       }
     }
     expect(Object.keys(doc.paths)).toHaveLength(4 * 9 + 2); // the seven of section 4, the balance statement (0019), after-sales (0043), the Profile U catalogue webhook (0022)
-    expect(Object.values(doc.components.securitySchemes).map((s) => (s as { name: string }).name)).toEqual(["Svc-Api-Key", "Svc-Timestamp", "Svc-Signature"]);
+    expect(Object.values(doc.components.securitySchemes).map((s) => (s as { name: string }).name)).toEqual([
+      "Svc-Api-Key",
+      "Svc-Timestamp",
+      "Svc-Signature",
+    ]);
     expect(doc.components.securitySchemes.SvcSignature.description).toMatch(/HMAC-SHA256[\s\S]*signature\s+[0-9a-f]{64}/);
   });
 
@@ -48,7 +52,9 @@ describe("issue 11.1: the OpenAPI document", () => {
       expect(path.get).toBeDefined();
       expect(JSON.stringify(path.post.responses["409"])).toMatch(/after_sales_closed[\s\S]*line_already_claimed/);
     }
-    expect(doc.paths["/v1/provider/orders/{id}/after-sales"].post.requestBody.content["application/json"].schema.additionalProperties).toBe(false); // D17
+    expect(doc.paths["/v1/provider/orders/{id}/after-sales"].post.requestBody.content["application/json"].schema.additionalProperties).toBe(
+      false,
+    ); // D17
   });
 
   it("D3: amounts are strings with a two-decimal pattern", () => {
@@ -75,14 +81,25 @@ describe("issue 11.1: the OpenAPI document", () => {
     expect(doc.paths["/api/v1/upstream/orders"].post.responses["403"]).toBeUndefined();
     expect(doc.paths["/api/v1/upstream/ping"].get.responses["429"].headers["Retry-After"]).toBeDefined();
     expect(doc.components.responses.NotFound.content["application/json"].schema.properties.error_code.enum).toEqual(["not_found"]);
-    expect(doc.components.responses.MethodNotAllowed.content["application/json"].schema.properties.error_code.enum).toEqual(["method_not_allowed"]);
+    expect(doc.components.responses.MethodNotAllowed.content["application/json"].schema.properties.error_code.enum).toEqual([
+      "method_not_allowed",
+    ]);
   });
 });
 
 describe("issue 11.1: the response check can fail", () => {
   const c = responseChecker();
-  const ping = { ok: true, site_name: "s", provider_type: "SVC_KEY", protocol_version: "1.0", instance_id: "5b0e1a52-4c1e-4b8e-9f5e-2d7f6f0b1c3a",
-    user_id: "5b0e1a52-4c1e-4b8e-9f5e-2d7f6f0b1c3b", balance: "10.00", currency: "CNY", member_level: { id: 1, slug: "default", name: { "zh-CN": "", en: "" } } };
+  const ping = {
+    ok: true,
+    site_name: "s",
+    provider_type: "SVC_KEY",
+    protocol_version: "1.0",
+    instance_id: "5b0e1a52-4c1e-4b8e-9f5e-2d7f6f0b1c3a",
+    user_id: "5b0e1a52-4c1e-4b8e-9f5e-2d7f6f0b1c3b",
+    balance: "10.00",
+    currency: "CNY",
+    member_level: { id: 1, slug: "default", name: { "zh-CN": "", en: "" } },
+  };
 
   it("accepts a correct body and rejects an amount as a number, a missing field and an undocumented status", () => {
     const json = "application/json; charset=utf-8";

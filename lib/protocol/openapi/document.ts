@@ -42,23 +42,45 @@ function parameters(profile: Profile, op: Operation): Json[] {
   const out: Json[] = [];
   if (op.pathId) {
     const what = op.pathId === "product" ? "product id" : "order_id";
-    out.push({ name: "id", in: "path", required: true, description: `${what}; not a positive integer: 400 bad_request`, schema: { type: "integer", minimum: 1, maximum: INT4_MAX } });
+    out.push({
+      name: "id",
+      in: "path",
+      required: true,
+      description: `${what}; not a positive integer: 400 bad_request`,
+      schema: { type: "integer", minimum: 1, maximum: INT4_MAX },
+    });
   }
   if (op.query) {
     const strict = profile === "P" ? "out of range or malformed: 400 bad_request (D10)" : "clamped; malformed means the default (D10)";
     out.push(
-      { name: "page", in: "query", description: `default 1; ${strict}`, schema: { type: "integer", minimum: 1, maximum: PAGE_MAX, default: 1 } },
-      { name: "page_size", in: "query", description: `default ${PAGE_SIZE_DEFAULT}; ${strict}`, schema: { type: "integer", minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT } },
+      {
+        name: "page",
+        in: "query",
+        description: `default 1; ${strict}`,
+        schema: { type: "integer", minimum: 1, maximum: PAGE_MAX, default: 1 },
+      },
+      {
+        name: "page_size",
+        in: "query",
+        description: `default ${PAGE_SIZE_DEFAULT}; ${strict}`,
+        schema: { type: "integer", minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT },
+      },
     );
     if (op.query === "products") {
       out.push(
-        { name: "include_inactive", in: "query", description: `true, false, 1 or 0; ${strict}`, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" } },
+        {
+          name: "include_inactive",
+          in: "query",
+          description: `true, false, 1 or 0; ${strict}`,
+          schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" },
+        },
         {
           name: "updated_after",
           in: "query",
           description:
             "Extension (incremental sync): only products whose updated_at is after this time, by (updated_at, id), with sync_token; " +
-            "RFC 3339 or Unix seconds. " + (profile === "P" ? "Malformed: 400 bad_request." : "Malformed: ignored."),
+            "RFC 3339 or Unix seconds. " +
+            (profile === "P" ? "Malformed: 400 bad_request." : "Malformed: ignored."),
           schema: { type: "string", examples: ["2026-11-22T08:00:00.000Z", "1795334400"] },
         },
       );
@@ -69,8 +91,18 @@ function parameters(profile: Profile, op: Operation): Json[] {
     const strict = profile === "P" ? "malformed, or from later than to: 400 bad_request" : "malformed: ignored";
     const time = { type: "string", examples: ["2026-11-22T08:00:00+08:00", "1795305600"] };
     out.push(
-      { name: "from", in: "query", description: `created_at at or after this: RFC 3339 with an offset, or Unix seconds; ${strict}`, schema: time },
-      { name: "to", in: "query", description: `created_at before this (exclusive): RFC 3339 with an offset, or Unix seconds; ${strict}`, schema: time },
+      {
+        name: "from",
+        in: "query",
+        description: `created_at at or after this: RFC 3339 with an offset, or Unix seconds; ${strict}`,
+        schema: time,
+      },
+      {
+        name: "to",
+        in: "query",
+        description: `created_at before this (exclusive): RFC 3339 with an offset, or Unix seconds; ${strict}`,
+        schema: time,
+      },
     );
   }
   return out;
@@ -99,8 +131,15 @@ function operationObject(profile: Profile, prefix: string, op: Operation): Json 
   if (op.body) {
     const name = op.key === "createOrder" ? `CreateOrderBody${profile}` : undefined;
     const schema = name ? { $ref: `#/components/schemas/${name}` } : schemaOf(op.body.schema, "input");
-    const strict = profile === "P" ? " Profile P is strict: unknown top-level fields are 400 bad_request, duplicate keys 400 invalid_json (D17)." : " Unknown top-level fields are ignored.";
-    o.requestBody = { required: op.body.required, description: `JSON object; the exact bytes are signed.${strict}`, content: { "application/json": { schema, ...exampleFor(op) } } };
+    const strict =
+      profile === "P"
+        ? " Profile P is strict: unknown top-level fields are 400 bad_request, duplicate keys 400 invalid_json (D17)."
+        : " Unknown top-level fields are ignored.";
+    o.requestBody = {
+      required: op.body.required,
+      description: `JSON object; the exact bytes are signed.${strict}`,
+      content: { "application/json": { schema, ...exampleFor(op) } },
+    };
   }
   return o;
 }
@@ -112,7 +151,11 @@ function exampleFor(op: Operation): Json {
 }
 
 const componentName = (profile: Profile, op: Operation) =>
-  op.key.startsWith("ping") ? "Account" : op.key === "listCategories" ? "Categories" : `${op.key[0].toUpperCase()}${op.key.slice(1)}Response${profile}`;
+  op.key.startsWith("ping")
+    ? "Account"
+    : op.key === "listCategories"
+      ? "Categories"
+      : `${op.key[0].toUpperCase()}${op.key.slice(1)}Response${profile}`;
 
 function components(): Json {
   const schemas: Json = {
@@ -134,7 +177,10 @@ function components(): Json {
       SvcSignature: { type: "apiKey", in: "header", name: HEADER_SIGNATURE, description: SIGNING_GUIDE },
     },
     responses: {
-      NotFound: { description: "404 `not_found`: no such endpoint under this prefix", content: { "application/json": { schema: schemaOf(errorBodySchema(["not_found"]), "output") } } },
+      NotFound: {
+        description: "404 `not_found`: no such endpoint under this prefix",
+        content: { "application/json": { schema: schemaOf(errorBodySchema(["not_found"]), "output") } },
+      },
       MethodNotAllowed: {
         description: "405 `method_not_allowed`: the endpoint exists but not with this method",
         content: { "application/json": { schema: schemaOf(errorBodySchema(["method_not_allowed"]), "output") } },
@@ -163,7 +209,10 @@ export function openApiDocument(): OpenApiDocument {
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
     tags: [
       { name: PROFILE_TAG.U, description: `Callbacks, lenient validation: \`${PROFILE_PREFIXES.U[0]}\` and \`${PROFILE_PREFIXES.U[1]}\`.` },
-      { name: PROFILE_TAG.P, description: `Polling, strict validation, replay protection: \`${PROFILE_PREFIXES.P[0]}\` and \`${PROFILE_PREFIXES.P[1]}\`.` },
+      {
+        name: PROFILE_TAG.P,
+        description: `Polling, strict validation, replay protection: \`${PROFILE_PREFIXES.P[0]}\` and \`${PROFILE_PREFIXES.P[1]}\`.`,
+      },
     ],
     paths,
     webhooks: {

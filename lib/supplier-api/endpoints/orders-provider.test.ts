@@ -58,9 +58,20 @@ describe("Profile P: create and read", () => {
     for (const prefix of ["/api/v1/provider", "/v1/provider"]) {
       const read = await call(api(buyer, prefix).get(`/orders/${created.body.order_id}`));
       expect(read.status).toBe(200);
-      expect(read.body).toMatchObject({ ok: true, order_id: created.body.order_id, status: "delivered", error_message: null, amount: "24.60" });
+      expect(read.body).toMatchObject({
+        ok: true,
+        order_id: created.body.order_id,
+        status: "delivered",
+        error_message: null,
+        amount: "24.60",
+      });
       expect(read.body.items).toEqual([{ product_id: product.id, sku_id: sku.id, quantity: 2, unit_price: "12.30", total_price: "24.60" }]);
-      expect(read.body.fulfillment).toEqual({ type: "card_key", status: "delivered", payload: keys.slice(0, 2).join("\n"), delivery_data: keys.slice(0, 2) });
+      expect(read.body.fulfillment).toEqual({
+        type: "card_key",
+        status: "delivered",
+        payload: keys.slice(0, 2).join("\n"),
+        delivery_data: keys.slice(0, 2),
+      });
     }
   });
 
@@ -75,10 +86,22 @@ describe("Profile P: create and read", () => {
     const { sku } = await makeProduct({
       fulfillmentType: "manual",
       stockQuantity: 10,
-      manualFormSchema: { fields: [{ key: "game_uid", type: "text", required: true, max_len: 20 }, { key: "region", type: "select", options: ["cn", "global"] }] },
+      manualFormSchema: {
+        fields: [
+          { key: "game_uid", type: "text", required: true, max_len: 20 },
+          { key: "region", type: "select", options: ["cn", "global"] },
+        ],
+      },
     });
     secretsInLogs.push("UID-SECRET-4711");
-    const created = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 3, manual_form_data: { game_uid: "  UID-SECRET-4711 ", region: "cn" } }));
+    const created = await call(
+      api().post("/orders", {
+        downstream_order_no: no(),
+        sku_id: sku.id,
+        quantity: 3,
+        manual_form_data: { game_uid: "  UID-SECRET-4711 ", region: "cn" },
+      }),
+    );
     expect(created.status).toBe(200);
     expect(created.body.status).toBe("processing");
     const read = await call(api().get(`/orders/${created.body.order_id}`));
@@ -89,12 +112,27 @@ describe("Profile P: create and read", () => {
     expect(order.manualFormData).toEqual({ game_uid: "UID-SECRET-4711", region: "cn" });
 
     // D33 errors name the field, never the value.
-    const bad = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, manual_form_data: { game_uid: "UID-SECRET-4711", region: "UID-SECRET-4711" } }));
+    const bad = await call(
+      api().post("/orders", {
+        downstream_order_no: no(),
+        sku_id: sku.id,
+        quantity: 1,
+        manual_form_data: { game_uid: "UID-SECRET-4711", region: "UID-SECRET-4711" },
+      }),
+    );
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ ok: false, error_code: "bad_request", error_message: "manual_form_data.region: is not one of the allowed options" });
-    const missing = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, manual_form_data: { region: "cn" } }));
+    expect(bad.body).toEqual({
+      ok: false,
+      error_code: "bad_request",
+      error_message: "manual_form_data.region: is not one of the allowed options",
+    });
+    const missing = await call(
+      api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, manual_form_data: { region: "cn" } }),
+    );
     expect(missing.body.error_message).toBe("manual_form_data.game_uid: is required");
-    const tooMany = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 8, manual_form_data: { game_uid: "x" } }));
+    const tooMany = await call(
+      api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 8, manual_form_data: { game_uid: "x" } }),
+    );
     expect(tooMany).toMatchObject({ status: 400, body: { error_code: "insufficient_stock" } });
   });
 
@@ -126,7 +164,10 @@ describe("Profile P: create and read", () => {
     // A create that failed left no order: its replay is a replay.
     const failed = JSON.stringify({ downstream_order_no: no(), sku_id: sku.id, quantity: 5 });
     expect((await call(api().post("/orders", failed, { timestamp: ts }))).body.error_code).toBe("insufficient_stock");
-    expect(await call(api().post("/orders", failed, { timestamp: ts }))).toMatchObject({ status: 409, body: { error_code: "replay_detected" } });
+    expect(await call(api().post("/orders", failed, { timestamp: ts }))).toMatchObject({
+      status: 409,
+      body: { error_code: "replay_detected" },
+    });
     const read = `/orders/${first.body.order_id}`;
     expect((await call(api().get(read, { timestamp: ts }))).status).toBe(200);
     expect(await call(api().get(read, { timestamp: ts }))).toMatchObject({ status: 409, body: { error_code: "replay_detected" } });
@@ -170,7 +211,10 @@ describe("Profile P: request validation (D17)", () => {
       expect(r.body.error_code).toBe("bad_request");
       expect(r.body.error_message).toContain(field);
     }
-    expect(await call(api().post("/orders", `{"downstream_order_no":"a","sku_id":${sku.id},"quantity":1,"quantity":2}`))).toMatchObject({ status: 400, body: { error_code: "invalid_json" } });
+    expect(await call(api().post("/orders", `{"downstream_order_no":"a","sku_id":${sku.id},"quantity":1,"quantity":2}`))).toMatchObject({
+      status: 400,
+      body: { error_code: "invalid_json" },
+    });
     expect(await call(api().post("/orders", "{not json"))).toMatchObject({ status: 400, body: { error_code: "invalid_json" } });
     expect(await call(api().post("/orders", "[1,2]"))).toMatchObject({ status: 400, body: { error_code: "bad_request" } });
     expect(await db().order.count({ where: { items: { some: { skuId: sku.id } } } })).toBe(0);
@@ -180,12 +224,21 @@ describe("Profile P: request validation (D17)", () => {
     const inactiveSku = await autoProduct(1, { skuActive: false });
     const inactiveProduct = await autoProduct(1, { isActive: false });
     for (const skuId of [2_000_000_000, inactiveSku.sku.id, inactiveProduct.sku.id]) {
-      expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: skuId, quantity: 1 }))).toMatchObject({ status: 400, body: { error_code: "sku_unavailable" } });
+      expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: skuId, quantity: 1 }))).toMatchObject({
+        status: 400,
+        body: { error_code: "sku_unavailable" },
+      });
     }
     const { sku } = await autoProduct(1);
-    expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 2 }))).toMatchObject({ status: 400, body: { error_code: "insufficient_stock" } });
+    expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 2 }))).toMatchObject({
+      status: 400,
+      body: { error_code: "insufficient_stock" },
+    });
     const poor = await makeBuyer({ pointsCents: 100n });
-    expect(await call(api(poor).post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }))).toMatchObject({ status: 400, body: { error_code: "insufficient_balance" } });
+    expect(await call(api(poor).post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }))).toMatchObject({
+      status: 400,
+      body: { error_code: "insufficient_balance" },
+    });
     expect(await db().order.count({ where: { credentialId: poor.id } })).toBe(0);
   });
 
@@ -193,7 +246,10 @@ describe("Profile P: request validation (D17)", () => {
     const { sku } = await autoProduct(1);
     await db().siteSettings.update({ where: { id: 1 }, data: { pointsDebitEnabled: false } });
     try {
-      expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }))).toMatchObject({ status: 403, body: { error_code: "points_disabled" } });
+      expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }))).toMatchObject({
+        status: 403,
+        body: { error_code: "points_disabled" },
+      });
     } finally {
       await db().siteSettings.update({ where: { id: 1 }, data: { pointsDebitEnabled: true } });
     }
@@ -206,13 +262,22 @@ describe("Profile P: cancel (D23)", () => {
     const created = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }));
     const path = `/orders/${created.body.order_id}/cancel`;
     for (const body of ["", "{}"]) {
-      expect(await call(api().post(path, body)), JSON.stringify(body)).toMatchObject({ status: 409, body: { ok: false, error_code: "cancel_not_allowed" } });
+      expect(await call(api().post(path, body)), JSON.stringify(body)).toMatchObject({
+        status: 409,
+        body: { ok: false, error_code: "cancel_not_allowed" },
+      });
     }
-    expect(await call(api(buyer, "/v1/provider").post(path, "{}"))).toMatchObject({ status: 409, body: { error_code: "cancel_not_allowed" } });
+    expect(await call(api(buyer, "/v1/provider").post(path, "{}"))).toMatchObject({
+      status: 409,
+      body: { error_code: "cancel_not_allowed" },
+    });
     expect(await call(api().post(path, { reason: "x" }))).toMatchObject({ status: 400, body: { error_code: "bad_request" } });
     const other = await makeBuyer();
     expect(await call(api(other).post(path, "{}"))).toMatchObject({ status: 404, body: { error_code: "order_not_found" } });
-    expect(await call(api().post("/orders/2000000000/cancel", "{}"))).toMatchObject({ status: 404, body: { error_code: "order_not_found" } });
+    expect(await call(api().post("/orders/2000000000/cancel", "{}"))).toMatchObject({
+      status: 404,
+      body: { error_code: "order_not_found" },
+    });
     expect(await call(api().post("/orders/abc/cancel", "{}"))).toMatchObject({ status: 400, body: { error_code: "bad_request" } });
     // Still delivered: nothing changed.
     expect((await db().order.findUniqueOrThrow({ where: { id: created.body.order_id as number } })).status).toBe("delivered");

@@ -39,11 +39,15 @@ describe("Profile U: create and read", () => {
   it("D19/D21: auto delivery answers delivered with the fulfilment (type card_key), titled items and no error_message", async () => {
     const { product, sku, keys } = await autoProduct(3, { deliveryFormat: "apple_account" });
     for (const prefix of ["/api/v1/upstream", "/v1/upstream"]) {
-      const created = await call(api(buyer, prefix).post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, unknown_field: "ignored" }));
+      const created = await call(
+        api(buyer, prefix).post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, unknown_field: "ignored" }),
+      );
       expect(created.status).toBe(200);
       expect(created.body).toMatchObject({ ok: true, status: "delivered", amount: "5.00", currency: "CNY", trace_id: "" });
       expect(created.body).not.toHaveProperty("error_message");
-      expect(created.body.items).toEqual([{ product_id: product.id, sku_id: sku.id, title: product.title, quantity: 1, unit_price: "5.00", total_price: "5.00" }]);
+      expect(created.body.items).toEqual([
+        { product_id: product.id, sku_id: sku.id, title: product.title, quantity: 1, unit_price: "5.00", total_price: "5.00" },
+      ]);
       const f = created.body.fulfillment as { type: string; payload: string; delivery_data: string[]; status: string };
       expect(f.type).toBe("card_key");
       expect(f.status).toBe("delivered");
@@ -57,11 +61,16 @@ describe("Profile U: create and read", () => {
 
   it("manual products answer processing without fulfilment and decrement the stock number", async () => {
     const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 4 });
-    const created = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 4, manual_form_data: { reserved: "x" } }));
+    const created = await call(
+      api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 4, manual_form_data: { reserved: "x" } }),
+    );
     expect(created.body).toMatchObject({ status: "processing" });
     expect(created.body).not.toHaveProperty("fulfillment");
     expect((await db().sku.findUniqueOrThrow({ where: { id: sku.id } })).stockQuantity).toBe(0);
-    expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }))).toMatchObject({ status: 400, body: { error_code: "insufficient_stock" } });
+    expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }))).toMatchObject({
+      status: 400,
+      body: { error_code: "insufficient_stock" },
+    });
   });
 
   it("D18: identical requests (U has no replay protection) return the original order; a different callback_url is 409", async () => {
@@ -78,23 +87,42 @@ describe("Profile U: create and read", () => {
 
   it("D26/D29: callback_url is checked at creation and a delivered order stores its callback", async () => {
     const { sku, keys } = await autoProduct(2);
-    for (const callback_url of ["http://127.0.0.1:9/cb", "http://10.0.0.8/cb", "http://169.254.169.254/", "http://[::ffff:192.168.0.1]/", "ftp://93.184.216.34/"]) {
+    for (const callback_url of [
+      "http://127.0.0.1:9/cb",
+      "http://10.0.0.8/cb",
+      "http://169.254.169.254/",
+      "http://[::ffff:192.168.0.1]/",
+      "ftp://93.184.216.34/",
+    ]) {
       const r = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, callback_url }));
       expect(r, callback_url).toMatchObject({ status: 400, body: { error_code: "bad_request" } });
       expect(String(r.body.error_message)).toContain("callback_url");
     }
-    const created = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, callback_url: "https://93.184.216.34/hook" }));
+    const created = await call(
+      api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, callback_url: "https://93.184.216.34/hook" }),
+    );
     const cb = await db().callback.findFirstOrThrow({ where: { orderId: created.body.order_id as number } });
     expect(cb.url).toBe("https://93.184.216.34/hook");
     const payload = JSON.parse(openCallbackBody(cb.body));
-    expect(payload).toMatchObject({ event: "order.updated", order_id: created.body.order_id, status: "delivered", fulfillment: created.body.fulfillment });
+    expect(payload).toMatchObject({
+      event: "order.updated",
+      order_id: created.body.order_id,
+      status: "delivered",
+      fulfillment: created.body.fulfillment,
+    });
     expect(keys).toContain((payload.fulfillment as { payload: string }).payload);
   });
 
   it("D32/D24: inactive product → 400 product_unavailable; unknown SKU → sku_unavailable; points disabled → 400 bad_request", async () => {
     const inactive = await autoProduct(1, { isActive: false });
-    expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: inactive.sku.id, quantity: 1 }))).toMatchObject({ status: 400, body: { error_code: "product_unavailable" } });
-    expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: 2_000_000_000, quantity: 1 }))).toMatchObject({ status: 400, body: { error_code: "sku_unavailable" } });
+    expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: inactive.sku.id, quantity: 1 }))).toMatchObject({
+      status: 400,
+      body: { error_code: "product_unavailable" },
+    });
+    expect(await call(api().post("/orders", { downstream_order_no: no(), sku_id: 2_000_000_000, quantity: 1 }))).toMatchObject({
+      status: 400,
+      body: { error_code: "sku_unavailable" },
+    });
     const { sku } = await autoProduct(1);
     await db().siteSettings.update({ where: { id: 1 }, data: { pointsDebitEnabled: false } });
     try {
@@ -124,11 +152,23 @@ describe("Profile U: create and read", () => {
     const { sku } = await autoProduct(1);
     const created = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }));
     const other = await makeBuyer();
-    expect(await call(api(other).get(`/orders/${created.body.order_id}`))).toMatchObject({ status: 404, body: { error_code: "order_not_found" } });
+    expect(await call(api(other).get(`/orders/${created.body.order_id}`))).toMatchObject({
+      status: 404,
+      body: { error_code: "order_not_found" },
+    });
     expect(await call(api().get(`/orders/x1`))).toMatchObject({ status: 400, body: { error_code: "bad_request" } });
-    expect(await call(api().post(`/orders/${created.body.order_id}/cancel`, "{}"))).toMatchObject({ status: 409, body: { error_code: "cancel_not_allowed" } });
-    expect(await call(api(buyer, "/v1/upstream").post(`/orders/${created.body.order_id}/cancel`))).toMatchObject({ status: 409, body: { error_code: "cancel_not_allowed" } });
-    expect(await call(api(other).post(`/orders/${created.body.order_id}/cancel`, "{}"))).toMatchObject({ status: 404, body: { error_code: "order_not_found" } });
+    expect(await call(api().post(`/orders/${created.body.order_id}/cancel`, "{}"))).toMatchObject({
+      status: 409,
+      body: { error_code: "cancel_not_allowed" },
+    });
+    expect(await call(api(buyer, "/v1/upstream").post(`/orders/${created.body.order_id}/cancel`))).toMatchObject({
+      status: 409,
+      body: { error_code: "cancel_not_allowed" },
+    });
+    expect(await call(api(other).post(`/orders/${created.body.order_id}/cancel`, "{}"))).toMatchObject({
+      status: 404,
+      body: { error_code: "order_not_found" },
+    });
   });
 
   it("the server's output never contains card keys or the API secret", () => {

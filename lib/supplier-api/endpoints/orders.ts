@@ -47,7 +47,8 @@ export const createOrderEndpoint = defineEndpoint({
 /** Section 4.6, D20: own orders only; anything else is 404 order_not_found; a non-numeric id is 400. */
 export const readOrderEndpoint = defineEndpoint({
   ...ENDPOINTS.getOrder,
-  handler: async (ctx) => orderReadWire(ctx.profile, await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id) })),
+  handler: async (ctx) =>
+    orderReadWire(ctx.profile, await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id) })),
 });
 
 /** Section 4.7, D23: never cancellable; 409 cancel_not_allowed for an own order, else 404. */

@@ -35,7 +35,8 @@ beforeAll(async () => {
   const auto = await makeProduct({ priceCents: 500n, cardKeys: cardKeysFor("STMT", 4) });
   const manual = await makeProduct({ fulfillmentType: "manual", priceCents: 300n, stockQuantity: 5 });
   const create = async (creds: Buyer, prefix: string, skuId: number, quantity: number) =>
-    (await jsonReply(supplierClient(server.baseUrl, prefix, creds).post("/orders", { downstream_order_no: no(), sku_id: skuId, quantity }))).body;
+    (await jsonReply(supplierClient(server.baseUrl, prefix, creds).post("/orders", { downstream_order_no: no(), sku_id: skuId, quantity })))
+      .body;
   const u = await create(buyer, "/api/v1/upstream", auto.sku.id, 2); // -10.00, delivered at once
   expect(u.status).toBe("delivered");
   orders.autoU = u.order_id as number;
@@ -55,11 +56,15 @@ afterAll(async () => {
 /** Unknown parameters are ignored; `n` keeps two identical P queries in one second from being replays (D8). */
 async function statement(prefix: string, query = "", creds: Buyer = buyer) {
   const sep = query ? "&" : "";
-  return jsonReply(supplierClient(server.baseUrl, prefix, creds).get(`/statement?${query}${sep}n=${++seq}`)) as Promise<{ status: number; body: StatementWire & Record<string, unknown> }>;
+  return jsonReply(supplierClient(server.baseUrl, prefix, creds).get(`/statement?${query}${sep}n=${++seq}`)) as Promise<{
+    status: number;
+    body: StatementWire & Record<string, unknown>;
+  }>;
 }
 
 const cents = (items: Item[]) => items.reduce((s, i) => s + parseAmount(i.amount), 0n);
-const ledgerIds = async (userId: string) => (await db().pointsLedger.findMany({ where: { userId }, orderBy: { id: "desc" }, select: { id: true } })).map((r) => Number(r.id));
+const ledgerIds = async (userId: string) =>
+  (await db().pointsLedger.findMany({ where: { userId }, orderBy: { id: "desc" }, select: { id: true } })).map((r) => Number(r.id));
 
 describe("balance statement: the ledger of the key's own user", () => {
   it("both profiles, all four prefixes: newest first, amounts are signed two-decimal strings adding up to the balance, each row typed", async () => {
@@ -76,7 +81,9 @@ describe("balance statement: the ledger of the key's own user", () => {
       }
       // Running totals: each row's balance_after is the next older one's plus its amount.
       expect(body.items[0].balance_after).toBe(body.balance);
-      body.items.slice(0, -1).forEach((i, k) => expect(parseAmount(i.balance_after)).toBe(parseAmount(body.items[k + 1].balance_after) + parseAmount(i.amount)));
+      body.items
+        .slice(0, -1)
+        .forEach((i, k) => expect(parseAmount(i.balance_after)).toBe(parseAmount(body.items[k + 1].balance_after) + parseAmount(i.amount)));
       expect(body.items.map(({ type, amount, order_id, note }) => ({ type, amount, order_id, note }))).toEqual([
         { type: "adjustment", amount: "-2.25", order_id: null, note: "cli: correction" },
         { type: "adjustment", amount: "7.50", order_id: null, note: "admin: goodwill" },
@@ -148,8 +155,12 @@ describe("balance statement: the ledger of the key's own user", () => {
       const second = Math.floor(at / 1000);
       expect((await statement(prefix, `page_size=100&from=${second}`)).body.items).toEqual(since(second * 1000));
       expect((await statement(prefix, `page_size=100&to=${second}`)).body.items).toEqual(before(second * 1000));
-      const window = (await statement(prefix, `page_size=100&from=${encodeURIComponent(pivot.created_at)}&to=${encodeURIComponent(all[1].created_at)}`)).body;
-      expect(window.items).toEqual(all.filter((i) => Date.parse(i.created_at) >= at && Date.parse(i.created_at) < Date.parse(all[1].created_at)));
+      const window = (
+        await statement(prefix, `page_size=100&from=${encodeURIComponent(pivot.created_at)}&to=${encodeURIComponent(all[1].created_at)}`)
+      ).body;
+      expect(window.items).toEqual(
+        all.filter((i) => Date.parse(i.created_at) >= at && Date.parse(i.created_at) < Date.parse(all[1].created_at)),
+      );
     }
     const client = createSupplierClient({ baseUrl: server.baseUrl, apiKey: buyer.apiKey, apiSecret: buyer.apiSecret, profile: "P" });
     const typed = await client.statement({ from: new Date(at), page_size: 100 });

@@ -19,20 +19,44 @@ import { Int4IdSchema } from "@/lib/protocol/ids";
 // (lib/alerts), which validate again and audit.
 
 const Text = z.string().max(2000).optional();
-const ChannelForm = z.object({ kind: z.string(), name: Text, botToken: Text, chatId: Text, apiBase: Text, smtpUrl: Text, from: Text, to: Text, url: Text });
+const ChannelForm = z.object({
+  kind: z.string(),
+  name: Text,
+  botToken: Text,
+  chatId: Text,
+  apiBase: Text,
+  smtpUrl: Text,
+  from: Text,
+  to: Text,
+  url: Text,
+});
 const blank = (s: string | undefined) => (s?.trim() ? s.trim() : undefined);
 
 export async function addChannelAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(ChannelForm, form, async (f, { admin, t }) => {
     const name = blank(f.name);
-    const input = (f.kind === "telegram"
-      ? { kind: f.kind, name, botToken: f.botToken ?? "", chatId: f.chatId ?? "", apiBase: blank(f.apiBase) }
-      : f.kind === "email"
-        ? { kind: f.kind, name, smtpUrl: f.smtpUrl ?? "", from: f.from ?? "", to: (f.to ?? "").split(",").map((s) => s.trim()).filter(Boolean) }
-        : { kind: f.kind, name, url: f.url ?? "" }) as ChannelInput;
+    const input = (
+      f.kind === "telegram"
+        ? { kind: f.kind, name, botToken: f.botToken ?? "", chatId: f.chatId ?? "", apiBase: blank(f.apiBase) }
+        : f.kind === "email"
+          ? {
+              kind: f.kind,
+              name,
+              smtpUrl: f.smtpUrl ?? "",
+              from: f.from ?? "",
+              to: (f.to ?? "")
+                .split(",")
+                .map((s) => s.trim())
+                .filter(Boolean),
+            }
+          : { kind: f.kind, name, url: f.url ?? "" }
+    ) as ChannelInput;
     const added = await addAlertChannel(input, { actor: adminActor(admin) });
     revalidatePath("/admin/alerts");
-    return { ok: true, message: added.signing ? t("alerts.addedWebhook", { keyId: added.signing.key_id, secret: added.signing.secret }) : t("alerts.added") };
+    return {
+      ok: true,
+      message: added.signing ? t("alerts.addedWebhook", { keyId: added.signing.key_id, secret: added.signing.secret }) : t("alerts.added"),
+    };
   });
 }
 
@@ -54,7 +78,10 @@ export async function removeChannelAction(_prev: ActionState, form: FormData): P
 
 /** The channel's rules form: one toggle per event kind; only the changed ones are written. */
 export async function setChannelRulesAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const schema = z.object({ id: Int4IdSchema, ...Object.fromEntries(ALERT_KIND_NAMES.map((k) => [k, z.enum(["true", "false"]).optional()])) });
+  const schema = z.object({
+    id: Int4IdSchema,
+    ...Object.fromEntries(ALERT_KIND_NAMES.map((k) => [k, z.enum(["true", "false"]).optional()])),
+  });
   return runAdminAction(schema, form, async (f, { admin, t }) => {
     const channelId = f.id as number;
     const current = (await listAlertChannels()).find((c) => c.id === channelId);

@@ -10,7 +10,15 @@ import { listAlertChannels } from "@/lib/alerts/list-channels";
 import { listAlerts } from "@/lib/alerts/list-alerts";
 import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
-import { addChannelAction, removeChannelAction, setChannelRulesAction, setSkuThresholdAction, setThresholdsAction, setUpstreamBalanceAction, testChannelAction } from "./actions";
+import {
+  addChannelAction,
+  removeChannelAction,
+  setChannelRulesAction,
+  setSkuThresholdAction,
+  setThresholdsAction,
+  setUpstreamBalanceAction,
+  testChannelAction,
+} from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -39,20 +47,36 @@ export default async function AlertsPage() {
         {channels.map((c) => (
           <div key={c.id} className="queue-item" data-testid={`alert-channel-${c.id}`}>
             <dl className="kv">
-              <dt>{t("common.name")}</dt><dd>#{c.id} {c.name}</dd>
-              <dt>{t("alerts.kind")}</dt><dd>{c.kind}</dd>
-              <dt>{t("alerts.target")}</dt><dd>{target(c)}</dd>
-              <dt>{t("common.status")}</dt><dd>{c.failing ? t("alerts.failing") : t("alerts.working")}</dd>
-              <dt>{t("alerts.lastOk")}</dt><dd>{c.last_ok_at ? formatDateTime(new Date(c.last_ok_at)) : "—"}</dd>
-              <dt>{t("alerts.lastError")}</dt><dd>{c.last_error_at ? `${formatDateTime(new Date(c.last_error_at))} · ${c.last_error ?? ""}` : "—"}</dd>
+              <dt>{t("common.name")}</dt>
+              <dd>
+                #{c.id} {c.name}
+              </dd>
+              <dt>{t("alerts.kind")}</dt>
+              <dd>{c.kind}</dd>
+              <dt>{t("alerts.target")}</dt>
+              <dd>{target(c)}</dd>
+              <dt>{t("common.status")}</dt>
+              <dd>{c.failing ? t("alerts.failing") : t("alerts.working")}</dd>
+              <dt>{t("alerts.lastOk")}</dt>
+              <dd>{c.last_ok_at ? formatDateTime(new Date(c.last_ok_at)) : "—"}</dd>
+              <dt>{t("alerts.lastError")}</dt>
+              <dd>{c.last_error_at ? `${formatDateTime(new Date(c.last_error_at))} · ${c.last_error ?? ""}` : "—"}</dd>
             </dl>
-            <ActionForm action={testChannelAction} submitLabel={t("alerts.test")} variant="plain" keepValues testId={`test-channel-${c.id}`}>
+            <ActionForm
+              action={testChannelAction}
+              submitLabel={t("alerts.test")}
+              variant="plain"
+              keepValues
+              testId={`test-channel-${c.id}`}
+            >
               <HiddenField name="id" value={String(c.id)} />
             </ActionForm>
             <ActionForm action={setChannelRulesAction} submitLabel={t("common.save")} variant="plain" testId={`rules-${c.id}`}>
               <HiddenField name="id" value={String(c.id)} />
               <p>{t("alerts.rules")}</p>
-              {ALERT_KIND_NAMES.map((k) => <Toggle key={k} name={k} label={k} defaultChecked={c.rules[k]} />)}
+              {ALERT_KIND_NAMES.map((k) => (
+                <Toggle key={k} name={k} label={k} defaultChecked={c.rules[k]} />
+              ))}
             </ActionForm>
             <ActionForm action={removeChannelAction} submitLabel={t("alerts.remove")} variant="danger" testId={`remove-channel-${c.id}`}>
               <HiddenField name="id" value={String(c.id)} />
@@ -65,7 +89,13 @@ export default async function AlertsPage() {
         <ActionForm action={addChannelAction} submitLabel={t("alerts.add")} testId="add-channel-form">
           <div className="field">
             <label htmlFor="f-kind">{t("alerts.kind")}</label>
-            <select id="f-kind" name="kind" defaultValue="telegram">{CHANNEL_KINDS.map((k) => <option key={k} value={k}>{k}</option>)}</select>
+            <select id="f-kind" name="kind" defaultValue="telegram">
+              {CHANNEL_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
             <div className="help">{t("alerts.kindHelp")}</div>
           </div>
           <TextField name="name" label={t("common.name")} />
@@ -82,7 +112,13 @@ export default async function AlertsPage() {
       <Card title={t("alerts.thresholds")}>
         <ActionForm action={setThresholdsAction} submitLabel={t("common.save")} keepValues testId="thresholds-form">
           {ALERT_KIND_NAMES.filter(hasThreshold).map((k) => (
-            <TextField key={k} name={k} label={`${k} (${ALERT_KINDS[k].threshold.unit})`} defaultValue={thresholds[k]} inputMode="numeric" />
+            <TextField
+              key={k}
+              name={k}
+              label={`${k} (${ALERT_KINDS[k].threshold.unit})`}
+              defaultValue={thresholds[k]}
+              inputMode="numeric"
+            />
           ))}
         </ActionForm>
       </Card>
@@ -114,9 +150,20 @@ export default async function AlertsPage() {
           ]}
           rows={history.map((r, i) => ({
             id: `${r.id}-${i}`,
-            cells: { time: formatDateTime(new Date(r.created_at)), event: r.title, text: r.text, channel: r.channel ?? "—", state: r.state, error: r.error ?? "" },
+            cells: {
+              time: formatDateTime(new Date(r.created_at)),
+              event: r.title,
+              text: r.text,
+              channel: r.channel ?? "—",
+              state: r.state,
+              error: r.error ?? "",
+            },
           }))}
-          total={history.length} pager={false} page={1} pageSize={Math.max(history.length, 1)} labels={labels}
+          total={history.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(history.length, 1)}
+          labels={labels}
         />
       </Card>
     </>

@@ -29,7 +29,10 @@ export async function createApiKeyAction(_prev: ActionState, form: FormData): Pr
       ok: true,
       message: t("common.saved"),
       revealNote: t("apiKeys.secretOnce"),
-      reveal: [{ label: t("apiKeys.key"), value: key.apiKey }, { label: t("apiKeys.secret"), value: key.apiSecret }],
+      reveal: [
+        { label: t("apiKeys.key"), value: key.apiKey },
+        { label: t("apiKeys.secret"), value: key.apiSecret },
+      ],
     };
   });
 }
@@ -55,7 +58,10 @@ export async function rotateApiKeyAction(_prev: ActionState, form: FormData): Pr
       ok: true,
       message: t("common.saved"),
       revealNote: t("apiKeys.rotated"),
-      reveal: [{ label: t("apiKeys.key"), value: key.apiKey }, { label: t("apiKeys.secret"), value: key.apiSecret }],
+      reveal: [
+        { label: t("apiKeys.key"), value: key.apiKey },
+        { label: t("apiKeys.secret"), value: key.apiSecret },
+      ],
     };
   });
 }

@@ -25,13 +25,25 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
     <>
       <PageHeader title={t("apiKeys.title")} />
       <Card title={t("apiKeys.create")}>
-        <ActionForm action={createApiKeyAction} submitLabel={t("apiKeys.create")} copyLabel={t("common.copy")} copiedLabel={t("common.copied")} testId="create-key-form">
+        <ActionForm
+          action={createApiKeyAction}
+          submitLabel={t("apiKeys.create")}
+          copyLabel={t("common.copy")}
+          copiedLabel={t("common.copied")}
+          testId="create-key-form"
+        >
           <TextField name="email" type="email" label={t("apiKeys.forUser")} defaultValue={one(params, "email")} required />
           <TextField name="name" label={t("common.name")} />
         </ActionForm>
       </Card>
       <Card title={t("apiKeys.rotate")}>
-        <ActionForm action={rotateApiKeyAction} submitLabel={t("apiKeys.rotate")} copyLabel={t("common.copy")} copiedLabel={t("common.copied")} testId="rotate-key-form">
+        <ActionForm
+          action={rotateApiKeyAction}
+          submitLabel={t("apiKeys.rotate")}
+          copyLabel={t("common.copy")}
+          copiedLabel={t("common.copied")}
+          testId="rotate-key-form"
+        >
           <TextField name="apiKey" id="rotate-apiKey" label={t("apiKeys.key")} placeholder="sk_…" required autoComplete="off" />
         </ActionForm>
       </Card>
@@ -48,17 +60,34 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
           { id: "createdAt", header: t("common.created"), sortable: true },
           { id: "actions", header: t("common.actions") },
         ]}
-        rows={apiKeyRows(rows.map((k) => ({
-          id: k.id, apiKey: k.apiKey, name: k.name, isActive: k.isActive, owner: k.user,
-          lastUsed: k.lastUsedAt ? formatDateTime(k.lastUsedAt) : t("apiKeys.never"), created: formatDateTime(k.createdAt),
-        })), { active: t("apiKeys.active"), disabled: t("apiKeys.disabled"), disable: t("apiKeys.disable") }, disableApiKeyAction).map((row, i) => ({
+        rows={apiKeyRows(
+          rows.map((k) => ({
+            id: k.id,
+            apiKey: k.apiKey,
+            name: k.name,
+            isActive: k.isActive,
+            owner: k.user,
+            lastUsed: k.lastUsedAt ? formatDateTime(k.lastUsedAt) : t("apiKeys.never"),
+            created: formatDateTime(k.createdAt),
+          })),
+          { active: t("apiKeys.active"), disabled: t("apiKeys.disabled"), disable: t("apiKeys.disable") },
+          disableApiKeyAction,
+        ).map((row, i) => ({
           ...row,
           cells: {
             ...row.cells,
-            webhook: catalogWebhookCell({ apiKey: rows[i].apiKey, url: rows[i].catalogWebhook?.url ?? null }, { none: "—", remove: t("apiKeys.removeWebhook") }, removeCatalogWebhookAction),
+            webhook: catalogWebhookCell(
+              { apiKey: rows[i].apiKey, url: rows[i].catalogWebhook?.url ?? null },
+              { none: "—", remove: t("apiKeys.removeWebhook") },
+              removeCatalogWebhookAction,
+            ),
           },
         }))}
-        total={total} page={paging.page} pageSize={paging.pageSize} sort={paging.sort} dir={paging.dir}
+        total={total}
+        page={paging.page}
+        pageSize={paging.pageSize}
+        sort={paging.sort}
+        dir={paging.dir}
         labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
       />
     </>

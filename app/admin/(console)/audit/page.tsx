@@ -33,12 +33,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         rows={rows.map((r) => ({
           id: String(r.id),
           cells: {
-            createdAt: formatDateTime(r.createdAt), actor: r.actor, action: r.action,
-            target: [r.targetType, r.targetId].filter(Boolean).join(" "), ip: r.ip ?? "",
+            createdAt: formatDateTime(r.createdAt),
+            actor: r.actor,
+            action: r.action,
+            target: [r.targetType, r.targetId].filter(Boolean).join(" "),
+            ip: r.ip ?? "",
             details: JSON.stringify(r.details),
           },
         }))}
-        total={total} page={paging.page} pageSize={paging.pageSize} sort={paging.sort} dir={paging.dir}
+        total={total}
+        page={paging.page}
+        pageSize={paging.pageSize}
+        sort={paging.sort}
+        dir={paging.dir}
         labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
       />
     </>

@@ -20,7 +20,12 @@ import { inviteBuyer } from "@/lib/users/invite-buyer";
 const CreateBuyerSchema = z.object({
   email: EmailSchema,
   // A points field left blank opens the account at zero.
-  points: z.string().trim().transform((s) => s || "0").pipe(NonNegativeAmountInputSchema).default(0n),
+  points: z
+    .string()
+    .trim()
+    .transform((s) => s || "0")
+    .pipe(NonNegativeAmountInputSchema)
+    .default(0n),
 });
 
 export async function createBuyerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -37,7 +42,11 @@ const AdjustSchema = z.object({ email: EmailSchema, amount: PointsDeltaSchema, r
 export async function adjustPointsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(AdjustSchema, form, async (input, { admin, t }) => {
     const balance = await adjustPoints({
-      email: input.email, deltaCents: input.amount, reason: `admin: ${input.reason}`, actor: adminActor(admin), onceToken: input.once_token,
+      email: input.email,
+      deltaCents: input.amount,
+      reason: `admin: ${input.reason}`,
+      actor: adminActor(admin),
+      onceToken: input.once_token,
     });
     revalidatePath("/admin/buyers");
     return { ok: true, message: t("buyers.adjusted", { balance: formatAmount(balance) }) };

@@ -43,7 +43,11 @@ export default async function BuyersPage({ searchParams }: { searchParams: Promi
             createdAt: formatDateTime(u.createdAt),
           },
         }))}
-        total={total} page={paging.page} pageSize={paging.pageSize} sort={paging.sort} dir={paging.dir}
+        total={total}
+        page={paging.page}
+        pageSize={paging.pageSize}
+        sort={paging.sort}
+        dir={paging.dir}
         labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
       />
       <div style={{ height: 16 }} />
@@ -56,7 +60,13 @@ export default async function BuyersPage({ searchParams }: { searchParams: Promi
       <div style={{ height: 16 }} />
       <Card title={t("topUps.invite")}>
         <p>{t("topUps.inviteHelp")}</p>
-        <ActionForm action={inviteBuyerAction} submitLabel={t("topUps.invite")} testId="invite-buyer-form" copyLabel={t("common.copy")} copiedLabel={t("common.copied")}>
+        <ActionForm
+          action={inviteBuyerAction}
+          submitLabel={t("topUps.invite")}
+          testId="invite-buyer-form"
+          copyLabel={t("common.copy")}
+          copiedLabel={t("common.copied")}
+        >
           <TextField name="email" type="email" label={t("common.email")} required />
         </ActionForm>
       </Card>

@@ -20,14 +20,24 @@ const Id = z.string().regex(/^\d*$/).default("");
 const optId = (s: string) => (s ? Number(s) : undefined);
 
 export async function saveCategoryAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({ id: Id, slug: Str, name_zh: Str, name_en: Str, sort_order: Str, parent_id: Id }), form, async (f, { admin, t }) => {
-    await saveCategory({
-      id: optId(f.id), slug: f.slug.trim(), name: { "zh-CN": f.name_zh.trim(), en: f.name_en.trim() },
-      sortOrder: f.sort_order.trim() || "0", parentId: f.parent_id ? Number(f.parent_id) : null,
-    }, { actor: adminActor(admin) });
-    revalidatePath("/admin/catalog", "layout");
-    return { ok: true, message: t("common.saved") };
-  });
+  return runAdminAction(
+    z.object({ id: Id, slug: Str, name_zh: Str, name_en: Str, sort_order: Str, parent_id: Id }),
+    form,
+    async (f, { admin, t }) => {
+      await saveCategory(
+        {
+          id: optId(f.id),
+          slug: f.slug.trim(),
+          name: { "zh-CN": f.name_zh.trim(), en: f.name_en.trim() },
+          sortOrder: f.sort_order.trim() || "0",
+          parentId: f.parent_id ? Number(f.parent_id) : null,
+        },
+        { actor: adminActor(admin) },
+      );
+      revalidatePath("/admin/catalog", "layout");
+      return { ok: true, message: t("common.saved") };
+    },
+  );
 }
 
 /** Pictures from the form's file inputs, stored in the database (decision 0044); returns their paths. */
@@ -41,13 +51,31 @@ async function uploads(form: FormData, name: string): Promise<string[]> {
 }
 
 function lines(s: string): string[] {
-  return s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return s
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 const ProductForm = z.object({
-  id: Id, slug: Str, category_id: Id, title_zh: Str, title_en: Str, description_zh: Str, description_en: Str, content_zh: Str, content_en: Str,
-  fulfillment_type: Str, delivery_format: Str, delivery_delimiter: Str, manual_form_schema: Str, price: Str, original_price: Str,
-  is_active: Str, logo: Str, images: Str,
+  id: Id,
+  slug: Str,
+  category_id: Id,
+  title_zh: Str,
+  title_en: Str,
+  description_zh: Str,
+  description_en: Str,
+  content_zh: Str,
+  content_en: Str,
+  fulfillment_type: Str,
+  delivery_format: Str,
+  delivery_delimiter: Str,
+  manual_form_schema: Str,
+  price: Str,
+  original_price: Str,
+  is_active: Str,
+  logo: Str,
+  images: Str,
 });
 
 export async function saveProductAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -61,15 +89,26 @@ export async function saveProductAction(_prev: ActionState, form: FormData): Pro
     }
     const [logo] = await uploads(form, "logo_file");
     const images = [...lines(f.images), ...(await uploads(form, "image_files"))];
-    const saved = await saveProduct({
-      id: optId(f.id), slug: f.slug.trim(), categoryId: f.category_id,
-      title: { "zh-CN": f.title_zh.trim(), en: f.title_en.trim() },
-      description: { "zh-CN": f.description_zh, en: f.description_en },
-      content: { "zh-CN": f.content_zh, en: f.content_en },
-      fulfillmentType: f.fulfillment_type as never, deliveryFormat: f.delivery_format as never, deliveryDelimiter: f.delivery_delimiter,
-      manualFormSchema: formSchema as never, price: f.price.trim(), originalPrice: f.original_price.trim() || undefined,
-      isActive: f.is_active === "true", logo: logo ?? f.logo.trim(), images,
-    }, { actor: adminActor(admin) });
+    const saved = await saveProduct(
+      {
+        id: optId(f.id),
+        slug: f.slug.trim(),
+        categoryId: f.category_id,
+        title: { "zh-CN": f.title_zh.trim(), en: f.title_en.trim() },
+        description: { "zh-CN": f.description_zh, en: f.description_en },
+        content: { "zh-CN": f.content_zh, en: f.content_en },
+        fulfillmentType: f.fulfillment_type as never,
+        deliveryFormat: f.delivery_format as never,
+        deliveryDelimiter: f.delivery_delimiter,
+        manualFormSchema: formSchema as never,
+        price: f.price.trim(),
+        originalPrice: f.original_price.trim() || undefined,
+        isActive: f.is_active === "true",
+        logo: logo ?? f.logo.trim(),
+        images,
+      },
+      { actor: adminActor(admin) },
+    );
     revalidatePath("/admin/catalog", "layout");
     if (saved.created) createdId = saved.id;
     return { ok: true, message: t("catalog.productSaved") };
@@ -84,7 +123,8 @@ const SkuForm = z.object({ id: Id, product_id: Id, sku_code: Str, spec_values: S
 /** The form's `level_price.<slug>` inputs, one per level; blank = no level price (saveSku checks slugs and amounts). */
 function levelPrices(f: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(f)) if (k.startsWith("level_price.") && typeof v === "string") out[k.slice("level_price.".length)] = v.trim();
+  for (const [k, v] of Object.entries(f))
+    if (k.startsWith("level_price.") && typeof v === "string") out[k.slice("level_price.".length)] = v.trim();
   return out;
 }
 
@@ -96,10 +136,19 @@ export async function saveSkuAction(_prev: ActionState, form: FormData): Promise
       if (at < 1) throw appError("bad_request", `spec values: "${l.slice(0, 50)}" is not name=value`);
       specValues[l.slice(0, at).trim()] = l.slice(at + 1).trim();
     }
-    await saveSku({
-      id: optId(f.id), productId: f.product_id, skuCode: f.sku_code.trim(), specValues, price: f.price.trim(),
-      isActive: f.sku_active === "true", stockQuantity: f.stock.trim() === "" ? null : Number(f.stock.trim()), levelPrices: levelPrices(f),
-    }, { actor: adminActor(admin) });
+    await saveSku(
+      {
+        id: optId(f.id),
+        productId: f.product_id,
+        skuCode: f.sku_code.trim(),
+        specValues,
+        price: f.price.trim(),
+        isActive: f.sku_active === "true",
+        stockQuantity: f.stock.trim() === "" ? null : Number(f.stock.trim()),
+        levelPrices: levelPrices(f),
+      },
+      { actor: adminActor(admin) },
+    );
     revalidatePath("/admin/catalog", "layout");
     return { ok: true, message: t("catalog.skuSaved") };
   });

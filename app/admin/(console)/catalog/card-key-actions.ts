@@ -38,14 +38,22 @@ export async function cardKeyImportAction(_prev: CardKeyImportState, form: FormD
   const { t } = await getI18n();
   const raw = Object.fromEntries([...form.entries()].filter(([k, v]) => typeof v === "string" && !k.startsWith("$ACTION")));
   const parsed = ImportForm.safeParse(raw);
-  if (!parsed.success) return { ok: false, message: t("common.invalid", { message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") }), at: Date.now() };
+  if (!parsed.success)
+    return {
+      ok: false,
+      message: t("common.invalid", { message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") }),
+      at: Date.now(),
+    };
   const input = parsed.data;
   try {
     if (input.intent === "preview") {
       const preview = await previewCardKeys(input.skuId, input.text, input.kind);
       return { ok: true, message: "", preview, previewedFor: input.digest, at: Date.now() };
     }
-    const { batchId, preview } = await confirmCardKeys({ skuId: input.skuId, text: input.text, kind: input.kind, source: input.source, expectFresh: input.expectFresh }, { actor: adminActor(admin) });
+    const { batchId, preview } = await confirmCardKeys(
+      { skuId: input.skuId, text: input.text, kind: input.kind, source: input.source, expectFresh: input.expectFresh },
+      { actor: adminActor(admin) },
+    );
     revalidatePath(`/admin/catalog/skus/${input.skuId}`);
     return { ok: true, message: t("cardKeys.added", { count: preview.fresh, batch: batchId }), at: Date.now() };
   } catch (err) {

@@ -24,39 +24,87 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
     <>
       <PageHeader title={t("catalog.title")}>
         <div className="btn-row">
-          <Link className="btn" href="/admin/catalog/products">{t("catalog.products")}</Link>
-          <Link className="btn btn-primary" href="/admin/catalog/products/new">{t("catalog.newProduct")}</Link>
+          <Link className="btn" href="/admin/catalog/products">
+            {t("catalog.products")}
+          </Link>
+          <Link className="btn btn-primary" href="/admin/catalog/products/new">
+            {t("catalog.newProduct")}
+          </Link>
         </div>
       </PageHeader>
       <Card title={t("catalog.categories")}>
         <DataTable
           testId="category-tree"
-          columns={[{ id: "name", header: t("catalog.name"), wrap: true }, { id: "slug", header: t("catalog.slug") }, { id: "sort", header: t("catalog.sortOrder") }, { id: "products", header: t("catalog.productCount") }, { id: "actions", header: t("common.actions") }]}
-          rows={tree.map((c) => ({ id: String(c.id), cells: {
-            name: { node: <span className="tree-name" style={{ paddingLeft: `${c.depth * 18}px` }}>{c.depth ? "└ " : ""}{pickText(c.name, locale) || c.slug}</span> },
-            slug: c.slug, sort: String(c.sortOrder),
-            products: { text: String(c.products), href: `/admin/catalog/products?category=${c.id}` },
-            actions: { text: t("catalog.edit"), href: `/admin/catalog?edit=${c.id}` },
-          } }))}
-          total={tree.length} pager={false} page={1} pageSize={Math.max(tree.length, 1)} labels={labels}
+          columns={[
+            { id: "name", header: t("catalog.name"), wrap: true },
+            { id: "slug", header: t("catalog.slug") },
+            { id: "sort", header: t("catalog.sortOrder") },
+            { id: "products", header: t("catalog.productCount") },
+            { id: "actions", header: t("common.actions") },
+          ]}
+          rows={tree.map((c) => ({
+            id: String(c.id),
+            cells: {
+              name: {
+                node: (
+                  <span className="tree-name" style={{ paddingLeft: `${c.depth * 18}px` }}>
+                    {c.depth ? "└ " : ""}
+                    {pickText(c.name, locale) || c.slug}
+                  </span>
+                ),
+              },
+              slug: c.slug,
+              sort: String(c.sortOrder),
+              products: { text: String(c.products), href: `/admin/catalog/products?category=${c.id}` },
+              actions: { text: t("catalog.edit"), href: `/admin/catalog?edit=${c.id}` },
+            },
+          }))}
+          total={tree.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(tree.length, 1)}
+          labels={labels}
         />
       </Card>
       <Card title={editing ? t("catalog.editCategory") : t("catalog.newCategory")}>
-        <ActionForm key={editing?.id ?? "new"} action={saveCategoryAction} submitLabel={t("common.save")} keepValues={!!editing} testId="category-form">
+        <ActionForm
+          key={editing?.id ?? "new"}
+          action={saveCategoryAction}
+          submitLabel={t("common.save")}
+          keepValues={!!editing}
+          testId="category-form"
+        >
           {editing ? <HiddenField name="id" value={String(editing.id)} /> : null}
           <TextField name="slug" label={t("catalog.slug")} help={t("catalog.slugHelp")} defaultValue={editing?.slug} required />
           <TextField name="name_zh" label={t("catalog.nameZh")} defaultValue={editing?.name["zh-CN"]} />
           <TextField name="name_en" label={t("catalog.nameEn")} defaultValue={editing?.name.en} />
-          <TextField name="sort_order" type="number" inputMode="numeric" label={t("catalog.sortOrder")} defaultValue={editing?.sortOrder ?? 0} />
+          <TextField
+            name="sort_order"
+            type="number"
+            inputMode="numeric"
+            label={t("catalog.sortOrder")}
+            defaultValue={editing?.sortOrder ?? 0}
+          />
           <div className="field">
             <label htmlFor="f-parent_id">{t("catalog.parent")}</label>
             <select id="f-parent_id" name="parent_id" defaultValue={editing?.parentId ? String(editing.parentId) : ""}>
               <option value="">{t("catalog.noParent")}</option>
-              {tree.filter((c) => c.id !== editing?.id).map((c) => <option key={c.id} value={c.id}>{"— ".repeat(c.depth)}{pickText(c.name, locale) || c.slug}</option>)}
+              {tree
+                .filter((c) => c.id !== editing?.id)
+                .map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {"— ".repeat(c.depth)}
+                    {pickText(c.name, locale) || c.slug}
+                  </option>
+                ))}
             </select>
           </div>
         </ActionForm>
-        {editing ? <p><Link href="/admin/catalog">{t("catalog.newCategory")}</Link></p> : null}
+        {editing ? (
+          <p>
+            <Link href="/admin/catalog">{t("catalog.newCategory")}</Link>
+          </p>
+        ) : null}
       </Card>
     </>
   );

@@ -9,7 +9,9 @@ import { z } from "zod";
 
 /** Issue 26.1: one change to a SKU's sources from the console's sources panel (the service checks and audits it). */
 export async function skuSourcesAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const schema = z.object({ skuCode: z.string().trim().min(1).max(200), skuId: z.string().regex(/^\d{1,10}$/) }).and(SkuSourcesChangeSchema);
+  const schema = z
+    .object({ skuCode: z.string().trim().min(1).max(200), skuId: z.string().regex(/^\d{1,10}$/) })
+    .and(SkuSourcesChangeSchema);
   return runAdminAction(schema, form, async ({ skuCode, skuId, ...change }, { admin, t }) => {
     await editSkuSources({ skuCode, change: change as z.output<typeof SkuSourcesChangeSchema>, actor: adminActor(admin) });
     revalidatePath(`/admin/catalog/skus/${skuId}/sources`);

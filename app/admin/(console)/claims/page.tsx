@@ -25,17 +25,38 @@ export default async function ClaimsPage() {
   return (
     <>
       <PageHeader title={t("claims.title")} description={t("claims.intro")} />
-      {open.length === 0 ? <Card><p>{t("claims.empty")}</p></Card> : null}
+      {open.length === 0 ? (
+        <Card>
+          <p>{t("claims.empty")}</p>
+        </Card>
+      ) : null}
       {open.map((c) => (
         <Card key={c.id} title={`#${c.id} · ${c.orderNo}`}>
           <dl className="kv" data-testid={`claim-${c.id}`}>
-            <dt>{t("claims.order")}</dt><dd><Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link></dd>
-            <dt>{t("claims.line")}</dt><dd>{c.line} · <span aria-label={t("claims.masked")}>••••••••</span></dd>
-            <dt>{t("claims.reason")}</dt><dd className="wrap">{c.reason}</dd>
-            <dt>{t("common.created")}</dt><dd>{formatDateTime(c.createdAt)}</dd>
-            <dt>{t("claims.upstream")}</dt><dd>{c.upstreamState ? `${c.upstreamState}${c.upstreamError ? ` (${c.upstreamError})` : ""}` : "—"}</dd>
+            <dt>{t("claims.order")}</dt>
+            <dd>
+              <Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link>
+            </dd>
+            <dt>{t("claims.line")}</dt>
+            <dd>
+              {c.line} · <span aria-label={t("claims.masked")}>••••••••</span>
+            </dd>
+            <dt>{t("claims.reason")}</dt>
+            <dd className="wrap">{c.reason}</dd>
+            <dt>{t("common.created")}</dt>
+            <dd>{formatDateTime(c.createdAt)}</dd>
+            <dt>{t("claims.upstream")}</dt>
+            <dd>{c.upstreamState ? `${c.upstreamState}${c.upstreamError ? ` (${c.upstreamError})` : ""}` : "—"}</dd>
           </dl>
-          <ActionForm action={revealClaimLineAction} submitLabel={t("claims.reveal")} variant="plain" keepValues testId={`reveal-claim-${c.id}`} copyLabel={t("common.copy")} copiedLabel={t("common.copied")}>
+          <ActionForm
+            action={revealClaimLineAction}
+            submitLabel={t("claims.reveal")}
+            variant="plain"
+            keepValues
+            testId={`reveal-claim-${c.id}`}
+            copyLabel={t("common.copy")}
+            copiedLabel={t("common.copied")}
+          >
             <HiddenField name="claimId" value={String(c.id)} />
           </ActionForm>
           <div className="queue-item">
@@ -50,7 +71,13 @@ export default async function ClaimsPage() {
               <HiddenField name="orderNo" value={c.orderNo} />
               <HiddenField name="action" value="refund" />
             </ActionForm>
-            <ActionForm action={resolveClaimAction} submitLabel={t("claims.reject")} variant="danger" testId={`reject-${c.id}`} once={newOnceToken()}>
+            <ActionForm
+              action={resolveClaimAction}
+              submitLabel={t("claims.reject")}
+              variant="danger"
+              testId={`reject-${c.id}`}
+              once={newOnceToken()}
+            >
               <HiddenField name="claimId" value={String(c.id)} />
               <HiddenField name="orderNo" value={c.orderNo} />
               <HiddenField name="action" value="reject" />
@@ -71,12 +98,29 @@ export default async function ClaimsPage() {
       {resolved.length ? (
         <Card title={t("claims.resolvedTitle")}>
           <table className="table" data-testid="claims-resolved">
-            <thead><tr><th>#</th><th>{t("claims.order")}</th><th>{t("claims.line")}</th><th>{t("common.status")}</th><th>{t("claims.refund")}</th><th>{t("claims.by")}</th><th>{t("claims.upstream")}</th></tr></thead>
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>{t("claims.order")}</th>
+                <th>{t("claims.line")}</th>
+                <th>{t("common.status")}</th>
+                <th>{t("claims.refund")}</th>
+                <th>{t("claims.by")}</th>
+                <th>{t("claims.upstream")}</th>
+              </tr>
+            </thead>
             <tbody>
               {resolved.map((c) => (
                 <tr key={c.id}>
-                  <td>{c.id}</td><td><Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link></td><td>{c.line}</td><td>{c.state}</td>
-                  <td>{c.refundCents === null ? "—" : formatAmount(c.refundCents)}</td><td>{c.resolvedBy ?? "—"}</td><td>{c.upstreamState ?? "—"}</td>
+                  <td>{c.id}</td>
+                  <td>
+                    <Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link>
+                  </td>
+                  <td>{c.line}</td>
+                  <td>{c.state}</td>
+                  <td>{c.refundCents === null ? "—" : formatAmount(c.refundCents)}</td>
+                  <td>{c.resolvedBy ?? "—"}</td>
+                  <td>{c.upstreamState ?? "—"}</td>
                 </tr>
               ))}
             </tbody>

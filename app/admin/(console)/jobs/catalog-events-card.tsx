@@ -19,7 +19,9 @@ const BADGE = { failed: "failed", cancelled: "disabled", pending: "processing", 
 export async function CatalogEventsCard() {
   const { t } = await getI18n();
   const events = [
-    ...(await listCatalogEvents({ status: "failed" })), ...(await listCatalogEvents({ status: "pending" })), ...(await listCatalogEvents({ status: "cancelled", limit: 20 })),
+    ...(await listCatalogEvents({ status: "failed" })),
+    ...(await listCatalogEvents({ status: "pending" })),
+    ...(await listCatalogEvents({ status: "cancelled", limit: 20 })),
   ];
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
@@ -27,26 +29,49 @@ export async function CatalogEventsCard() {
       <DataTable
         testId="catalog-events-table"
         columns={[
-          { id: "key", header: t("jobs.apiKey") }, { id: "url", header: "URL", wrap: true }, { id: "products", header: t("jobs.products") },
-          { id: "status", header: t("common.status") }, { id: "attempts", header: t("jobs.attempts") }, { id: "lastError", header: t("jobs.lastError"), wrap: true },
-          { id: "next", header: t("jobs.next") }, { id: "created", header: t("common.created") }, { id: "actions", header: t("common.actions") },
+          { id: "key", header: t("jobs.apiKey") },
+          { id: "url", header: "URL", wrap: true },
+          { id: "products", header: t("jobs.products") },
+          { id: "status", header: t("common.status") },
+          { id: "attempts", header: t("jobs.attempts") },
+          { id: "lastError", header: t("jobs.lastError"), wrap: true },
+          { id: "next", header: t("jobs.next") },
+          { id: "created", header: t("common.created") },
+          { id: "actions", header: t("common.actions") },
         ]}
         rows={events.map((e) => ({
           id: String(e.id),
           cells: {
-            key: e.apiKey, url: e.url, products: String(e.products),
+            key: e.apiKey,
+            url: e.url,
+            products: String(e.products),
             status: { text: e.status, badge: BADGE[e.status] },
-            attempts: String(e.attempts), lastError: e.lastError ?? "", next: when(e.nextAttemptAt), created: when(e.createdAt),
-            actions: e.status === "failed" ? {
-              node: (
-                <ActionForm action={resendCatalogEventAction} submitLabel={t("jobs.resend")} variant="plain" testId={`resend-catalog-event-${e.id}`}>
-                  <HiddenField name="eventId" value={String(e.id)} />
-                </ActionForm>
-              ),
-            } : "",
+            attempts: String(e.attempts),
+            lastError: e.lastError ?? "",
+            next: when(e.nextAttemptAt),
+            created: when(e.createdAt),
+            actions:
+              e.status === "failed"
+                ? {
+                    node: (
+                      <ActionForm
+                        action={resendCatalogEventAction}
+                        submitLabel={t("jobs.resend")}
+                        variant="plain"
+                        testId={`resend-catalog-event-${e.id}`}
+                      >
+                        <HiddenField name="eventId" value={String(e.id)} />
+                      </ActionForm>
+                    ),
+                  }
+                : "",
           },
         }))}
-        total={events.length} pager={false} page={1} pageSize={Math.max(events.length, 1)} labels={labels}
+        total={events.length}
+        pager={false}
+        page={1}
+        pageSize={Math.max(events.length, 1)}
+        labels={labels}
       />
     </Card>
   );

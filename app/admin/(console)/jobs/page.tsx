@@ -18,7 +18,11 @@ const when = (iso: string | null) => (iso ? formatDateTime(new Date(iso)) : "—
 export default async function JobsPage() {
   await requireAdmin();
   const { t } = await getI18n();
-  const [failed, pending, jobs] = await Promise.all([listCallbacks({ status: "failed" }), listCallbacks({ status: "pending" }), listJobs({ limit: 200 })]);
+  const [failed, pending, jobs] = await Promise.all([
+    listCallbacks({ status: "failed" }),
+    listCallbacks({ status: "pending" }),
+    listJobs({ limit: 200 }),
+  ]);
   const callbacks = [...failed, ...pending];
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
@@ -28,26 +32,42 @@ export default async function JobsPage() {
         <DataTable
           testId="callbacks-table"
           columns={[
-            { id: "order", header: t("jobs.order") }, { id: "url", header: "URL", wrap: true }, { id: "status", header: t("common.status") },
-            { id: "attempts", header: t("jobs.attempts") }, { id: "lastError", header: t("jobs.lastError"), wrap: true },
-            { id: "next", header: t("jobs.next") }, { id: "created", header: t("common.created") }, { id: "actions", header: t("common.actions") },
+            { id: "order", header: t("jobs.order") },
+            { id: "url", header: "URL", wrap: true },
+            { id: "status", header: t("common.status") },
+            { id: "attempts", header: t("jobs.attempts") },
+            { id: "lastError", header: t("jobs.lastError"), wrap: true },
+            { id: "next", header: t("jobs.next") },
+            { id: "created", header: t("common.created") },
+            { id: "actions", header: t("common.actions") },
           ]}
           rows={callbacks.map((c) => ({
             id: String(c.id),
             cells: {
-              order: { text: c.orderNo, href: `/admin/orders/${c.orderNo}` }, url: c.url,
+              order: { text: c.orderNo, href: `/admin/orders/${c.orderNo}` },
+              url: c.url,
               status: { text: c.status, badge: c.status === "failed" ? "failed" : "processing" },
-              attempts: String(c.attempts), lastError: c.lastError ?? "", next: when(c.nextAttemptAt), created: when(c.createdAt),
-              actions: c.status === "failed" ? {
-                node: (
-                  <ActionForm action={resendCallbackAction} submitLabel={t("jobs.resend")} variant="plain" testId={`resend-${c.id}`}>
-                    <HiddenField name="callbackId" value={String(c.id)} />
-                  </ActionForm>
-                ),
-              } : "",
+              attempts: String(c.attempts),
+              lastError: c.lastError ?? "",
+              next: when(c.nextAttemptAt),
+              created: when(c.createdAt),
+              actions:
+                c.status === "failed"
+                  ? {
+                      node: (
+                        <ActionForm action={resendCallbackAction} submitLabel={t("jobs.resend")} variant="plain" testId={`resend-${c.id}`}>
+                          <HiddenField name="callbackId" value={String(c.id)} />
+                        </ActionForm>
+                      ),
+                    }
+                  : "",
             },
           }))}
-          total={callbacks.length} pager={false} page={1} pageSize={Math.max(callbacks.length, 1)} labels={labels}
+          total={callbacks.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(callbacks.length, 1)}
+          labels={labels}
         />
       </Card>
       <CatalogEventsCard />
@@ -55,25 +75,40 @@ export default async function JobsPage() {
         <DataTable
           testId="jobs-table"
           columns={[
-            { id: "id", header: "ID" }, { id: "task", header: t("jobs.task") }, { id: "state", header: t("jobs.state") },
-            { id: "attempts", header: t("jobs.attempts") }, { id: "runAt", header: t("jobs.runAt") },
-            { id: "lastError", header: t("jobs.lastError"), wrap: true }, { id: "actions", header: t("common.actions") },
+            { id: "id", header: "ID" },
+            { id: "task", header: t("jobs.task") },
+            { id: "state", header: t("jobs.state") },
+            { id: "attempts", header: t("jobs.attempts") },
+            { id: "runAt", header: t("jobs.runAt") },
+            { id: "lastError", header: t("jobs.lastError"), wrap: true },
+            { id: "actions", header: t("common.actions") },
           ]}
           rows={jobs.map((j) => ({
             id: j.id,
             cells: {
-              id: j.id, task: j.task, state: { text: t(`jobs.state.${j.state}`), badge: j.state === "failed" ? "failed" : "processing" },
-              attempts: `${j.attempts} / ${j.maxAttempts}`, runAt: when(j.runAt), lastError: j.lastError ?? "",
-              actions: j.state === "failed" ? {
-                node: (
-                  <ActionForm action={retryJobAction} submitLabel={t("jobs.retry")} variant="plain" testId={`retry-${j.id}`}>
-                    <HiddenField name="jobId" value={j.id} />
-                  </ActionForm>
-                ),
-              } : "",
+              id: j.id,
+              task: j.task,
+              state: { text: t(`jobs.state.${j.state}`), badge: j.state === "failed" ? "failed" : "processing" },
+              attempts: `${j.attempts} / ${j.maxAttempts}`,
+              runAt: when(j.runAt),
+              lastError: j.lastError ?? "",
+              actions:
+                j.state === "failed"
+                  ? {
+                      node: (
+                        <ActionForm action={retryJobAction} submitLabel={t("jobs.retry")} variant="plain" testId={`retry-${j.id}`}>
+                          <HiddenField name="jobId" value={j.id} />
+                        </ActionForm>
+                      ),
+                    }
+                  : "",
             },
           }))}
-          total={jobs.length} pager={false} page={1} pageSize={Math.max(jobs.length, 1)} labels={labels}
+          total={jobs.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(jobs.length, 1)}
+          labels={labels}
         />
       </Card>
     </>

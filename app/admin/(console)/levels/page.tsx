@@ -23,15 +23,28 @@ export default async function LevelsPage({ searchParams }: { searchParams: Promi
       <DataTable
         testId="levels-table"
         columns={[
-          { id: "slug", header: t("levels.slug") }, { id: "en", header: t("levels.nameEn") }, { id: "zh", header: t("levels.nameZh") },
-          { id: "users", header: t("levels.users") }, { id: "prices", header: t("levels.skuPrices") }, { id: "actions", header: t("common.actions") },
+          { id: "slug", header: t("levels.slug") },
+          { id: "en", header: t("levels.nameEn") },
+          { id: "zh", header: t("levels.nameZh") },
+          { id: "users", header: t("levels.users") },
+          { id: "prices", header: t("levels.skuPrices") },
+          { id: "actions", header: t("common.actions") },
         ]}
-        rows={levels.map((l) => ({ id: l.slug, cells: {
-          slug: l.isDefault ? { text: `${l.slug} (${t("levels.default")})`, badge: "active" } : l.slug,
-          en: l.name.en, zh: l.name["zh-CN"], users: String(l.users), prices: String(l.skuPrices),
-          actions: { text: t("levels.rename"), href: `/admin/levels?level=${encodeURIComponent(l.slug)}` },
-        } }))}
-        total={levels.length} pager={false} page={1} pageSize={Math.max(levels.length, 1)}
+        rows={levels.map((l) => ({
+          id: l.slug,
+          cells: {
+            slug: l.isDefault ? { text: `${l.slug} (${t("levels.default")})`, badge: "active" } : l.slug,
+            en: l.name.en,
+            zh: l.name["zh-CN"],
+            users: String(l.users),
+            prices: String(l.skuPrices),
+            actions: { text: t("levels.rename"), href: `/admin/levels?level=${encodeURIComponent(l.slug)}` },
+          },
+        }))}
+        total={levels.length}
+        pager={false}
+        page={1}
+        pageSize={Math.max(levels.length, 1)}
         labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
       />
       {editing ? (

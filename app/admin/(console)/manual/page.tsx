@@ -19,17 +19,33 @@ export default async function ManualQueuePage() {
   return (
     <>
       <PageHeader title={t("manual.title")} description={t("manual.intro")} />
-      {queue.length === 0 ? <Card><p>{t("manual.empty")}</p></Card> : null}
+      {queue.length === 0 ? (
+        <Card>
+          <p>{t("manual.empty")}</p>
+        </Card>
+      ) : null}
       {queue.map((o) => (
         <Card key={o.id} title={`${o.orderNo}`}>
           <dl className="kv" data-testid={`queue-${o.orderNo}`}>
-            <dt>{t("common.status")}</dt><dd><StatusBadge status={o.status} label={t(`orders.status.${o.status}`)} /></dd>
-            <dt>{t("orders.product")}</dt><dd>{o.items.map((i) => `${pickText(i.title, locale)} × ${i.quantity}`).join(", ")}</dd>
-            <dt>{t("orders.buyer")}</dt><dd>{o.user.email}</dd>
-            <dt>{t("orders.downstreamNo")}</dt><dd>{o.downstreamOrderNo}</dd>
-            <dt>{t("common.amount")}</dt><dd>{formatAmount(o.amountCents)}</dd>
-            <dt>{t("common.created")}</dt><dd>{formatDateTime(o.createdAt)}</dd>
-            <dt>{t("orders.formData")}</dt><dd>{o.formFields.length ? `${o.formFields.join(", ")} (${t("orders.masked")})` : t("orders.noForm")} · <Link href={`/admin/orders/${o.orderNo}`}>{t("common.details")}</Link></dd>
+            <dt>{t("common.status")}</dt>
+            <dd>
+              <StatusBadge status={o.status} label={t(`orders.status.${o.status}`)} />
+            </dd>
+            <dt>{t("orders.product")}</dt>
+            <dd>{o.items.map((i) => `${pickText(i.title, locale)} × ${i.quantity}`).join(", ")}</dd>
+            <dt>{t("orders.buyer")}</dt>
+            <dd>{o.user.email}</dd>
+            <dt>{t("orders.downstreamNo")}</dt>
+            <dd>{o.downstreamOrderNo}</dd>
+            <dt>{t("common.amount")}</dt>
+            <dd>{formatAmount(o.amountCents)}</dd>
+            <dt>{t("common.created")}</dt>
+            <dd>{formatDateTime(o.createdAt)}</dd>
+            <dt>{t("orders.formData")}</dt>
+            <dd>
+              {o.formFields.length ? `${o.formFields.join(", ")} (${t("orders.masked")})` : t("orders.noForm")} ·{" "}
+              <Link href={`/admin/orders/${o.orderNo}`}>{t("common.details")}</Link>
+            </dd>
           </dl>
           <div style={{ height: 12 }} />
           <OrderActions orderNo={o.orderNo} deliver={deliverOrderAction} fail={failOrderAction} labels={labels} />

@@ -17,19 +17,27 @@ import { refreshOrderPages } from "./refresh-order-pages";
 // and use up the form's one-time token there (issue 22.10: money moves once).
 
 export async function deliverOrderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({ orderNo: OrderNoSchema, payload: DeliveryPayloadSchema, once_token: OnceTokenSchema }), form, async (input, { admin, t }) => {
-    await deliverOrder({ orderNo: input.orderNo, payloadText: input.payload, actor: adminActor(admin), onceToken: input.once_token });
-    refreshOrderPages(input.orderNo);
-    return { ok: true, message: t("manual.delivered") };
-  });
+  return runAdminAction(
+    z.object({ orderNo: OrderNoSchema, payload: DeliveryPayloadSchema, once_token: OnceTokenSchema }),
+    form,
+    async (input, { admin, t }) => {
+      await deliverOrder({ orderNo: input.orderNo, payloadText: input.payload, actor: adminActor(admin), onceToken: input.once_token });
+      refreshOrderPages(input.orderNo);
+      return { ok: true, message: t("manual.delivered") };
+    },
+  );
 }
 
 export async function failOrderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({ orderNo: OrderNoSchema, reason: FailReasonSchema, once_token: OnceTokenSchema }), form, async (input, { admin, t }) => {
-    await failOrder({ orderNo: input.orderNo, reason: input.reason, actor: adminActor(admin), onceToken: input.once_token });
-    refreshOrderPages(input.orderNo);
-    return { ok: true, message: t("manual.failed") };
-  });
+  return runAdminAction(
+    z.object({ orderNo: OrderNoSchema, reason: FailReasonSchema, once_token: OnceTokenSchema }),
+    form,
+    async (input, { admin, t }) => {
+      await failOrder({ orderNo: input.orderNo, reason: input.reason, actor: adminActor(admin), onceToken: input.once_token });
+      refreshOrderPages(input.orderNo);
+      return { ok: true, message: t("manual.failed") };
+    },
+  );
 }
 
 /** One form value, shown once in the response; the audit row is written before it is returned. */

@@ -21,20 +21,46 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <PageHeader title={t("orders.title")}>
-        <a className="btn" href={`/admin/orders.csv?${filterQuery(filters)}`} data-testid="orders-csv" download>{t("orders.exportCsv")}</a>
+        <a className="btn" href={`/admin/orders.csv?${filterQuery(filters)}`} data-testid="orders-csv" download>
+          {t("orders.exportCsv")}
+        </a>
       </PageHeader>
-      <SearchBar q={filters.q} placeholder={t("orders.searchPlaceholder")} submitLabel={t("common.search")} keep={{ sort: one(params, "sort"), dir: one(params, "dir") }}>
+      <SearchBar
+        q={filters.q}
+        placeholder={t("orders.searchPlaceholder")}
+        submitLabel={t("common.search")}
+        keep={{ sort: one(params, "sort"), dir: one(params, "dir") }}
+      >
         <select name="status" defaultValue={filters.status ?? ""} aria-label={t("common.status")}>
-          <option value="">{t("common.status")}: {t("common.all")}</option>
-          {ORDER_STATUSES.map((s) => <option key={s} value={s}>{t(`orders.status.${s}`)}</option>)}
+          <option value="">
+            {t("common.status")}: {t("common.all")}
+          </option>
+          {ORDER_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`orders.status.${s}`)}
+            </option>
+          ))}
         </select>
         <select name="profile" defaultValue={filters.profile ?? ""} aria-label={t("orders.profile")}>
           <option value="">{t("orders.anyProfile")}</option>
           <option value="U">U</option>
           <option value="P">P</option>
         </select>
-        <input name="key" defaultValue={filters.apiKey} placeholder={t("orders.credential")} aria-label={t("orders.credential")} size={14} />
-        <input name="product" defaultValue={filters.productId} placeholder={t("orders.productId")} aria-label={t("orders.productId")} inputMode="numeric" size={8} />
+        <input
+          name="key"
+          defaultValue={filters.apiKey}
+          placeholder={t("orders.credential")}
+          aria-label={t("orders.credential")}
+          size={14}
+        />
+        <input
+          name="product"
+          defaultValue={filters.productId}
+          placeholder={t("orders.productId")}
+          aria-label={t("orders.productId")}
+          inputMode="numeric"
+          size={8}
+        />
         <input type="date" name="from" defaultValue={filters.from} aria-label={t("orders.from")} title={t("orders.from")} />
         <input type="date" name="to" defaultValue={filters.to} aria-label={t("orders.to")} title={t("orders.to")} />
       </SearchBar>
@@ -65,7 +91,11 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
             createdAt: formatDateTime(o.createdAt),
           },
         }))}
-        total={total} page={paging.page} pageSize={paging.pageSize} sort={paging.sort} dir={paging.dir}
+        total={total}
+        page={paging.page}
+        pageSize={paging.pageSize}
+        sort={paging.sort}
+        dir={paging.dir}
         labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
       />
     </>

@@ -12,9 +12,14 @@ const ChangePasswordSchema = z
   .refine((v) => v.next === v.confirm, { path: ["confirm"], message: "the two new passwords differ" });
 
 export async function changePasswordAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(ChangePasswordSchema, form, async (input, { admin }) => {
-    await changeOwnPassword(admin, input.current, input.next);
-    // Every session of this admin has ended, this one too: sign in again.
-    redirect("/admin/sign-in?passwordChanged=1");
-  }, { passwordChange: "pending-allowed" }); // issue 22.8: the one action open before a generated password is replaced
+  return runAdminAction(
+    ChangePasswordSchema,
+    form,
+    async (input, { admin }) => {
+      await changeOwnPassword(admin, input.current, input.next);
+      // Every session of this admin has ended, this one too: sign in again.
+      redirect("/admin/sign-in?passwordChanged=1");
+    },
+    { passwordChange: "pending-allowed" },
+  ); // issue 22.8: the one action open before a generated password is replaced
 }

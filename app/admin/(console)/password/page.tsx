@@ -13,7 +13,11 @@ export default async function PasswordPage() {
   return (
     <>
       <PageHeader title={t("password.title")} description={t("password.description")} />
-      {passwordChangeRequired ? <div className="msg msg-warn" role="alert" data-testid="password-change-required">{t("password.required")}</div> : null}
+      {passwordChangeRequired ? (
+        <div className="msg msg-warn" role="alert" data-testid="password-change-required">
+          {t("password.required")}
+        </div>
+      ) : null}
       <Card title={t("password.title")}>
         <ActionForm action={changePasswordAction} submitLabel={t("password.submit")} testId="password-form">
           <TextField name="current" type="password" label={t("password.current")} autoComplete="current-password" required />

@@ -21,43 +21,88 @@ export default async function ReviewQueuePage() {
   await requireAdmin();
   const { t, locale } = await getI18n();
   const queue = await listReviewQueue();
-  const HOPS_LABELS = { hop: t("review.hop"), connection: t("review.connection"), upstreamSku: t("review.upstreamSku"), number: t("review.number"), status: t("common.status"), outcome: t("review.outcome"), cost: t("review.cost"), margin: t("review.margin") };
+  const HOPS_LABELS = {
+    hop: t("review.hop"),
+    connection: t("review.connection"),
+    upstreamSku: t("review.upstreamSku"),
+    number: t("review.number"),
+    status: t("common.status"),
+    outcome: t("review.outcome"),
+    cost: t("review.cost"),
+    margin: t("review.margin"),
+  };
   const labels = { payload: t("manual.payload"), deliver: t("manual.deliver"), reason: t("manual.failReason"), fail: t("manual.fail") };
   return (
     <>
       <PageHeader title={t("review.title")} description={t("review.intro")} />
-      {queue.length === 0 ? <Card><p>{t("review.empty")}</p></Card> : null}
+      {queue.length === 0 ? (
+        <Card>
+          <p>{t("review.empty")}</p>
+        </Card>
+      ) : null}
       {queue.map((o) => {
         const p = o.upstreamPurchase;
         return (
           <Card key={o.id} title={o.orderNo}>
             <dl className="kv" data-testid={`review-${o.orderNo}`}>
-              <dt>{t("common.status")}</dt><dd><StatusBadge status={o.status} label={t(`orders.status.${o.status}`)} /></dd>
-              <dt>{t("orders.product")}</dt><dd>{o.items.map((i) => `${pickText(i.title, locale)} × ${i.quantity}`).join(", ")}</dd>
-              <dt>{t("orders.buyer")}</dt><dd>{o.user.email}</dd>
-              <dt>{t("orders.downstreamNo")}</dt><dd>{o.downstreamOrderNo}</dd>
-              <dt>{t("common.amount")}</dt><dd>{formatAmount(o.amountCents)}</dd>
-              <dt>{t("common.created")}</dt><dd>{formatDateTime(o.createdAt)}</dd>
-              <dt>{t("orders.formData")}</dt><dd>{o.formFields.length ? `${o.formFields.join(", ")} (${t("orders.masked")})` : t("orders.noForm")} · <Link href={`/admin/orders/${o.orderNo}`}>{t("common.details")}</Link></dd>
+              <dt>{t("common.status")}</dt>
+              <dd>
+                <StatusBadge status={o.status} label={t(`orders.status.${o.status}`)} />
+              </dd>
+              <dt>{t("orders.product")}</dt>
+              <dd>{o.items.map((i) => `${pickText(i.title, locale)} × ${i.quantity}`).join(", ")}</dd>
+              <dt>{t("orders.buyer")}</dt>
+              <dd>{o.user.email}</dd>
+              <dt>{t("orders.downstreamNo")}</dt>
+              <dd>{o.downstreamOrderNo}</dd>
+              <dt>{t("common.amount")}</dt>
+              <dd>{formatAmount(o.amountCents)}</dd>
+              <dt>{t("common.created")}</dt>
+              <dd>{formatDateTime(o.createdAt)}</dd>
+              <dt>{t("orders.formData")}</dt>
+              <dd>
+                {o.formFields.length ? `${o.formFields.join(", ")} (${t("orders.masked")})` : t("orders.noForm")} ·{" "}
+                <Link href={`/admin/orders/${o.orderNo}`}>{t("common.details")}</Link>
+              </dd>
             </dl>
             <h3>{t("review.purchase")}</h3>
             {p ? (
               <dl className="kv" data-testid={`purchase-${o.orderNo}`}>
-                <dt>{t("review.connection")}</dt><dd>{p.connection.name} ({p.connection.baseUrl})</dd>
-                <dt>{t("common.status")}</dt><dd>{p.status}</dd>
-                <dt>{t("review.upstreamOrderId")}</dt><dd>{p.upstreamOrderId ?? "—"}</dd>
-                <dt>{t("review.upstreamSku")}</dt><dd>{p.upstreamSkuId}</dd>
-                <dt>{t("review.runs")}</dt><dd>{p.attemptCount}</dd>
-                <dt>{t("review.lastError")}</dt><dd className="wrap">{p.lastError ?? "—"}</dd>
-                <dt>{t("review.deadline")}</dt><dd>{formatDateTime(p.deadlineAt)}</dd>
-                <dt>{t("review.cost")}</dt><dd>{p.costCents === null ? "—" : formatAmount(p.costCents)}</dd>
+                <dt>{t("review.connection")}</dt>
+                <dd>
+                  {p.connection.name} ({p.connection.baseUrl})
+                </dd>
+                <dt>{t("common.status")}</dt>
+                <dd>{p.status}</dd>
+                <dt>{t("review.upstreamOrderId")}</dt>
+                <dd>{p.upstreamOrderId ?? "—"}</dd>
+                <dt>{t("review.upstreamSku")}</dt>
+                <dd>{p.upstreamSkuId}</dd>
+                <dt>{t("review.runs")}</dt>
+                <dd>{p.attemptCount}</dd>
+                <dt>{t("review.lastError")}</dt>
+                <dd className="wrap">{p.lastError ?? "—"}</dd>
+                <dt>{t("review.deadline")}</dt>
+                <dd>{formatDateTime(p.deadlineAt)}</dd>
+                <dt>{t("review.cost")}</dt>
+                <dd>{p.costCents === null ? "—" : formatAmount(p.costCents)}</dd>
               </dl>
-            ) : <p>{t("review.noPurchase")}</p>}
+            ) : (
+              <p>{t("review.noPurchase")}</p>
+            )}
             {p && p.hops.length ? <h3>{t("review.hops")}</h3> : null}
-            {p && p.hops.length ? <PurchaseHops {...purchaseHops(p, o.amountCents)} testId={`hops-${o.orderNo}`} labels={HOPS_LABELS} /> : null}
+            {p && p.hops.length ? (
+              <PurchaseHops {...purchaseHops(p, o.amountCents)} testId={`hops-${o.orderNo}`} labels={HOPS_LABELS} />
+            ) : null}
             <div style={{ height: 12 }} />
             {p?.status === "unknown" ? (
-              <ActionForm action={recheckUpstreamAction} submitLabel={t("review.recheck")} variant="plain" keepValues testId={`recheck-${o.orderNo}`}>
+              <ActionForm
+                action={recheckUpstreamAction}
+                submitLabel={t("review.recheck")}
+                variant="plain"
+                keepValues
+                testId={`recheck-${o.orderNo}`}
+              >
                 <HiddenField name="orderNo" value={o.orderNo} />
               </ActionForm>
             ) : null}

@@ -9,17 +9,38 @@ import { runAdminAction } from "@/lib/admin-auth/run-action";
 export async function beginTotpAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({}), form, async (_input, { admin, t }) => {
     const { secret, uri } = await beginTotpSetup(admin);
-    return { ok: true, message: t("security.start"), reveal: [{ label: t("security.secret"), value: secret }, { label: t("security.uri"), value: uri }] };
+    return {
+      ok: true,
+      message: t("security.start"),
+      reveal: [
+        { label: t("security.secret"), value: secret },
+        { label: t("security.uri"), value: uri },
+      ],
+    };
   });
 }
 
 export async function enableTotpAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({ code: z.string().trim().regex(/^\d{6}$/, "must be 6 digits") }), form, async (input, { admin, t }) => {
-    const codes = await enableTotp(admin, input.code);
-    // No revalidation here: re-rendering would swap this form for the
-    // "turn off" form and the one-time recovery codes would vanish unseen.
-    return { ok: true, message: t("security.enabled"), revealNote: t("security.enabledDone"), reveal: codes.map((c, i) => ({ label: `#${i + 1}`, value: c })) };
-  });
+  return runAdminAction(
+    z.object({
+      code: z
+        .string()
+        .trim()
+        .regex(/^\d{6}$/, "must be 6 digits"),
+    }),
+    form,
+    async (input, { admin, t }) => {
+      const codes = await enableTotp(admin, input.code);
+      // No revalidation here: re-rendering would swap this form for the
+      // "turn off" form and the one-time recovery codes would vanish unseen.
+      return {
+        ok: true,
+        message: t("security.enabled"),
+        revealNote: t("security.enabledDone"),
+        reveal: codes.map((c, i) => ({ label: `#${i + 1}`, value: c })),
+      };
+    },
+  );
 }
 
 export async function disableTotpAction(_prev: ActionState, form: FormData): Promise<ActionState> {

@@ -18,11 +18,42 @@ export default async function SettingsPage() {
       <Card>
         <ActionForm action={saveSettings} submitLabel={t("common.save")} keepValues testId="settings-form">
           <TextField name="site_name" label={t("settings.siteName")} defaultValue={s.siteName} required />
-          <TextField name="public_base_url" type="url" label={t("settings.publicBaseUrl")} defaultValue={s.publicBaseUrl} help={t("settings.publicBaseUrlHelp")} required />
-          <Toggle name="image_exposure" label={t("settings.imageExposure")} defaultChecked={s.imageExposure} help={t("settings.imageExposureNote")} />
-          <Toggle name="points_debit_enabled" label={t("settings.pointsDebit")} defaultChecked={s.pointsDebitEnabled} help={t("settings.pointsDebitNote")} />
-          <TextField name="rate_limit_per_key" type="number" inputMode="numeric" label={t("settings.rateLimitPerKey")} defaultValue={s.rateLimitPerKey} required />
-          <TextField name="rate_limit_per_ip" type="number" inputMode="numeric" label={t("settings.rateLimitPerIp")} defaultValue={s.rateLimitPerIp} required />
+          <TextField
+            name="public_base_url"
+            type="url"
+            label={t("settings.publicBaseUrl")}
+            defaultValue={s.publicBaseUrl}
+            help={t("settings.publicBaseUrlHelp")}
+            required
+          />
+          <Toggle
+            name="image_exposure"
+            label={t("settings.imageExposure")}
+            defaultChecked={s.imageExposure}
+            help={t("settings.imageExposureNote")}
+          />
+          <Toggle
+            name="points_debit_enabled"
+            label={t("settings.pointsDebit")}
+            defaultChecked={s.pointsDebitEnabled}
+            help={t("settings.pointsDebitNote")}
+          />
+          <TextField
+            name="rate_limit_per_key"
+            type="number"
+            inputMode="numeric"
+            label={t("settings.rateLimitPerKey")}
+            defaultValue={s.rateLimitPerKey}
+            required
+          />
+          <TextField
+            name="rate_limit_per_ip"
+            type="number"
+            inputMode="numeric"
+            label={t("settings.rateLimitPerIp")}
+            defaultValue={s.rateLimitPerIp}
+            required
+          />
           <div className="field">
             <label htmlFor="f-buyer-registration">{t("topUps.registration")}</label>
             <select id="f-buyer-registration" name="buyer_registration" defaultValue={s.buyerRegistration}>

@@ -21,9 +21,13 @@ export async function approveTopUpAction(_prev: ActionState, form: FormData): Pr
 }
 
 export async function rejectTopUpAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({ id: TopUpIdSchema, reason: RejectReasonSchema, once_token: OnceTokenSchema }), form, async (input, { admin, t }) => {
-    await rejectTopUp({ id: input.id, reason: input.reason, actor: adminActor(admin), onceToken: input.once_token });
-    revalidatePath("/admin/top-ups");
-    return { ok: true, message: t("topUps.rejected") };
-  });
+  return runAdminAction(
+    z.object({ id: TopUpIdSchema, reason: RejectReasonSchema, once_token: OnceTokenSchema }),
+    form,
+    async (input, { admin, t }) => {
+      await rejectTopUp({ id: input.id, reason: input.reason, actor: adminActor(admin), onceToken: input.once_token });
+      revalidatePath("/admin/top-ups");
+      return { ok: true, message: t("topUps.rejected") };
+    },
+  );
 }

@@ -20,32 +20,60 @@ export default async function TopUpsPage() {
   return (
     <>
       <PageHeader title={t("topUps.title")} description={t("topUps.help")} />
-      {pending.length === 0 ? <p>{t("topUps.none")}</p> : [...pending].reverse().map((r) => (
-        <Card key={r.id} title={`#${r.id} · ${r.user.email} · ${formatAmount(r.amountCents)}`}>
-          <div data-testid={`top-up-${r.id}`}>
-            <dl className="kv">
-              <dt>{t("topUps.buyer")}</dt><dd><a href={`/admin/buyers/${r.userId}`}>{r.user.email}</a></dd>
-              <dt>{t("topUps.amount")}</dt><dd>{formatAmount(r.amountCents)}</dd>
-              <dt>{t("topUps.reference")}</dt><dd>{r.transferReference}</dd>
-              <dt>{t("common.created")}</dt><dd>{formatDateTime(r.createdAt)}</dd>
-            </dl>
-            <div className="btn-row">
-              <ActionForm action={approveTopUpAction} submitLabel={t("topUps.approve")} once={newOnceToken()} testId="approve-top-up-form" {...labels}>
-                <HiddenField name="id" value={String(r.id)} />
-              </ActionForm>
-              <ActionForm action={rejectTopUpAction} submitLabel={t("topUps.reject")} variant="danger" once={newOnceToken()} testId="reject-top-up-form" {...labels}>
-                <HiddenField name="id" value={String(r.id)} />
-                <TextField name="reason" label={t("topUps.rejectReason")} required />
-              </ActionForm>
+      {pending.length === 0 ? (
+        <p>{t("topUps.none")}</p>
+      ) : (
+        [...pending].reverse().map((r) => (
+          <Card key={r.id} title={`#${r.id} · ${r.user.email} · ${formatAmount(r.amountCents)}`}>
+            <div data-testid={`top-up-${r.id}`}>
+              <dl className="kv">
+                <dt>{t("topUps.buyer")}</dt>
+                <dd>
+                  <a href={`/admin/buyers/${r.userId}`}>{r.user.email}</a>
+                </dd>
+                <dt>{t("topUps.amount")}</dt>
+                <dd>{formatAmount(r.amountCents)}</dd>
+                <dt>{t("topUps.reference")}</dt>
+                <dd>{r.transferReference}</dd>
+                <dt>{t("common.created")}</dt>
+                <dd>{formatDateTime(r.createdAt)}</dd>
+              </dl>
+              <div className="btn-row">
+                <ActionForm
+                  action={approveTopUpAction}
+                  submitLabel={t("topUps.approve")}
+                  once={newOnceToken()}
+                  testId="approve-top-up-form"
+                  {...labels}
+                >
+                  <HiddenField name="id" value={String(r.id)} />
+                </ActionForm>
+                <ActionForm
+                  action={rejectTopUpAction}
+                  submitLabel={t("topUps.reject")}
+                  variant="danger"
+                  once={newOnceToken()}
+                  testId="reject-top-up-form"
+                  {...labels}
+                >
+                  <HiddenField name="id" value={String(r.id)} />
+                  <TextField name="reason" label={t("topUps.rejectReason")} required />
+                </ActionForm>
+              </div>
             </div>
-          </div>
-        </Card>
-      ))}
+          </Card>
+        ))
+      )}
       <Card title={t("topUps.decided")}>
         <ul>
-          {decided.filter((r) => r.state !== "pending").map((r) => (
-            <li key={r.id}>#{r.id} · {r.user.email} · {formatAmount(r.amountCents)} · {r.state}{r.rejectReason ? ` (${r.rejectReason})` : ""} · {formatDateTime(r.decidedAt)}</li>
-          ))}
+          {decided
+            .filter((r) => r.state !== "pending")
+            .map((r) => (
+              <li key={r.id}>
+                #{r.id} · {r.user.email} · {formatAmount(r.amountCents)} · {r.state}
+                {r.rejectReason ? ` (${r.rejectReason})` : ""} · {formatDateTime(r.decidedAt)}
+              </li>
+            ))}
         </ul>
       </Card>
     </>

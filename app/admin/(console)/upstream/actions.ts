@@ -29,30 +29,42 @@ export async function pingUpstreamAction(_prev: ActionState, form: FormData): Pr
   return runAdminAction(z.object({ id: ConnectionId }), form, async (input, { admin, t }) => {
     const r = await pingUpstreamConnection(input.id, { actor: adminActor(admin) });
     revalidatePath("/admin/upstream");
-    return r.ok ? { ok: true, message: t("upstream.pingOk", { balance: r.balance ?? "" }) } : { ok: false, message: t("upstream.pingFailed", { error: r.error ?? "" }) };
+    return r.ok
+      ? { ok: true, message: t("upstream.pingOk", { balance: r.balance ?? "" }) }
+      : { ok: false, message: t("upstream.pingFailed", { error: r.error ?? "" }) };
   });
 }
 
 export async function importUpstreamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({ id: ConnectionId, markupPercent: MarkupPercentSchema.default("0") }), form, async (input, { admin, t }) => {
-    const c = await importUpstreamCatalog({ connectionId: input.id, markupPercent: input.markupPercent, actor: adminActor(admin) });
-    revalidatePath("/admin/upstream");
-    const counts = t("upstream.imported", {
-      cc: c.categoriesCreated, cu: c.categoriesUpdated, cd: c.categoriesDelisted,
-      pc: c.productsCreated, pu: c.productsUpdated, pd: c.productsDelisted,
-      sc: c.skusCreated, su: c.skusUpdated, sd: c.skusDelisted,
-    });
-    // Issue 8.3: each product left out, with its reason.
-    const skipped = c.skipped.map((s) => t("upstream.skippedProduct", { id: s.upstreamProductId ?? "?", reason: s.reason }));
-    // Issue 22.1: each product held off sale for its price, until accepted below.
-    const held = c.held.map((h) => t("upstream.skippedProduct", { id: h.upstreamProductId, reason: h.reason }));
-    const message = [
-      counts,
-      ...(skipped.length ? [`${t("upstream.skipped", { n: skipped.length })} ${skipped.join("; ")}`] : []),
-      ...(held.length ? [`${t("upstream.heldCount", { n: held.length })} ${held.join("; ")}`] : []),
-    ].join(" ");
-    return { ok: true, message };
-  });
+  return runAdminAction(
+    z.object({ id: ConnectionId, markupPercent: MarkupPercentSchema.default("0") }),
+    form,
+    async (input, { admin, t }) => {
+      const c = await importUpstreamCatalog({ connectionId: input.id, markupPercent: input.markupPercent, actor: adminActor(admin) });
+      revalidatePath("/admin/upstream");
+      const counts = t("upstream.imported", {
+        cc: c.categoriesCreated,
+        cu: c.categoriesUpdated,
+        cd: c.categoriesDelisted,
+        pc: c.productsCreated,
+        pu: c.productsUpdated,
+        pd: c.productsDelisted,
+        sc: c.skusCreated,
+        su: c.skusUpdated,
+        sd: c.skusDelisted,
+      });
+      // Issue 8.3: each product left out, with its reason.
+      const skipped = c.skipped.map((s) => t("upstream.skippedProduct", { id: s.upstreamProductId ?? "?", reason: s.reason }));
+      // Issue 22.1: each product held off sale for its price, until accepted below.
+      const held = c.held.map((h) => t("upstream.skippedProduct", { id: h.upstreamProductId, reason: h.reason }));
+      const message = [
+        counts,
+        ...(skipped.length ? [`${t("upstream.skipped", { n: skipped.length })} ${skipped.join("; ")}`] : []),
+        ...(held.length ? [`${t("upstream.heldCount", { n: held.length })} ${held.join("; ")}`] : []),
+      ].join(" ");
+      return { ok: true, message };
+    },
+  );
 }
 
 export async function setUpstreamEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {

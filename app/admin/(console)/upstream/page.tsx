@@ -7,7 +7,14 @@ import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { listHeldProducts } from "@/lib/upstream/list-held-products";
 import { listUpstreamConnections } from "@/lib/upstream/list-upstream-connections";
-import { acceptHeldProductAction, addUpstreamAction, importUpstreamAction, pingUpstreamAction, setUpstreamEnabledAction, setUpstreamMaxCostAction } from "./actions";
+import {
+  acceptHeldProductAction,
+  addUpstreamAction,
+  importUpstreamAction,
+  pingUpstreamAction,
+  setUpstreamEnabledAction,
+  setUpstreamMaxCostAction,
+} from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -41,13 +48,24 @@ export default async function UpstreamPage() {
         rows={rows.map((c) => ({
           id: String(c.id),
           cells: {
-            name: `#${c.id} ${c.name}`, baseUrl: c.baseUrl, profile: c.profile, apiKey: c.apiKey,
+            name: `#${c.id} ${c.name}`,
+            baseUrl: c.baseUrl,
+            profile: c.profile,
+            apiKey: c.apiKey,
             status: { text: c.isEnabled ? t("upstream.enabled") : t("upstream.disabled"), badge: c.isEnabled ? "active" : "disabled" },
-            lastPing: c.lastPingAt ? `${formatDateTime(new Date(c.lastPingAt))} · ${c.lastPingOk ? t("upstream.ok") : t("upstream.failed")}` : "—",
-            balance: c.lastBalance ?? "—", products: String(c.products), maxWait: String(c.maxWaitSeconds),
+            lastPing: c.lastPingAt
+              ? `${formatDateTime(new Date(c.lastPingAt))} · ${c.lastPingOk ? t("upstream.ok") : t("upstream.failed")}`
+              : "—",
+            balance: c.lastBalance ?? "—",
+            products: String(c.products),
+            maxWait: String(c.maxWaitSeconds),
           },
         }))}
-        total={rows.length} pager={false} page={1} pageSize={Math.max(rows.length, 1)} labels={labels}
+        total={rows.length}
+        pager={false}
+        page={1}
+        pageSize={Math.max(rows.length, 1)}
+        labels={labels}
       />
       <div style={{ height: 16 }} />
       {rows.map((c) => (
@@ -56,13 +74,25 @@ export default async function UpstreamPage() {
             <ActionForm action={pingUpstreamAction} submitLabel={t("upstream.ping")} variant="plain" keepValues testId={`ping-${c.id}`}>
               <HiddenField name="id" value={String(c.id)} />
             </ActionForm>
-            <ActionForm action={setUpstreamEnabledAction} submitLabel={c.isEnabled ? t("upstream.disable") : t("upstream.enable")} variant={c.isEnabled ? "danger" : "plain"} testId={`toggle-${c.id}`}>
+            <ActionForm
+              action={setUpstreamEnabledAction}
+              submitLabel={c.isEnabled ? t("upstream.disable") : t("upstream.enable")}
+              variant={c.isEnabled ? "danger" : "plain"}
+              testId={`toggle-${c.id}`}
+            >
               <HiddenField name="id" value={String(c.id)} />
               <HiddenField name="enabled" value={c.isEnabled ? "false" : "true"} />
             </ActionForm>
             <ActionForm action={importUpstreamAction} submitLabel={t("upstream.import")} keepValues testId={`import-${c.id}`}>
               <HiddenField name="id" value={String(c.id)} />
-              <TextField name="markupPercent" id={`markup-${c.id}`} label={t("upstream.markup")} defaultValue="10" inputMode="decimal" required />
+              <TextField
+                name="markupPercent"
+                id={`markup-${c.id}`}
+                label={t("upstream.markup")}
+                defaultValue="10"
+                inputMode="decimal"
+                required
+              />
             </ActionForm>
           </div>
         </Card>
@@ -73,10 +103,20 @@ export default async function UpstreamPage() {
         {held.map((h) => (
           <div key={h.productId} className="queue-item" data-testid={`held-${h.productId}`}>
             <dl className="kv">
-              <dt>{t("orders.product")}</dt><dd>#{h.productId} {pickText(h.title, locale)} ({t("upstream.skippedProduct", { id: h.upstreamProductId ?? "?", reason: h.reason })})</dd>
-              <dt>{t("upstream.heldPrices")}</dt><dd>{[h.price, ...h.skus.map((s) => `${s.skuCode} (#${s.skuId}): ${s.price}`)].join(" · ")}</dd>
+              <dt>{t("orders.product")}</dt>
+              <dd>
+                #{h.productId} {pickText(h.title, locale)} (
+                {t("upstream.skippedProduct", { id: h.upstreamProductId ?? "?", reason: h.reason })})
+              </dd>
+              <dt>{t("upstream.heldPrices")}</dt>
+              <dd>{[h.price, ...h.skus.map((s) => `${s.skuCode} (#${s.skuId}): ${s.price}`)].join(" · ")}</dd>
             </dl>
-            <ActionForm action={acceptHeldProductAction} submitLabel={t("upstream.accept")} variant="danger" testId={`accept-${h.productId}`}>
+            <ActionForm
+              action={acceptHeldProductAction}
+              submitLabel={t("upstream.accept")}
+              variant="danger"
+              testId={`accept-${h.productId}`}
+            >
               <HiddenField name="productId" value={String(h.productId)} />
             </ActionForm>
           </div>
@@ -96,11 +136,27 @@ export default async function UpstreamPage() {
           <TextField name="baseUrl" type="url" label={t("upstream.baseUrl")} placeholder="https://supplier.example.com" required />
           <div className="field">
             <label htmlFor="f-profile">{t("upstream.profile")}</label>
-            <select id="f-profile" name="profile" defaultValue="P"><option value="P">P</option><option value="U">U</option></select>
+            <select id="f-profile" name="profile" defaultValue="P">
+              <option value="P">P</option>
+              <option value="U">U</option>
+            </select>
           </div>
           <TextField name="apiKey" label={t("apiKeys.key")} required autoComplete="off" />
-          <TextField name="apiSecret" type="password" label={t("apiKeys.secret")} help={t("upstream.secretHelp")} required autoComplete="new-password" />
-          <TextField name="maxWaitSeconds" type="number" label={t("upstream.maxWait")} help={t("upstream.maxWaitHelp")} defaultValue={1800} />
+          <TextField
+            name="apiSecret"
+            type="password"
+            label={t("apiKeys.secret")}
+            help={t("upstream.secretHelp")}
+            required
+            autoComplete="new-password"
+          />
+          <TextField
+            name="maxWaitSeconds"
+            type="number"
+            label={t("upstream.maxWait")}
+            help={t("upstream.maxWaitHelp")}
+            defaultValue={1800}
+          />
         </ActionForm>
       </Card>
     </>

@@ -24,7 +24,10 @@ export async function GET(req: Request) {
   }
   const bytes = Number(new URL(req.url).searchParams.get("bytes") ?? 90_000);
   if (!Number.isInteger(bytes) || bytes < 0 || bytes > MAX_BYTES) {
-    return Response.json({ ok: false, error_code: "bad_request", error_message: "bytes must be an integer from 0 to 4194304" }, { status: 400 });
+    return Response.json(
+      { ok: false, error_code: "bad_request", error_message: "bytes must be an integer from 0 to 4194304" },
+      { status: 400 },
+    );
   }
   return new Response(fixedBody(bytes), { headers: { "Content-Type": "application/json; charset=utf-8" } });
 }

@@ -16,9 +16,16 @@ export async function POST(req: Request, ctx: { params: Promise<{ connectionId: 
   try {
     const { connectionId } = await ctx.params;
     if (!isInt4IdText(connectionId)) throw appError("not_found", "no such endpoint");
-    const rawBody = await readBody(req.headers.get("content-length"), req.body ? Readable.fromWeb(req.body as import("node:stream/web").ReadableStream) : null);
+    const rawBody = await readBody(
+      req.headers.get("content-length"),
+      req.body ? Readable.fromWeb(req.body as import("node:stream/web").ReadableStream) : null,
+    );
     const result = await receiveUpstreamCallback({
-      connectionId: Number(connectionId), method: req.method, path: new URL(req.url).pathname, headers: req.headers, rawBody,
+      connectionId: Number(connectionId),
+      method: req.method,
+      path: new URL(req.url).pathname,
+      headers: req.headers,
+      rawBody,
     });
     res = jsonResponse(result);
   } catch (err) {

@@ -23,7 +23,7 @@ describe("freshness and settings", () => {
     }
   });
 
-  it("image exposure off: logo_url \"\", images [], every image form removed from content in all languages (D15)", async () => {
+  it('image exposure off: logo_url "", images [], every image form removed from content in all languages (D15)', async () => {
     await db().siteSettings.update({ where: { id: 1 }, data: { imageExposure: false } });
     await new Promise((r) => setTimeout(r, 1100));
     for (const { prefix } of ALL_PREFIXES) {

@@ -22,7 +22,13 @@ const p: Record<string, { id: number; skuId: number }> = {};
 let categoryId: number;
 // The snapshot refreshes every 300 ms while it is read; D13 allows a second.
 const settle = () => new Promise((r) => setTimeout(r, 1000));
-type Item = { id: number; updated_at: string; is_active: boolean; price_amount: string; skus: { stock_quantity: number; price_amount: string; updated_at: string }[] };
+type Item = {
+  id: number;
+  updated_at: string;
+  is_active: boolean;
+  price_amount: string;
+  skus: { stock_quantity: number; price_amount: string; updated_at: string }[];
+};
 type SyncPage = { items: Item[]; total: number; sync_token: string };
 
 const get = (path: string, prefix = "/api/v1/upstream") => signedRawRequest(server.baseUrl, creds, { method: "GET", path: prefix + path });
@@ -37,7 +43,11 @@ const changedSince = async (token: string) => {
   return { ids: page.items.map((i) => i.id).sort((a, b) => a - b), token: page.sync_token, items: page.items };
 };
 const order = (skuId: number, no: string) =>
-  signedRawRequest(server.baseUrl, creds, { method: "POST", path: "/api/v1/upstream/orders", body: JSON.stringify({ sku_id: skuId, quantity: 1, downstream_order_no: no }) });
+  signedRawRequest(server.baseUrl, creds, {
+    method: "POST",
+    path: "/api/v1/upstream/orders",
+    body: JSON.stringify({ sku_id: skuId, quantity: 1, downstream_order_no: no }),
+  });
 
 beforeAll(async () => {
   const url = await useTestDatabase();
@@ -47,7 +57,10 @@ beforeAll(async () => {
   admin.actor.id = (await createAdmin({ email: "sync-test@example.test", password: "sync-test-password-1" })).id;
   categoryId = (await makeCategory()).id;
   for (const name of ["sold", "imported", "edited", "quiet", "manual"]) {
-    const made = await makeProduct({ categoryId, ...(name === "manual" ? { fulfillmentType: "manual", stockQuantity: 5 } : { cardKeys: cardKeysFor(name, 20) }) });
+    const made = await makeProduct({
+      categoryId,
+      ...(name === "manual" ? { fulfillmentType: "manual", stockQuantity: 5 } : { cardKeys: cardKeysFor(name, 20) }),
+    });
     p[name] = { id: made.product.id, skuId: made.sku.id };
   }
   server = await startAppServer(url);
@@ -85,7 +98,10 @@ describe("incremental sync (issue 12.1)", () => {
     expect(sold.skus[0].stock_quantity).toBe(19);
     let batchId = 0;
     const [imported] = await step(async () => {
-      ({ batchId } = await confirmCardKeys({ skuId: p.imported.skuId, text: cardKeysFor("more", 3).join("\n"), kind: "txt", source: "admin-paste", expectFresh: 3 }, admin));
+      ({ batchId } = await confirmCardKeys(
+        { skuId: p.imported.skuId, text: cardKeysFor("more", 3).join("\n"), kind: "txt", source: "admin-paste", expectFresh: 3 },
+        admin,
+      ));
     }, [p.imported.id]);
     expect(imported.skus[0].stock_quantity).toBe(23);
     const [edited] = await step(() => db().sku.update({ where: { id: p.edited.skuId }, data: { priceCents: 777n } }), [p.edited.id]);
@@ -108,7 +124,11 @@ describe("incremental sync (issue 12.1)", () => {
     await db().siteSettings.update({ where: { id: 1 }, data: { imageExposure: false } });
     await settle();
     const after = await changedSince(token);
-    expect(after.ids).toEqual(Object.values(p).map((x) => x.id).sort((a, b) => a - b));
+    expect(after.ids).toEqual(
+      Object.values(p)
+        .map((x) => x.id)
+        .sort((a, b) => a - b),
+    );
     await db().siteSettings.update({ where: { id: 1 }, data: { imageExposure: true } });
 
     await settle();
@@ -134,7 +154,8 @@ describe("incremental sync (issue 12.1)", () => {
       token = page.sync_token;
       if (round < 8) {
         // Edit products already seen and not yet seen, while paging.
-        for (const id of [many[round], many[23 - round]]) await db().product.update({ where: { id }, data: { priceCents: BigInt(100 + round) } });
+        for (const id of [many[round], many[23 - round]])
+          await db().product.update({ where: { id }, data: { priceCents: BigInt(100 + round) } });
         await settle();
       } else if (page.items.length === 0) break;
     }
@@ -170,7 +191,11 @@ describe("incremental sync (issue 12.1)", () => {
     const other = await makeBuyer();
     await db().user.update({ where: { id: other.user.id }, data: { memberLevelId: level.id } });
     await new Promise((r) => setTimeout(r, 1100)); // the key's level is cached for a second
-    const theirs = await signedRawRequest(server.baseUrl, { apiKey: other.apiKey, apiSecret: other.apiSecret }, { method: "GET", path: `/api/v1/upstream/products/${p.edited.id}` });
+    const theirs = await signedRawRequest(
+      server.baseUrl,
+      { apiKey: other.apiKey, apiSecret: other.apiSecret },
+      { method: "GET", path: `/api/v1/upstream/products/${p.edited.id}` },
+    );
     expect(theirs.json().skus[0].price_amount).toBe("7.77");
   });
 });
@@ -194,7 +219,12 @@ describe("freshness under orders (issue 13.1)", () => {
   it("each sale shows in the stock figure within one second while the catalogue is read", async () => {
     const skuId = p.sold.skuId;
     // Profile U has no replay rule (D8 is P's), so the poll may repeat its timestamp.
-    const poll = () => signedRawRequest(server.baseUrl, creds, { method: "GET", path: `/api/v1/upstream/products/${p.sold.id}`, timestamp: Math.floor(Date.now() / 1000) });
+    const poll = () =>
+      signedRawRequest(server.baseUrl, creds, {
+        method: "GET",
+        path: `/api/v1/upstream/products/${p.sold.id}`,
+        timestamp: Math.floor(Date.now() / 1000),
+      });
     const stock = async () => ((await poll()).json() as Item).skus[0].stock_quantity;
     let expected = await stock();
     let worst = 0;

@@ -27,8 +27,14 @@ beforeAll(async () => {
   for (const name of ["deleted", "delisted", "inactive"] as const) {
     const categoryId = (await makeCategory()).id;
     const { product, sku } = await makeProduct({
-      categoryId, fulfillmentType: "manual", stockQuantity: 7, priceCents: 4321n, content: secretText,
-      logo: "/uploads/secret-logo-TOMB.png", images: ["https://img.example/secret-image-TOMB.png"], isActive: name !== "inactive",
+      categoryId,
+      fulfillmentType: "manual",
+      stockQuantity: 7,
+      priceCents: 4321n,
+      content: secretText,
+      logo: "/uploads/secret-logo-TOMB.png",
+      images: ["https://img.example/secret-image-TOMB.png"],
+      isActive: name !== "inactive",
     });
     // The buyer's own level price: the most private figure a product carries.
     await db().skuLevelPrice.create({ data: { skuId: sku.id, levelId: memberLevelId, priceCents: 3333n } });
@@ -58,9 +64,23 @@ describe("issue 22.5: incremental sync shows deleted products only as tombstones
         const item = items.find((i) => i.id === made[name].id);
         const empty = { "zh-CN": "", en: "" };
         expect(item, `${prefix} ${name}`).toEqual({
-          id: made[name].id, slug: "", title: empty, description: empty, content: empty, price_amount: "0.00", original_price: "0.00",
-          fulfillment_type: "manual", ...(profile === "P" ? { manual_form_schema: { fields: [] } } : {}), is_active: false,
-          category_id: made[name].categoryId, delivery_format: "text", delivery_delimiter: "", logo_url: "", images: [], has_sku: false, skus: [],
+          id: made[name].id,
+          slug: "",
+          title: empty,
+          description: empty,
+          content: empty,
+          price_amount: "0.00",
+          original_price: "0.00",
+          fulfillment_type: "manual",
+          ...(profile === "P" ? { manual_form_schema: { fields: [] } } : {}),
+          is_active: false,
+          category_id: made[name].categoryId,
+          delivery_format: "text",
+          delivery_delimiter: "",
+          logo_url: "",
+          images: [],
+          has_sku: false,
+          skus: [],
           updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         });
         expect((await get(prefix, `/products/${made[name].id}`)).status).toBe(404); // D11 holds
@@ -69,7 +89,8 @@ describe("issue 22.5: incremental sync shows deleted products only as tombstones
       const inactive = items.find((i) => i.id === made.inactive.id)!;
       expect(inactive).toMatchObject({ is_active: false, slug: made.inactive.slug, content: secretText, price_amount: "33.33" });
       const others = JSON.stringify(items.filter((i) => i !== inactive));
-      for (const leak of [made.deleted.slug, made.delisted.slug, "TOMB", "43.21", "45.21", "33.33", "img.example"]) expect(others, `${prefix}: ${leak}`).not.toContain(leak);
+      for (const leak of [made.deleted.slug, made.delisted.slug, "TOMB", "43.21", "45.21", "33.33", "img.example"])
+        expect(others, `${prefix}: ${leak}`).not.toContain(leak);
     }
   });
 });

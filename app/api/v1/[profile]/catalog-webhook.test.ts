@@ -54,7 +54,15 @@ describe("issue 12.2: the catalogue webhook endpoints", () => {
   });
 
   it("D29: loopback, private, metadata and non-http URLs are refused with 400 bad_request and nothing is stored", async () => {
-    for (const url of ["http://127.0.0.1:9/hook", "http://10.0.0.5/hook", "http://169.254.169.254/latest", "http://metadata.google.internal/", "ftp://93.184.216.34/x", "not a url", "http://[::ffff:127.0.0.1]/x"]) {
+    for (const url of [
+      "http://127.0.0.1:9/hook",
+      "http://10.0.0.5/hook",
+      "http://169.254.169.254/latest",
+      "http://metadata.google.internal/",
+      "ftp://93.184.216.34/x",
+      "not a url",
+      "http://[::ffff:127.0.0.1]/x",
+    ]) {
       const res = await call("PUT", "/api/v1/upstream", { url });
       expect([res.status, res.json().error_code], url).toEqual([400, "bad_request"]);
       expect(res.json().error_message, url).toMatch(/^url /);
@@ -69,7 +77,10 @@ describe("issue 12.2: the catalogue webhook endpoints", () => {
     for (const prefix of PROFILE_PREFIXES.P) {
       for (const method of ["GET", "PUT", "DELETE", "POST"]) {
         const res = await call(method, prefix, method === "PUT" ? { url: PUBLIC_URL } : undefined);
-        expect([res.status, res.json()], `${method} ${prefix}`).toEqual([404, { ok: false, error_code: "not_found", error_message: expect.any(String) }]);
+        expect([res.status, res.json()], `${method} ${prefix}`).toEqual([
+          404,
+          { ok: false, error_code: "not_found", error_message: expect.any(String) },
+        ]);
       }
     }
     expect(await db().catalogWebhook.count({ where: { credentialId: buyer.id } })).toBe(0);

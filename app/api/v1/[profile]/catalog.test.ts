@@ -2,7 +2,19 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ALL_PREFIXES, type Profile } from "@/lib/protocol/profiles";
 import { signedRawRequest } from "@/lib/testing/test-client";
-import { buyer, categoryIds, creds, expectedActiveOrder, FORM_SCHEMA, get, ids, IMAGE_CONTENT, server, skuIds, useCatalogFixture } from "@/lib/testing/catalog-fixture";
+import {
+  buyer,
+  categoryIds,
+  creds,
+  expectedActiveOrder,
+  FORM_SCHEMA,
+  get,
+  ids,
+  IMAGE_CONTENT,
+  server,
+  skuIds,
+  useCatalogFixture,
+} from "@/lib/testing/catalog-fixture";
 
 // Ping and the catalogue endpoints over real HTTP, for each profile and
 // prefix: sections 2.1-2.4 and 4.1-4.4, D2-D5, D10-D16 (the catalogue is in
@@ -14,7 +26,11 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     const settings = await db().siteSettings.findUniqueOrThrow({ where: { id: 1 } });
     const level = await db().memberLevel.findFirstOrThrow({ where: { isDefault: true } });
     for (const method of ["GET", "POST"]) {
-      const res = await signedRawRequest(server.baseUrl, creds, { method, path: `${prefix}/ping`, body: method === "POST" ? "{}" : undefined });
+      const res = await signedRawRequest(server.baseUrl, creds, {
+        method,
+        path: `${prefix}/ping`,
+        body: method === "POST" ? "{}" : undefined,
+      });
       expect(res.status).toBe(200);
       expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
       const body = res.json();
@@ -40,7 +56,13 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     expect(ok).toBe(true);
     expect(categories.map((c: { id: number }) => c.id)).toEqual([categoryIds.child, categoryIds.b, categoryIds.a]);
     const child = categories[0];
-    expect(child).toEqual({ id: categoryIds.child, parent_id: categoryIds.a, slug: expect.any(String), name: { "zh-CN": expect.any(String), en: expect.any(String) }, sort_order: 0 });
+    expect(child).toEqual({
+      id: categoryIds.child,
+      parent_id: categoryIds.a,
+      slug: expect.any(String),
+      name: { "zh-CN": expect.any(String), en: expect.any(String) },
+      sort_order: 0,
+    });
     expect(categories[1].parent_id).toBe(0);
   });
 
@@ -108,9 +130,23 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     const byId = new Map(items.map((p) => [p.id, p]));
     const auto = byId.get(ids.autoB)!;
     expect(Object.keys(auto)).toEqual([
-      "id", "slug", "title", "description", "content", "price_amount", "original_price", "fulfillment_type",
+      "id",
+      "slug",
+      "title",
+      "description",
+      "content",
+      "price_amount",
+      "original_price",
+      "fulfillment_type",
       ...(profile === "P" ? ["manual_form_schema"] : []),
-      "is_active", "category_id", "delivery_format", "delivery_delimiter", "logo_url", "images", "has_sku", "skus",
+      "is_active",
+      "category_id",
+      "delivery_format",
+      "delivery_delimiter",
+      "logo_url",
+      "images",
+      "has_sku",
+      "skus",
       "updated_at", // issue 12.1 extension: new fields may appear, nothing changes meaning
     ]);
     expect(auto).toMatchObject({
@@ -127,7 +163,16 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
       has_sku: true,
     });
     expect(auto.skus).toEqual([
-      { id: skuIds.autoB, sku_code: expect.any(String), spec_values: { name: "default" }, price_amount: "12.30", stock_status: "available", stock_quantity: 3, is_active: true, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) },
+      {
+        id: skuIds.autoB,
+        sku_code: expect.any(String),
+        spec_values: { name: "default" },
+        price_amount: "12.30",
+        stock_status: "available",
+        stock_quantity: 3,
+        is_active: true,
+        updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
     ]);
     expect(byId.get(ids.emptyChild)!.skus[0]).toMatchObject({ stock_status: "out_of_stock", stock_quantity: 0 });
     expect(byId.get(ids.manualA)!.skus[0]).toMatchObject({ stock_status: "available", stock_quantity: 5 });
@@ -159,7 +204,8 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     // A page size no other test (or prefix of this profile) reads: the page is built by this request.
     const query = `?include_inactive=1&page_size=${41 + ALL_PREFIXES.findIndex((p) => p.prefix === prefix)}`;
     const path = `${prefix}/products${query}`;
-    const asking = (acceptEncoding: string) => signedRawRequest(server.baseUrl, creds, { method: "GET", path, headers: { "Accept-Encoding": acceptEncoding } });
+    const asking = (acceptEncoding: string) =>
+      signedRawRequest(server.baseUrl, creds, { method: "GET", path, headers: { "Accept-Encoding": acceptEncoding } });
     // The thread pool compresses a page when it is built; its first request waits the millisecond for it.
     const zipped = await asking("gzip, deflate, br");
     expect(zipped.headers["content-encoding"]).toBe("gzip");

@@ -57,7 +57,8 @@ describe("issue 8.5: client addresses", () => {
   });
 
   it("issue 8.5: TRUSTED_PROXIES=127.0.0.1/32 trusts only that peer: X-Forwarded-For through it counts, from another socket address it is ignored", async () => {
-    for (let i = 0; i <= PER_IP; i++) expect(await ping(cidr, "127.0.0.1", { "X-Forwarded-For": `10.1.1.1, 203.0.113.${150 + i}` })).toBe(200);
+    for (let i = 0; i <= PER_IP; i++)
+      expect(await ping(cidr, "127.0.0.1", { "X-Forwarded-For": `10.1.1.1, 203.0.113.${150 + i}` })).toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i <= PER_IP; i++) statuses.push(await ping(cidr, "127.0.0.5", { "X-Forwarded-For": `203.0.113.${200 + i}` }));
     expect(statuses).toEqual([...Array(PER_IP).fill(200), 429]);
@@ -67,7 +68,12 @@ describe("issue 8.5: client addresses", () => {
     await createAdmin({ email: "addr@example.com", password: "correct horse battery staple" });
     const csrf = await request(plain, "127.0.0.6", "GET", "/api/auth/csrf");
     const cookie = csrf.cookies.join("; ");
-    const body = new URLSearchParams({ csrfToken: JSON.parse(csrf.text).csrfToken, email: "addr@example.com", password: "wrong password!!", json: "true" }).toString();
+    const body = new URLSearchParams({
+      csrfToken: JSON.parse(csrf.text).csrfToken,
+      email: "addr@example.com",
+      password: "wrong password!!",
+      json: "true",
+    }).toString();
     await request(plain, "127.0.0.6", "POST", "/api/auth/callback/credentials", body, {
       cookie,
       "content-type": "application/x-www-form-urlencoded",
@@ -91,14 +97,33 @@ describe("issue 8.5: client addresses", () => {
   });
 });
 
-function request(server: AppServer, localAddress: string, method: string, path: string, body?: string, headers: Record<string, string> = {}) {
+function request(
+  server: AppServer,
+  localAddress: string,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+) {
   const { hostname, port } = new URL(server.baseUrl);
   return new Promise<{ status: number; text: string; cookies: string[] }>((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method, path, localAddress, headers: { ...headers, ...(body ? { "content-length": String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text, cookies: (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]) }));
-    });
+    const req = http.request(
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        localAddress,
+        headers: { ...headers, ...(body ? { "content-length": String(Buffer.byteLength(body)) } : {}) },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, text, cookies: (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]) }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });

@@ -65,7 +65,11 @@ describe("the four prefixes expose the same endpoints (section 4 and the extensi
   it("req.url keeps the /v1/... path after the rewrite: the signature covers the path the client sent", async () => {
     const ok = await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/v1/provider/ping" });
     expect(ok.status).toBe(200);
-    const rewrittenPath = await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/v1/provider/ping", signPath: "/api/v1/provider/ping" });
+    const rewrittenPath = await signedRawRequest(server.baseUrl, buyer, {
+      method: "GET",
+      path: "/v1/provider/ping",
+      signPath: "/api/v1/provider/ping",
+    });
     expect(rewrittenPath.status).toBe(401);
   });
 
@@ -102,7 +106,11 @@ describe("wrapper rules over HTTP", () => {
       expect(big.status, prefix).toBe(413);
       expect(big.json()).toEqual({ ok: false, error_code: "request_too_large", error_message: expect.any(String) });
     }
-    const exact = await signedRawRequest(server.baseUrl, buyer, { method: "POST", path: "/v1/upstream/ping", body: Buffer.alloc(MAX_BODY_BYTES, 0x20) });
+    const exact = await signedRawRequest(server.baseUrl, buyer, {
+      method: "POST",
+      path: "/v1/upstream/ping",
+      body: Buffer.alloc(MAX_BODY_BYTES, 0x20),
+    });
     expect(exact.status).toBe(200);
   });
 
@@ -119,7 +127,11 @@ describe("wrapper rules over HTTP", () => {
   });
 
   it("D7: the size limit comes first: an oversize request without any credentials is 413, not 401", async () => {
-    const res = await rawRequest(server.baseUrl, { method: "POST", path: "/v1/provider/orders", body: Buffer.alloc(MAX_BODY_BYTES + 10, 0x20) });
+    const res = await rawRequest(server.baseUrl, {
+      method: "POST",
+      path: "/v1/provider/orders",
+      body: Buffer.alloc(MAX_BODY_BYTES + 10, 0x20),
+    });
     expect(res.status).toBe(413);
     expect(res.json().error_code).toBe("request_too_large");
   });
@@ -146,14 +158,17 @@ describe("wrapper rules over HTTP", () => {
     }
     for (const prefix of ["/api/v1/upstream", "/v1/upstream"]) {
       for (let i = 0; i < 2; i++) {
-        expect((await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: `${prefix}/categories`, timestamp })).status).toBe(200);
+        expect((await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: `${prefix}/categories`, timestamp })).status).toBe(
+          200,
+        );
       }
     }
   });
 
   it("D8 (docs/decisions/0010-replay-identity-includes-query.md): the query string is part of the replay identity, so pages of one second are not replays", async () => {
     const timestamp = Math.floor(Date.now() / 1000) - 32;
-    const page = (n: number) => signedRawRequest(server.baseUrl, buyer, { method: "GET", path: `/api/v1/provider/products?page=${n}`, timestamp });
+    const page = (n: number) =>
+      signedRawRequest(server.baseUrl, buyer, { method: "GET", path: `/api/v1/provider/products?page=${n}`, timestamp });
     expect((await page(1)).status).toBe(200);
     expect((await page(2)).status).toBe(200);
     expect((await page(1)).status).toBe(409);
@@ -161,9 +176,15 @@ describe("wrapper rules over HTTP", () => {
 
   it("D8: a request refused before it was processed (bad signature) does not burn its replay record", async () => {
     const timestamp = Math.floor(Date.now() / 1000) - 31;
-    const bad = await signedRawRequest(server.baseUrl, { ...buyer, apiSecret: "nope" }, { method: "GET", path: "/api/v1/provider/products", timestamp });
+    const bad = await signedRawRequest(
+      server.baseUrl,
+      { ...buyer, apiSecret: "nope" },
+      { method: "GET", path: "/api/v1/provider/products", timestamp },
+    );
     expect(bad.status).toBe(401);
-    expect((await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/api/v1/provider/products", timestamp })).status).toBe(200);
+    expect((await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/api/v1/provider/products", timestamp })).status).toBe(
+      200,
+    );
   });
 
   it("D17 strict JSON on a body endpoint: P duplicate key or broken JSON → invalid_json, array → bad_request; U → bad_request", async () => {
@@ -186,7 +207,14 @@ describe("logs", () => {
       .split("\n")
       .find((l) => l.includes(id));
     expect(line).toBeDefined();
-    expect(JSON.parse(line!)).toMatchObject({ requestId: id, profile: "P", endpoint: "products.list", status: 200, credentialId: buyer.id, durationMs: expect.any(Number) });
+    expect(JSON.parse(line!)).toMatchObject({
+      requestId: id,
+      profile: "P",
+      endpoint: "products.list",
+      status: 200,
+      credentialId: buyer.id,
+      durationMs: expect.any(Number),
+    });
   });
 
   it("never contains the API secret, a signature, a card key or a form value", async () => {
@@ -197,7 +225,10 @@ describe("logs", () => {
     });
     await makeProduct({ cardKeys: ["EDGE-CARD-KEY-SECRET-1"] });
     // A valid manual order and an invalid one (value too long) carrying the form value.
-    for (const [n, uid] of [[1, "abc"], [2, FORM_VALUE]] as const) {
+    for (const [n, uid] of [
+      [1, "abc"],
+      [2, FORM_VALUE],
+    ] as const) {
       await signedRawRequest(server.baseUrl, buyer, {
         method: "POST",
         path: "/api/v1/provider/orders",

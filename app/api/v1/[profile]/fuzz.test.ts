@@ -45,7 +45,9 @@ const snapshot = async () => ({
   balance: (await db().user.findUniqueOrThrow({ where: { id: poor.user.id } })).balanceCents,
   orders: await db().order.count(),
   ledger: await db().pointsLedger.count(),
-  stock: (await db().sku.findMany({ orderBy: { id: "asc" }, select: { id: true, stockQuantity: true } })).map((s) => `${s.id}:${s.stockQuantity}`),
+  stock: (await db().sku.findMany({ orderBy: { id: "asc" }, select: { id: true, stockQuantity: true } })).map(
+    (s) => `${s.id}:${s.stockQuantity}`,
+  ),
   keys: (await db().cardKey.groupBy({ by: ["status"], _count: true })).map((g) => `${g.status}:${g._count}`).sort(),
   callbacks: await db().callback.count(),
 });
@@ -59,7 +61,12 @@ function send(r: FuzzRequest): Promise<RawResponse> {
     auth[HEADER_TIMESTAMP] = timestamp;
     auth[HEADER_SIGNATURE] = r.auth === "signed" ? signature : signature.replace(/^./, (c) => (c === "0" ? "1" : "0"));
   }
-  return rawRequest(server.baseUrl, { method: r.method, path: r.path, headers: { ...r.headers, ...auth }, body: r.body.length ? r.body : undefined });
+  return rawRequest(server.baseUrl, {
+    method: r.method,
+    path: r.path,
+    headers: { ...r.headers, ...auth },
+    body: r.body.length ? r.body : undefined,
+  });
 }
 
 function checkAnswer(r: FuzzRequest, res: RawResponse) {

@@ -27,7 +27,8 @@ function expectD1(res: RawResponse, status: number, code: string, what: string) 
   expect(res.status, what).toBe(status);
   expect(res.headers["content-type"], what).toBe("application/json; charset=utf-8");
   expect(res.headers["x-request-id"], what).toMatch(/^[0-9a-f-]{36}$/);
-  if (res.status !== 204 && !what.startsWith("HEAD")) expect(res.json(), what).toEqual({ ok: false, error_code: code, error_message: expect.any(String) });
+  if (res.status !== 204 && !what.startsWith("HEAD"))
+    expect(res.json(), what).toEqual({ ok: false, error_code: code, error_message: expect.any(String) });
 }
 
 describe("issue 8.1: every request under the four prefixes gets a D1 answer", () => {
@@ -75,7 +76,10 @@ describe("issue 8.1: every request under the four prefixes gets a D1 answer", ()
   });
 
   it("issue 8.1: an unknown profile segment stays 404 not_found for any method, known endpoint or not", async () => {
-    for (const [method, path] of [["PUT", "/api/v1/downstream/orders"], ["GET", "/api/v1/downstream/nope"]]) {
+    for (const [method, path] of [
+      ["PUT", "/api/v1/downstream/orders"],
+      ["GET", "/api/v1/downstream/nope"],
+    ]) {
       expectD1(await rawRequest(server.baseUrl, { method, path }), 404, "not_found", `${method} ${path}`);
     }
   });
@@ -96,17 +100,37 @@ describe("issue 8.2: text PostgreSQL cannot store is 400 bad_request naming the 
       const cases: [string, object, string][] = [
         ["provider", { downstream_order_no: `a${bad}b`, sku_id: sku.id, quantity: 1 }, "downstream_order_no"],
         ["provider", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, trace_id: `t${bad}` }, "trace_id"],
-        ["provider", { downstream_order_no: no(), sku_id: manual.sku.id, quantity: 1, manual_form_data: { uid: `u${bad}` } }, "manual_form_data.uid"],
-        ["provider", { downstream_order_no: no(), sku_id: manual.sku.id, quantity: 1, manual_form_data: { [`k${bad}`]: "v" } }, "manual_form_data"],
+        [
+          "provider",
+          { downstream_order_no: no(), sku_id: manual.sku.id, quantity: 1, manual_form_data: { uid: `u${bad}` } },
+          "manual_form_data.uid",
+        ],
+        [
+          "provider",
+          { downstream_order_no: no(), sku_id: manual.sku.id, quantity: 1, manual_form_data: { [`k${bad}`]: "v" } },
+          "manual_form_data",
+        ],
         ["upstream", { downstream_order_no: `a${bad}b`, sku_id: sku.id, quantity: 1 }, "downstream_order_no"],
         ["upstream", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, trace_id: `t${bad}` }, "trace_id"],
-        ["upstream", { downstream_order_no: no(), sku_id: sku.id, quantity: 1, callback_url: `https://93.184.216.34/${bad}` }, "callback_url"],
-        ["upstream", { downstream_order_no: no(), sku_id: manual.sku.id, quantity: 1, manual_form_data: { uid: [`u${bad}`] } }, "manual_form_data.uid.0"],
+        [
+          "upstream",
+          { downstream_order_no: no(), sku_id: sku.id, quantity: 1, callback_url: `https://93.184.216.34/${bad}` },
+          "callback_url",
+        ],
+        [
+          "upstream",
+          { downstream_order_no: no(), sku_id: manual.sku.id, quantity: 1, manual_form_data: { uid: [`u${bad}`] } },
+          "manual_form_data.uid.0",
+        ],
       ];
       for (const [profile, body, field] of cases) {
         const what = `${profile} ${field} ${JSON.stringify(bad)}`;
         for (const prefix of [`/api/v1/${profile}`, `/v1/${profile}`]) {
-          const res = await signedRawRequest(server.baseUrl, buyer, { method: "POST", path: `${prefix}/orders`, body: JSON.stringify(body) });
+          const res = await signedRawRequest(server.baseUrl, buyer, {
+            method: "POST",
+            path: `${prefix}/orders`,
+            body: JSON.stringify(body),
+          });
           expectD1(res, 400, "bad_request", what);
           expect(res.json().error_message, what).toContain(`"${field}"`);
           expect(res.text, what).not.toMatch(/\\u0000|\\ud800|\\udc00/i);
@@ -127,7 +151,9 @@ describe("issue 8.2: text PostgreSQL cannot store is 400 bad_request naming the 
     const p = await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/api/v1/provider/products?page=%00" });
     expectD1(p, 400, "bad_request", "P page=%00");
     expect(p.json().error_message).toContain("page");
-    expect((await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/api/v1/upstream/products?page=%00&x=%00" })).status).toBe(200);
+    expect(
+      (await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/api/v1/upstream/products?page=%00&x=%00" })).status,
+    ).toBe(200);
   });
 });
 
@@ -142,10 +168,20 @@ describe("issue 8.7 (D23): Profile U ignores cancel bodies", () => {
     const path = `/orders/${created.json().order_id}/cancel`;
     for (const prefix of ["/api/v1/upstream", "/v1/upstream"]) {
       for (const body of ["not json", "[1,", "[1,2]", '{"reason":"x"}', "\u0000"]) {
-        expectD1(await signedRawRequest(server.baseUrl, buyer, { method: "POST", path: prefix + path, body }), 409, "cancel_not_allowed", `${prefix} ${body}`);
+        expectD1(
+          await signedRawRequest(server.baseUrl, buyer, { method: "POST", path: prefix + path, body }),
+          409,
+          "cancel_not_allowed",
+          `${prefix} ${body}`,
+        );
       }
       const other = await makeBuyer();
-      expectD1(await signedRawRequest(server.baseUrl, other, { method: "POST", path: prefix + path, body: "not json" }), 404, "order_not_found", prefix);
+      expectD1(
+        await signedRawRequest(server.baseUrl, other, { method: "POST", path: prefix + path, body: "not json" }),
+        404,
+        "order_not_found",
+        prefix,
+      );
     }
     const p = await signedRawRequest(server.baseUrl, buyer, { method: "POST", path: `/api/v1/provider${path}`, body: "not json" });
     expect(p.json().error_code).toBe("invalid_json");

@@ -40,7 +40,8 @@ const vary = (headers: Record<string, unknown>) =>
     .join(", ");
 /** Answered by our server's router: without Next's Vary (a products page varies by Accept-Encoding only, issue 13.4). */
 const dispatched = (res: { headers: Record<string, unknown> }) => !NEXT_VARY.test(String(res.headers.vary ?? ""));
-const send = (method: string, path: string, headers?: Record<string, string>) => signedRawRequest(server.baseUrl, creds, { method, path, headers });
+const send = (method: string, path: string, headers?: Record<string, string>) =>
+  signedRawRequest(server.baseUrl, creds, { method, path, headers });
 
 function expectAlike(ours: RawResponse, next: RawResponse, label: string) {
   expect(ours.status, `${label} (${ours.text.slice(0, 200)})`).toBe(next.status);
@@ -100,9 +101,35 @@ describe("issue 23: one router from the endpoint table, two callers (decision 00
 
 describe("our server answers the supplier API without Next's router (decisions 0023, 0036)", () => {
   it("passes a target on in the URL parser's normal form, parsing a URL only when it could change", () => {
-    const queries = ["", "?", "?page=2&page_size=100", "?include_inactive=1", "?a=%41&b=x+y,z~.-_", "?a b", "?a=\"x\"", "?a='x'", "?a=<b>",
-      "?é=1", "?a=%zz", "?a=1?b", "?a=|", "?a=`", "?a={}", "?a=[]", "?a=\\", "?a=^", "?a=\u0000", "?;a", "?a=@:/!$()*"];
-    for (const path of ["/api/v1/upstream/products", "/v1/provider/products/12", "/v1/provider/./products/%41", "/api/v1/upstream/a/../ping"]) {
+    const queries = [
+      "",
+      "?",
+      "?page=2&page_size=100",
+      "?include_inactive=1",
+      "?a=%41&b=x+y,z~.-_",
+      "?a b",
+      '?a="x"',
+      "?a='x'",
+      "?a=<b>",
+      "?é=1",
+      "?a=%zz",
+      "?a=1?b",
+      "?a=|",
+      "?a=`",
+      "?a={}",
+      "?a=[]",
+      "?a=\\",
+      "?a=^",
+      "?a=\u0000",
+      "?;a",
+      "?a=@:/!$()*",
+    ];
+    for (const path of [
+      "/api/v1/upstream/products",
+      "/v1/provider/products/12",
+      "/v1/provider/./products/%41",
+      "/api/v1/upstream/a/../ping",
+    ]) {
       for (const q of queries) {
         const target = path + q;
         const url = new URL(target, "http://localhost");
@@ -143,7 +170,11 @@ describe("our server answers the supplier API without Next's router (decisions 0
         expect(Number(get.headers["content-length"])).toBe(Buffer.byteLength(get.text));
       }
     }
-    const refused = await signedRawRequest(server.baseUrl, { ...creds, apiSecret: "wrong" }, { method: "GET", path: "/v1/provider/products" });
+    const refused = await signedRawRequest(
+      server.baseUrl,
+      { ...creds, apiSecret: "wrong" },
+      { method: "GET", path: "/v1/provider/products" },
+    );
     expect(refused.status).toBe(401);
     expect(refused.json()).toMatchObject({ ok: false, error_code: "unauthorized" });
   });
@@ -157,18 +188,24 @@ describe("our server answers the supplier API without Next's router (decisions 0
     const withBody = await signedRawRequest(server.baseUrl, creds, { method: "GET", path: "/api/v1/upstream/products", body: "{}" });
     expect([withBody.status, dispatched(withBody)]).toEqual([200, true]);
     const order = await signedRawRequest(server.baseUrl, creds, {
-      method: "POST", path: "/api/v1/upstream/orders",
+      method: "POST",
+      path: "/api/v1/upstream/orders",
       body: JSON.stringify({ downstream_order_no: `DISPATCH-${Date.now()}`, sku_id: skuIds.autoB, quantity: 1 }),
     });
     expect(dispatched(order)).toBe(true);
     expect(order.json()).toMatchObject({ ok: true });
     const read = await send("GET", `/api/v1/upstream/orders/${order.json().order_id}`);
     expect([read.status, dispatched(read), read.json().order_no]).toEqual([200, true, order.json().order_no]);
-    const invalid = await signedRawRequest(server.baseUrl, creds, { method: "POST", path: "/v1/provider/orders", body: "{\"a\":1,\"a\":2}" });
+    const invalid = await signedRawRequest(server.baseUrl, creds, { method: "POST", path: "/v1/provider/orders", body: '{"a":1,"a":2}' });
     expect([invalid.status, invalid.json().error_code]).toEqual([400, "invalid_json"]);
     const big = "x".repeat(1024 * 1024 + 1);
     for (const chunked of [false, true]) {
-      const tooLarge = await signedRawRequest(server.baseUrl, creds, { method: "POST", path: "/api/v1/upstream/orders", body: big, chunked });
+      const tooLarge = await signedRawRequest(server.baseUrl, creds, {
+        method: "POST",
+        path: "/api/v1/upstream/orders",
+        body: big,
+        chunked,
+      });
       expect([tooLarge.status, dispatched(tooLarge), tooLarge.headers.connection], `chunked ${chunked}`).toEqual([413, true, "close"]);
       expect(tooLarge.json()).toMatchObject({ ok: false, error_code: "request_too_large" });
     }
@@ -177,9 +214,18 @@ describe("our server answers the supplier API without Next's router (decisions 0
 
 describe("issue 23: the supplier API is written down once", () => {
   // Source files that are not tests, test kits (lib/testing, the conformance kit, e2e) or docs.
-  const sources = execFileSync("git", ["ls-files", "app", "lib", "scripts", "components", "instrumentation.ts", "next.config.mjs", "proxy.ts"], { encoding: "utf8" })
+  const sources = execFileSync(
+    "git",
+    ["ls-files", "app", "lib", "scripts", "components", "instrumentation.ts", "next.config.mjs", "proxy.ts"],
+    {
+      encoding: "utf8",
+    },
+  )
     .split("\n")
-    .filter((f) => /\.(ts|tsx|mjs)$/.test(f) && !/\.test\.ts$|\.testutil\.ts$|^lib\/testing\/|^scripts\/conformance\//.test(f) && fs.existsSync(f));
+    .filter(
+      (f) =>
+        /\.(ts|tsx|mjs)$/.test(f) && !/\.test\.ts$|\.testutil\.ts$|^lib\/testing\/|^scripts\/conformance\//.test(f) && fs.existsSync(f),
+    );
 
   it("issue 23: each of the four prefixes is written in one file only, lib/protocol/profiles.ts", () => {
     for (const prefix of [...PROFILE_PREFIXES.U, ...PROFILE_PREFIXES.P]) {

@@ -20,14 +20,25 @@ export default async function PortalAccountPage() {
         <ul>
           {sessions.map((s) => (
             <li key={s.id}>
-              {s.ip ?? "?"} · {t("portal.account.started")} {formatDateTime(s.createdAt)} · {t("portal.account.lastSeen")} {formatDateTime(s.lastSeenAt)}
-              {s.id === buyer.sessionId ? ` · ${t("portal.account.thisSession")}` : (
-                <PortalForm action={`/portal/api/sessions/${s.id}/end`} submitLabel={t("portal.account.end")} variant="plain" labels={formLabels(t)} okMessage={t("portal.account.ended")} />
+              {s.ip ?? "?"} · {t("portal.account.started")} {formatDateTime(s.createdAt)} · {t("portal.account.lastSeen")}{" "}
+              {formatDateTime(s.lastSeenAt)}
+              {s.id === buyer.sessionId ? (
+                ` · ${t("portal.account.thisSession")}`
+              ) : (
+                <PortalForm
+                  action={`/portal/api/sessions/${s.id}/end`}
+                  submitLabel={t("portal.account.end")}
+                  variant="plain"
+                  labels={formLabels(t)}
+                  okMessage={t("portal.account.ended")}
+                />
               )}
             </li>
           ))}
         </ul>
-        <p><a href="/portal/forgot">{t("portal.signIn.forgot")}</a></p>
+        <p>
+          <a href="/portal/forgot">{t("portal.signIn.forgot")}</a>
+        </p>
       </Card>
     </>
   );

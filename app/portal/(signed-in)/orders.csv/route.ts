@@ -17,12 +17,23 @@ export const GET = portalExport(async (req, { buyer }) => {
   const filter = BuyerOrderFilterSchema.parse({ ...q, page: 1 });
   const { rows } = await listBuyerOrders({ userId: buyer.userId, filter, all: true });
   const withKeys = q.keys === "1";
-  const keys = withKeys ? await exportOrderKeys({ userId: buyer.userId, orderIds: rows.filter((r) => r.status === "delivered").map((r) => r.id), actor: buyerActor(buyer) }) : new Map<number, string[]>();
+  const keys = withKeys
+    ? await exportOrderKeys({
+        userId: buyer.userId,
+        orderIds: rows.filter((r) => r.status === "delivered").map((r) => r.id),
+        actor: buyerActor(buyer),
+      })
+    : new Map<number, string[]>();
   return csvResponse(withKeys ? "orders-with-keys.csv" : "orders.csv", [
     ["order_no", "downstream_order_no", "status", "amount", "items", "api_key", "created_at", ...(withKeys ? ["card_keys"] : [])],
     ...rows.map((o) => [
-      o.orderNo, o.downstreamOrderNo, o.status, formatAmount(o.amountCents),
-      o.items.map((i) => `${pickText(i.title, "en")} (${i.sku.skuCode}) x${i.quantity}`).join("; "), o.credential.apiKey, formatDateTime(o.createdAt),
+      o.orderNo,
+      o.downstreamOrderNo,
+      o.status,
+      formatAmount(o.amountCents),
+      o.items.map((i) => `${pickText(i.title, "en")} (${i.sku.skuCode}) x${i.quantity}`).join("; "),
+      o.credential.apiKey,
+      formatDateTime(o.createdAt),
       ...(withKeys ? [(keys.get(o.id) ?? []).join("\n")] : []),
     ]),
   ]);

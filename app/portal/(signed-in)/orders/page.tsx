@@ -12,7 +12,13 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
   const buyer = await requireBuyer();
   const { t, locale } = await getI18n();
   const params = await searchParams;
-  const raw = { status: first(params.status) || undefined, from: first(params.from) || undefined, to: first(params.to) || undefined, downstream: first(params.downstream) || undefined, page: first(params.page) };
+  const raw = {
+    status: first(params.status) || undefined,
+    from: first(params.from) || undefined,
+    to: first(params.to) || undefined,
+    downstream: first(params.downstream) || undefined,
+    page: first(params.page),
+  };
   const filter = BuyerOrderFilterSchema.parse(raw);
   const { total, rows } = await listBuyerOrders({ userId: buyer.userId, filter });
   const kept = { status: filter.status, from: raw.from, to: raw.to, downstream: filter.downstream };
@@ -20,33 +26,80 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
   return (
     <>
       <PageHeader title={t("portal.orders.title")}>
-        <a className="btn" href={`/portal/orders.csv?${exportQuery}`} download>{t("portal.orders.export")}</a>{" "}
-        <a className="btn" href={`/portal/orders.csv?${exportQuery}${exportQuery ? "&" : ""}keys=1`} download title={t("portal.orders.exportKeysHelp")}>{t("portal.orders.exportKeys")}</a>
+        <a className="btn" href={`/portal/orders.csv?${exportQuery}`} download>
+          {t("portal.orders.export")}
+        </a>{" "}
+        <a
+          className="btn"
+          href={`/portal/orders.csv?${exportQuery}${exportQuery ? "&" : ""}keys=1`}
+          download
+          title={t("portal.orders.exportKeysHelp")}
+        >
+          {t("portal.orders.exportKeys")}
+        </a>
       </PageHeader>
       <form className="table-tools" method="get" role="search">
         <div className="field">
           <label htmlFor="status">{t("portal.orders.status")}</label>
           <select id="status" name="status" defaultValue={filter.status ?? ""}>
             <option value="">{t("portal.orders.any")}</option>
-            {PUBLIC_STATUSES.map((s) => <option key={s} value={s}>{t(`portal.status.${s}`)}</option>)}
+            {PUBLIC_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`portal.status.${s}`)}
+              </option>
+            ))}
           </select>
         </div>
-        <div className="field"><label htmlFor="from">{t("portal.orders.from")}</label><input id="from" name="from" type="date" defaultValue={raw.from ?? ""} /></div>
-        <div className="field"><label htmlFor="to">{t("portal.orders.to")}</label><input id="to" name="to" type="date" defaultValue={raw.to ?? ""} /></div>
-        <div className="field"><label htmlFor="downstream">{t("portal.orders.downstream")}</label><input id="downstream" name="downstream" defaultValue={filter.downstream ?? ""} /></div>
-        <div><button type="submit" className="btn">{t("portal.prices.filter")}</button></div>
+        <div className="field">
+          <label htmlFor="from">{t("portal.orders.from")}</label>
+          <input id="from" name="from" type="date" defaultValue={raw.from ?? ""} />
+        </div>
+        <div className="field">
+          <label htmlFor="to">{t("portal.orders.to")}</label>
+          <input id="to" name="to" type="date" defaultValue={raw.to ?? ""} />
+        </div>
+        <div className="field">
+          <label htmlFor="downstream">{t("portal.orders.downstream")}</label>
+          <input id="downstream" name="downstream" defaultValue={filter.downstream ?? ""} />
+        </div>
+        <div>
+          <button type="submit" className="btn">
+            {t("portal.prices.filter")}
+          </button>
+        </div>
       </form>
-      <Table label={t("portal.orders.title")} testId="portal-orders" head={[t("portal.orders.orderNo"), t("portal.orders.downstream"), t("portal.orders.status"), t("portal.orders.amount"), t("portal.orders.items"), t("portal.orders.created")]}>
-        {rows.length === 0 ? <tr><td colSpan={6}>{t("portal.common.none")}</td></tr> : rows.map((o) => (
-          <tr key={o.id}>
-            <td><a href={`/portal/orders/${encodeURIComponent(o.orderNo)}`}>{o.orderNo}</a></td>
-            <td>{o.downstreamOrderNo}</td>
-            <td><span className={`badge badge-${o.status}`}>{t(`portal.status.${o.status}`)}</span></td>
-            <td>{formatAmount(o.amountCents)}</td>
-            <td>{o.items.map((i) => `${pickText(i.title, locale)} × ${i.quantity}`).join(", ")}</td>
-            <td>{formatDateTime(o.createdAt)}</td>
+      <Table
+        label={t("portal.orders.title")}
+        testId="portal-orders"
+        head={[
+          t("portal.orders.orderNo"),
+          t("portal.orders.downstream"),
+          t("portal.orders.status"),
+          t("portal.orders.amount"),
+          t("portal.orders.items"),
+          t("portal.orders.created"),
+        ]}
+      >
+        {rows.length === 0 ? (
+          <tr>
+            <td colSpan={6}>{t("portal.common.none")}</td>
           </tr>
-        ))}
+        ) : (
+          rows.map((o) => (
+            <tr key={o.id}>
+              <td>
+                <a href={`/portal/orders/${encodeURIComponent(o.orderNo)}`}>{o.orderNo}</a>
+              </td>
+              <td>{o.downstreamOrderNo}</td>
+              <td>
+                <span className={`badge badge-${o.status}`}>{t(`portal.status.${o.status}`)}</span>
+              </td>
+              <td>{formatAmount(o.amountCents)}</td>
+              <td>{o.items.map((i) => `${pickText(i.title, locale)} × ${i.quantity}`).join(", ")}</td>
+              <td>{formatDateTime(o.createdAt)}</td>
+            </tr>
+          ))
+        )}
       </Table>
       <Pager page={filter.page} pages={Math.ceil(total / ORDERS_PAGE_SIZE)} params={kept} t={t} />
     </>

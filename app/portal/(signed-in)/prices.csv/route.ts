@@ -9,11 +9,34 @@ export const GET = portalExport(async (req, { buyer }) => {
   const url = new URL(req.url);
   const category = Number(url.searchParams.get("category"));
   const { rows } = await getPriceList({
-    userId: buyer.userId, q: url.searchParams.get("q")?.slice(0, 100) ?? undefined,
+    userId: buyer.userId,
+    q: url.searchParams.get("q")?.slice(0, 100) ?? undefined,
     categoryId: Number.isSafeInteger(category) && category > 0 ? category : undefined,
   });
   return csvResponse("price-list.csv", [
-    ["product_id", "title_en", "title_zh", "sku_id", "sku_code", "price", "stock_status", "stock_quantity", "delivery_format", "category_id"],
-    ...rows.map((r) => [r.productId, r.productTitle.en, r.productTitle["zh-CN"], r.skuId, r.skuCode, formatAmount(r.priceCents), stockBand(r.stock), r.stock ?? -1, r.deliveryFormat, r.categoryId]),
+    [
+      "product_id",
+      "title_en",
+      "title_zh",
+      "sku_id",
+      "sku_code",
+      "price",
+      "stock_status",
+      "stock_quantity",
+      "delivery_format",
+      "category_id",
+    ],
+    ...rows.map((r) => [
+      r.productId,
+      r.productTitle.en,
+      r.productTitle["zh-CN"],
+      r.skuId,
+      r.skuCode,
+      formatAmount(r.priceCents),
+      stockBand(r.stock),
+      r.stock ?? -1,
+      r.deliveryFormat,
+      r.categoryId,
+    ]),
   ]);
 });

@@ -20,7 +20,9 @@ export default async function PortalPricesPage({ searchParams }: { searchParams:
   return (
     <>
       <PageHeader title={t("portal.prices.title")} description={t("portal.prices.help")}>
-        <a className="btn" href={`/portal/prices.csv${exportQuery ? `?${exportQuery}` : ""}`} download>{t("portal.prices.export")}</a>
+        <a className="btn" href={`/portal/prices.csv${exportQuery ? `?${exportQuery}` : ""}`} download>
+          {t("portal.prices.export")}
+        </a>
       </PageHeader>
       <form className="table-tools" method="get" role="search">
         <div className="field">
@@ -31,25 +33,52 @@ export default async function PortalPricesPage({ searchParams }: { searchParams:
           <label htmlFor="category">{t("portal.prices.category")}</label>
           <select id="category" name="category" defaultValue={categoryId ? String(categoryId) : ""}>
             <option value="">{t("portal.prices.allCategories")}</option>
-            {categories.map((c) => <option key={c.id} value={c.id}>{pickText(c.name, locale) || c.slug}</option>)}
+            {categories.map((c) => (
+              <option key={c.id} value={c.id}>
+                {pickText(c.name, locale) || c.slug}
+              </option>
+            ))}
           </select>
         </div>
-        <div><button type="submit" className="btn">{t("portal.prices.filter")}</button></div>
+        <div>
+          <button type="submit" className="btn">
+            {t("portal.prices.filter")}
+          </button>
+        </div>
       </form>
-      <Table label={t("portal.prices.title")} testId="portal-prices" head={[t("portal.prices.product"), t("portal.prices.sku"), t("portal.prices.price"), t("portal.prices.stock"), t("portal.prices.format"), t("portal.prices.category")]}>
-        {rows.length === 0 ? <tr><td colSpan={6}>{t("portal.common.none")}</td></tr> : rows.map((r) => {
-          const band = stockBand(r.stock);
-          return (
-            <tr key={r.skuId}>
-              <td>{pickText(r.productTitle, locale)}</td>
-              <td><code>{r.skuCode}</code></td>
-              <td>{formatAmount(r.priceCents)}</td>
-              <td>{band === "available" ? t("portal.stock.available", { count: r.stock ?? 0 }) : t(`portal.stock.${band}`)}</td>
-              <td>{r.deliveryFormat}</td>
-              <td>{r.categoryName ? pickText(r.categoryName, locale) : ""}</td>
-            </tr>
-          );
-        })}
+      <Table
+        label={t("portal.prices.title")}
+        testId="portal-prices"
+        head={[
+          t("portal.prices.product"),
+          t("portal.prices.sku"),
+          t("portal.prices.price"),
+          t("portal.prices.stock"),
+          t("portal.prices.format"),
+          t("portal.prices.category"),
+        ]}
+      >
+        {rows.length === 0 ? (
+          <tr>
+            <td colSpan={6}>{t("portal.common.none")}</td>
+          </tr>
+        ) : (
+          rows.map((r) => {
+            const band = stockBand(r.stock);
+            return (
+              <tr key={r.skuId}>
+                <td>{pickText(r.productTitle, locale)}</td>
+                <td>
+                  <code>{r.skuCode}</code>
+                </td>
+                <td>{formatAmount(r.priceCents)}</td>
+                <td>{band === "available" ? t("portal.stock.available", { count: r.stock ?? 0 }) : t(`portal.stock.${band}`)}</td>
+                <td>{r.deliveryFormat}</td>
+                <td>{r.categoryName ? pickText(r.categoryName, locale) : ""}</td>
+              </tr>
+            );
+          })
+        )}
       </Table>
     </>
   );

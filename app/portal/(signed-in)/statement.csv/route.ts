@@ -15,6 +15,14 @@ export const GET = portalExport(async (req, { buyer }) => {
   const s = await listStatement({ userId: buyer.userId, page: 1, pageSize: EXPORT_MAX, from: w.fromDate, to: w.toDate });
   return csvResponse("statement.csv", [
     ["id", "created_at", "kind", "amount", "balance_after", "order_no", "note"],
-    ...s.rows.map((r) => [String(r.id), formatDateTime(r.createdAt), r.kind, formatAmount(r.deltaCents), formatAmount(r.balanceAfterCents), r.orderNo, r.kind === "adjustment" ? r.reason : ""]),
+    ...s.rows.map((r) => [
+      String(r.id),
+      formatDateTime(r.createdAt),
+      r.kind,
+      formatAmount(r.deltaCents),
+      formatAmount(r.balanceAfterCents),
+      r.orderNo,
+      r.kind === "adjustment" ? r.reason : "",
+    ]),
   ]);
 });

@@ -17,18 +17,51 @@ export default async function PortalTopUpsPage() {
     <>
       <PageHeader title={t("portal.topUps.title")} description={t("portal.topUps.help")} />
       <Card title={t("portal.topUps.submit")}>
-        <PortalForm action="/portal/api/top-ups" submitLabel={t("portal.topUps.submit")} labels={formLabels(t)} okMessage={t("portal.topUps.requested")} testId="portal-top-up-form">
-          <div className="field"><label htmlFor="amount">{t("portal.topUps.amount")}</label><input id="amount" name="amount" inputMode="decimal" placeholder="500.00" required /></div>
-          <div className="field"><label htmlFor="transferReference">{t("portal.topUps.reference")}</label><input id="transferReference" name="transferReference" maxLength={100} required /></div>
+        <PortalForm
+          action="/portal/api/top-ups"
+          submitLabel={t("portal.topUps.submit")}
+          labels={formLabels(t)}
+          okMessage={t("portal.topUps.requested")}
+          testId="portal-top-up-form"
+        >
+          <div className="field">
+            <label htmlFor="amount">{t("portal.topUps.amount")}</label>
+            <input id="amount" name="amount" inputMode="decimal" placeholder="500.00" required />
+          </div>
+          <div className="field">
+            <label htmlFor="transferReference">{t("portal.topUps.reference")}</label>
+            <input id="transferReference" name="transferReference" maxLength={100} required />
+          </div>
         </PortalForm>
       </Card>
-      <Table label={t("portal.topUps.title")} testId="portal-top-ups" head={["#", t("portal.common.time"), t("portal.topUps.amount"), t("portal.topUps.reference"), t("portal.topUps.state"), t("portal.topUps.reason")]}>
-        {requests.length === 0 ? <tr><td colSpan={6}>{t("portal.topUps.none")}</td></tr> : requests.map((r) => (
-          <tr key={r.id}>
-            <td>{r.id}</td><td>{formatDateTime(r.createdAt)}</td><td>{formatAmount(r.amountCents)}</td><td>{r.transferReference}</td>
-            <td data-testid={`top-up-state-${r.id}`}>{t(`portal.topUps.state.${r.state}`)}</td><td>{r.rejectReason ?? ""}</td>
+      <Table
+        label={t("portal.topUps.title")}
+        testId="portal-top-ups"
+        head={[
+          "#",
+          t("portal.common.time"),
+          t("portal.topUps.amount"),
+          t("portal.topUps.reference"),
+          t("portal.topUps.state"),
+          t("portal.topUps.reason"),
+        ]}
+      >
+        {requests.length === 0 ? (
+          <tr>
+            <td colSpan={6}>{t("portal.topUps.none")}</td>
           </tr>
-        ))}
+        ) : (
+          requests.map((r) => (
+            <tr key={r.id}>
+              <td>{r.id}</td>
+              <td>{formatDateTime(r.createdAt)}</td>
+              <td>{formatAmount(r.amountCents)}</td>
+              <td>{r.transferReference}</td>
+              <td data-testid={`top-up-state-${r.id}`}>{t(`portal.topUps.state.${r.state}`)}</td>
+              <td>{r.rejectReason ?? ""}</td>
+            </tr>
+          ))
+        )}
       </Table>
     </>
   );

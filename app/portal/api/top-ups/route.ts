@@ -7,7 +7,10 @@ export const dynamic = "force-dynamic";
 
 /** POST /portal/api/top-ups {amount, transferReference}: a request for an administrator; no money moves here. */
 // The service checks the values (TopUpRequestSchema); here only their shape.
-export const POST = portalAction(z.object({ amount: z.string().max(40), transferReference: z.string().max(400) }), async (input, { buyer }) => {
-  const row = await requestTopUp({ userId: buyer.userId, input, actor: buyerActor(buyer) });
-  return { id: row.id, state: row.state };
-});
+export const POST = portalAction(
+  z.object({ amount: z.string().max(40), transferReference: z.string().max(400) }),
+  async (input, { buyer }) => {
+    const row = await requestTopUp({ userId: buyer.userId, input, actor: buyerActor(buyer) });
+    return { id: row.id, state: row.state };
+  },
+);

@@ -25,13 +25,19 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
     <>
-      <PageHeader title={user.email}><Link href="/admin/buyers">{t("common.back")}</Link></PageHeader>
+      <PageHeader title={user.email}>
+        <Link href="/admin/buyers">{t("common.back")}</Link>
+      </PageHeader>
       <Card>
         <dl className="kv">
-          <dt>{t("buyers.balance")}</dt><dd data-testid="buyer-balance">{formatAmount(user.balanceCents)}</dd>
-          <dt>{t("buyers.level")}</dt><dd>{pickText(user.memberLevel.name, locale) || user.memberLevel.slug}</dd>
-          <dt>{t("common.status")}</dt><dd>{user.status}</dd>
-          <dt>{t("common.created")}</dt><dd>{formatDateTime(user.createdAt)}</dd>
+          <dt>{t("buyers.balance")}</dt>
+          <dd data-testid="buyer-balance">{formatAmount(user.balanceCents)}</dd>
+          <dt>{t("buyers.level")}</dt>
+          <dd>{pickText(user.memberLevel.name, locale) || user.memberLevel.slug}</dd>
+          <dt>{t("common.status")}</dt>
+          <dd>{user.status}</dd>
+          <dt>{t("common.created")}</dt>
+          <dd>{formatDateTime(user.createdAt)}</dd>
         </dl>
       </Card>
       {user.status === "active" ? (
@@ -53,7 +59,11 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
           <div className="field">
             <label htmlFor="f-level">{t("buyers.level")}</label>
             <select id="f-level" name="level" defaultValue={user.memberLevel.slug}>
-              {levels.map((l) => <option key={l.id} value={l.slug}>{pickText(l.name, locale) || l.slug}</option>)}
+              {levels.map((l) => (
+                <option key={l.id} value={l.slug}>
+                  {pickText(l.name, locale) || l.slug}
+                </option>
+              ))}
             </select>
           </div>
         </ActionForm>
@@ -78,28 +88,56 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
           rows={user.ledger.map((l) => ({
             id: String(l.id),
             cells: {
-              createdAt: formatDateTime(l.createdAt), delta: formatAmount(l.deltaCents), after: formatAmount(l.balanceAfterCents), reason: l.reason,
+              createdAt: formatDateTime(l.createdAt),
+              delta: formatAmount(l.deltaCents),
+              after: formatAmount(l.balanceAfterCents),
+              reason: l.reason,
               order: l.order ? { text: l.order.orderNo, href: `/admin/orders/${l.order.orderNo}` } : "",
             },
           }))}
-          total={user.ledger.length} pager={false} page={1} pageSize={Math.max(user.ledger.length, 1)} labels={labels}
+          total={user.ledger.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(user.ledger.length, 1)}
+          labels={labels}
         />
       </Card>
       <Card title={t("apiKeys.title")}>
         <DataTable
           testId="buyer-keys-table"
           columns={[
-            { id: "apiKey", header: t("apiKeys.key") }, { id: "name", header: t("common.name") }, { id: "status", header: t("common.status") },
-            { id: "lastUsedAt", header: t("apiKeys.lastUsed") }, { id: "createdAt", header: t("common.created") }, { id: "actions", header: t("common.actions") },
+            { id: "apiKey", header: t("apiKeys.key") },
+            { id: "name", header: t("common.name") },
+            { id: "status", header: t("common.status") },
+            { id: "lastUsedAt", header: t("apiKeys.lastUsed") },
+            { id: "createdAt", header: t("common.created") },
+            { id: "actions", header: t("common.actions") },
           ]}
-          rows={apiKeyRows(user.credentials.map((k) => ({
-            id: k.id, apiKey: k.apiKey, name: k.name, isActive: k.isActive,
-            lastUsed: k.lastUsedAt ? formatDateTime(k.lastUsedAt) : t("apiKeys.never"), created: formatDateTime(k.createdAt),
-          })), { active: t("apiKeys.active"), disabled: t("apiKeys.disabled"), disable: t("apiKeys.disable") }, disableApiKeyAction)}
-          total={user.credentials.length} pager={false} page={1} pageSize={Math.max(user.credentials.length, 1)} labels={labels}
+          rows={apiKeyRows(
+            user.credentials.map((k) => ({
+              id: k.id,
+              apiKey: k.apiKey,
+              name: k.name,
+              isActive: k.isActive,
+              lastUsed: k.lastUsedAt ? formatDateTime(k.lastUsedAt) : t("apiKeys.never"),
+              created: formatDateTime(k.createdAt),
+            })),
+            { active: t("apiKeys.active"), disabled: t("apiKeys.disabled"), disable: t("apiKeys.disable") },
+            disableApiKeyAction,
+          )}
+          total={user.credentials.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(user.credentials.length, 1)}
+          labels={labels}
         />
         <div style={{ height: 12 }} />
-        <ActionForm action={createApiKeyAction} submitLabel={t("apiKeys.create")} copyLabel={t("common.copy")} copiedLabel={t("common.copied")}>
+        <ActionForm
+          action={createApiKeyAction}
+          submitLabel={t("apiKeys.create")}
+          copyLabel={t("common.copy")}
+          copiedLabel={t("common.copied")}
+        >
           <HiddenField name="email" value={user.email} />
           <TextField name="name" label={t("common.name")} />
         </ActionForm>

@@ -26,37 +26,92 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
   const open = order.status === "processing" || order.status === "unknown_review";
   return (
     <>
-      <PageHeader title={`${t("orders.orderNo")} ${order.orderNo}`}><Link href="/admin/orders">{t("common.back")}</Link></PageHeader>
+      <PageHeader title={`${t("orders.orderNo")} ${order.orderNo}`}>
+        <Link href="/admin/orders">{t("common.back")}</Link>
+      </PageHeader>
       <Card>
         <dl className="kv">
-          <dt>{t("common.status")}</dt><dd><StatusBadge status={order.status} label={t(`orders.status.${order.status}`)} /></dd>
-          <dt>{t("orders.downstreamNo")}</dt><dd>{order.downstreamOrderNo}</dd>
-          <dt>{t("orders.buyer")}</dt><dd><Link href={`/admin/buyers/${order.user.id}`}>{order.user.email}</Link></dd>
-          <dt>{t("apiKeys.key")}</dt><dd>{order.credential.apiKey}</dd>
-          <dt>{t("orders.profile")}</dt><dd>{order.profile}</dd>
-          <dt>{t("common.amount")}</dt><dd>{formatAmount(order.amountCents)}</dd>
-          {order.refundedCents > 0n ? <><dt>{t("claims.refundedTotal")}</dt><dd data-testid="refunded-total">{formatAmount(order.refundedCents)} · <Link href="/admin/claims">{t("claims.nav")}</Link></dd></> : null}
-          <dt>{t("common.created")}</dt><dd>{formatDateTime(order.createdAt)}</dd>
-          <dt>{t("orders.completed")}</dt><dd>{formatDateTime(order.completedAt)}</dd>
-          {order.errorMessage ? <><dt>{t("orders.error")}</dt><dd>{order.errorMessage}</dd></> : null}
+          <dt>{t("common.status")}</dt>
+          <dd>
+            <StatusBadge status={order.status} label={t(`orders.status.${order.status}`)} />
+          </dd>
+          <dt>{t("orders.downstreamNo")}</dt>
+          <dd>{order.downstreamOrderNo}</dd>
+          <dt>{t("orders.buyer")}</dt>
+          <dd>
+            <Link href={`/admin/buyers/${order.user.id}`}>{order.user.email}</Link>
+          </dd>
+          <dt>{t("apiKeys.key")}</dt>
+          <dd>{order.credential.apiKey}</dd>
+          <dt>{t("orders.profile")}</dt>
+          <dd>{order.profile}</dd>
+          <dt>{t("common.amount")}</dt>
+          <dd>{formatAmount(order.amountCents)}</dd>
+          {order.refundedCents > 0n ? (
+            <>
+              <dt>{t("claims.refundedTotal")}</dt>
+              <dd data-testid="refunded-total">
+                {formatAmount(order.refundedCents)} · <Link href="/admin/claims">{t("claims.nav")}</Link>
+              </dd>
+            </>
+          ) : null}
+          <dt>{t("common.created")}</dt>
+          <dd>{formatDateTime(order.createdAt)}</dd>
+          <dt>{t("orders.completed")}</dt>
+          <dd>{formatDateTime(order.completedAt)}</dd>
+          {order.errorMessage ? (
+            <>
+              <dt>{t("orders.error")}</dt>
+              <dd>{order.errorMessage}</dd>
+            </>
+          ) : null}
         </dl>
       </Card>
       <Card title={t("orders.items")}>
         <DataTable
-          columns={[{ id: "title", header: t("orders.product"), wrap: true }, { id: "sku", header: "SKU" }, { id: "qty", header: t("orders.quantity") }, { id: "unit", header: t("orders.unitPrice") }, { id: "total", header: t("common.amount") }]}
-          rows={order.items.map((i) => ({ id: String(i.id), cells: { title: pickText(i.title, locale), sku: i.sku.skuCode, qty: String(i.quantity), unit: formatAmount(i.unitPriceCents), total: formatAmount(i.totalPriceCents) } }))}
-          total={order.items.length} pager={false} page={1} pageSize={Math.max(order.items.length, 1)} labels={labels}
+          columns={[
+            { id: "title", header: t("orders.product"), wrap: true },
+            { id: "sku", header: "SKU" },
+            { id: "qty", header: t("orders.quantity") },
+            { id: "unit", header: t("orders.unitPrice") },
+            { id: "total", header: t("common.amount") },
+          ]}
+          rows={order.items.map((i) => ({
+            id: String(i.id),
+            cells: {
+              title: pickText(i.title, locale),
+              sku: i.sku.skuCode,
+              qty: String(i.quantity),
+              unit: formatAmount(i.unitPriceCents),
+              total: formatAmount(i.totalPriceCents),
+            },
+          }))}
+          total={order.items.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(order.items.length, 1)}
+          labels={labels}
         />
       </Card>
       <Card title={t("orders.formData")}>
-        {order.formFields.length === 0 ? <p>{t("orders.noForm")}</p> : (
+        {order.formFields.length === 0 ? (
+          <p>{t("orders.noForm")}</p>
+        ) : (
           <dl className="kv" data-testid="form-data">
             {order.formFields.map((f) => (
               <div key={f} style={{ display: "contents" }}>
                 <dt>{f}</dt>
                 <dd>
                   <span aria-label={t("orders.masked")}>••••••</span>
-                  <ActionForm action={revealFormFieldAction} submitLabel={t("orders.reveal")} variant="plain" testId={`reveal-${f}`} keepValues copyLabel={t("common.copy")} copiedLabel={t("common.copied")}>
+                  <ActionForm
+                    action={revealFormFieldAction}
+                    submitLabel={t("orders.reveal")}
+                    variant="plain"
+                    testId={`reveal-${f}`}
+                    keepValues
+                    copyLabel={t("common.copy")}
+                    copiedLabel={t("common.copied")}
+                  >
                     <HiddenField name="orderNo" value={order.orderNo} />
                     <HiddenField name="field" value={f} />
                   </ActionForm>
@@ -67,34 +122,91 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
         )}
       </Card>
       <Card title={t("orders.fulfilment")}>
-        {order.fulfillment
-          ? <p>{order.fulfillment.source} · {order.fulfillment.deliveryFormat} · {formatDateTime(order.fulfillment.createdAt)} · {t("orders.payloadHidden", { lines: order.fulfillment.deliveredLines })}</p>
-          : <p>{t("orders.notFulfilled")}</p>}
-        {open ? <OrderActions orderNo={order.orderNo} deliver={deliverOrderAction} fail={failOrderAction}
-          labels={{ payload: t("manual.payload"), deliver: t("manual.deliver"), reason: t("manual.failReason"), fail: t("manual.fail") }} /> : null}
+        {order.fulfillment ? (
+          <p>
+            {order.fulfillment.source} · {order.fulfillment.deliveryFormat} · {formatDateTime(order.fulfillment.createdAt)} ·{" "}
+            {t("orders.payloadHidden", { lines: order.fulfillment.deliveredLines })}
+          </p>
+        ) : (
+          <p>{t("orders.notFulfilled")}</p>
+        )}
+        {open ? (
+          <OrderActions
+            orderNo={order.orderNo}
+            deliver={deliverOrderAction}
+            fail={failOrderAction}
+            labels={{ payload: t("manual.payload"), deliver: t("manual.deliver"), reason: t("manual.failReason"), fail: t("manual.fail") }}
+          />
+        ) : null}
       </Card>
       {order.upstreamPurchase ? (
         <Card title={t("review.hops")}>
-          <PurchaseHops {...purchaseHops(order.upstreamPurchase, order.amountCents)} testId="order-hops"
-            labels={{ hop: t("review.hop"), connection: t("review.connection"), upstreamSku: t("review.upstreamSku"), number: t("review.number"), status: t("common.status"), outcome: t("review.outcome"), cost: t("review.cost"), margin: t("review.margin") }} />
+          <PurchaseHops
+            {...purchaseHops(order.upstreamPurchase, order.amountCents)}
+            testId="order-hops"
+            labels={{
+              hop: t("review.hop"),
+              connection: t("review.connection"),
+              upstreamSku: t("review.upstreamSku"),
+              number: t("review.number"),
+              status: t("common.status"),
+              outcome: t("review.outcome"),
+              cost: t("review.cost"),
+              margin: t("review.margin"),
+            }}
+          />
         </Card>
       ) : null}
       <Card title={t("orders.callbacks")}>
         <DataTable
-          columns={[{ id: "url", header: "URL", wrap: true }, { id: "status", header: t("common.status") }, { id: "attempts", header: t("orders.attempts") }, { id: "last", header: t("orders.error"), wrap: true }, { id: "createdAt", header: t("common.created") }]}
-          rows={order.callbacks.map((c) => ({ id: String(c.id), cells: {
-            url: c.url, status: { text: c.status, badge: c.status === "delivered" ? "delivered" : c.status === "failed" ? "failed" : "processing" },
-            attempts: c.attempts.map((a) => `${formatDateTime(a.createdAt)} → ${a.httpStatus ?? a.error ?? "?"}`).join("; ") || String(c.attemptCount),
-            last: c.lastError ?? "", createdAt: formatDateTime(c.createdAt),
-          } }))}
-          total={order.callbacks.length} pager={false} page={1} pageSize={Math.max(order.callbacks.length, 1)} labels={labels}
+          columns={[
+            { id: "url", header: "URL", wrap: true },
+            { id: "status", header: t("common.status") },
+            { id: "attempts", header: t("orders.attempts") },
+            { id: "last", header: t("orders.error"), wrap: true },
+            { id: "createdAt", header: t("common.created") },
+          ]}
+          rows={order.callbacks.map((c) => ({
+            id: String(c.id),
+            cells: {
+              url: c.url,
+              status: { text: c.status, badge: c.status === "delivered" ? "delivered" : c.status === "failed" ? "failed" : "processing" },
+              attempts:
+                c.attempts.map((a) => `${formatDateTime(a.createdAt)} → ${a.httpStatus ?? a.error ?? "?"}`).join("; ") ||
+                String(c.attemptCount),
+              last: c.lastError ?? "",
+              createdAt: formatDateTime(c.createdAt),
+            },
+          }))}
+          total={order.callbacks.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(order.callbacks.length, 1)}
+          labels={labels}
         />
       </Card>
       <Card title={t("buyers.ledger")}>
         <DataTable
-          columns={[{ id: "createdAt", header: t("common.created") }, { id: "delta", header: t("buyers.delta") }, { id: "after", header: t("buyers.balanceAfter") }, { id: "reason", header: t("common.reason"), wrap: true }]}
-          rows={order.ledger.map((l) => ({ id: String(l.id), cells: { createdAt: formatDateTime(l.createdAt), delta: formatAmount(l.deltaCents), after: formatAmount(l.balanceAfterCents), reason: l.reason } }))}
-          total={order.ledger.length} pager={false} page={1} pageSize={Math.max(order.ledger.length, 1)} labels={labels}
+          columns={[
+            { id: "createdAt", header: t("common.created") },
+            { id: "delta", header: t("buyers.delta") },
+            { id: "after", header: t("buyers.balanceAfter") },
+            { id: "reason", header: t("common.reason"), wrap: true },
+          ]}
+          rows={order.ledger.map((l) => ({
+            id: String(l.id),
+            cells: {
+              createdAt: formatDateTime(l.createdAt),
+              delta: formatAmount(l.deltaCents),
+              after: formatAmount(l.balanceAfterCents),
+              reason: l.reason,
+            },
+          }))}
+          total={order.ledger.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(order.ledger.length, 1)}
+          labels={labels}
         />
       </Card>
     </>

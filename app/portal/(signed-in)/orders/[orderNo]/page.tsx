@@ -17,41 +17,101 @@ export default async function PortalOrderPage({ params }: { params: Promise<{ or
   const order = orNotFound(await getBuyerOrder({ userId: buyer.userId, orderNo: decodeURIComponent(orderNo) }));
   return (
     <>
-      <PageHeader title={t("portal.order.title", { orderNo: order.orderNo })}><a href="/portal/orders">{t("portal.common.back")}</a></PageHeader>
+      <PageHeader title={t("portal.order.title", { orderNo: order.orderNo })}>
+        <a href="/portal/orders">{t("portal.common.back")}</a>
+      </PageHeader>
       <Card>
         <dl className="kv">
-          <dt>{t("portal.orders.downstream")}</dt><dd>{order.downstreamOrderNo}</dd>
-          <dt>{t("portal.orders.status")}</dt><dd><span className={`badge badge-${order.status}`} data-testid="portal-order-status">{t(`portal.status.${order.status}`)}</span></dd>
-          <dt>{t("portal.orders.amount")}</dt><dd>{formatAmount(order.amountCents)}</dd>
-          <dt>{t("portal.orders.key")}</dt><dd><code>{order.credential.apiKey}</code></dd>
-          <dt>{t("portal.orders.created")}</dt><dd>{formatDateTime(order.createdAt)}</dd>
-          {order.errorMessage ? <><dt>{t("portal.order.error")}</dt><dd>{order.errorMessage}</dd></> : null}
+          <dt>{t("portal.orders.downstream")}</dt>
+          <dd>{order.downstreamOrderNo}</dd>
+          <dt>{t("portal.orders.status")}</dt>
+          <dd>
+            <span className={`badge badge-${order.status}`} data-testid="portal-order-status">
+              {t(`portal.status.${order.status}`)}
+            </span>
+          </dd>
+          <dt>{t("portal.orders.amount")}</dt>
+          <dd>{formatAmount(order.amountCents)}</dd>
+          <dt>{t("portal.orders.key")}</dt>
+          <dd>
+            <code>{order.credential.apiKey}</code>
+          </dd>
+          <dt>{t("portal.orders.created")}</dt>
+          <dd>{formatDateTime(order.createdAt)}</dd>
+          {order.errorMessage ? (
+            <>
+              <dt>{t("portal.order.error")}</dt>
+              <dd>{order.errorMessage}</dd>
+            </>
+          ) : null}
         </dl>
       </Card>
       <div style={{ height: 16 }} />
-      <Table label={t("portal.orders.items")} head={[t("portal.prices.product"), t("portal.prices.sku"), t("portal.order.quantity"), t("portal.order.unitPrice"), t("portal.orders.amount")]}>
+      <Table
+        label={t("portal.orders.items")}
+        head={[
+          t("portal.prices.product"),
+          t("portal.prices.sku"),
+          t("portal.order.quantity"),
+          t("portal.order.unitPrice"),
+          t("portal.orders.amount"),
+        ]}
+      >
         {order.items.map((i, n) => (
-          <tr key={n}><td>{pickText(i.title, locale)}</td><td><code>{i.sku.skuCode}</code></td><td>{i.quantity}</td><td>{formatAmount(i.unitPriceCents)}</td><td>{formatAmount(i.totalPriceCents)}</td></tr>
+          <tr key={n}>
+            <td>{pickText(i.title, locale)}</td>
+            <td>
+              <code>{i.sku.skuCode}</code>
+            </td>
+            <td>{i.quantity}</td>
+            <td>{formatAmount(i.unitPriceCents)}</td>
+            <td>{formatAmount(i.totalPriceCents)}</td>
+          </tr>
         ))}
       </Table>
       <div style={{ height: 16 }} />
       <Card title={t("portal.order.history")}>
-        <ul>{order.history.map((h, n) => <li key={n}>{formatDateTime(h.at)} · {t(`portal.status.${h.status}`)}</li>)}</ul>
+        <ul>
+          {order.history.map((h, n) => (
+            <li key={n}>
+              {formatDateTime(h.at)} · {t(`portal.status.${h.status}`)}
+            </li>
+          ))}
+        </ul>
       </Card>
       {order.status === "delivered" && order.fulfillment ? (
         <Card title={t("portal.order.delivery")}>
           <p>{t("portal.order.revealHelp")}</p>
-          <PortalForm action={`/portal/api/orders/${encodeURIComponent(order.orderNo)}/reveal`} submitLabel={t("portal.order.reveal")} variant="plain"
-            labels={formLabels(t)} okMessage={order.fulfillment.deliveryFormat} revealLabel="#" testId="portal-reveal-form" />
+          <PortalForm
+            action={`/portal/api/orders/${encodeURIComponent(order.orderNo)}/reveal`}
+            submitLabel={t("portal.order.reveal")}
+            variant="plain"
+            labels={formLabels(t)}
+            okMessage={order.fulfillment.deliveryFormat}
+            revealLabel="#"
+            testId="portal-reveal-form"
+          />
         </Card>
       ) : null}
       <Card title={t("portal.order.callbacks")}>
-        {order.callbacks.length === 0 ? <p>{t("portal.order.noCallbacks")}</p> : order.callbacks.map((c) => (
-          <div key={c.id}>
-            <p><code>{c.url}</code> · {c.status}</p>
-            <ul>{c.attempts.map((a) => <li key={a.id}>{formatDateTime(a.createdAt)} · {a.httpStatus ?? a.error ?? "—"} · {a.durationMs} ms</li>)}</ul>
-          </div>
-        ))}
+        {order.callbacks.length === 0 ? (
+          <p>{t("portal.order.noCallbacks")}</p>
+        ) : (
+          order.callbacks.map((c) => (
+            <div key={c.id}>
+              <p>
+                <code>{c.url}</code> · {c.status}
+              </p>
+              <ul>
+                {c.attempts.map((a) => (
+                  <li key={a.id}>
+                    {formatDateTime(a.createdAt)} · {a.httpStatus ?? a.error ?? "—"} · {a.durationMs} ms
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))
+        )}
       </Card>
     </>
   );

@@ -18,7 +18,13 @@ import { ProductEditor } from "../../product-editor";
 export const dynamic = "force-dynamic";
 
 /** A product: its form, its SKUs (stock or card-key counts) and a SKU form (new, or ?sku=<id> to edit). */
-export default async function ProductPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
+export default async function ProductPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   await requireAdmin();
   const { t, locale } = await getI18n();
   const id = Number((await params).id);
@@ -28,43 +34,101 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
   const editSku = product.skus.find((s) => s.id === skuParam);
   const auto = product.fulfillmentType === "auto";
   const levels = await listLevels();
-  const spec = (v: unknown) => Object.entries((v ?? {}) as Record<string, string>).map(([k, x]) => `${k}=${x}`).join("\n");
+  const spec = (v: unknown) =>
+    Object.entries((v ?? {}) as Record<string, string>)
+      .map(([k, x]) => `${k}=${x}`)
+      .join("\n");
   return (
     <>
-      <PageHeader title={`${t("catalog.editProduct")}: ${pickText(product.title, locale) || product.slug}`}><Link href="/admin/catalog/products">{t("common.back")}</Link></PageHeader>
+      <PageHeader title={`${t("catalog.editProduct")}: ${pickText(product.title, locale) || product.slug}`}>
+        <Link href="/admin/catalog/products">{t("common.back")}</Link>
+      </PageHeader>
       <Card title={t("catalog.skus")}>
         <DataTable
           testId="skus-table"
           columns={[
-            { id: "code", header: t("catalog.skuCode") }, { id: "price", header: t("catalog.price") }, { id: "status", header: t("common.status") },
-            { id: "stock", header: t("catalog.stock") }, { id: "delivered", header: t("catalog.delivered") }, { id: "actions", header: t("common.actions") },
+            { id: "code", header: t("catalog.skuCode") },
+            { id: "price", header: t("catalog.price") },
+            { id: "status", header: t("common.status") },
+            { id: "stock", header: t("catalog.stock") },
+            { id: "delivered", header: t("catalog.delivered") },
+            { id: "actions", header: t("common.actions") },
           ]}
-          rows={product.skus.map((s) => ({ id: String(s.id), cells: {
-            code: s.skuCode, price: formatAmount(s.priceCents),
-            status: { text: s.isActive ? t("apiKeys.active") : t("apiKeys.disabled"), badge: s.isActive ? "active" : "disabled" },
-            stock: auto ? `${s.available} (${t("catalog.available")})` : s.stockQuantity === null ? t("catalog.unlimited") : String(s.stockQuantity),
-            delivered: auto ? String(s.delivered) : "",
-            actions: { node: <span className="btn-row"><a href={`/admin/catalog/products/${product.id}?sku=${s.id}`}>{t("catalog.edit")}</a>{auto ? <a href={`/admin/catalog/skus/${s.id}`}>{t("catalog.manageKeys")}</a> : null}</span> },
-          } }))}
-          total={product.skus.length} pager={false} page={1} pageSize={Math.max(product.skus.length, 1)}
+          rows={product.skus.map((s) => ({
+            id: String(s.id),
+            cells: {
+              code: s.skuCode,
+              price: formatAmount(s.priceCents),
+              status: { text: s.isActive ? t("apiKeys.active") : t("apiKeys.disabled"), badge: s.isActive ? "active" : "disabled" },
+              stock: auto
+                ? `${s.available} (${t("catalog.available")})`
+                : s.stockQuantity === null
+                  ? t("catalog.unlimited")
+                  : String(s.stockQuantity),
+              delivered: auto ? String(s.delivered) : "",
+              actions: {
+                node: (
+                  <span className="btn-row">
+                    <a href={`/admin/catalog/products/${product.id}?sku=${s.id}`}>{t("catalog.edit")}</a>
+                    {auto ? <a href={`/admin/catalog/skus/${s.id}`}>{t("catalog.manageKeys")}</a> : null}
+                  </span>
+                ),
+              },
+            },
+          }))}
+          total={product.skus.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(product.skus.length, 1)}
           labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
         />
       </Card>
       <Card title={editSku ? `${t("catalog.edit")} ${editSku.skuCode}` : t("catalog.newSku")}>
-        <ActionForm key={editSku?.id ?? "new"} action={saveSkuAction} submitLabel={t("common.save")} keepValues={!!editSku} testId="sku-form">
+        <ActionForm
+          key={editSku?.id ?? "new"}
+          action={saveSkuAction}
+          submitLabel={t("common.save")}
+          keepValues={!!editSku}
+          testId="sku-form"
+        >
           <HiddenField name="product_id" value={String(product.id)} />
           {editSku ? <HiddenField name="id" value={String(editSku.id)} /> : null}
           <TextField name="sku_code" id="f-sku_code" label={t("catalog.skuCode")} defaultValue={editSku?.skuCode} required />
-          <TextField name="price" id="f-sku_price" inputMode="decimal" label={t("catalog.price")} defaultValue={editSku ? formatAmount(editSku.priceCents) : formatAmount(product.priceCents)} required />
+          <TextField
+            name="price"
+            id="f-sku_price"
+            inputMode="decimal"
+            label={t("catalog.price")}
+            defaultValue={editSku ? formatAmount(editSku.priceCents) : formatAmount(product.priceCents)}
+            required
+          />
           <TextArea name="spec_values" label={t("catalog.specValues")} defaultValue={spec(editSku?.specValues)} rows={2} />
           <Toggle name="sku_active" label={t("catalog.active")} defaultChecked={editSku?.isActive ?? true} />
-          {auto ? null : <TextField name="stock" type="number" inputMode="numeric" label={t("catalog.stock")} help={t("catalog.stockHelp")} defaultValue={editSku?.stockQuantity ?? ""} />}
+          {auto ? null : (
+            <TextField
+              name="stock"
+              type="number"
+              inputMode="numeric"
+              label={t("catalog.stock")}
+              help={t("catalog.stockHelp")}
+              defaultValue={editSku?.stockQuantity ?? ""}
+            />
+          )}
           <fieldset className="level-prices" data-testid="level-prices">
             <legend>{t("levels.priceTitle")}</legend>
             <p className="help">{t("levels.priceHelp")}</p>
             {levels.map((l) => {
               const price = editSku?.levelPrices[l.slug];
-              return <TextField key={l.slug} name={`level_price.${l.slug}`} id={`f-level-price-${l.slug}`} inputMode="decimal" label={`${pickText(l.name, locale) || l.slug} (${l.slug})`} defaultValue={price === undefined ? "" : formatAmount(price)} />;
+              return (
+                <TextField
+                  key={l.slug}
+                  name={`level_price.${l.slug}`}
+                  id={`f-level-price-${l.slug}`}
+                  inputMode="decimal"
+                  label={`${pickText(l.name, locale) || l.slug} (${l.slug})`}
+                  defaultValue={price === undefined ? "" : formatAmount(price)}
+                />
+              );
             })}
           </fieldset>
         </ActionForm>

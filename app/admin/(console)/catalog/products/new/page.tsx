@@ -12,8 +12,12 @@ export default async function NewProductPage() {
   const { t, locale } = await getI18n();
   return (
     <>
-      <PageHeader title={t("catalog.newProduct")}><Link href="/admin/catalog/products">{t("common.back")}</Link></PageHeader>
-      <Card><ProductEditor categories={await listCategoryTree()} t={t} locale={locale} /></Card>
+      <PageHeader title={t("catalog.newProduct")}>
+        <Link href="/admin/catalog/products">{t("common.back")}</Link>
+      </PageHeader>
+      <Card>
+        <ProductEditor categories={await listCategoryTree()} t={t} locale={locale} />
+      </Card>
     </>
   );
 }

@@ -16,7 +16,13 @@ export const dynamic = "force-dynamic";
 const PAGE_SIZE = 50;
 
 /** A SKU's card keys: counts, import with preview, batches (undo) and the keys masked (audited reveal, one at a time). */
-export default async function SkuKeysPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
+export default async function SkuKeysPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   await requireAdmin();
   const { t, locale } = await getI18n();
   const id = Number((await params).id);
@@ -30,57 +36,125 @@ export default async function SkuKeysPage({ params, searchParams }: { params: Pr
     <>
       <PageHeader title={t("cardKeys.title", { sku: sku.skuCode })} description={pickText(sku.product.title, locale)}>
         <Link href={`/admin/catalog/products/${sku.product.id}`}>{t("common.back")}</Link>
-        {" · "}<Link href={`/admin/catalog/skus/${sku.id}/sources`}>{t("sources.link")}</Link>
+        {" · "}
+        <Link href={`/admin/catalog/skus/${sku.id}/sources`}>{t("sources.link")}</Link>
       </PageHeader>
       {sku.product.fulfillmentType !== "auto" ? <div className="msg msg-warn">{t("cardKeys.notAuto")}</div> : null}
       <div className="grid-stats stats-gap" data-testid="key-counts">
-        <div className="stat"><span>{t("catalog.available")}</span><b data-count="available">{stock.available}</b></div>
-        <div className="stat"><span>{t("catalog.delivered")}</span><b data-count="delivered">{stock.delivered}</b></div>
+        <div className="stat">
+          <span>{t("catalog.available")}</span>
+          <b data-count="available">{stock.available}</b>
+        </div>
+        <div className="stat">
+          <span>{t("catalog.delivered")}</span>
+          <b data-count="delivered">{stock.delivered}</b>
+        </div>
       </div>
       <Card title={t("cardKeys.import")}>
         <p className="help">{t("cardKeys.formatHelp", { format: sku.product.deliveryFormat, delimiter: sku.product.deliveryDelimiter })}</p>
-        <CardKeyImport skuId={sku.id} action={cardKeyImportAction} labels={{
-          paste: t("cardKeys.paste"), file: t("cardKeys.file"), previewButton: t("cardKeys.previewButton"), confirm: t("cardKeys.confirm"),
-          previewTitle: t("cardKeys.previewTitle"), lines: t("cardKeys.lines"), new: t("cardKeys.new"), duplicateExisting: t("cardKeys.duplicateExisting"),
-          duplicateInUpload: t("cardKeys.duplicateInUpload"), malformed: t("cardKeys.malformed"), line: t("cardKeys.line"), changed: t("cardKeys.changed"),
-        }} />
+        <CardKeyImport
+          skuId={sku.id}
+          action={cardKeyImportAction}
+          labels={{
+            paste: t("cardKeys.paste"),
+            file: t("cardKeys.file"),
+            previewButton: t("cardKeys.previewButton"),
+            confirm: t("cardKeys.confirm"),
+            previewTitle: t("cardKeys.previewTitle"),
+            lines: t("cardKeys.lines"),
+            new: t("cardKeys.new"),
+            duplicateExisting: t("cardKeys.duplicateExisting"),
+            duplicateInUpload: t("cardKeys.duplicateInUpload"),
+            malformed: t("cardKeys.malformed"),
+            line: t("cardKeys.line"),
+            changed: t("cardKeys.changed"),
+          }}
+        />
       </Card>
       <Card title={t("cardKeys.batches")}>
         <p className="help">{t("cardKeys.undoHelp")}</p>
         <DataTable
           testId="batches-table"
           columns={[
-            { id: "id", header: t("cardKeys.batch") }, { id: "source", header: t("cardKeys.source") }, { id: "count", header: t("cardKeys.count") },
-            { id: "available", header: t("catalog.available") }, { id: "delivered", header: t("catalog.delivered") }, { id: "createdAt", header: t("common.created") }, { id: "actions", header: t("common.actions") },
+            { id: "id", header: t("cardKeys.batch") },
+            { id: "source", header: t("cardKeys.source") },
+            { id: "count", header: t("cardKeys.count") },
+            { id: "available", header: t("catalog.available") },
+            { id: "delivered", header: t("catalog.delivered") },
+            { id: "createdAt", header: t("common.created") },
+            { id: "actions", header: t("common.actions") },
           ]}
-          rows={stock.batches.map((b) => ({ id: String(b.id), cells: {
-            id: `#${b.id}`, source: b.source, count: String(b.keyCount), available: String(b.available), delivered: String(b.delivered), createdAt: formatDateTime(b.createdAt),
-            actions: b.undoneAt ? t("cardKeys.undone") : b.delivered > 0 ? "" : { node: (
-              <ActionForm action={undoBatchAction} submitLabel={t("cardKeys.undo")} variant="danger" testId={`undo-${b.id}`}>
-                <HiddenField name="batchId" value={String(b.id)} />
-                <HiddenField name="skuId" value={String(sku.id)} />
-              </ActionForm>
-            ) },
-          } }))}
-          total={stock.batches.length} pager={false} page={1} pageSize={Math.max(stock.batches.length, 1)} labels={labels}
+          rows={stock.batches.map((b) => ({
+            id: String(b.id),
+            cells: {
+              id: `#${b.id}`,
+              source: b.source,
+              count: String(b.keyCount),
+              available: String(b.available),
+              delivered: String(b.delivered),
+              createdAt: formatDateTime(b.createdAt),
+              actions: b.undoneAt
+                ? t("cardKeys.undone")
+                : b.delivered > 0
+                  ? ""
+                  : {
+                      node: (
+                        <ActionForm action={undoBatchAction} submitLabel={t("cardKeys.undo")} variant="danger" testId={`undo-${b.id}`}>
+                          <HiddenField name="batchId" value={String(b.id)} />
+                          <HiddenField name="skuId" value={String(sku.id)} />
+                        </ActionForm>
+                      ),
+                    },
+            },
+          }))}
+          total={stock.batches.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(stock.batches.length, 1)}
+          labels={labels}
         />
       </Card>
       <Card title={t("cardKeys.keys")}>
         <DataTable
           testId="keys-table"
-          columns={[{ id: "id", header: "ID" }, { id: "status", header: t("common.status") }, { id: "batch", header: t("cardKeys.batch") }, { id: "createdAt", header: t("common.created") }, { id: "key", header: t("cardKeys.key"), wrap: true }]}
-          rows={stock.keys.map((k) => ({ id: String(k.id), cells: {
-            id: String(k.id), status: status(k.status), batch: k.batchId ? `#${k.batchId}` : "", createdAt: formatDateTime(k.createdAt),
-            key: { node: (
-              <span className="masked-key">
-                <span aria-label={t("orders.masked")}>••••••••</span>
-                <ActionForm action={revealCardKeyAction} submitLabel={t("cardKeys.reveal")} variant="plain" keepValues testId={`reveal-key-${k.id}`} copyLabel={t("common.copy")} copiedLabel={t("common.copied")}>
-                  <HiddenField name="keyId" value={String(k.id)} />
-                </ActionForm>
-              </span>
-            ) },
-          } }))}
-          total={stock.available + stock.delivered} page={page} pageSize={PAGE_SIZE} labels={labels}
+          columns={[
+            { id: "id", header: "ID" },
+            { id: "status", header: t("common.status") },
+            { id: "batch", header: t("cardKeys.batch") },
+            { id: "createdAt", header: t("common.created") },
+            { id: "key", header: t("cardKeys.key"), wrap: true },
+          ]}
+          rows={stock.keys.map((k) => ({
+            id: String(k.id),
+            cells: {
+              id: String(k.id),
+              status: status(k.status),
+              batch: k.batchId ? `#${k.batchId}` : "",
+              createdAt: formatDateTime(k.createdAt),
+              key: {
+                node: (
+                  <span className="masked-key">
+                    <span aria-label={t("orders.masked")}>••••••••</span>
+                    <ActionForm
+                      action={revealCardKeyAction}
+                      submitLabel={t("cardKeys.reveal")}
+                      variant="plain"
+                      keepValues
+                      testId={`reveal-key-${k.id}`}
+                      copyLabel={t("common.copy")}
+                      copiedLabel={t("common.copied")}
+                    >
+                      <HiddenField name="keyId" value={String(k.id)} />
+                    </ActionForm>
+                  </span>
+                ),
+              },
+            },
+          }))}
+          total={stock.available + stock.delivered}
+          page={page}
+          pageSize={PAGE_SIZE}
+          labels={labels}
         />
       </Card>
     </>

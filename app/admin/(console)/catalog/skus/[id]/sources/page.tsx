@@ -17,7 +17,10 @@ export default async function SkuSourcesPage({ params }: { params: Promise<{ id:
   await requireAdmin();
   const { t } = await getI18n();
   const id = Number((await params).id);
-  const sku = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await db().sku.findUnique({ where: { id }, select: { id: true, skuCode: true, productId: true } }) : null;
+  const sku =
+    Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
+      ? await db().sku.findUnique({ where: { id }, select: { id: true, skuCode: true, productId: true } })
+      : null;
   const list = sku ? await loadSkuSources(sku.id) : null;
   if (!sku || !list) notFound();
   const amount = (c: bigint | null) => (c === null ? "—" : formatAmount(c));
@@ -45,22 +48,40 @@ export default async function SkuSourcesPage({ params }: { params: Promise<{ id:
         <table data-testid="sources-table">
           <thead>
             <tr>
-              <th>{t("sources.position")}</th><th>{t("sources.kind")}</th><th>{t("sources.maxCost")}</th><th>{t("sources.lastCost")}</th>
-              <th>{t("sources.lastStock")}</th><th>{t("sources.breaker")}</th><th>{t("sources.enabled")}</th><th>{t("common.actions")}</th>
+              <th>{t("sources.position")}</th>
+              <th>{t("sources.kind")}</th>
+              <th>{t("sources.maxCost")}</th>
+              <th>{t("sources.lastCost")}</th>
+              <th>{t("sources.lastStock")}</th>
+              <th>{t("sources.breaker")}</th>
+              <th>{t("sources.enabled")}</th>
+              <th>{t("common.actions")}</th>
             </tr>
           </thead>
           <tbody>
             {list.sources.map((s) => (
               <tr key={`${s.position}-${s.id ?? "default"}`}>
                 <td>{s.position}</td>
-                <td>{s.kind === "local" ? t("sources.local") : `${s.connectionName ?? "?"} (#${s.connectionId}) · SKU ${s.upstreamSkuId}`}</td>
-                <td>{s.kind === "local" ? "—" : s.maxCostCents !== null ? amount(s.maxCostCents) : list.skuMaxCostCents !== null ? amount(list.skuMaxCostCents) : "—"}</td>
+                <td>
+                  {s.kind === "local" ? t("sources.local") : `${s.connectionName ?? "?"} (#${s.connectionId}) · SKU ${s.upstreamSkuId}`}
+                </td>
+                <td>
+                  {s.kind === "local"
+                    ? "—"
+                    : s.maxCostCents !== null
+                      ? amount(s.maxCostCents)
+                      : list.skuMaxCostCents !== null
+                        ? amount(list.skuMaxCostCents)
+                        : "—"}
+                </td>
                 <td>{amount(s.knownCostCents)}</td>
                 <td>{s.knownStock ?? "—"}</td>
                 <td>{s.kind === "local" ? "—" : s.breaker}</td>
                 <td>{s.isEnabled ? "✓" : "—"}</td>
                 <td>
-                  {s.position > 1 && s.kind !== "local" ? change("move", s.position, t("sources.up"), "plain", <HiddenField name="to" value={String(s.position - 1)} />) : null}
+                  {s.position > 1 && s.kind !== "local"
+                    ? change("move", s.position, t("sources.up"), "plain", <HiddenField name="to" value={String(s.position - 1)} />)
+                    : null}
                   {change(s.isEnabled ? "disable" : "enable", s.position, s.isEnabled ? t("sources.disable") : t("sources.enable"))}
                   {change("remove", s.position, t("sources.remove"), "danger")}
                 </td>
