@@ -1,26 +1,7 @@
 import { decryptText } from "../crypto/secret-box";
 import type { ClaimState } from "../generated/prisma/enums";
 
-/** A claim as services hand it to the edge, the console and the CLI (the serializer makes the wire shape). */
-export interface ClaimView {
-  id: number;
-  orderId: number;
-  orderNo: string;
-  requestId: string;
-  line: number;
-  reason: string;
-  state: ClaimState;
-  /** The line as claimed (a card key): decrypted only where its owner or a revealing administrator reads it. */
-  claimedLine: () => string;
-  refundCents: bigint | null;
-  resolutionNote: string | null;
-  resolvedBy: string | null;
-  createdAt: Date;
-  resolvedAt: Date | null;
-  upstreamState: string | null;
-  upstreamError: string | null;
-}
-
+/** A claim row as CLAIM_SELECT reads it. */
 export type ClaimRow = {
   id: number;
   orderId: number;
@@ -37,6 +18,13 @@ export type ClaimRow = {
   upstreamState: string | null;
   upstreamError: string | null;
   order: { orderNo: string };
+};
+
+/** A claim as services hand it to the edge, the console and the CLI (the serializer makes the wire shape). */
+export type ClaimView = Omit<ClaimRow, "claimedCiphertext" | "order"> & {
+  orderNo: string;
+  /** The line as claimed (a card key): decrypted only where its owner or a revealing administrator reads it. */
+  claimedLine: () => string;
 };
 
 export const CLAIM_SELECT = {

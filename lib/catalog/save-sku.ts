@@ -62,7 +62,6 @@ export async function saveSku(raw: SaveSkuInput, { actor }: { actor: Actor }): P
       return { id: row.id, created: !input.id };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw appError("conflict", `SKU code "${input.skuCode}" is already used`);
-    throw err;
+    throw isUniqueViolation(err) ? appError("conflict", `SKU code "${input.skuCode}" is already used`) : err;
   }
 }

@@ -3,12 +3,16 @@ import { CopyButton } from "@/components/copy-button";
 import { getI18n } from "@/lib/i18n/server";
 import { listBuyerKeys } from "@/lib/portal/buyer-keys";
 import { requireBuyer } from "@/lib/portal-auth/require-buyer";
+import { pathOf } from "@/lib/protocol/endpoints";
+import { ALL_PREFIXES, PROFILE_PREFIXES } from "@/lib/protocol/profiles";
 import { getSettings } from "@/lib/settings/get-settings";
 
 export const dynamic = "force-dynamic";
 
-/** The four prefixes of the supplier API (spec section 1; the /api/v1 ones are the same routes as /v1). */
-const PREFIXES = ["/api/v1/upstream", "/api/v1/provider", "/v1/upstream", "/v1/provider"];
+/** The four prefixes of the supplier API (spec section 1), from the one place they are written. */
+const PREFIXES = ALL_PREFIXES.map((p) => p.prefix);
+/** The example's path: Profile P's primary prefix and the ping endpoint of the table. */
+const PING_PATH = PROFILE_PREFIXES.P[0] + pathOf("ping");
 
 /** Everything a shop's developer needs, with this buyer's key id (never a secret). */
 export default async function PortalIntegrationPage() {
@@ -22,8 +26,8 @@ export default async function PortalIntegrationPage() {
         `# API_SECRET holds your secret (shown once when the key was made)`,
         `KEY=${key}`,
         `TS=$(date +%s)`,
-        `SIG=$(printf 'GET\\n/api/v1/provider/ping\\n%s\\nd41d8cd98f00b204e9800998ecf8427e' "$TS" | openssl dgst -sha256 -hmac "$API_SECRET" | sed 's/^.* //')`,
-        `curl -s "${publicBaseUrl}/api/v1/provider/ping" -H "Svc-Api-Key: $KEY" -H "Svc-Timestamp: $TS" -H "Svc-Signature: $SIG"`,
+        `SIG=$(printf 'GET\\n${PING_PATH}\\n%s\\nd41d8cd98f00b204e9800998ecf8427e' "$TS" | openssl dgst -sha256 -hmac "$API_SECRET" | sed 's/^.* //')`,
+        `curl -s "${publicBaseUrl}${PING_PATH}" -H "Svc-Api-Key: $KEY" -H "Svc-Timestamp: $TS" -H "Svc-Signature: $SIG"`,
       ].join("\n")
     : "";
   const kit = `npm run conformance -- --base-url ${publicBaseUrl} --api-key ${key ?? "<your key>"} --api-secret-file secret.txt --profile P`;
