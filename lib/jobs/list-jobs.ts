@@ -51,8 +51,9 @@ export async function listJobs(opts: { state?: JobState; limit?: number } = {}):
       FROM graphile_worker._private_jobs p JOIN graphile_worker._private_tasks t ON t.id = p.task_id
     ) j
     WHERE (${opts.state ?? null}::text IS NULL OR j.state = ${opts.state ?? null}::text)
-      -- The catalogue event timer (issue 12.2) always has a next run: not work to show unless it failed.
-      AND NOT (j.task_identifier = 'catalog-event:tick' AND j.state <> 'failed')
+      -- The timers of catalogue events (issue 12.2) and alert checks (issue 25) always have a next run:
+      -- not work to show unless one failed.
+      AND NOT (j.task_identifier IN ('catalog-event:tick', 'alert:tick') AND j.state <> 'failed')
     ORDER BY j.run_at, j.id
     LIMIT ${limit}`;
   const out: JobRow[] = rows.map((r) => ({
