@@ -18,8 +18,9 @@ test("the reference page lists every endpoint and no request leaves the server",
   const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
     Object.keys(item).map((method) => ({ path, method })),
   );
-  // Under four prefixes: section 4 (eight operations: ping is GET and POST) and the balance statement; the catalogue webhook's three methods under the two U prefixes.
-  expect(ops).toHaveLength(4 * 9 + 2 * 3);
+  // Under four prefixes: section 4 (eight operations: ping is GET and POST), the balance statement and after-sales
+  // (POST and GET, issue 26.3); the catalogue webhook's three methods under the two U prefixes.
+  expect(ops).toHaveLength(4 * 11 + 2 * 3);
   const webhooks = Object.keys(doc.webhooks ?? {});
   expect(webhooks.sort()).toEqual(["catalogUpdated", "orderUpdated"]);
 
