@@ -39,6 +39,10 @@ const DYNAMIC: Record<string, (page: Page) => Promise<string>> = {
     const product = await firstLink(page, "/admin/catalog/products", "products-table", "tbody a");
     return firstLink(page, product, "skus-table", 'tbody a[href^="/admin/catalog/skus/"]');
   },
+  "/admin/catalog/skus/[id]/sources": async (page) => {
+    const product = await firstLink(page, "/admin/catalog/products", "products-table", "tbody a");
+    return (await firstLink(page, product, "skus-table", 'tbody a[href^="/admin/catalog/skus/"]')) + "/sources";
+  },
 };
 
 async function firstLink(page: Page, listPath: string, testId: string, selector: string): Promise<string> {

@@ -13,6 +13,7 @@ export const settings = defineMessages(
     "settings.pointsDebitNote": "When off, orders are placed without taking points from the buyer's balance.",
     "settings.rateLimitPerKey": "Rate limit per API key (requests/minute)",
     "settings.rateLimitPerIp": "Rate limit per IP (requests/minute)",
+    "settings.language": "Language of operator alerts",
   },
   {
     "settings.title": "设置",
@@ -25,5 +26,6 @@ export const settings = defineMessages(
     "settings.pointsDebitNote": "关闭后，下单不会从买家余额中扣除积分。",
     "settings.rateLimitPerKey": "每个 API 密钥的限流（次/分钟）",
     "settings.rateLimitPerIp": "每个 IP 的限流（次/分钟）",
+    "settings.language": "运维告警的语言",
   },
 );

@@ -97,34 +97,37 @@ export default async function ClaimsPage() {
       </Card>
       {resolved.length ? (
         <Card title={t("claims.resolvedTitle")}>
-          <table className="table" data-testid="claims-resolved">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>{t("claims.order")}</th>
-                <th>{t("claims.line")}</th>
-                <th>{t("common.status")}</th>
-                <th>{t("claims.refund")}</th>
-                <th>{t("claims.by")}</th>
-                <th>{t("claims.upstream")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {resolved.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.id}</td>
-                  <td>
-                    <Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link>
-                  </td>
-                  <td>{c.line}</td>
-                  <td>{c.state}</td>
-                  <td>{c.refundCents === null ? "—" : formatAmount(c.refundCents)}</td>
-                  <td>{c.resolvedBy ?? "—"}</td>
-                  <td>{c.upstreamState ?? "—"}</td>
+          {/* Scrolls sideways on a phone; focusable so the keyboard can scroll it (issue 24.4). */}
+          <div className="table-wrap" tabIndex={0} role="region" aria-label={t("claims.resolvedTitle")}>
+            <table className="table" data-testid="claims-resolved">
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>{t("claims.order")}</th>
+                  <th>{t("claims.line")}</th>
+                  <th>{t("common.status")}</th>
+                  <th>{t("claims.refund")}</th>
+                  <th>{t("claims.by")}</th>
+                  <th>{t("claims.upstream")}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {resolved.map((c) => (
+                  <tr key={c.id}>
+                    <td>{c.id}</td>
+                    <td>
+                      <Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link>
+                    </td>
+                    <td>{c.line}</td>
+                    <td>{c.state}</td>
+                    <td>{c.refundCents === null ? "—" : formatAmount(c.refundCents)}</td>
+                    <td>{c.resolvedBy ?? "—"}</td>
+                    <td>{c.upstreamState ?? "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </Card>
       ) : null}
     </>

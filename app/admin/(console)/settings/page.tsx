@@ -55,6 +55,13 @@ export default async function SettingsPage() {
             required
           />
           <div className="field">
+            <label htmlFor="f-language">{t("settings.language")}</label>
+            <select id="f-language" name="language" defaultValue={s.language}>
+              <option value="zh-CN">简体中文</option>
+              <option value="en">English</option>
+            </select>
+          </div>
+          <div className="field">
             <label htmlFor="f-buyer-registration">{t("topUps.registration")}</label>
             <select id="f-buyer-registration" name="buyer_registration" defaultValue={s.buyerRegistration}>
               <option value="off">{t("topUps.registrationOff")}</option>
