@@ -9,6 +9,8 @@
 //
 // Every order has its own downstream_order_no (a run id + index), so each one
 // debits and delivers. Prints JSON: orders/s, p50, p99, errors (by kind).
+import { pathOf } from "../lib/protocol/endpoints";
+import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
 import crypto from "node:crypto";
 import { arg, runLoad } from "./lib/load";
 import { makeAgent, signedHttpRequest } from "./lib/signed-fetch";
@@ -21,7 +23,7 @@ const n = Number(arg("n", "BENCH_N", "2000"));
 const c = Number(arg("c", "BENCH_C", "32"));
 const warm = Number(arg("warm", "BENCH_WARM", "100"));
 const profile = arg("profile", "BENCH_PROFILE", "upstream") as string;
-const prefix = arg("prefix", "BENCH_PREFIX", `/api/v1/${profile}`) as string;
+const prefix = arg("prefix", "BENCH_PREFIX", PROFILE_PREFIXES[profile === "provider" ? "P" : "U"][0]) as string;
 
 if (!apiKey || !apiSecret || !Number.isInteger(skuId) || skuId <= 0) {
   console.error(
@@ -31,7 +33,7 @@ if (!apiKey || !apiSecret || !Number.isInteger(skuId) || skuId <= 0) {
   process.exit(2);
 }
 const creds = { apiKey, apiSecret };
-const url = new URL(`${baseUrl}${prefix}/orders`);
+const url = new URL(`${baseUrl}${prefix}${pathOf("createOrder")}`);
 const agent = makeAgent(c);
 const run = crypto.randomBytes(4).toString("hex");
 
@@ -66,7 +68,7 @@ const result = await runLoad(n, c, (i) => order("run", i));
 console.log(
   JSON.stringify(
     {
-      endpoint: `POST ${prefix}/orders`,
+      endpoint: `POST ${prefix}${pathOf("createOrder")}`,
       sku_id: skuId,
       orders: n,
       concurrency: c,
