@@ -14,7 +14,6 @@ function group<C extends object>(load: () => Promise<{ commands: C }>, names: No
   return { load: async () => (await load()).commands as never, names: Object.keys(names) };
 }
 
-// In the order `help` lists them.
 const GROUPS: Group[] = [
   group(() => import("./admins-users"), {
     "admin:create": true,
@@ -60,11 +59,10 @@ const GROUPS: Group[] = [
   }),
 ];
 
-/** The module of command `name`; every module for `help` or an unknown name (the usage lists them all). */
+/** The module of command `name`; every command for `help` or an unknown name (the usage lists them all). */
 export async function commandsFor(name: string | undefined): Promise<Commands> {
   const own = GROUPS.find((g) => name !== undefined && g.names.includes(name));
-  const loaded = await Promise.all((own ? [own] : GROUPS).map((g) => g.load()));
-  return Object.assign({}, ...loaded);
+  return own ? own.load() : (await import("./parse-command")).COMMANDS;
 }
 
 /** Every command name, by module (the index test compares them with the modules). */
