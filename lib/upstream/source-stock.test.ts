@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET } from "@/app/api/v1/[profile]/[[...rest]]/route";
 import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { createOrder } from "../orders/create-order";
-import { signedHeaders } from "../protocol/client";
+import { startAppServer, type AppServer } from "../testing/app-server";
+import { signedRawRequest } from "../testing/test-client";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
 import { startStubOrderSupplier, type StubOrderSupplier } from "../testing/stub-order-supplier";
 import { useTestDatabase } from "../testing/test-database";
@@ -12,32 +12,39 @@ import { editSkuSources } from "./edit-sku-sources";
 import { setUpstreamEnabled } from "./set-upstream-enabled";
 
 // Issue 26.1: "the stock a downstream sees is our available keys plus the
-// last known stock of the enabled upstream sources". Read through the real
-// catalogue route (its in-process snapshot, refreshed from the change
-// journal), polled until the figure shows: the catalogue is eventually
+// last known stock of the enabled upstream sources". Read over HTTP from the
+// real built server (its catalogue snapshot, refreshed from the change
+// journal), while this process changes the database: only the triggers can
+// tell the server. Polled until the figure shows: the catalogue is eventually
 // consistent, so every step must show within BOUND_MS of its change.
 
 const BOUND_MS = 3000; // ~0.3 s refresh loop, with room for a shared 2-core machine
 let buyer: Awaited<ReturnType<typeof makeBuyer>>;
 const seenAfterMs: number[] = [];
 let stubs: StubOrderSupplier[] = [];
+let app: AppServer;
 
 beforeAll(async () => {
-  await useTestDatabase();
+  const url = await useTestDatabase();
   buyer = await makeBuyer({ pointsCents: 100_000n });
   stubs = await Promise.all([startStubOrderSupplier("A"), startStubOrderSupplier("B")]);
-}, 120_000);
+  app = await startAppServer(url);
+}, 180_000);
 
 afterAll(async () => {
+  await app?.stop();
   await Promise.all(stubs.map((s) => s.close()));
 });
 
 /** The SKU's stock_quantity as a downstream reads it (Profile U product detail; -1 = unlimited). */
 async function visibleStock(productId: number): Promise<number> {
-  const path = `/api/v1/upstream/products/${productId}`;
-  const res = await GET(new Request(`http://127.0.0.1${path}`, { headers: signedHeaders(buyer, "GET", path, "") }));
+  const res = await signedRawRequest(app.baseUrl, buyer, {
+    method: "GET",
+    path: `/api/v1/upstream/products/${productId}`,
+    timestamp: Math.floor(Date.now() / 1000), // Profile U keeps no replay record (D8 is Profile P's): the same second may repeat
+  });
   expect(res.status).toBe(200);
-  return (await res.json()).skus[0].stock_quantity;
+  return res.json().skus[0].stock_quantity;
 }
 
 async function shows(productId: number, expected: number) {
