@@ -48,10 +48,10 @@ export async function telegramChannels(): Promise<TelegramChannel[]> {
 
 /** Handles one getUpdates answer of a channel; returns the presses handled (each answered after the commit). */
 export async function handleTelegramUpdates(ch: TelegramChannel, updates: unknown[]): Promise<number> {
-  const answers = await db().$transaction(async (tx) => {
+  const { answers, next } = await db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ offset: bigint }[]>`
       SELECT "updateOffset" AS "offset" FROM "AlertChannel" WHERE "id" = ${ch.id} FOR UPDATE`;
-    if (!row) return [];
+    if (!row) return { answers: [], next: ch.offset };
     const stored = Number(row.offset);
     let next = stored;
     const out: { id: string; text: string }[] = [];
@@ -65,9 +65,9 @@ export async function handleTelegramUpdates(ch: TelegramChannel, updates: unknow
       if (q) out.push({ id: q.id, text: await handlePress(tx, ch.id, q) });
     }
     if (next !== stored) await tx.alertChannel.update({ where: { id: ch.id }, data: { updateOffset: BigInt(next) } });
-    ch.offset = next;
-    return out;
+    return { answers: out, next };
   });
+  ch.offset = next; // only once committed: the next getUpdates confirms these updates to Telegram
   for (const a of answers) await callBotApi(ch.apiBase, ch.token, "answerCallbackQuery", { callback_query_id: a.id, text: a.text });
   return answers.length;
 }
