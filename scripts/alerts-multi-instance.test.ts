@@ -149,4 +149,20 @@ describe("issue 25: alerts across two app instances and a worker", () => {
       }),
     );
   });
+
+  it("issue 25.4: SIGTERM to the process holding the Telegram long poll stops it at once and cleanly; another process takes the poll over, no 409", async () => {
+    const holds = "this process holds the long poll";
+    const holder = apps.find((a) => a.output().includes(holds));
+    const pollsBefore = bot.polls.length;
+    const t0 = Date.now();
+    if (holder) await holder.stop();
+    else await worker!.stop(); // the third worker in this process held it
+    const stopMs = Date.now() - t0;
+    // The held getUpdates (25 s) is aborted, not waited for; app-server.ts would SIGKILL at 5 s.
+    expect(stopMs).toBeLessThan(4000);
+    if (holder) expect(holder.output()).toContain("stopped cleanly");
+    await waitFor(() => bot.polls.length > pollsBefore, 20_000, 100);
+    expect(bot.conflicts).toBe(0);
+    console.log(JSON.stringify({ issue25_poll_handover: { holder: holder ? "app" : "worker", stop_ms: stopMs } }));
+  });
 });
