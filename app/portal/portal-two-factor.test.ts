@@ -25,7 +25,8 @@ let ipSeq = 0;
 
 beforeAll(async () => {
   databaseUrl = await useTestDatabase();
-  server = await startAppServer(databaseUrl);
+  // One proxy hop trusted: each test's X-Forwarded-For names its own client address for the guessing counters.
+  server = await startAppServer(databaseUrl, { TRUSTED_PROXIES: "127.0.0.1/32" });
 }, SLOW);
 afterAll(async () => server?.stop());
 
