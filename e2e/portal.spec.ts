@@ -171,7 +171,7 @@ for (const device of [
   });
 }
 
-test("issue 24.1: two-factor in the portal: set up with an authenticator code, then sign-in asks for a code; a recovery code works", async ({
+test("issue 24.1: two-factor in the portal: set up with an authenticator code, then sign-in asks for a code; a recovery code works; the console turns it off", async ({
   browser,
 }) => {
   test.setTimeout(180_000);
@@ -220,5 +220,18 @@ test("issue 24.1: two-factor in the portal: set up with an authenticator code, t
   await page.getByTestId("portal-code-form").locator("button[type=submit]").click();
   await expect(page).toHaveURL(/\/portal$/);
   expect(await page.content()).not.toContain(secret);
+
+  // The buyer lost the phone and the codes: an administrator turns two-factor off on the buyer's page; the password alone signs in again.
+  const admin = await browser.newPage();
+  await adminSignIn(admin);
+  await admin.goto("/admin/buyers?q=" + encodeURIComponent(email));
+  await admin.getByTestId("buyers-table").getByRole("link", { name: email }).click();
+  await expect(admin.getByTestId("buyer-two-factor")).toHaveText("Two-factor sign-in is on.");
+  await admin.getByTestId("reset-two-factor-form").locator("button[type=submit]").click();
+  await expect(admin.getByTestId("buyer-two-factor")).toHaveText("Two-factor sign-in is off.");
+  await admin.close();
+  await context.clearCookies();
+  await signInWithPassword();
+  await expect(page).toHaveURL(/\/portal$/);
   await context.close();
 });
