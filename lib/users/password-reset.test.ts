@@ -11,7 +11,7 @@ import { mailText, startSmtpSink, type SmtpSink } from "../testing/smtp-sink";
 import { useTestDatabase } from "../testing/test-database";
 import { disableUser } from "./disable-user";
 import { inviteBuyer } from "./invite-buyer";
-import { requestPasswordReset } from "./request-password-reset";
+import { requestPasswordReset, RESET_REPEAT_MS } from "./request-password-reset";
 import { findUsableLink, setPasswordWithLink } from "./set-password-with-link";
 
 // Issue 24.1: "forgot my password" by a one-time link, as a service against
@@ -117,9 +117,33 @@ describe("issue 24.1: password reset by a one-time link", () => {
     expect(JSON.stringify(audit.map((a) => a.details))).not.toContain(token);
   });
 
-  it("issue 24.1: an expired link and a link replaced by a newer request are refused; the newest works", async () => {
+  it("issue 24.1: fifteen requests at once, and a repeat within the minute, make one link and one mail; the link still works", async () => {
     const { user } = await buyerWithLogin();
+    const [answers, direct] = await Promise.all([
+      Promise.all(Array.from({ length: 5 }, () => postForgot(user.email))),
+      Promise.all(Array.from({ length: 10 }, () => requestPasswordReset({ email: user.email, ip: null }))),
+    ]);
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(direct.filter((d) => d !== null).length).toBeLessThanOrEqual(1);
+    expect(await requestPasswordReset({ email: user.email, ip: null })).toBeNull();
+    await expect.poll(() => mailsTo(user.email).length).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mailsTo(user.email)).toHaveLength(1);
+    expect(await db().buyerLink.count({ where: { userId: user.id, kind: "reset" } })).toBe(1);
+    expect(await db().auditLog.count({ where: { action: "buyer.password_reset_requested", targetId: user.id } })).toBe(1);
+    await setPasswordWithLink({ token: linkIn(mailsTo(user.email)[0]!.raw), password: NEW });
+    expect(await verifyPassword(NEW, await hashOf(user.id))).toBe(true);
+  });
+
+  it("issue 24.1: an expired link and a link replaced by a later request are refused; the newest works", async () => {
+    const { user } = await buyerWithLogin();
+    const aMinuteAgo = () =>
+      db().buyerLink.updateMany({
+        where: { userId: user.id, kind: "reset" },
+        data: { createdAt: new Date(Date.now() - RESET_REPEAT_MS - 1000) },
+      });
     const first = tokenOf((await requestPasswordReset({ email: user.email, ip: null }))!.url);
+    await aMinuteAgo();
     const second = tokenOf((await requestPasswordReset({ email: user.email, ip: null }))!.url);
     await expect(setPasswordWithLink({ token: first, password: NEW })).rejects.toMatchObject({ code: "not_found" });
     // Two hours pass for the newest one.
@@ -130,6 +154,7 @@ describe("issue 24.1: password reset by a one-time link", () => {
     expect(await findUsableLink(second)).toBeNull();
     await expect(setPasswordWithLink({ token: second, password: NEW })).rejects.toMatchObject({ code: "not_found" });
     expect(await verifyPassword(OLD, await hashOf(user.id))).toBe(true);
+    await aMinuteAgo();
     const third = tokenOf((await requestPasswordReset({ email: user.email, ip: null }))!.url);
     await setPasswordWithLink({ token: third, password: NEW });
     expect(await verifyPassword(NEW, await hashOf(user.id))).toBe(true);
