@@ -52,6 +52,7 @@ const GROUPS: Group[] = [
   }),
   group(() => import("./portal"), {
     "user:invite": true,
+    "user:two-factor-off": true,
     "user:disable": true,
     "topup:list": true,
     "topup:approve": true,
