@@ -85,7 +85,8 @@ if (!entry) {
   try {
     entry = await build();
   } catch (err) {
-    if (process.env.CLI_DEBUG) process.stderr.write(`note: running through tsx, the CLI could not be built: ${err?.message ?? err}\n`);
+    if (process.env.CLI_DEBUG)
+      process.stderr.write(`note: running through tsx, the CLI could not be built: ${String(err?.message ?? err).split("\n")[0]}\n`);
   }
 }
 if (entry) {
