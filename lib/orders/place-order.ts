@@ -74,6 +74,11 @@ export async function placeOrder(run: SqlRows, o: PlaceOrderRow): Promise<Placed
   } catch (err) {
     throw refusal(err) ?? err;
   }
+  return placedFromRows(rows);
+}
+
+/** place_order's rows as a PlacedOrder; null when there are none (the order was already stored, D18). */
+export function placedFromRows(rows: Record<string, unknown>[]): PlacedOrder | null {
   if (rows.length === 0) return null;
   return {
     id: Number(rows[0].orderId),
@@ -103,7 +108,11 @@ const PLACE_ORDER_SQL = `
  */
 export async function placeOrderView(run: SqlRows, row: PlaceOrderRow): Promise<OrderView | null> {
   const placed = await placeOrder(run, row);
-  if (!placed) return null;
+  return placed && orderViewOf(row, placed);
+}
+
+/** The order as the caller sees it, from what it asked and what place_order wrote. */
+export function orderViewOf(row: PlaceOrderRow, placed: PlacedOrder): OrderView {
   const { unitPriceCents } = placed;
   const amountCents = unitPriceCents * BigInt(row.quantity);
   return {
@@ -139,7 +148,7 @@ const REFUSALS: Record<string, () => AppError> = {
 };
 
 /** place_order's RAISE (SQLSTATE P0001, message = our code). */
-function refusal(err: unknown): AppError | null {
+export function refusal(err: unknown): AppError | null {
   const { code, message } = sqlError(err);
   if (code !== "P0001" || !message) return null;
   return Object.hasOwn(REFUSALS, message) ? REFUSALS[message]() : null;

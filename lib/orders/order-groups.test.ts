@@ -1,0 +1,81 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "../db/client";
+import type { AppError } from "../errors";
+import { reconcilePoints } from "../points/reconcile-points";
+import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
+import { balanceOf, ledgerSum } from "../testing/points";
+import { useTestDatabase } from "../testing/test-database";
+import { createOrder } from "./create-order";
+import { groupStats } from "./place-order-batch";
+
+// Issue 28.1 (decision 0045): the orders of one buyer that arrive together
+// are written in groups, one transaction each (place-order-batch.ts). The
+// guarantees are those of a single order: no overdraft, one ledger row per
+// debit, points:reconcile ok, each downstream_order_no placed once.
+
+beforeAll(async () => {
+  await useTestDatabase();
+});
+
+type Created = Awaited<ReturnType<typeof createOrder>>;
+
+describe("one buyer's concurrent orders, grouped (issue 28.1)", () => {
+  it("issue 28.1: 40 orders each sent twice at once with points for 13: exactly 13 placed once, the rest insufficient_balance, ledger = balance, reconcile ok", async () => {
+    const buyer = await makeBuyer({ pointsCents: 1_350n });
+    const keys = cardKeysFor("GRP", 60);
+    const { sku } = await makeProduct({ priceCents: 100n, cardKeys: keys });
+    const credential = { id: buyer.id, userId: buyer.user.id };
+    const before = { ...groupStats };
+    const send = (i: number) =>
+      createOrder({ credential, profile: "U", input: { downstreamOrderNo: `GRP-${i}`, skuId: sku.id, quantity: 1 } });
+    const results = await Promise.allSettled(Array.from({ length: 80 }, (_, j) => send(j % 40)));
+
+    const placed = new Map<string, Set<number>>();
+    const refused: string[] = [];
+    results.forEach((r, j) => {
+      if (r.status === "rejected") refused.push((r.reason as AppError).code);
+      else placed.set(`GRP-${j % 40}`, (placed.get(`GRP-${j % 40}`) ?? new Set()).add((r.value as Created).order.id));
+    });
+    // Exactly floor(1350 / 100) orders; a number placed answers both of its copies with the same order.
+    expect(placed.size).toBe(13);
+    expect([...placed.values()].every((ids) => ids.size === 1)).toBe(true);
+    expect(refused.every((code) => code === "insufficient_balance")).toBe(true);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(26);
+
+    expect(await db().order.count({ where: { credentialId: buyer.id } })).toBe(13);
+    const debits = await db().pointsLedger.findMany({ where: { userId: buyer.user.id, deltaCents: { lt: 0n } } });
+    expect(debits).toHaveLength(13);
+    expect(new Set(debits.map((d) => d.orderId)).size).toBe(13);
+    const delivered = await db().cardKey.findMany({ where: { skuId: sku.id, status: "delivered" } });
+    expect(delivered).toHaveLength(13);
+    expect(new Set(delivered.map((k) => k.orderId)).size).toBe(13);
+    expect(await balanceOf(buyer.user.id)).toBe(50n);
+    expect(await ledgerSum(buyer.user.id)).toBe(50n);
+    const reconcile = await reconcilePoints();
+    expect(reconcile.mismatches.filter((m) => m.userId === buyer.user.id)).toEqual([]);
+    expect(reconcile.ok).toBe(true);
+
+    // The mechanism under test ran: orders of this buyer went in statements of several.
+    expect(groupStats.orders - before.orders).toBeGreaterThan(groupStats.statements - before.statements);
+  });
+
+  it("issue 28.1: a group with orders refused for stock delivers the rest, each key once, no debit for a refusal", async () => {
+    const buyer = await makeBuyer({ pointsCents: 100_000n });
+    const keys = cardKeysFor("GRPK", 9);
+    const { sku } = await makeProduct({ priceCents: 250n, cardKeys: keys });
+    const credential = { id: buyer.id, userId: buyer.user.id };
+    const results = await Promise.allSettled(
+      Array.from({ length: 24 }, (_, i) =>
+        createOrder({ credential, profile: "U", input: { downstreamOrderNo: `GRPK-${i}`, skuId: sku.id, quantity: 1 } }),
+      ),
+    );
+    const ok = results.filter((r) => r.status === "fulfilled").map((r) => (r as PromiseFulfilledResult<Created>).value.order);
+    const refused = results.filter((r) => r.status === "rejected").map((r) => ((r as PromiseRejectedResult).reason as AppError).code);
+    expect(ok).toHaveLength(9);
+    expect(refused).toEqual(Array(15).fill("insufficient_stock"));
+    expect(ok.flatMap((o) => o.fulfillment!.lines).sort()).toEqual([...keys].sort());
+    expect(await db().pointsLedger.count({ where: { userId: buyer.user.id, deltaCents: { lt: 0n } } })).toBe(9);
+    expect(await balanceOf(buyer.user.id)).toBe(100_000n - 9n * 250n);
+    expect(await ledgerSum(buyer.user.id)).toBe(100_000n - 9n * 250n);
+  });
+});
