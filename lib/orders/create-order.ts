@@ -10,7 +10,7 @@ import { orderForm } from "./order-form";
 import { newOrderNo } from "./order-number";
 import type { CreateOrderArgs, CreateOrderResult, OrderProfile } from "./order-types";
 import { orderViewOf, placeOrderView, type PlaceOrderRow } from "./place-order";
-import { placeOrderForBuyer } from "./place-order-batch";
+import { placeOrderGrouped } from "./place-order-batch";
 import { digestOf, rawDigestOf } from "./request-digest";
 
 /**
@@ -25,9 +25,9 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * docs/decisions/0009-order-hot-path.md): order and item, card keys (auto) or
  * stock, fulfilment, debit and ledger row. On the pool (lib/db/sql-rows.ts)
  * that statement is its own transaction and one round trip, so an order costs the rate-limit count,
- * this read and that write; orders of one buyer that arrive while one of
- * theirs is being written go together in one statement and one commit
- * (place-order-batch.ts, issue 28.1). The unique index (credential,
+ * this read and that write; orders that arrive while others are being
+ * written go together in one statement and one commit (place-order-batch.ts,
+ * issue 28.1). The unique index (credential,
  * downstream_order_no) is the last line of defence: a concurrent duplicate
  * waits for the first, inserts nothing, and is compared with it here.
  *
@@ -81,7 +81,7 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
             if (view && !keys) await queueUpstreamPurchase(tx, { orderId: view.id, skuId: sku.skuId });
             return view;
           })
-        : placeOrderForBuyer({ ...row, auto: keys, orderNo }).then(
+        : placeOrderGrouped({ ...row, auto: keys, orderNo }).then(
             (placed) => placed && orderViewOf({ ...row, auto: keys, orderNo }, placed),
           );
     try {

@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 type Created = Awaited<ReturnType<typeof createOrder>>;
 
-describe("one buyer's concurrent orders, grouped (issue 28.1)", () => {
+describe("concurrent orders, grouped (issue 28.1)", () => {
   it("issue 28.1: 40 orders each sent twice at once with points for 13: exactly 13 placed once, the rest insufficient_balance, ledger = balance, reconcile ok", async () => {
     const buyer = await makeBuyer({ pointsCents: 1_350n });
     const keys = cardKeysFor("GRP", 60);
@@ -77,5 +77,33 @@ describe("one buyer's concurrent orders, grouped (issue 28.1)", () => {
     expect(await db().pointsLedger.count({ where: { userId: buyer.user.id, deltaCents: { lt: 0n } } })).toBe(9);
     expect(await balanceOf(buyer.user.id)).toBe(100_000n - 9n * 250n);
     expect(await ledgerSum(buyer.user.id)).toBe(100_000n - 9n * 250n);
+  });
+
+  it("issue 28.1: 12 buyers ordering at once, 4 orders each with points for 3: 3 each, ledger = balance per buyer, reconcile ok, groups of several buyers", async () => {
+    const before = { ...groupStats };
+    const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("MANY", 60) });
+    const buyers = await Promise.all(Array.from({ length: 12 }, () => makeBuyer({ pointsCents: 300n })));
+    const results = await Promise.allSettled(
+      buyers.flatMap((b) =>
+        Array.from({ length: 4 }, (_, i) =>
+          createOrder({
+            credential: { id: b.id, userId: b.user.id },
+            profile: "P",
+            input: { downstreamOrderNo: `MANY-${i}`, skuId: sku.id, quantity: 1 },
+          }),
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(36);
+    const refused = results.filter((r) => r.status === "rejected").map((r) => ((r as PromiseRejectedResult).reason as AppError).code);
+    expect(refused).toEqual(Array(12).fill("insufficient_balance"));
+    for (const b of buyers) {
+      expect(await db().order.count({ where: { credentialId: b.id } })).toBe(3);
+      expect(await balanceOf(b.user.id)).toBe(0n);
+      expect(await ledgerSum(b.user.id)).toBe(0n);
+    }
+    expect(await db().cardKey.count({ where: { skuId: sku.id, status: "delivered" } })).toBe(36);
+    expect((await reconcilePoints()).ok).toBe(true);
+    expect(groupStats.severalBuyers).toBeGreaterThan(before.severalBuyers);
   });
 });

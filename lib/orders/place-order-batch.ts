@@ -1,59 +1,91 @@
 import { onPool } from "../db/sql-rows";
-import { placedFromRows, placeOrder, refusal, type PlacedOrder, type PlaceOrderRow } from "./place-order";
+import { notePicked, pickAfter, placedFromRows, placeOrder, refusal, type PlacedOrder, type PlaceOrderRow } from "./place-order";
 
 /**
- * placeOrder on the pool for an order that needs no app-made rows, with the
- * orders of one buyer grouped (issue 28.1, docs/decisions/0045-order-speed.md).
+ * placeOrder on the pool for an order that needs no app-made rows, with
+ * orders that arrive together written together (issue 28.1,
+ * docs/decisions/0045-order-speed.md).
  *
  * An order's debit locks its buyer's "User" row until the order commits,
- * WAL flush included, so a buyer's orders are written one at a time
- * whatever we do. A buyer's first order goes to place_order at once, alone,
- * as before; orders of the same buyer that arrive while one is being written
- * wait here instead of in PostgreSQL, and go next together: one place_orders
- * statement (prisma/migrations/20261127100000_order_speed) writes each
- * of them with place_order in a block of its own, in arrival order, in one
- * transaction and one commit flush. Each order keeps its own refusal or
- * error (a rolled-back block writes nothing) and its own result. A request
- * is answered only after the transaction holding its order committed, so a
- * crash before that loses the whole group and every client, told nothing,
- * retries with its downstream_order_no (D18) — exactly once as before.
+ * WAL flush included, so one buyer's orders passed one commit flush at a
+ * time; and each order of any buyer paid a transaction of its own. Here at
+ * most LANES statements run at once. An order that finds a lane free and no
+ * statement of its buyer running goes to place_order at once, alone, as
+ * before. Otherwise it waits here, and the next lane to free takes up to
+ * MAX_GROUP waiting orders, in arrival order, of buyers with no statement
+ * running (so a buyer's row is only ever waited for in one lane: no lock
+ * waits between lanes on it), as ONE place_orders statement
+ * (prisma/migrations/20261127100000_order_speed): each order written by
+ * place_order in a block of its own, one transaction and one commit flush
+ * for all. Each order keeps its own refusal or error (a rolled-back block
+ * writes nothing) and its own result. A request is answered only after the
+ * transaction holding its order committed, so a crash before that loses the
+ * whole group and every client, told nothing, retries with its
+ * downstream_order_no (D18): exactly once as before.
  *
- * Grouping is per process: several app instances each group their own
- * requests; PostgreSQL's row lock still orders them between instances.
+ * Grouping is per process; between app instances PostgreSQL's row locks
+ * order them as before.
  */
-export function placeOrderForBuyer(row: PlaceOrderRow): Promise<PlacedOrder | null> {
-  const queue = waiting.get(row.userId);
-  if (queue) return new Promise((resolve, reject) => queue.push({ row, resolve, reject }));
-  const mine: Waiting[] = [];
-  waiting.set(row.userId, mine);
-  return placeOrder(onPool, row).finally(() => void drain(row.userId, mine));
+export function placeOrderGrouped(row: PlaceOrderRow): Promise<PlacedOrder | null> {
+  return new Promise((resolve, reject) => {
+    waiting.push({ row, resolve, reject, tries: 0 });
+    pump();
+  });
 }
 
+/** Statements in flight at once: enough to keep 2 cores of PostgreSQL busy, few enough that each gathers a group. */
+const LANES = 4;
 /**
  * At most 16 orders a statement: each uses two subtransactions (its block and
  * place_order's pick), and a backend keeps 64 in its cache; beyond that every
  * snapshot in the database gets slower (suboverflow).
  */
 const MAX_GROUP = 16;
+/** A deadlock between two lanes (two SKUs of limited stock, taken in opposite orders) rolls back one order's block: it goes again. */
+const RETRIED_STATES = new Set(["40P01", "40001"]);
+const MAX_TRIES = 3;
 
 interface Waiting {
   row: PlaceOrderRow;
   resolve: (placed: PlacedOrder | null) => void;
   reject: (err: unknown) => void;
+  tries: number;
 }
 
-/** Statements of more than one order and the orders in them, since start (tests read them). */
-export const groupStats = { statements: 0, orders: 0 };
+/** Statements of more than one order, the orders in them, and those with more than one buyer, since start (tests read them). */
+export const groupStats = { statements: 0, orders: 0, severalBuyers: 0 };
 
-/** userId → orders waiting while one of that buyer's statements runs; absent when none runs. */
-const waiting = new Map<string, Waiting[]>();
+const waiting: Waiting[] = [];
+/** Buyers with a statement in flight. */
+const busy = new Set<string>();
+let lanesInUse = 0;
 
-async function drain(userId: string, queue: Waiting[]): Promise<void> {
-  while (queue.length > 0) await placeGroup(queue.splice(0, MAX_GROUP));
-  waiting.delete(userId); // same tick as the last length check: nothing can join in between
+function pump(): void {
+  while (lanesInUse < LANES) {
+    const group = takeGroup();
+    if (group.length === 0) return;
+    const buyers = new Set(group.map((w) => w.row.userId));
+    for (const b of buyers) busy.add(b);
+    lanesInUse++;
+    void placeGroup(group).finally(() => {
+      lanesInUse--;
+      for (const b of buyers) busy.delete(b);
+      pump();
+    });
+  }
 }
 
-/** Settles every order of the group; never throws. */
+/** The oldest waiting orders of buyers with nothing in flight, up to MAX_GROUP, removed from the queue. */
+function takeGroup(): Waiting[] {
+  const group: Waiting[] = [];
+  for (let i = 0; i < waiting.length && group.length < MAX_GROUP;) {
+    if (busy.has(waiting[i].row.userId)) i++;
+    else group.push(...waiting.splice(i, 1));
+  }
+  return group;
+}
+
+/** Settles every order of the group (or queues it again after a deadlock); never throws. */
 async function placeGroup(group: Waiting[]): Promise<void> {
   if (group.length === 1) {
     const [one] = group;
@@ -62,9 +94,12 @@ async function placeGroup(group: Waiting[]): Promise<void> {
   }
   groupStats.statements++;
   groupStats.orders += group.length;
+  if (new Set(group.map((w) => w.row.userId)).size > 1) groupStats.severalBuyers++;
   let rows: Record<string, unknown>[];
   try {
-    rows = await onPool(PLACE_ORDERS_SQL, [JSON.stringify(group.map((w) => w.row))]);
+    rows = await onPool(PLACE_ORDERS_SQL, [
+      JSON.stringify(group.map((w) => ({ ...w.row, pickAfter: w.row.pickAfter ?? pickAfter(w.row.skuId) }))),
+    ]);
   } catch (err) {
     for (const w of group) w.reject(err);
     return;
@@ -72,20 +107,21 @@ async function placeGroup(group: Waiting[]): Promise<void> {
   group.forEach((w, i) => {
     const mine = rows.filter((r) => Number(r.i) === i);
     const failed = mine.find((r) => r.errState != null);
-    if (failed) w.reject(groupError(failed));
-    else w.resolve(placedFromRows(mine));
+    if (!failed) w.resolve(notePicked(w.row.skuId, placedFromRows(mine)));
+    else if (RETRIED_STATES.has(String(failed.errState)) && ++w.tries < MAX_TRIES) waiting.unshift(w);
+    else w.reject(groupError(failed));
   });
 }
 
 /** The error of one order of the group, shaped as the pool's driver reports one, so callers read it the same way. */
 function groupError(r: Record<string, unknown>): Error {
   const message = String(r.errMessage ?? "");
-  const err = Object.assign(new Error(r.errConstraint ? `${message} (${String(r.errConstraint)})` : message), {
-    code: String(r.errState),
-    constraint: r.errConstraint ?? undefined,
-  });
+  const code = String(r.errState);
   // place_order's RAISE carries our code as its whole message (refusal reads it exactly).
-  return refusal(Object.assign(new Error(message), { code: err.code })) ?? err;
+  const known = refusal(Object.assign(new Error(message), { code }));
+  if (known) return known;
+  // The constraint's name in the message: createOrder recognises an order-number collision by it.
+  return Object.assign(new Error(r.errConstraint ? `${message} (${String(r.errConstraint)})` : message), { code });
 }
 
 // createdAt as timestamptz, as in place-order.ts (both drivers read the same instant).
