@@ -6,7 +6,8 @@ import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
 import { balanceOf, ledgerSum } from "../testing/points";
 import { useTestDatabase } from "../testing/test-database";
 import { createOrder } from "./create-order";
-import { groupStats } from "./place-order-batch";
+import type { PlaceOrderRow } from "./place-order";
+import { groupStats, placeOrderGrouped } from "./place-order-batch";
 
 // Issue 28.1 (decision 0045): the orders of one buyer that arrive together
 // are written in groups, one transaction each (place-order-batch.ts). The
@@ -105,5 +106,46 @@ describe("concurrent orders, grouped (issue 28.1)", () => {
     expect(await db().cardKey.count({ where: { skuId: sku.id, status: "delivered" } })).toBe(36);
     expect((await reconcilePoints()).ok).toBe(true);
     expect(groupStats.severalBuyers).toBeGreaterThan(before.severalBuyers);
+  });
+
+  it("issue 28.1: an order that fails inside a group rolls back alone; the others commit, and each retry places its order once", async () => {
+    const buyer = await makeBuyer({ pointsCents: 10_000n });
+    const { product, sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("FAIL", 10) });
+    const row = (n: number, skuId = sku.id): PlaceOrderRow => ({
+      orderNo: `G${Date.now()}${n}${Math.random().toString().slice(2, 8)}`,
+      credentialId: buyer.id,
+      userId: buyer.user.id,
+      profile: "P",
+      downstreamOrderNo: `FAIL-${n}`,
+      requestDigest: `d${n}`,
+      requestRawDigest: `r${n}`,
+      traceId: null,
+      callbackUrl: null,
+      manualFormData: {},
+      skuId,
+      productId: product.id,
+      title: { en: "t" },
+      quantity: 1,
+      auto: true,
+      deliveryFormat: "text",
+    });
+    const before = { ...groupStats };
+    // The first goes alone; the next five wait and go as one group, the third of them for a SKU that does not exist.
+    const results = await Promise.allSettled([1, 2, 3, 4, 5, 6].map((n) => placeOrderGrouped(row(n, n === 4 ? 2_000_000_000 : sku.id))));
+    expect(groupStats.orders - before.orders).toBe(5);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(String((results[3] as PromiseRejectedResult).reason)).toContain("place_order: no SKU");
+    expect(await db().order.count({ where: { credentialId: buyer.id } })).toBe(5);
+
+    // Retries: the failed one now places once; a placed one is found stored (null, D18) and writes nothing.
+    const again = await Promise.all([placeOrderGrouped(row(4)), placeOrderGrouped(row(2)), placeOrderGrouped(row(4))]);
+    expect(again[0]?.keys).toHaveLength(1);
+    expect(again.slice(1)).toEqual([null, null]);
+    expect(await db().order.count({ where: { credentialId: buyer.id } })).toBe(6);
+    expect(await db().cardKey.count({ where: { skuId: sku.id, status: "delivered" } })).toBe(6);
+    expect(await db().pointsLedger.count({ where: { userId: buyer.user.id, deltaCents: { lt: 0n } } })).toBe(6);
+    expect(await balanceOf(buyer.user.id)).toBe(10_000n - 600n);
+    expect(await ledgerSum(buyer.user.id)).toBe(10_000n - 600n);
+    expect((await reconcilePoints()).ok).toBe(true);
   });
 });
