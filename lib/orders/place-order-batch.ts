@@ -33,8 +33,12 @@ export function placeOrderGrouped(row: PlaceOrderRow): Promise<PlacedOrder | nul
   });
 }
 
-/** Statements in flight at once: enough to keep 2 cores of PostgreSQL busy, few enough that each gathers a group. */
-const LANES = 4;
+/**
+ * Statements in flight at once: enough to keep 2 cores of PostgreSQL busy, few
+ * enough that each gathers a group (4 made smaller groups and more commit
+ * flushes, the largest wait left: docs/benchmarks.md).
+ */
+const LANES = 2;
 /**
  * At most 16 orders a statement: each uses two subtransactions (its block and
  * place_order's pick), and a backend keeps 64 in its cache; beyond that every
