@@ -148,4 +148,36 @@ describe("concurrent orders, grouped (issue 28.1)", () => {
     expect(await ledgerSum(buyer.user.id)).toBe(10_000n - 600n);
     expect((await reconcilePoints()).ok).toBe(true);
   });
+
+  it("issue 28.1: orders stuck behind a row lock another transaction holds do not hold up other buyers' orders", async () => {
+    const { sku: stuckSku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 10, priceCents: 100n });
+    const { sku: freeSku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("FREE", 1) });
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => makeBuyer()));
+    const order = (who: typeof a, skuId: number, no: string) =>
+      createOrder({ credential: { id: who.id, userId: who.user.id }, profile: "P", input: { downstreamOrderNo: no, skuId, quantity: 1 } });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let taken!: () => void;
+    const lockTaken = new Promise<void>((r) => (taken = r));
+    // As an import would: a transaction holding the SKU's row, which each order's stock update waits for.
+    const holder = db().$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM "Sku" WHERE "id" = ${stuckSku.id} FOR UPDATE`;
+        taken();
+        await held;
+      },
+      { timeout: 30_000 },
+    );
+    await lockTaken;
+    // Two statements, one per lane, wait for that row…
+    const stuck = [order(a, stuckSku.id, "STUCK-1"), order(b, stuckSku.id, "STUCK-2")];
+    await new Promise((r) => setTimeout(r, 100));
+    // …and a third buyer's order for another SKU is still placed while they wait.
+    const other = await order(c, freeSku.id, "FREE-1");
+    expect(other.order.items[0].skuId).toBe(freeSku.id);
+    release();
+    await holder;
+    expect((await Promise.all(stuck)).map((r) => r.order.status)).toEqual(["processing", "processing"]);
+    expect((await reconcilePoints()).ok).toBe(true);
+  });
 });

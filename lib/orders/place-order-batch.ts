@@ -45,6 +45,15 @@ const LANES = 2;
  * snapshot in the database gets slower (suboverflow).
  */
 const MAX_GROUP = 16;
+/**
+ * A statement can wait on a row lock another transaction holds (a SKU's stock
+ * row during an import, a key being delivered elsewhere). So that such
+ * statements do not hold up every other buyer's orders, a lane whose
+ * statement has run STALL_MS no longer counts against LANES: another opens,
+ * up to MAX_LANES in all.
+ */
+const STALL_MS = 200;
+const MAX_LANES = 16;
 /** A deadlock between two lanes (two SKUs of limited stock, taken in opposite orders) rolls back one order's block: it goes again. */
 const RETRIED_STATES = new Set(["40P01", "40001"]);
 const MAX_TRIES = 3;
@@ -62,21 +71,46 @@ export const groupStats = { statements: 0, orders: 0, severalBuyers: 0 };
 const waiting: Waiting[] = [];
 /** Buyers with a statement in flight. */
 const busy = new Set<string>();
-let lanesInUse = 0;
+/** The statements in flight, by when each started (Date.now()). */
+const lanes = new Set<{ at: number }>();
+let stallTimer: NodeJS.Timeout | undefined;
 
 function pump(): void {
-  while (lanesInUse < LANES) {
+  while (freeLanes(Date.now()) > 0) {
     const group = takeGroup();
-    if (group.length === 0) return;
+    if (group.length === 0) break;
     const buyers = new Set(group.map((w) => w.row.userId));
     for (const b of buyers) busy.add(b);
-    lanesInUse++;
+    const lane = { at: Date.now() };
+    lanes.add(lane);
     void placeGroup(group).finally(() => {
-      lanesInUse--;
+      lanes.delete(lane);
       for (const b of buyers) busy.delete(b);
       pump();
     });
   }
+  // An order that could go (its buyer has nothing in flight) waits for a
+  // lane: look again when the first running statement counts as stalled.
+  // Orders of busy buyers need no timer: their statement ends with a pump.
+  const young = [...lanes].filter((l) => Date.now() - l.at < STALL_MS);
+  if (!stallTimer && young.length > 0 && lanes.size < MAX_LANES && waiting.some((w) => !busy.has(w.row.userId))) {
+    const first = Math.min(...young.map((l) => l.at));
+    stallTimer = setTimeout(
+      () => {
+        stallTimer = undefined;
+        pump();
+      },
+      Math.max(1, first + STALL_MS - Date.now()),
+    );
+    stallTimer.unref();
+  }
+}
+
+/** Lanes that may open now: LANES minus those running under STALL_MS, within MAX_LANES. */
+function freeLanes(now: number): number {
+  let young = 0;
+  for (const l of lanes) if (now - l.at < STALL_MS) young++;
+  return Math.min(LANES - young, MAX_LANES - lanes.size);
 }
 
 /** The oldest waiting orders of buyers with nothing in flight, up to MAX_GROUP, removed from the queue. */
