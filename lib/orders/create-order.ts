@@ -3,7 +3,8 @@ import { queueOrderCallback } from "../callbacks/queue-callback";
 import { db } from "../db/client";
 import { inTx, onPool } from "../db/sql-rows";
 import { AppError, appError } from "../errors";
-import { queueUpstreamPurchase } from "../upstream/queue-purchase";
+import { loadSkuSources } from "../upstream/load-sku-sources";
+import { startUpstreamPurchase } from "../upstream/queue-purchase";
 import { compareWithStoredOrder } from "./compare-with-stored-order";
 import { readOrderContext, type OrderContext } from "./order-context";
 import { orderForm } from "./order-form";
@@ -71,19 +72,28 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
   };
   for (let attempt = 1; ; attempt++) {
     const orderNo = newOrderNo();
-    const place = (keys: boolean) =>
-      (callbackUrl && keys) || (!keys && upstream)
-        ? db().$transaction(async (tx) => {
-            const view = await placeOrderView(inTx(tx), { ...row, auto: keys, orderNo });
-            // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
-            if (view && keys) await queueOrderCallback(tx, { orderId: view.id, view });
-            // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
-            if (view && !keys) await queueUpstreamPurchase(tx, { orderId: view.id, skuId: sku.skuId });
-            return view;
-          })
-        : placeOrderGrouped({ ...row, auto: keys, orderNo }).then(
-            (placed) => placed && orderViewOf({ ...row, auto: keys, orderNo }, placed),
-          );
+    const place = async (keys: boolean) => {
+      if (!(callbackUrl && keys) && !(!keys && upstream)) {
+        const placed = await placeOrderGrouped({ ...row, auto: keys, orderNo });
+        return placed && orderViewOf({ ...row, auto: keys, orderNo }, placed);
+      }
+      // Reads first, outside the transaction: it holds a pooled connection only for its writes (queue-purchase.ts).
+      const sources = keys ? null : await loadSkuSources(sku.skuId);
+      return db().$transaction(async (tx) => {
+        const view = await placeOrderView(inTx(tx), { ...row, auto: keys, orderNo });
+        // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
+        if (view && keys) await queueOrderCallback(tx, { orderId: view.id, view });
+        // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
+        if (view && !keys)
+          await startUpstreamPurchase(tx, {
+            orderId: view.id,
+            quantity: input.quantity,
+            unitPriceCents: view.items[0].unitPriceCents,
+            sources,
+          });
+        return view;
+      });
+    };
     try {
       const order = await place(auto).catch((err: unknown) => {
         // Issue 26.2: out of keys, with an upstream source behind them: that source sells (the failed statement wrote nothing).
