@@ -10,7 +10,8 @@ import { readOrderContext, type OrderContext } from "./order-context";
 import { orderForm } from "./order-form";
 import { newOrderNo } from "./order-number";
 import type { CreateOrderArgs, CreateOrderResult, OrderProfile } from "./order-types";
-import { placeOrderView, type PlaceOrderRow } from "./place-order";
+import { orderViewOf, placeOrderView, type PlaceOrderRow } from "./place-order";
+import { placeOrderGrouped } from "./place-order-batch";
 import { digestOf, rawDigestOf } from "./request-digest";
 
 /**
@@ -25,7 +26,9 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * docs/decisions/0009-order-hot-path.md): order and item, card keys (auto) or
  * stock, fulfilment, debit and ledger row. On the pool (lib/db/sql-rows.ts)
  * that statement is its own transaction and one round trip, so an order costs the rate-limit count,
- * this read and that write. The unique index (credential,
+ * this read and that write; orders that arrive while others are being
+ * written go together in one statement and one commit (place-order-batch.ts,
+ * issue 28.1). The unique index (credential,
  * downstream_order_no) is the last line of defence: a concurrent duplicate
  * waits for the first, inserts nothing, and is compared with it here.
  *
@@ -70,7 +73,10 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
   for (let attempt = 1; ; attempt++) {
     const orderNo = newOrderNo();
     const place = async (keys: boolean) => {
-      if (!(callbackUrl && keys) && !(!keys && upstream)) return placeOrderView(onPool, { ...row, auto: keys, orderNo });
+      if (!(callbackUrl && keys) && !(!keys && upstream)) {
+        const placed = await placeOrderGrouped({ ...row, auto: keys, orderNo });
+        return placed && orderViewOf({ ...row, auto: keys, orderNo }, placed);
+      }
       // Reads first, outside the transaction: it holds a pooled connection only for its writes (queue-purchase.ts).
       const sources = keys ? null : await loadSkuSources(sku.skuId);
       return db().$transaction(async (tx) => {
