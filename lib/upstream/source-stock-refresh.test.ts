@@ -184,5 +184,19 @@ describe("issue 26.1: the stock refresh", () => {
     expect(await lastStock()).toBe(12);
     const bad = await runCli(["sku:refresh-stock", "--connection", "x"], { DATABASE_URL: url });
     expect(bad.code).toBe(2);
+
+    // A source added after the token would be missed by the incremental sync: its connection reads from 0 again.
+    const token = async () => (await db().upstreamConnection.findUniqueOrThrow({ where: { id: connectionId } })).stockSyncToken;
+    expect(await token()).toBe(TOKEN);
+    const other = await makeProduct();
+    await editSkuSources({
+      skuCode: other.sku.skuCode,
+      change: { op: "add-upstream", connectionId, upstreamSkuId: 777, maxCostCents: null },
+      actor: SYSTEM_ACTOR,
+    });
+    expect(await token()).toBeNull();
+    await refreshSourceStock({ connectionId });
+    expect(stub.requests.at(-1)).toContain("updated_after=0&");
+    expect(await token()).toBe(TOKEN);
   }, 120_000);
 });
