@@ -28,25 +28,54 @@ export const StockPageSchema = z
     items: z.array(z.object({ id: Int4Id, is_active: z.boolean(), skus: z.array(StockSkuSchema).max(1000) })).max(STOCK_PAGE_SIZE),
     sync_token: SyncTokenSchema.optional(),
   })
-  .refine((p) => {
-    const ids = p.items.flatMap((i) => i.skus.map((s) => s.id));
-    return new Set(ids).size === ids.length;
-  }, "a SKU is listed twice");
+  .refine((p) => uniqueSkus(p.items), "a SKU is listed twice");
+
+function uniqueSkus(items: { skus: { id: number }[] }[]): boolean {
+  const ids = items.flatMap((i) => i.skus.map((s) => s.id));
+  return new Set(ids).size === ids.length;
+}
 
 export type StockPage = z.infer<typeof StockPageSchema>;
+
+/** RFC 3339 in UTC with milliseconds, as a catalogue event's `updated_at` (docs/protocol.md#catalogue-events). */
+const UpdatedAtSchema = z.iso.datetime({ precision: 3 });
+
+/** A catalogue event of a Profile U upstream, as the stock needs it; refused whole like a page. */
+export const StockEventSchema = z
+  .object({
+    event: z.literal("catalog.updated"),
+    products: z
+      .array(z.object({ id: Int4Id, updated_at: UpdatedAtSchema, is_active: z.boolean(), skus: z.array(StockSkuSchema).max(1000) }))
+      .min(1)
+      .max(500),
+  })
+  .refine((e) => uniqueSkus(e.products), "a SKU is listed twice");
+
+export type StockEvent = z.infer<typeof StockEventSchema>;
 
 /**
  * The stock each listed upstream SKU now offers us: its stock_quantity
  * (-1 unlimited), or 0 when it or its product is inactive (not sold).
  * A tombstone (`skus: []`) names no SKU: an order refused there records 0.
  */
-export function stockOfPage(page: StockPage): { skuIds: number[]; stocks: number[] } {
+export function stockOfPage(page: StockPage): { skuIds: number[]; stocks: number[]; stamps: string[] } {
+  return stockOf(page.items.map((i) => ({ ...i, updated_at: "" })));
+}
+
+/** The same for a catalogue event, with each SKU's product `updated_at`. */
+export function stockOfEvent(event: StockEvent): { skuIds: number[]; stocks: number[]; stamps: string[] } {
+  return stockOf(event.products);
+}
+
+function stockOf(items: { is_active: boolean; updated_at: string; skus: z.infer<typeof StockSkuSchema>[] }[]) {
   const skuIds: number[] = [];
   const stocks: number[] = [];
-  for (const item of page.items)
+  const stamps: string[] = [];
+  for (const item of items)
     for (const s of item.skus) {
       skuIds.push(s.id);
       stocks.push(item.is_active && s.is_active ? s.stock_quantity : 0);
+      stamps.push(item.updated_at);
     }
-  return { skuIds, stocks };
+  return { skuIds, stocks, stamps };
 }

@@ -1,6 +1,7 @@
--- Issue 26.1: the stock refresh (lib/upstream/refresh-source-stock.ts, decision 0042, second addendum).
+-- Issue 26.1: the stock refresh and upstream catalogue events feed the sources' last known stock (decision 0042, second addendum).
 ALTER TABLE "UpstreamConnection" ADD COLUMN "stockSyncToken" TEXT,
 ADD COLUMN "stockLeaseUntil" TIMESTAMP(3);
+ALTER TABLE "SkuSource" ADD COLUMN "lastStockAt" TIMESTAMP(3);
 
 -- ---- Hand-written ----
 -- A source's last known stock: NULL unknown, -1 unlimited (D13, what the
