@@ -116,6 +116,7 @@ export const EnvSchema = z.object({
   UPSTREAM_CALLBACK_BASE_URL: url(["http:", "https:"]),
   UPSTREAM_BREAKER_FAILURES: int(1, 1000, 5),
   UPSTREAM_BREAKER_OPEN_SECONDS: int(1, 86_400, 30),
+  UPSTREAM_STOCK_REFRESH_SECONDS: int(0, 86_400, 60),
   TRUSTED_PROXIES: z.preprocess(blank, z.string().optional()).transform((raw, ctx) => {
     try {
       return parseTrustedProxies(raw);

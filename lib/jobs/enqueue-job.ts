@@ -20,6 +20,8 @@ export interface JobPayloads {
   "alert:send": { channelId: number; kind: string };
   /** Issue 25: the periodic alert checks, then schedule the next run (lib/alerts/alert-check-tick.ts). */
   "alert:tick": Record<string, never>;
+  /** Issue 26.1: refresh the sources' last known stock from their upstreams, then schedule the next run (lib/upstream/source-stock-tick.ts). */
+  "upstream:stock-refresh": Record<string, never>;
   /** One step (open or poll) of our after-sales claim at the upstream a line was bought from (lib/after-sales/claim-upstream.ts). */
   "after-sales:upstream": { claimId: number; run?: number };
 }

@@ -10,6 +10,7 @@ import { deliverCatalogEventJob } from "../catalog-events/deliver-catalog-event"
 import { requeuePendingCatalogEvents } from "../catalog-events/requeue-pending-catalog-events";
 import { requeueUpstreamPurchases } from "../upstream/requeue-upstream-purchases";
 import { runPurchaseJob } from "../upstream/run-purchase";
+import { ensureSourceStockTick, sourceStockTickJob } from "../upstream/source-stock-tick";
 import { runUpstreamClaimJob } from "../after-sales/claim-upstream";
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], helpers: JobHelpers) => Promise<void>;
@@ -27,6 +28,7 @@ const handlers: { [N in JobName]: Handler<N> } = {
   "alert:send": (payload) => sendAlertsJob(payload),
   "alert:tick": (_payload, helpers) => alertTickJob(BigInt(helpers.job.id)),
   "after-sales:upstream": (payload) => runUpstreamClaimJob(payload),
+  "upstream:stock-refresh": (_payload, helpers) => sourceStockTickJob(BigInt(helpers.job.id)),
 };
 
 export const taskList = handlers as unknown as TaskList;
@@ -43,4 +45,5 @@ export const repairs: { name: string; run: () => Promise<number> }[] = [
   // Not a repair as such: the catalogue event tick must exist (a first start, a restore).
   { name: "start the catalogue event tick", run: async () => (await ensureCatalogEventTick(), 0) },
   { name: "start the alert checks", run: async () => (await ensureAlertTick(), 0) },
+  { name: "start the source stock refresh", run: async () => (await ensureSourceStockTick(), 0) },
 ];

@@ -1,3 +1,4 @@
+import { env } from "../config/env";
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
@@ -35,4 +36,10 @@ export async function loadConnection(id: number, tx: Tx = db()): Promise<LoadedC
 
 export function clientFor(c: LoadedConnection, opts: { timeoutMs?: number } = {}): UpstreamClient {
   return upstreamClient({ baseUrl: c.baseUrl, profile: c.profile, apiKey: c.apiKey, apiSecret: c.apiSecret }, opts);
+}
+
+/** Where an upstream sends us order callbacks and catalogue events (UPSTREAM_CALLBACK_BASE_URL): one endpoint per connection. */
+export function upstreamCallbackUrl(connectionId: number): string | null {
+  const base = env().UPSTREAM_CALLBACK_BASE_URL?.replace(/\/+$/, "");
+  return base ? `${base}/api/upstream-callbacks/${connectionId}` : null;
 }

@@ -77,7 +77,8 @@ export async function loadSkuSources(skuId: number, tx: Tx = db()): Promise<SkuS
     SELECT l."id", l."position", l."kind", l."connectionId", c."name" AS "connectionName", l."upstreamSkuId", l."maxCostCents",
            (l."isEnabled" AND (l."kind" = 'local' OR COALESCE(c."isEnabled", false))) AS "isEnabled",
            COALESCE(l."lastCostCents", imported."upstreamPriceCents") AS "knownCostCents",
-           COALESCE(l."lastStock", imported."stockQuantity") AS "knownStock",
+           -- -1 = unlimited (a stock refresh): like unknown, always worth a try.
+           CASE WHEN l."lastStock" = -1 THEN NULL ELSE COALESCE(l."lastStock", imported."stockQuantity") END AS "knownStock",
            CASE WHEN c."breakerOpenUntil" IS NULL THEN 'closed'
                 WHEN c."breakerOpenUntil" > now() THEN 'open' ELSE 'half-open' END AS "breaker"
     FROM list l

@@ -8,6 +8,7 @@ import { loadConnection } from "./connection";
 import { enqueuePurchaseRun } from "./queue-purchase";
 import { appError } from "../errors";
 import { pollOpenUpstreamClaims } from "../after-sales/queue-upstream-claim";
+import { applyUpstreamCatalogEvent } from "./apply-upstream-catalog-event";
 
 export interface UpstreamCallbackRequest {
   connectionId: number;
@@ -29,9 +30,13 @@ const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE);
  * trusted for delivery data: the callback only schedules an immediate poll of
  * the upstream order (run-purchase.ts), which reads the result over our own
  * signed request. Unknown connection, bad signature: 401; no such purchase of
- * this connection: 404 order_not_found.
+ * this connection: 404 order_not_found. Issue 26.1: the same URL is the
+ * catalogue webhook we register at the upstream (register-catalog-webhook.ts);
+ * a `catalog.updated` event, signed alike, sets its SKUs' last known stock.
  */
-export async function receiveUpstreamCallback(req: UpstreamCallbackRequest): Promise<{ ok: true; polled: boolean }> {
+export async function receiveUpstreamCallback(
+  req: UpstreamCallbackRequest,
+): Promise<{ ok: true; polled: boolean } | { ok: true; stock_updated: number }> {
   const apiKey = req.headers.get(HEADER_API_KEY);
   const ts = req.headers.get(HEADER_TIMESTAMP);
   const signature = req.headers.get(HEADER_SIGNATURE);
@@ -42,12 +47,13 @@ export async function receiveUpstreamCallback(req: UpstreamCallbackRequest): Pro
   if (!verifySignature({ method: req.method, path: req.path, timestamp: ts, body: req.rawBody, secret: conn.apiSecret, signature }))
     throw unauthorized();
 
-  let body: { downstream_order_no?: unknown; order_id?: unknown };
+  let body: { event?: unknown; downstream_order_no?: unknown; order_id?: unknown };
   try {
     body = JSON.parse(req.rawBody.toString("utf8"));
   } catch {
     throw appError("bad_request", "callback body must be JSON");
   }
+  if (body?.event === "catalog.updated") return { ok: true, stock_updated: await applyUpstreamCatalogEvent(conn.id, body) };
   if (typeof body?.downstream_order_no !== "string") throw appError("bad_request", "downstream_order_no is required");
   const purchase = await db().upstreamPurchase.findFirst({
     where: { connectionId: conn.id, downstreamOrderNo: body.downstream_order_no },

@@ -1,7 +1,6 @@
-import { env } from "../config/env";
 import { db } from "../db/client";
 import { parseAmount } from "../protocol/amount";
-import { clientFor, loadConnection, type LoadedConnection } from "./connection";
+import { clientFor, loadConnection, upstreamCallbackUrl, type LoadedConnection } from "./connection";
 import { checkUpstreamDelivery } from "./check-upstream-delivery";
 import { ceilingOf } from "./choose-source";
 import { breakerAllows, recordCallOutcome } from "./circuit-breaker";
@@ -148,14 +147,14 @@ async function checkDelivery(p: Purchase, upstream: UpstreamOrder, costCents: bi
 /** The create request: identical on every run (the upstream's idempotency digest, D18). */
 function createBody(p: Purchase, conn: LoadedConnection): UpstreamCreateOrder {
   const form = (p.order.manualFormData ?? {}) as Record<string, unknown>;
-  const callbackBase = env().UPSTREAM_CALLBACK_BASE_URL?.replace(/\/+$/, "");
+  const callbackUrl = upstreamCallbackUrl(conn.id);
   return {
     downstream_order_no: p.downstreamOrderNo,
     sku_id: p.upstreamSkuId,
     quantity: p.order.items[0]?.quantity ?? 1,
     trace_id: p.order.orderNo,
     // Profile U only: the upstream tells us of changes; the callback only triggers a poll.
-    ...(conn.profile === "U" && callbackBase ? { callback_url: `${callbackBase}/api/upstream-callbacks/${conn.id}` } : {}),
+    ...(conn.profile === "U" && callbackUrl ? { callback_url: callbackUrl } : {}),
     // The normalised form stored with our order (spec 4.5 rule 3).
     ...(conn.profile === "P" && Object.keys(form).length ? { manual_form_data: form } : {}),
   };

@@ -144,7 +144,7 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
    * replay_detected answer is retried once the clock has moved to the next
    * second (a new timestamp). Bounded: two retries.
    */
-  async function call<T>(schema: z.ZodType<T>, method: "GET" | "POST", path: string, body?: object): Promise<T> {
+  async function call<T>(schema: z.ZodType<T>, method: Method, path: string, body?: object): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await callOnce(schema, method, path, body);
@@ -155,14 +155,14 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
     }
   }
 
-  async function callOnce<T>(schema: z.ZodType<T>, method: "GET" | "POST", path: string, body?: object): Promise<T> {
+  async function callOnce<T>(schema: z.ZodType<T>, method: Method, path: string, body?: object): Promise<T> {
     let res: Response;
     let text: string;
     try {
       // Issue 8.3: a redirect is not followed (it could lead anywhere, past the address checks).
       // Issue 22.3: the base URL's host name is resolved off the thread pool, 2 s at most.
       const init = { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" as const, dispatcher: resolvingAgent() };
-      res = method === "GET" ? await client.get(path, init) : await client.post(path, body ?? "", init);
+      res = method === "GET" ? await client.get(path, init) : await client.request(path, { ...init, method, body: body ?? "" });
       if (res.status >= 300 && res.status < 400) {
         await res.body?.cancel().catch(() => undefined);
         throw new UpstreamError("http", `HTTP ${res.status}: the upstream redirected; redirects are not followed`, res.status);
@@ -215,8 +215,9 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
     createOrder: (body: UpstreamCreateOrder) => call(UpstreamOrderSchema, "POST", pathOf("createOrder"), body),
     getOrder: (orderId: number) => call(UpstreamOrderSchema, "GET", pathOf("getOrder", orderId)),
     /** Any other signed call, answer parsed by `schema` (the extensions' clients, e.g. lib/after-sales/upstream-claims.ts). */
-    request: <T>(schema: z.ZodType<T>, method: "GET" | "POST", path: string, body?: object) => call(schema, method, path, body),
+    request: <T>(schema: z.ZodType<T>, method: Method, path: string, body?: object) => call(schema, method, path, body),
   };
 }
 
 export type UpstreamClient = ReturnType<typeof upstreamClient>;
+type Method = "GET" | "POST" | "PUT";

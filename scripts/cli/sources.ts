@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { SkuSourcesChangeSchema } from "../../lib/upstream/edit-sku-sources";
+import { Int4IdTextSchema } from "../../lib/protocol/ids";
 import { command } from "./command";
 
 const CHANGES = ["add-upstream", "add-local", "remove", "move", "enable", "disable", "policy"] as const;
@@ -52,6 +53,27 @@ export const commands = {
       return skuSourcesJson(
         a.change ? await editSkuSources({ skuCode: a.skuCode, change: a.change, actor }) : await findSkuSources(a.skuCode),
       );
+    },
+  }),
+  // Issue 26.1: the periodic stock refresh (lib/upstream/source-stock-tick.ts), at once.
+  "sku:refresh-stock": command({
+    usage: "sku:refresh-stock [--connection ID]",
+    options: { connection: { type: "string" } },
+    input: (v) => v,
+    schema: z.object({ connection: Int4IdTextSchema.optional() }),
+    run: async (a) => {
+      const { refreshSourceStock } = await import("../../lib/upstream/refresh-source-stock");
+      const results = await refreshSourceStock({ connectionId: a.connection });
+      return {
+        connections: results.map((r) => ({
+          connection_id: r.connectionId,
+          outcome: r.outcome,
+          requests: r.requests,
+          skus_seen: r.skusSeen,
+          sources_updated: r.sourcesUpdated,
+          ...(r.error ? { error: r.error } : {}),
+        })),
+      };
     },
   }),
 };

@@ -43,6 +43,17 @@ export const commands = {
       return { id: c.id };
     },
   }),
+  // Issue 26.1: the upstream's catalogue events set our sources' last known stock.
+  "upstream:catalog-webhook": command({
+    usage: "upstream:catalog-webhook --connection ID",
+    options: { connection: { type: "string" } },
+    input: (v) => v,
+    schema: z.object({ connection: Int4IdTextSchema }),
+    run: async (a) => {
+      const { registerCatalogWebhook } = await import("../../lib/upstream/register-catalog-webhook");
+      return registerCatalogWebhook({ connectionId: a.connection, actor });
+    },
+  }),
   "upstream:import": command({
     usage: "upstream:import --connection ID [--markup-percent 10]",
     options: { connection: { type: "string" }, "markup-percent": { type: "string" } },
