@@ -30,13 +30,14 @@ const GROUPS: Group[] = [
   group(() => import("./claims"), { "claim:list": true, "claim:resolve": true, "order:refund": true }),
   group(() => import("./upstream"), {
     "upstream:add": true,
+    "upstream:catalog-webhook": true,
     "upstream:import": true,
     "upstream:held": true,
     "upstream:accept": true,
     "upstream:max-cost": true,
     "upstream:list": true,
   }),
-  group(() => import("./sources"), { "sku:sources": true }),
+  group(() => import("./sources"), { "sku:sources": true, "sku:refresh-stock": true }),
   group(() => import("./backup"), { backup: true, "backup:verify": true, restore: true }),
   group(() => import("./audit"), { "audit:list": true }),
   group(() => import("./alerts"), {
