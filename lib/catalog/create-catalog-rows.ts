@@ -1,5 +1,6 @@
 import type { Tx } from "../db/tx";
 import { inTx } from "../db/sql-rows";
+import type { CatalogFile } from "./catalog-file-schema";
 
 // Issue 28.3 (decision 0047): the products and SKUs a catalogue import
 // creates, a page at a time, in ONE INSERT per page and table. A Prisma
@@ -71,4 +72,44 @@ export async function createSkus(tx: Tx, rows: NewSku[]): Promise<Map<string, nu
     [pageJson(rows)],
   );
   return new Map(made.map((r) => [String(r.skuCode), Number(r.id)]));
+}
+
+/** A file product's columns, as created or compared with the stored row (import-catalog.ts). */
+export function productData(p: CatalogFile["products"][number], categoryIds: Map<string, number>) {
+  return {
+    categoryId: categoryIds.get(p.category)!,
+    title: p.title,
+    description: p.description,
+    content: p.content,
+    fulfillmentType: p.fulfillment_type,
+    deliveryFormat: p.delivery_format,
+    deliveryDelimiter: p.delivery_delimiter,
+    // Through JSON: drops undefined optional keys, so stored and compared values agree.
+    manualFormSchema: JSON.parse(JSON.stringify(p.manual_form_schema)),
+    logo: p.logo,
+    images: p.images,
+    priceCents: p.price_amount,
+    originalPriceCents: p.original_price ?? p.price_amount,
+    isActive: p.is_active,
+    deletedAt: null,
+  };
+}
+
+/** A file SKU's columns, likewise. */
+export function skuData(
+  p: CatalogFile["products"][number],
+  s: CatalogFile["products"][number]["skus"][number],
+  index: number,
+  productId: number,
+) {
+  return {
+    productId,
+    specValues: s.spec_values,
+    priceCents: s.price_amount ?? p.price_amount,
+    isActive: s.is_active,
+    sortOrder: index,
+    deletedAt: null,
+    // An auto SKU's stock is its card keys (D13): the number is left alone.
+    ...(p.fulfillment_type === "auto" ? {} : { stockQuantity: s.stock_quantity }),
+  };
 }

@@ -8,7 +8,7 @@ import { checkLevelSlugs, checkReferences, checkSkuOwnership, parentsFirst } fro
 import { setSkuLevelPrices } from "../levels/set-sku-level-prices";
 import { updateChanged } from "./same-content";
 import { inTx } from "../db/sql-rows";
-import { createProducts, createSkus } from "./create-catalog-rows";
+import { createProducts, createSkus, productData, skuData } from "./create-catalog-rows";
 
 export interface ImportCounts {
   categoriesCreated: number;
@@ -194,39 +194,6 @@ async function importProducts(
       counts.levelPricesChanged += (await setSkuLevelPrices(tx, { skuId, prices: s.level_prices, replace: true })).length;
     }
   }
-}
-
-function productData(p: CatalogFile["products"][number], categoryIds: Map<string, number>) {
-  return {
-    categoryId: categoryIds.get(p.category)!,
-    title: p.title,
-    description: p.description,
-    content: p.content,
-    fulfillmentType: p.fulfillment_type,
-    deliveryFormat: p.delivery_format,
-    deliveryDelimiter: p.delivery_delimiter,
-    // Through JSON: drops undefined optional keys, so stored and compared values agree.
-    manualFormSchema: JSON.parse(JSON.stringify(p.manual_form_schema)),
-    logo: p.logo,
-    images: p.images,
-    priceCents: p.price_amount,
-    originalPriceCents: p.original_price ?? p.price_amount,
-    isActive: p.is_active,
-    deletedAt: null,
-  };
-}
-
-function skuData(p: CatalogFile["products"][number], s: CatalogFile["products"][number]["skus"][number], index: number, productId: number) {
-  return {
-    productId,
-    specValues: s.spec_values,
-    priceCents: s.price_amount ?? p.price_amount,
-    isActive: s.is_active,
-    sortOrder: index,
-    deletedAt: null,
-    // An auto SKU's stock is its card keys (D13): the number is left alone.
-    ...(p.fulfillment_type === "auto" ? {} : { stockQuantity: s.stock_quantity }),
-  };
 }
 
 /** Creates the row, or updates only the fields whose values differ (same-content.ts). Returns the id. */

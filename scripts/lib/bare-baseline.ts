@@ -39,10 +39,14 @@ export interface BareBaselineOptions {
   pageBody: Buffer;
   detailBody: Buffer;
   creds: SupplierCredentials;
+  /** The readers' encoding and checking, as against our server. */
+  readMode?: { gzip: boolean; checkEvery: number };
+  /** Where the bare server listens (default: a free port). */
+  port?: number;
 }
 
 export async function bareBaseline(o: BareBaselineOptions): Promise<{ products_page: LoadResult; product_detail: LoadResult }> {
-  const port = await freePort();
+  const port = o.port ?? (await freePort());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-bare-"));
   const [pageFile, detailFile] = [path.join(dir, "page.json"), path.join(dir, "detail.json")];
   fs.writeFileSync(pageFile, o.pageBody);
@@ -55,8 +59,8 @@ export async function bareBaseline(o: BareBaselineOptions): Promise<{ products_p
     });
     const base = `http://127.0.0.1:${port}`;
     const [page, detail] = await Promise.all([
-      o.readers.page.run({ ...o.creds, base, paths: ["/page"], seconds: o.seconds }),
-      o.readers.detail.run({ ...o.creds, base, paths: ["/detail"], seconds: o.seconds }),
+      o.readers.page.run({ ...o.creds, ...o.readMode, base, paths: ["/page"], seconds: o.seconds }),
+      o.readers.detail.run({ ...o.creds, ...o.readMode, base, paths: ["/detail"], seconds: o.seconds }),
     ]);
     const [products_page, product_detail] = [page.load, detail.load];
     return { products_page, product_detail };
