@@ -25,6 +25,7 @@ export function PortalForm({
   okMessage,
   testId,
   revealLabel,
+  refresh = true,
 }: {
   action: string;
   submitLabel: string;
@@ -35,6 +36,8 @@ export function PortalForm({
   testId?: string;
   /** Label of each value the action returns in `lines` (revealed card keys). */
   revealLabel?: string;
+  /** false: keep the page as it is after success (a page that would swap this form away would lose once-only values). */
+  refresh?: boolean;
 }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
@@ -67,7 +70,7 @@ export function PortalForm({
       );
       if (answer.ok) {
         form.reset();
-        router.refresh();
+        if (refresh) router.refresh();
       }
     } finally {
       setBusy(false);

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { currentTotp } from "../lib/admin-auth/totp";
 import { apiCall, cli, signIn as adminSignIn } from "./helpers";
 
 // Issue 24.4: the buyer portal in a real browser, on a desktop and on a phone:
@@ -169,3 +170,68 @@ for (const device of [
     await context.close();
   });
 }
+
+test("issue 24.1: two-factor in the portal: set up with an authenticator code, then sign-in asks for a code; a recovery code works; the console turns it off", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const email = `portal-totp-${Date.now()}@example.com`;
+  const linkPath = new URL((cli("user:invite", "--email", email) as { invite_url: string }).invite_url).pathname;
+  const context = await browser.newContext({ locale: "en-US" });
+  const page = await context.newPage();
+  await page.goto(linkPath);
+  await page.locator("#password").fill(PASSWORD);
+  await page.locator("#confirm").fill(PASSWORD);
+  await page.getByTestId("portal-set-password-form").locator("button[type=submit]").click();
+  const signInWithPassword = async () => {
+    await page.goto("/portal/sign-in");
+    await page.locator("#email").fill(email);
+    await page.locator("#password").fill(PASSWORD);
+    await page.getByTestId("portal-sign-in-form").locator("button[type=submit]").click();
+  };
+  await signInWithPassword();
+  await expect(page).toHaveURL(/\/portal$/);
+
+  await page.goto("/portal/account");
+  await page.getByTestId("portal-totp-begin-form").locator("button[type=submit]").click();
+  const secret = (await page.getByTestId("portal-totp-begin-form").locator("[data-reveal]").first().textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]+$/);
+  const enable = page.getByTestId("portal-totp-enable-form");
+  await enable.locator("#totp-code").fill(currentTotp(secret));
+  await enable.locator("button[type=submit]").click();
+  const codes = enable.getByTestId("reveal").locator("[data-reveal]");
+  await expect(codes).toHaveCount(8);
+  const recovery = (await codes.first().textContent())!.trim();
+  await page.reload();
+  await expect(page.getByTestId("portal-two-factor-state")).toHaveText("Two-factor sign-in is on.");
+
+  // Signed out, the password leads to the code page; the code that turned two-factor on is used up, the app's next one works.
+  await context.clearCookies();
+  await signInWithPassword();
+  await expect(page).toHaveURL(/\/portal\/sign-in\?step=code$/);
+  expect(await seriousViolations(page), "code page").toEqual([]);
+  await page.locator("#code").fill(currentTotp(secret, Date.now() + 30_000));
+  await page.getByTestId("portal-code-form").locator("button[type=submit]").click();
+  await expect(page).toHaveURL(/\/portal$/);
+
+  await context.clearCookies();
+  await signInWithPassword();
+  await page.locator("#code").fill(recovery);
+  await page.getByTestId("portal-code-form").locator("button[type=submit]").click();
+  await expect(page).toHaveURL(/\/portal$/);
+  expect(await page.content()).not.toContain(secret);
+
+  // The buyer lost the phone and the codes: an administrator turns two-factor off on the buyer's page; the password alone signs in again.
+  const admin = await browser.newPage();
+  await adminSignIn(admin);
+  await admin.goto("/admin/buyers?q=" + encodeURIComponent(email));
+  await admin.getByTestId("buyers-table").getByRole("link", { name: email }).click();
+  await expect(admin.getByTestId("buyer-two-factor")).toHaveText("Two-factor sign-in is on.");
+  await admin.getByTestId("reset-two-factor-form").locator("button[type=submit]").click();
+  await expect(admin.getByTestId("buyer-two-factor")).toHaveText("Two-factor sign-in is off.");
+  await admin.close();
+  await context.clearCookies();
+  await signInWithPassword();
+  await expect(page).toHaveURL(/\/portal$/);
+  await context.close();
+});

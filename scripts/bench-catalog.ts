@@ -9,6 +9,7 @@
 //
 // Prints JSON: requests/s, p50, p99, errors for both, and their ratio
 // (target: catalogue ≥ 0.5 × baseline).
+import { pathOf } from "../lib/protocol/endpoints";
 import { arg, runLoad } from "./lib/load";
 import { httpRequest, makeAgent, signedHttpRequest } from "./lib/signed-fetch";
 import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
@@ -36,7 +37,7 @@ if (prefix.includes("/provider")) {
   process.exit(2);
 }
 const creds = { apiKey, apiSecret };
-const catalogUrl = new URL(`${baseUrl}${prefix}/products?page_size=${pageSize}`);
+const catalogUrl = new URL(`${baseUrl}${prefix}${pathOf("listProducts")}?page_size=${pageSize}`);
 const agent = makeAgent(c);
 
 // One probe: the catalogue works and tells the baseline how many bytes to return.
@@ -66,7 +67,7 @@ const catalog = await runLoad(n, c, async () => ok((await signedHttpRequest(agen
 console.log(
   JSON.stringify(
     {
-      endpoint: `GET ${prefix}/products?page_size=${pageSize}`,
+      endpoint: `GET ${prefix}${pathOf("listProducts")}?page_size=${pageSize}`,
       response_bytes: bytes,
       items_per_page: items,
       catalog,

@@ -2,6 +2,8 @@
 // benchmarks through the ops CLI — a buyer with plenty of points, an API key,
 // an `auto` product with enough card keys, a catalogue of 150 products, rate
 // limits raised for the run — and prints the BENCH_* variables to export.
+// Issue 28.1: also BENCH_BUYERS (default 32) more buyers with a key each, for
+// `bench:orders --buyers N`, written to the BENCH_KEYS_FILE it prints.
 // Uses the same DATA_DIR / DATABASE_URL configuration as the server.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -10,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 
 const keys = Number(process.env.BENCH_KEYS ?? 10_000);
+const buyers = Number(process.env.BENCH_BUYERS ?? 32);
 const run = crypto.randomBytes(3).toString("hex");
 
 function cli(...args: string[]): any {
@@ -70,6 +73,17 @@ const { connectDatabase } = await import("../lib/db/connect");
 const { db, disconnectDb } = await import("../lib/db/client");
 const conn = await connectDatabase();
 const sku = await db().sku.findUniqueOrThrow({ where: { skuCode: `bench-${run}-orders-sku` } });
+// The N buyers in this process, not the CLI: one CLI start per call would take minutes.
+const { createUser } = await import("../lib/users/create-user");
+const { createApiKey } = await import("../lib/credentials/create-api-key");
+const many: { api_key: string; api_secret: string }[] = [];
+for (let i = 0; i < buyers; i++) {
+  const user = await createUser({ email: `bench-${run}-${i}@example.test`, initialPointsCents: 1_000_000_000n });
+  const { apiKey, apiSecret } = await createApiKey({ userId: user.id, name: "bench" });
+  many.push({ api_key: apiKey, api_secret: apiSecret });
+}
+const keysFile = path.join(os.tmpdir(), `bench-keys-${run}.json`);
+fs.writeFileSync(keysFile, JSON.stringify(many), { mode: 0o600 });
 await disconnectDb();
 await conn.stop?.();
 console.log(
@@ -78,6 +92,7 @@ console.log(
     BENCH_API_KEY: key.api_key,
     BENCH_API_SECRET: key.api_secret,
     BENCH_SKU_ID: sku.id,
+    BENCH_KEYS_FILE: keysFile,
   }),
 );
 process.exit(0);

@@ -8,15 +8,18 @@
 //
 // Services are imported lazily, after LOG_LEVEL is defaulted: the logger reads
 // it at import, and routine info lines would only clutter an operator's stdout.
+// Only the module of the command run is loaded (issue 28.4, decision 0048);
+// `npm run cli` runs this file bundled by scripts/cli-launch.mjs.
+import { checkArgs } from "./cli/check-args";
 import { UsageError } from "./cli/command";
-import { parseCommand } from "./cli/parse-command";
+import { commandsFor } from "./cli/command-index";
 
 process.env.LOG_LEVEL ??= "warn";
 // Issue 10.5: a bad variable stops every command here, in one line (exit 2).
 (await import("../lib/config/env")).loadEnvOrExit("cli");
 
 async function main(argv: string[]): Promise<number> {
-  const { cmd, input } = parseCommand(argv);
+  const { cmd, input } = checkArgs(await commandsFor(argv[0]), argv);
   if (cmd.database === false) {
     process.stdout.write(JSON.stringify(await cmd.run(input)) + "\n");
     return 0;

@@ -45,6 +45,9 @@ export const PORTAL_ROUTES: readonly PortalRoute[] = [
   { path: "/portal/api/orders/[orderNo]/reveal", method: "POST", kind: "action" },
   { path: "/portal/api/top-ups", method: "POST", kind: "action" },
   { path: "/portal/api/sessions/[sessionId]/end", method: "POST", kind: "action" },
+  { path: "/portal/api/two-factor/begin", method: "POST", kind: "action" },
+  { path: "/portal/api/two-factor/enable", method: "POST", kind: "action" },
+  { path: "/portal/api/two-factor/disable", method: "POST", kind: "action" },
 ];
 
 /** The signed-in navigation, in order (labels are i18n keys). */

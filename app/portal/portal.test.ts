@@ -160,7 +160,13 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
     ).id;
     await requestTopUp({ userId: b.user.id, input: { amount: "9.99", transferReference: "B-TRANSFER" }, actor: CLI_ACTOR });
     const ids: Record<string, string> = { orderNo, apiKey: b.apiKey, eventId: String(event.id), sessionId: sessionB };
-    const bodies: Record<string, object> = { "/portal/api/keys/[apiKey]/rotate": { overlapHours: 1 } };
+    const bodies: Record<string, object> = {
+      "/portal/api/keys/[apiKey]/rotate": { overlapHours: 1 },
+      "/portal/api/two-factor/enable": { code: "000000" },
+      "/portal/api/two-factor/disable": { password: "not A's password" },
+    };
+    // Routes without an id act on the signed-in buyer only; these two refuse A's deliberately wrong input.
+    const refused: Record<string, number> = { "/portal/api/two-factor/enable": 400, "/portal/api/two-factor/disable": 400 };
     const bMarkers = [orderNo, b.apiKey, b.user.email, "B-TRANSFER", "B-SECRET"];
     let checked = 0;
     for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public")) {
@@ -172,7 +178,7 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
           : await post(p, cookieA, bodies[route.path] ?? { amount: "1.00", transferReference: "A-REF", name: "a" });
       const text = await res.text();
       if (params.length) expect(res.status, `${route.method} ${route.path}`).toBe(404);
-      else expect(res.status, `${route.method} ${route.path}`).toBe(200);
+      else expect(res.status, `${route.method} ${route.path}`).toBe(refused[route.path] ?? 200);
       // B's ids A typed into the URL may come back in the page's own route data; nothing else of B's may.
       for (const m of bMarkers.filter((x) => !p.includes(encodeURIComponent(x)))) expect(text, `${route.path} shows ${m}`).not.toContain(m);
       checked++;
@@ -185,6 +191,10 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
     });
     expect(await db().catalogEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ status: "failed" });
     expect(await opensPortal(cookieB)).toBe(true);
+    expect(await db().user.findUniqueOrThrow({ where: { id: b.user.id } })).toMatchObject({
+      totpEnabled: false,
+      totpSecretCiphertext: null,
+    });
     expect(await db().auditLog.count({ where: { action: "order.keys_reveal", targetId: orderNo } })).toBe(0);
     // And B itself reaches its own: the same routes answer B.
     expect((await get(`/portal/orders/${orderNo}`, cookieB)).status).toBe(200);

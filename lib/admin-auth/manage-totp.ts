@@ -2,36 +2,47 @@ import { db } from "../db/client";
 import { decryptText, encryptText } from "../crypto/secret-box";
 import { appError } from "../errors";
 import { verifyPassword } from "../admins/password";
-import { adminActor } from "../audit/actor";
+import { adminActor, buyerActor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import type { AdminSession } from "./admin-session";
+import { reserveAttempt } from "./attempt-counter";
+import { WINDOW_SECONDS } from "./sign-in-throttle";
 import { checkTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from "./totp";
+import { readTotpState, totpAudit, updateTotpState, type TotpOwner } from "./totp-account";
 
-// Two-factor for one administrator: begin (a new secret, stored encrypted,
-// not yet required), enable (proved by a code from the app; recovery codes
-// are made and shown once), disable (needs the password). Each step audited.
+// Two-factor for one account, an administrator's (console "Security") or a
+// portal buyer's (issue 24.1, "Account"): begin (a new secret, stored
+// encrypted, not yet required), enable (proved by a code from the app;
+// recovery codes are made and shown once), disable (needs the password).
+// Each step audited in its own transaction.
 
-export async function beginTotpSetup(admin: AdminSession): Promise<{ secret: string; uri: string }> {
-  const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { totpEnabled: true } });
-  if (row.totpEnabled) throw appError("conflict", "two-factor is already on");
+/** The owner of a console session. */
+export const adminTotpOwner = (admin: AdminSession): TotpOwner => ({
+  account: { kind: "admin", id: admin.id },
+  email: admin.email,
+  actor: adminActor(admin),
+});
+
+/** The owner of a portal session (issue 24.1). */
+export const buyerTotpOwner = (buyer: { userId: string; email: string; ip: string | null }): TotpOwner => ({
+  account: { kind: "buyer", id: buyer.userId },
+  email: buyer.email,
+  actor: buyerActor(buyer),
+});
+
+export async function beginTotpSetup(owner: TotpOwner): Promise<{ secret: string; uri: string }> {
   const secret = newTotpSecret();
   await db().$transaction(async (tx) => {
-    await tx.adminUser.update({ where: { id: admin.id }, data: { totpSecretCiphertext: encryptText(secret) } });
-    await writeAuditLog(tx, {
-      actor: adminActor(admin),
-      action: "admin.totp_setup_started",
-      targetType: "admin_user",
-      targetId: String(admin.id),
-    });
+    // Guarded: a setup begun in another tab while two-factor went on cannot replace the live secret.
+    const begun = await updateTotpState(tx, owner.account, { totpEnabled: false }, { totpSecretCiphertext: encryptText(secret) });
+    if (!begun) throw appError("conflict", "two-factor is already on");
+    await writeAuditLog(tx, { actor: owner.actor, ...totpAudit(owner.account, "totp_setup_started") });
   });
-  return { secret, uri: totpUri(secret, admin.email) };
+  return { secret, uri: totpUri(secret, owner.email) };
 }
 
-export async function enableTotp(admin: AdminSession, code: string): Promise<string[]> {
-  const row = await db().adminUser.findUniqueOrThrow({
-    where: { id: admin.id },
-    select: { totpEnabled: true, totpSecretCiphertext: true },
-  });
+export async function enableTotp(owner: TotpOwner, code: string): Promise<string[]> {
+  const row = await readTotpState(db(), owner.account);
   if (row.totpEnabled) throw appError("conflict", "two-factor is already on");
   if (!row.totpSecretCiphertext) throw appError("bad_request", "start the setup first");
   const step = checkTotp(decryptText(row.totpSecretCiphertext), code);
@@ -39,34 +50,45 @@ export async function enableTotp(admin: AdminSession, code: string): Promise<str
   const codes = newRecoveryCodes();
   // The step that proved the setup counts as used: the same code cannot then sign in.
   await db().$transaction(async (tx) => {
-    await tx.adminUser.update({
-      where: { id: admin.id },
-      data: { totpEnabled: true, totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) },
-    });
-    await writeAuditLog(tx, {
-      actor: adminActor(admin),
-      action: "admin.totp_enabled",
-      targetType: "admin_user",
-      targetId: String(admin.id),
-      details: { recoveryCodes: codes.length },
-    });
+    const enabled = await updateTotpState(
+      tx,
+      owner.account,
+      { totpEnabled: false, totpSecretCiphertext: { equals: row.totpSecretCiphertext } },
+      { totpEnabled: true, totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) },
+    );
+    // Two "turn on" at once, or a new setup begun meanwhile: only the first, with the secret it proved, counts.
+    if (!enabled) throw appError("conflict", "two-factor changed meanwhile; reload and try again");
+    await writeAuditLog(tx, { actor: owner.actor, ...totpAudit(owner.account, "totp_enabled"), details: { recoveryCodes: codes.length } });
   });
   return codes;
 }
 
-export async function disableTotp(admin: AdminSession, password: string): Promise<void> {
-  const row = await db().adminUser.findUniqueOrThrow({ where: { id: admin.id }, select: { passwordHash: true } });
-  if (!(await verifyPassword(password, row.passwordHash))) throw appError("bad_request", "wrong password");
-  await db().$transaction(async (tx) => {
-    await tx.adminUser.update({
-      where: { id: admin.id },
-      data: { totpEnabled: false, totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [] },
-    });
-    await writeAuditLog(tx, {
-      actor: adminActor(admin),
-      action: "admin.totp_disabled",
-      targetType: "admin_user",
-      targetId: String(admin.id),
-    });
+export async function disableTotp(owner: TotpOwner, password: string): Promise<void> {
+  // A signed-in session is not proof of the password: bound the guesses a stolen one can make here.
+  const gate = await reserveAttempt(`totp-off:${owner.account.kind}:${owner.account.id}`, 5, WINDOW_SECONDS);
+  if (!gate.allowed) throw appError("bad_request", "too many wrong passwords; try again in 15 minutes");
+  const row = await readTotpState(db(), owner.account);
+  if (!row.passwordHash || !(await verifyPassword(password.slice(0, 1024), row.passwordHash)))
+    throw appError("bad_request", "wrong password");
+  await turnOff(owner, "totp_disabled");
+}
+
+/**
+ * An operator turns two-factor off for an account whose owner lost both the
+ * phone and the recovery codes (CLI `user:two-factor-off`); the owner can set
+ * it up again after signing in. False when it was off already (nothing audited).
+ */
+export async function resetTotp(owner: TotpOwner): Promise<boolean> {
+  const { totpEnabled, totpSecretCiphertext } = await readTotpState(db(), owner.account);
+  if (!totpEnabled && !totpSecretCiphertext) return false;
+  return turnOff(owner, "totp_reset");
+}
+
+async function turnOff(owner: TotpOwner, event: string): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const off = { totpEnabled: false, totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [] };
+    const changed = await updateTotpState(tx, owner.account, { OR: [{ totpEnabled: true }, { totpSecretCiphertext: { not: null } }] }, off);
+    if (changed) await writeAuditLog(tx, { actor: owner.actor, ...totpAudit(owner.account, event) });
+    return changed;
   });
 }

@@ -18,6 +18,7 @@ export async function listBuyers({ paging, q }: { paging: Paging<(typeof BUYER_S
         id: true,
         email: true,
         status: true,
+        registrationPending: true,
         balanceCents: true,
         createdAt: true,
         memberLevel: { select: { name: true, slug: true } },
@@ -33,7 +34,8 @@ export async function getBuyer(id: string, ledgerTake = 50) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   return db().user.findUnique({
     where: { id },
-    omit: { passwordHash: true },
+    // Sign-in secrets stay out of the page's data.
+    omit: { passwordHash: true, totpSecretCiphertext: true, recoveryCodeHashes: true, totpLastStep: true },
     include: {
       memberLevel: { select: { name: true, slug: true } },
       ledger: { orderBy: { id: "desc" }, take: ledgerTake, include: { order: { select: { orderNo: true } } } },

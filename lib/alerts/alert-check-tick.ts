@@ -6,7 +6,6 @@ import { checkJobQueue } from "./checks/job-queue";
 import { checkManualWait } from "./checks/manual-wait";
 import { checkStock } from "./checks/stock";
 import { checkUpstreams } from "./checks/upstreams";
-import { pollTelegramUpdates } from "./telegram-updates";
 
 // Issue 25: the periodic alert checks run as one self-scheduling job, one
 // live run for the whole site (the catalogue event tick's pattern,
@@ -24,7 +23,6 @@ const CHECKS: [string, () => Promise<number>][] = [
   ["job queue", checkJobQueue],
   ["upstreams", checkUpstreams],
   ["daily summary", checkDailySummary],
-  ["telegram updates", pollTelegramUpdates],
 ];
 
 const scheduleTick = (runAt: Date, selfId: bigint | null) =>

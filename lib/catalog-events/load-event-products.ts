@@ -30,12 +30,12 @@ export async function loadEventProducts(tx: Tx, q: { after: string; limit: numbe
     ORDER BY ps."notifiedAt", ps."productId"
     LIMIT ${q.limit}`;
   if (!products.length) return [];
-  // D13: auto stock is the available card keys the stamps counted; others keep a number (NULL = unlimited).
+  // D13: auto stock is the available card keys the stamps counted; others keep a number (NULL = unlimited); issue 26.1: plus the SKU's upstream sources (sku_visible_stock).
   const skus = await tx.$queryRaw<
     { id: number; productId: number; isActive: boolean; priceCents: bigint; levelPriceCents: bigint | null; stock: number | null }[]
   >`
     SELECT s."id", s."productId", s."isActive", s."priceCents", lp."priceCents" AS "levelPriceCents",
-           CASE WHEN p."fulfillmentType" = 'auto' THEN coalesce(st."availableKeys", 0) ELSE s."stockQuantity" END AS stock
+           sku_visible_stock(s."id", p."fulfillmentType" = 'auto', st."availableKeys", s."stockQuantity") AS stock
     FROM "Sku" s
     JOIN "Product" p ON p."id" = s."productId"
     LEFT JOIN "SkuStamp" st ON st."skuId" = s."id"

@@ -8,7 +8,8 @@ import { microsOf } from "./stamp-catalog";
 // everything, or only the products stamped after a given clock (issue 13.2:
 // a refresh costs what changed, not what exists). Card-key stock comes from
 // "SkuStamp"."availableKeys", kept by the change journal, so no refresh
-// counts keys.
+// counts keys; sku_visible_stock (migration *_source_stock) adds the
+// last known stock of the SKU's upstream sources (issue 26.1).
 
 export interface CatalogCategory {
   id: number;
@@ -87,7 +88,7 @@ const LOAD_SQL = `
         'deleted', p."deletedAt" IS NOT NULL, 'stamp', ${microsOf('ps."updatedAt"')},
         'skus', (SELECT coalesce(json_agg(json_build_object(
             'id', s."id", 'skuCode', s."skuCode", 'specValues', s."specValues", 'priceCents', s."priceCents"::text,
-            'isActive', s."isActive", 'stockQuantity', s."stockQuantity", 'availableKeys', st."availableKeys",
+            'isActive', s."isActive", 'stock', sku_visible_stock(s."id", p."fulfillmentType" = 'auto', st."availableKeys", s."stockQuantity"),
             'stamp', ${microsOf('st."updatedAt"')},
             'levelPrices', (SELECT coalesce(json_object_agg(lp."levelId", lp."priceCents"::text), '{}') FROM "SkuLevelPrice" lp WHERE lp."skuId" = s."id")
           ) ORDER BY s."sortOrder", s."id"), '[]')
@@ -104,8 +105,7 @@ interface RawSku {
   specValues: unknown;
   priceCents: string;
   isActive: boolean;
-  stockQuantity: number | null;
-  availableKeys: number | null;
+  stock: number | null;
   stamp: number | null;
   levelPrices: Record<string, string>;
 }
@@ -180,7 +180,7 @@ export async function loadCatalog(since: number | null = null): Promise<CatalogL
           priceCents: BigInt(s.priceCents),
           levelPrices: new Map(Object.entries(s.levelPrices).map(([level, cents]) => [Number(level), BigInt(cents)])),
           isActive: s.isActive,
-          stock: p.fulfillmentType === "auto" ? (s.availableKeys ?? 0) : s.stockQuantity,
+          stock: s.stock,
           updatedAt: s.stamp !== null && s.stamp > 0 ? s.stamp : p.stamp,
         })),
       }),

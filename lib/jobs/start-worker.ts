@@ -7,6 +7,7 @@ import { installJobSchema } from "../db/install-job-schema";
 import { holdLivenessLocks, newWorkerId, recoverStaleLocks } from "./recover-stale-locks";
 import { repairs, taskList } from "./task-list";
 import { workerLogger } from "../db/worker-logger";
+import { startTelegramPoller } from "../alerts/telegram-poller";
 
 export interface StartWorkerOptions {
   connectionString?: string;
@@ -78,6 +79,8 @@ export async function startWorker(opts: StartWorkerOptions = {}): Promise<Worker
       .then(runRepairs);
   }, sweepInterval);
   sweep.unref();
+  // Issue 25.4: the held Telegram long poll, one per site (telegram-poller.ts), stopped with the worker.
+  const telegram = config.TELEGRAM_POLLING ? startTelegramPoller(connectionString) : null;
   log.info({ component: "jobs", concurrency }, "job worker started");
   allowPrivateNetworks(); // D29: says so loudly at start when the private-network switch is on
 
@@ -87,6 +90,7 @@ export async function startWorker(opts: StartWorkerOptions = {}): Promise<Worker
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(sweep);
+        await telegram?.stop();
         // Waits for running jobs to finish (graceful), then releases connections.
         await Promise.allSettled(runners.map((r) => r.stop()));
         await liveness.end().catch(() => {});

@@ -3,13 +3,15 @@ import { queueOrderCallback } from "../callbacks/queue-callback";
 import { db } from "../db/client";
 import { inTx, onPool } from "../db/sql-rows";
 import { AppError, appError } from "../errors";
-import { queueUpstreamPurchase } from "../upstream/queue-purchase";
+import { loadSkuSources } from "../upstream/load-sku-sources";
+import { startUpstreamPurchase } from "../upstream/queue-purchase";
 import { compareWithStoredOrder } from "./compare-with-stored-order";
 import { readOrderContext, type OrderContext } from "./order-context";
 import { orderForm } from "./order-form";
 import { newOrderNo } from "./order-number";
 import type { CreateOrderArgs, CreateOrderResult, OrderProfile } from "./order-types";
-import { placeOrderView, type PlaceOrderRow } from "./place-order";
+import { orderViewOf, placeOrderView, type PlaceOrderRow } from "./place-order";
+import { placeOrderGrouped } from "./place-order-batch";
 import { digestOf, rawDigestOf } from "./request-digest";
 
 /**
@@ -24,7 +26,9 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * docs/decisions/0009-order-hot-path.md): order and item, card keys (auto) or
  * stock, fulfilment, debit and ledger row. On the pool (lib/db/sql-rows.ts)
  * that statement is its own transaction and one round trip, so an order costs the rate-limit count,
- * this read and that write. The unique index (credential,
+ * this read and that write; orders that arrive while others are being
+ * written go together in one statement and one commit (place-order-batch.ts,
+ * issue 28.1). The unique index (credential,
  * downstream_order_no) is the last line of defence: a concurrent duplicate
  * waits for the first, inserts nothing, and is compared with it here.
  *
@@ -68,17 +72,28 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
   };
   for (let attempt = 1; ; attempt++) {
     const orderNo = newOrderNo();
-    const place = (keys: boolean) =>
-      (callbackUrl && keys) || (!keys && upstream)
-        ? db().$transaction(async (tx) => {
-            const view = await placeOrderView(inTx(tx), { ...row, auto: keys, orderNo });
-            // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
-            if (view && keys) await queueOrderCallback(tx, { orderId: view.id, view });
-            // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
-            if (view && !keys) await queueUpstreamPurchase(tx, { orderId: view.id, skuId: sku.skuId });
-            return view;
-          })
-        : placeOrderView(onPool, { ...row, auto: keys, orderNo });
+    const place = async (keys: boolean) => {
+      if (!(callbackUrl && keys) && !(!keys && upstream)) {
+        const placed = await placeOrderGrouped({ ...row, auto: keys, orderNo });
+        return placed && orderViewOf({ ...row, auto: keys, orderNo }, placed);
+      }
+      // Reads first, outside the transaction: it holds a pooled connection only for its writes (queue-purchase.ts).
+      const sources = keys ? null : await loadSkuSources(sku.skuId);
+      return db().$transaction(async (tx) => {
+        const view = await placeOrderView(inTx(tx), { ...row, auto: keys, orderNo });
+        // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
+        if (view && keys) await queueOrderCallback(tx, { orderId: view.id, view });
+        // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
+        if (view && !keys)
+          await startUpstreamPurchase(tx, {
+            orderId: view.id,
+            quantity: input.quantity,
+            unitPriceCents: view.items[0].unitPriceCents,
+            sources,
+          });
+        return view;
+      });
+    };
     try {
       const order = await place(auto).catch((err: unknown) => {
         // Issue 26.2: out of keys, with an upstream source behind them: that source sells (the failed statement wrote nothing).

@@ -24,6 +24,8 @@ export interface PlaceOrderRow {
   /** `auto`: card keys are taken and the order is delivered in the same statement. */
   auto: boolean;
   deliveryFormat: DeliveryFormat;
+  /** Issue 28.1: place_order's first pick looks above this key id (pickAfter); "0" searches from the first. */
+  pickAfter?: string;
 }
 
 export interface PlacedOrder {
@@ -70,10 +72,40 @@ export async function placeOrder(run: SqlRows, o: PlaceOrderRow): Promise<Placed
       o.quantity,
       o.auto,
       o.deliveryFormat,
+      o.pickAfter ?? pickAfter(o.skuId),
     ]);
   } catch (err) {
     throw refusal(err) ?? err;
   }
+  return notePicked(o.skuId, placedFromRows(rows));
+}
+
+/**
+ * Issue 28.1: the highest card key id this process saw delivered, per SKU.
+ * Keys are imported with rising ids and taken lowest first, so the keys
+ * below it are (nearly all) delivered; their entries stay in the pick index
+ * until VACUUM, and starting the pick above them skips walking them.
+ * Only a hint: place_order searches from the first key when the keys above
+ * it run short (a key freed by a rolled-back order is sold then).
+ */
+const pickHints = new Map<number, bigint>();
+const MAX_HINTS = 100_000;
+
+export function pickAfter(skuId: number): string {
+  return String(pickHints.get(skuId) ?? 0n);
+}
+
+export function notePicked(skuId: number, placed: PlacedOrder | null): PlacedOrder | null {
+  const last = placed?.keys.at(-1)?.id;
+  if (last !== undefined && last > (pickHints.get(skuId) ?? 0n)) {
+    if (pickHints.size >= MAX_HINTS) pickHints.clear();
+    pickHints.set(skuId, last);
+  }
+  return placed;
+}
+
+/** place_order's rows as a PlacedOrder; null when there are none (the order was already stored, D18). */
+export function placedFromRows(rows: Record<string, unknown>[]): PlacedOrder | null {
   if (rows.length === 0) return null;
   return {
     id: Number(rows[0].orderId),
@@ -95,7 +127,7 @@ const PLACE_ORDER_SQL = `
     $1::text, $2::int, $3::uuid, $4::"Profile", $5::text,
     $6::text, $7::text, $8::text, $9::text, $10::jsonb,
     $11::int, $12::int, $13::jsonb, $14::int,
-    $15::boolean, $16::"DeliveryFormat")`;
+    $15::boolean, $16::"DeliveryFormat", $17::bigint)`;
 
 /**
  * placeOrder, and the order as the caller sees it now (the create response
@@ -103,7 +135,11 @@ const PLACE_ORDER_SQL = `
  */
 export async function placeOrderView(run: SqlRows, row: PlaceOrderRow): Promise<OrderView | null> {
   const placed = await placeOrder(run, row);
-  if (!placed) return null;
+  return placed && orderViewOf(row, placed);
+}
+
+/** The order as the caller sees it, from what it asked and what place_order wrote. */
+export function orderViewOf(row: PlaceOrderRow, placed: PlacedOrder): OrderView {
   const { unitPriceCents } = placed;
   const amountCents = unitPriceCents * BigInt(row.quantity);
   return {
@@ -139,7 +175,7 @@ const REFUSALS: Record<string, () => AppError> = {
 };
 
 /** place_order's RAISE (SQLSTATE P0001, message = our code). */
-function refusal(err: unknown): AppError | null {
+export function refusal(err: unknown): AppError | null {
   const { code, message } = sqlError(err);
   if (code !== "P0001" || !message) return null;
   return Object.hasOwn(REFUSALS, message) ? REFUSALS[message]() : null;

@@ -21,15 +21,15 @@ import {
  * of section 4 and the extensions of docs/protocol.md ("Extensions"). Every
  * other list is made from it: the router (lib/supplier-api/router.ts), the
  * OpenAPI operations (./openapi/operations.ts), the typed client's paths
- * (./typed-client.ts), the security suite and the tests. Its handlers are
- * bound by key in lib/supplier-api/endpoints.ts (TypeScript refuses a key
- * without one); the table itself stays here, in the wire contract, because
+ * (./typed-client.ts), the security suite, the conformance kit and the
+ * tests. Its handlers are bound by key in lib/supplier-api/endpoints.ts
+ * (TypeScript refuses a key without one); the table itself stays here, in the wire contract, because
  * downstream clients (the typed client, lib/upstream) read it and must not
  * load the server.
  *
- * Adding an endpoint: one entry here, its handler file under
- * lib/supplier-api/endpoints/ and its line in lib/supplier-api/endpoints.ts
- * (CODE_STYLE.md, "How to add an endpoint"). The key is the OpenAPI
+ * Adding an endpoint: one entry here and its handler under
+ * lib/supplier-api/endpoints/, exported as `<key>Endpoint` (CODE_STYLE.md,
+ * "How to add an endpoint"). The key is the OpenAPI
  * operation's key (operationId `provider_<key>`).
  */
 export interface EndpointEntry {

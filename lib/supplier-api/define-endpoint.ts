@@ -26,7 +26,7 @@ export { parseIdParam, validate };
  *   allowReplay: async (ctx) => (await matchStoredOrder(createArgs(ctx))) !== null, // D8 exception, optional
  *   handler: async (ctx) => orderCreatedWire(ctx.profile, (await createOrder(createArgs(ctx))).order),
  * });
- * // lib/supplier-api/endpoints.ts binds it to its table entry: createOrder: createOrderEndpoint,
+ * // its name binds it to the table entry `createOrder` (lib/supplier-api/endpoints.ts)
  * ```
  *
  * Every request passes these steps, in the order of D7:

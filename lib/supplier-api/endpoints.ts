@@ -1,31 +1,24 @@
-import type { EndpointKey } from "../protocol/endpoints";
+import { ENDPOINT_LIST, type EndpointKey } from "../protocol/endpoints";
 import type { Endpoint } from "./define-endpoint";
-import { listClaimsEndpoint, openClaimEndpoint } from "./endpoints/after-sales";
-import { deleteCatalogWebhookEndpoint, getCatalogWebhookEndpoint, putCatalogWebhookEndpoint } from "./endpoints/catalog-webhook";
-import { getProductEndpoint, listCategoriesEndpoint, listProductsEndpoint } from "./endpoints/catalog";
-import { cancelOrderEndpoint, createOrderEndpoint, readOrderEndpoint } from "./endpoints/orders";
-import { pingEndpoint } from "./endpoints/ping";
-import { statementEndpoint } from "./endpoints/statement";
+import * as files from "./endpoints/index";
 
 /**
  * The handler of every entry of the endpoint table (lib/protocol/endpoints.ts),
- * by its key: the router (./router.ts) serves exactly these. The type refuses
- * a table entry without a handler and a handler without an entry; the router
- * refuses a handler made from another entry (its name differs).
+ * by its key: the router (./router.ts) serves exactly these. Each handler file
+ * under ./endpoints/ exports the handler of entry `createOrder` as
+ * `createOrderEndpoint`, so adding an endpoint is its entry and its handler
+ * (issue 23). The types refuse a table entry without a handler and a handler
+ * without an entry; the router refuses a handler made from another entry (its
+ * name differs).
  */
-export const HANDLERS = {
-  ping: pingEndpoint,
-  pingPost: pingEndpoint,
-  listCategories: listCategoriesEndpoint,
-  listProducts: listProductsEndpoint,
-  getProduct: getProductEndpoint,
-  createOrder: createOrderEndpoint,
-  getOrder: readOrderEndpoint,
-  cancelOrder: cancelOrderEndpoint,
-  openClaim: openClaimEndpoint,
-  listClaims: listClaimsEndpoint,
-  getStatement: statementEndpoint,
-  getCatalogWebhook: getCatalogWebhookEndpoint,
-  putCatalogWebhook: putCatalogWebhookEndpoint,
-  deleteCatalogWebhook: deleteCatalogWebhookEndpoint,
-} satisfies Record<EndpointKey, Endpoint>;
+type HandlerExports = { [K in EndpointKey as `${K}Endpoint`]: Endpoint };
+const exported: HandlerExports = files;
+type Unlisted = Exclude<keyof typeof files, keyof HandlerExports>;
+// A handler whose name matches no entry does not compile: this type is then the name.
+export type _NoHandlerWithoutEntry = [Unlisted] extends [never] ? true : Unlisted;
+const _check: _NoHandlerWithoutEntry = true;
+
+export const HANDLERS = Object.fromEntries(ENDPOINT_LIST.map((e) => [e.key, exported[`${e.key}Endpoint`]])) as Record<
+  EndpointKey,
+  Endpoint
+>;

@@ -23,8 +23,10 @@ export interface FakeBotApi {
   answered: { callback_query_id: string; text?: string }[];
   /** Updates handed out by getUpdates (those with update_id >= offset). */
   updates: object[];
-  /** Calls of getUpdates received (with their offset). */
-  polls: { offset?: number }[];
+  /** Calls of getUpdates received (with their offset and long-poll timeout in seconds). */
+  polls: { offset?: number; timeout?: number }[];
+  /** getUpdates refused with 409 because another one was being held, as Telegram does. */
+  conflicts: number;
   /** While > 0, sendMessage answers 502 and counts down (a Telegram outage). */
   failNext: number;
   close(): Promise<void>;
@@ -38,10 +40,12 @@ export async function startFakeBotApi(token = "123456:TEST-token-abcdefghijklmno
     answered: [],
     updates: [],
     polls: [],
+    conflicts: 0,
     failNext: 0,
     close: async () => undefined,
   };
   let messageId = 0;
+  let holding = false;
   const server = await startLoopbackServer((req, body, res) => {
     const reply = (status: number, json: object) => {
       res.writeHead(status, { "Content-Type": "application/json" });
@@ -73,18 +77,29 @@ export async function startFakeBotApi(token = "123456:TEST-token-abcdefghijklmno
       }
       case "getUpdates": {
         const offset = typeof params.offset === "number" ? params.offset : undefined;
-        api.polls.push({ offset });
-        const due = api.updates.filter((u) => offset === undefined || (u as { update_id: number }).update_id >= offset);
-        if (due.length || !params.timeout) return reply(200, { ok: true, result: due });
-        // Long polling: hold the request a little (bounded), as Telegram does.
-        setTimeout(
-          () =>
-            reply(200, {
-              ok: true,
-              result: api.updates.filter((u) => offset === undefined || (u as { update_id: number }).update_id >= offset),
-            }),
-          200,
-        ).unref();
+        const timeout = typeof params.timeout === "number" ? params.timeout : 0;
+        api.polls.push({ offset, timeout });
+        const due = () => api.updates.filter((u) => offset === undefined || (u as { update_id: number }).update_id >= offset);
+        if (due().length || !timeout) return reply(200, { ok: true, result: due() });
+        // Telegram holds one getUpdates per bot and refuses another meanwhile.
+        if (holding) {
+          api.conflicts++;
+          return reply(409, { ok: false, error_code: 409, description: "Conflict: terminated by other getUpdates request" });
+        }
+        // Long polling: held until an update is due or `timeout` seconds pass (or the caller goes away).
+        holding = true;
+        const until = Date.now() + timeout * 1000;
+        const check = setInterval(() => {
+          if (!due().length && Date.now() < until && !res.destroyed) return;
+          clearInterval(check);
+          holding = false;
+          if (!res.destroyed) reply(200, { ok: true, result: due() });
+        }, 20);
+        check.unref();
+        res.on("close", () => {
+          clearInterval(check);
+          holding = false;
+        });
         return;
       }
       case "answerCallbackQuery":

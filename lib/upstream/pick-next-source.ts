@@ -1,6 +1,6 @@
 import type { Tx } from "../db/tx";
 import { ceilingOf, chooseSources, type UpstreamSource } from "./choose-source";
-import { loadSkuSources } from "./load-sku-sources";
+import { loadSkuSources, type SkuSources } from "./load-sku-sources";
 
 export type NextSource =
   | { ok: true; source: UpstreamSource }
@@ -18,7 +18,14 @@ export async function pickNextSource(
   tx: Tx,
   input: { skuId: number; quantity: number; unitPriceCents: bigint; tried: Set<string> },
 ): Promise<NextSource> {
-  const list = await loadSkuSources(input.skuId, tx);
+  return pickFromSources(await loadSkuSources(input.skuId, tx), input);
+}
+
+/** The same choice from a list already loaded (a new order loads it before its transaction: create-order.ts). */
+export function pickFromSources(
+  list: SkuSources | null,
+  input: { quantity: number; unitPriceCents: bigint; tried: Set<string> },
+): NextSource {
   if (!list || !list.sources.some((s) => s.kind === "upstream")) return { ok: false, why: "none" };
   const candidates = chooseSources({
     policy: list.policy,

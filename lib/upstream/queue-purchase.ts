@@ -1,7 +1,8 @@
 import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import { enqueueJob } from "../jobs/enqueue-job";
-import { pickNextSource } from "./pick-next-source";
+import { loadSkuSources, type SkuSources } from "./load-sku-sources";
+import { pickFromSources } from "./pick-next-source";
 
 export const purchaseJobKey = (purchaseId: number) => `upstream:${purchaseId}`;
 /** Attempts graphile-worker makes when the handler itself throws (database down); upstream failures follow our own schedule. */
@@ -30,12 +31,24 @@ export async function queueUpstreamPurchase(tx: Tx, input: { orderId: number; sk
   const [item] = await tx.$queryRaw<{ quantity: number; unitPriceCents: bigint }[]>`
     SELECT "quantity", "unitPriceCents" FROM "OrderItem" WHERE "orderId" = ${input.orderId} ORDER BY "id" LIMIT 1`;
   if (!item) return null;
-  const next = await pickNextSource(tx, {
-    skuId: input.skuId,
-    quantity: item.quantity,
-    unitPriceCents: item.unitPriceCents,
-    tried: new Set(),
-  });
+  return startUpstreamPurchase(tx, { orderId: input.orderId, ...item, sources: await loadSkuSources(input.skuId, tx) });
+}
+
+/**
+ * The same for an order this transaction has just placed, with the SKU's
+ * sources loaded BEFORE the transaction began (issue 26, "Done when": the
+ * order transaction holds a pooled connection only for its writes; with the
+ * reads inside it, 50 concurrent callers held all 40 connections while each
+ * transaction waited on a busy event loop between its nine statements, and
+ * callers behind them gave up after Prisma's 2 s wait for a transaction).
+ * Reading the list a moment earlier chooses as reading it inside would: no
+ * statement here locks what the choice reads.
+ */
+export async function startUpstreamPurchase(
+  tx: Tx,
+  input: { orderId: number; quantity: number; unitPriceCents: bigint; sources: SkuSources | null },
+): Promise<number | null> {
+  const next = pickFromSources(input.sources, { quantity: input.quantity, unitPriceCents: input.unitPriceCents, tried: new Set() });
   if (!next.ok) {
     if (next.why === "none") return null;
     throw appError("sku_unavailable", "sku is not available");

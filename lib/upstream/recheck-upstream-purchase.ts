@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
@@ -14,8 +15,10 @@ import { PURCHASE_HANDLER_MAX_ATTEMPTS, purchaseJobKey } from "./queue-purchase"
  * other answer leaves it in review with the new last error. The job and the
  * audit row commit together. Refuses an order not in review (409).
  */
-export async function recheckUpstreamPurchase(input: { orderNo: string; actor: Actor }) {
-  return db().$transaction(async (tx) => {
+export async function recheckUpstreamPurchase(input: { orderNo: string; actor: Actor }, inTx?: Tx) {
+  // inTx: the caller's transaction (a Telegram press commits with its update's offset, telegram-updates.ts).
+  const run = <T>(f: (tx: Tx) => Promise<T>) => (inTx ? f(inTx) : db().$transaction(f));
+  return run(async (tx) => {
     const order = await tx.order.findUnique({
       where: { orderNo: input.orderNo.trim() },
       select: { id: true, orderNo: true, status: true, upstreamPurchase: { select: { id: true, status: true } } },

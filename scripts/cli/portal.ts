@@ -42,6 +42,16 @@ export const commands = {
       return { id: r.id, email: r.email, invite_url: r.inviteUrl };
     },
   }),
+  "user:two-factor-off": command({
+    usage: "user:two-factor-off --email E",
+    options: { email: { type: "string" } },
+    input: (v) => v,
+    schema: z.object({ email: EmailSchema }),
+    run: async (a) => {
+      const { resetBuyerTwoFactor } = await import("../../lib/users/reset-buyer-two-factor");
+      return resetBuyerTwoFactor({ email: a.email, actor });
+    },
+  }),
   "user:disable": command({
     usage: "user:disable --email E",
     options: { email: { type: "string" } },

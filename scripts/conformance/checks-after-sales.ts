@@ -1,3 +1,4 @@
+import { pathOf } from "../../lib/protocol/endpoints";
 import type { Check } from "./checks-auth";
 import { type Context, type Reply, expectError, expectThat } from "./context";
 
@@ -6,12 +7,12 @@ import { type Context, type Reply, expectError, expectThat } from "./context";
 // without the extension answers 404 not_found, and the checks pass as "not
 // offered": the specification does not require it.
 
-const UNKNOWN_ORDER = "/orders/2147483000/after-sales";
+const UNKNOWN_ORDER = 2147483000;
 
 /** The reply, or null when the server does not offer the extension (its 404 not_found is no shape fault). */
 async function send(ctx: Context, method: "GET" | "POST", body?: string): Promise<Reply | null> {
   const seen = ctx.shapeProblems.length;
-  const r = await ctx.send({ method, path: UNKNOWN_ORDER, body });
+  const r = await ctx.send({ method, path: pathOf(method === "GET" ? "listClaims" : "openClaim", UNKNOWN_ORDER), body });
   if (r.status === 404 && r.json?.error_code === "not_found") {
     ctx.shapeProblems.splice(seen);
     return null;

@@ -1,3 +1,4 @@
+import { pathOf } from "../../lib/protocol/endpoints";
 import { AMOUNT_WIRE_PATTERN } from "../../lib/protocol/wire-responses";
 import type { Check } from "./checks-auth";
 import { type Context, expectError, expectOk, expectThat } from "./context";
@@ -25,18 +26,18 @@ function amountProblems(p: Obj): string[] {
 }
 
 async function firstPage(ctx: Context, query = "") {
-  const r = await ctx.send({ path: `/products${query}` });
+  const r = await ctx.send({ path: pathOf("listProducts") + query });
   expectOk(r, `GET /products${query}`);
   return r.json as Obj;
 }
 
-const createWith = (ctx: Context, body: string) => ctx.send({ method: "POST", path: "/orders", body });
+const createWith = (ctx: Context, body: string) => ctx.send({ method: "POST", path: pathOf("createOrder"), body });
 
 export const catalogChecks: Check[] = [
   {
     name: "D3: amounts are strings with exactly two decimals (ping balance, product and SKU prices)",
     run: async (ctx) => {
-      const ping = await ctx.send({ path: "/ping" });
+      const ping = await ctx.send({ path: pathOf("ping") });
       const problems =
         typeof ping.json?.balance === "string" && AMOUNT_WIRE_PATTERN.test(ping.json.balance)
           ? []
@@ -49,7 +50,7 @@ export const catalogChecks: Check[] = [
   {
     name: "section 4.2: categories list; every parent_id is 0 or a listed category",
     run: async (ctx) => {
-      const r = await ctx.send({ path: "/categories" });
+      const r = await ctx.send({ path: pathOf("listCategories") });
       expectOk(r, "GET /categories");
       const ids = new Set((r.json.categories as Obj[]).map((c) => c.id));
       const orphans = (r.json.categories as Obj[]).filter((c) => c.parent_id !== 0 && !ids.has(c.parent_id));
@@ -86,7 +87,7 @@ export const catalogChecks: Check[] = [
     run: async (ctx) => {
       if (ctx.opts.profile === "P") {
         for (const q of ["?page_size=101", "?page=0", "?page_size=abc", "?include_inactive=maybe"])
-          expectError(await ctx.send({ path: `/products${q}` }), 400, "bad_request");
+          expectError(await ctx.send({ path: pathOf("listProducts") + q }), 400, "bad_request");
       } else {
         const big = await firstPage(ctx, "?page_size=1000");
         const bad = await firstPage(ctx, "?page=abc&page_size=x");
@@ -101,7 +102,7 @@ export const catalogChecks: Check[] = [
       const page = await firstPage(ctx, "?page_size=100&include_inactive=true");
       expectThat(page.items.length > 0, "the catalogue is empty: nothing to compare");
       for (const item of page.items.slice(0, 5) as Obj[]) {
-        const d = await ctx.send({ path: `/products/${item.id}` });
+        const d = await ctx.send({ path: pathOf("getProduct", item.id) });
         expectOk(d, `GET /products/${item.id}`);
         expectThat(
           JSON.stringify({ ok: true, ...item }) === d.text || JSON.stringify(d.json) === JSON.stringify({ ok: true, ...item }),
@@ -127,19 +128,19 @@ export const catalogChecks: Check[] = [
     name: "D11: an unknown product is 404 (P product_not_found, U product_unavailable); a non-numeric id 400",
     run: async (ctx) => {
       expectError(
-        await ctx.send({ path: `/products/${MISSING_ID}` }),
+        await ctx.send({ path: pathOf("getProduct", MISSING_ID) }),
         404,
         ctx.opts.profile === "P" ? "product_not_found" : "product_unavailable",
       );
-      expectError(await ctx.send({ path: "/products/abc" }), 400, "bad_request");
+      expectError(await ctx.send({ path: pathOf("getProduct", "abc") }), 400, "bad_request");
     },
   },
   {
     name: "D20/D23: unknown orders are 404 order_not_found for read and cancel; a non-numeric id 400",
     run: async (ctx) => {
-      expectError(await ctx.send({ path: `/orders/${MISSING_ID}` }), 404, "order_not_found");
-      expectError(await ctx.send({ method: "POST", path: `/orders/${MISSING_ID}/cancel`, body: "{}" }), 404, "order_not_found");
-      expectError(await ctx.send({ path: "/orders/abc" }), 400, "bad_request");
+      expectError(await ctx.send({ path: pathOf("getOrder", MISSING_ID) }), 404, "order_not_found");
+      expectError(await ctx.send({ method: "POST", path: pathOf("cancelOrder", MISSING_ID), body: "{}" }), 404, "order_not_found");
+      expectError(await ctx.send({ path: pathOf("getOrder", "abc") }), 400, "bad_request");
     },
   },
   {

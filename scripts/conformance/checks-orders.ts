@@ -1,3 +1,4 @@
+import { pathOf } from "../../lib/protocol/endpoints";
 import { parseAmount } from "../../lib/protocol/amount";
 import { createSupplierClient } from "../../lib/protocol/client";
 import type { Check } from "./checks-auth";
@@ -31,8 +32,8 @@ export const orderChecks: Check[] = [
       const no = `CONF-${ctx.opts.profile}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
       const body = JSON.stringify({ downstream_order_no: no, sku_id: ctx.opts.skuId, quantity: 1, trace_id: "conformance" });
       state.set(ctx, { no, body });
-      const before = (await ctx.send({ path: "/ping" })).json?.balance;
-      const r = await ctx.send({ method: "POST", path: "/orders", body });
+      const before = (await ctx.send({ path: pathOf("ping") })).json?.balance;
+      const r = await ctx.send({ method: "POST", path: pathOf("createOrder"), body });
       expectOk(r, "POST /orders");
       const o = r.json;
       state.get(ctx)!.created = o;
@@ -43,7 +44,7 @@ export const orderChecks: Check[] = [
       );
       if (ctx.opts.profile === "P")
         expectThat(o.status === "processing" && o.error_message === null, `P create: status ${o.status}, error_message ${o.error_message}`);
-      const after = (await ctx.send({ path: "/ping" })).json?.balance;
+      const after = (await ctx.send({ path: pathOf("ping") })).json?.balance;
       expectThat(
         parseAmount(before) - parseAmount(after) === parseAmount(o.amount),
         `balance ${before} → ${after} for an order of ${o.amount}`,
@@ -54,11 +55,11 @@ export const orderChecks: Check[] = [
     name: "D18: the same downstream_order_no with the same parameters returns the same order, no second debit",
     run: async (ctx) => {
       const { body, created } = orderOf(ctx);
-      const before = (await ctx.send({ path: "/ping" })).json?.balance;
-      const again = await ctx.send({ method: "POST", path: "/orders", body });
+      const before = (await ctx.send({ path: pathOf("ping") })).json?.balance;
+      const again = await ctx.send({ method: "POST", path: pathOf("createOrder"), body });
       expectOk(again, "repeated create");
       expectThat(again.json.order_id === created.order_id, `a second order ${again.json.order_id} was made`);
-      const after = (await ctx.send({ path: "/ping" })).json?.balance;
+      const after = (await ctx.send({ path: pathOf("ping") })).json?.balance;
       expectThat(before === after, `balance changed ${before} → ${after}`);
     },
   },
@@ -67,7 +68,7 @@ export const orderChecks: Check[] = [
     run: async (ctx) => {
       const { no } = orderOf(ctx);
       const other = JSON.stringify({ downstream_order_no: no, sku_id: ctx.opts.skuId, quantity: 2, trace_id: "conformance" });
-      expectError(await ctx.send({ method: "POST", path: "/orders", body: other }), 409, "idempotency_conflict");
+      expectError(await ctx.send({ method: "POST", path: pathOf("createOrder"), body: other }), 409, "idempotency_conflict");
     },
   },
   {
@@ -76,8 +77,8 @@ export const orderChecks: Check[] = [
       if (ctx.opts.profile !== "P") return;
       const { body, created } = orderOf(ctx);
       const timestamp = ctx.timestamp("POST", `${ctx.prefix}/orders`);
-      const first = await ctx.send({ method: "POST", path: "/orders", body, timestamp });
-      const replay = await ctx.send({ method: "POST", path: "/orders", body, timestamp });
+      const first = await ctx.send({ method: "POST", path: pathOf("createOrder"), body, timestamp });
+      const replay = await ctx.send({ method: "POST", path: pathOf("createOrder"), body, timestamp });
       expectThat(
         first.json?.order_id === created.order_id && replay.status === 200 && replay.json?.order_id === created.order_id,
         `replay answered ${replay.status} ${replay.text.slice(0, 100)}`,
@@ -105,7 +106,7 @@ export const orderChecks: Check[] = [
     run: async (ctx) => {
       const { created } = orderOf(ctx);
       expectError(
-        await ctx.send({ method: "POST", path: `/orders/${created.order_id}/cancel`, body: ctx.opts.profile === "P" ? "{}" : "" }),
+        await ctx.send({ method: "POST", path: pathOf("cancelOrder", created.order_id), body: ctx.opts.profile === "P" ? "{}" : "" }),
         409,
         "cancel_not_allowed",
       );

@@ -1,3 +1,4 @@
+import { pathOf } from "../../lib/protocol/endpoints";
 import { parseAmount } from "../../lib/protocol/amount";
 import type { Check } from "./checks-auth";
 import { type Context, expectError, expectOk, expectThat } from "./context";
@@ -13,7 +14,7 @@ type Obj = any;
 /** The first page of the statement, or null when the server does not offer it. */
 async function statement(ctx: Context, query: string): Promise<Obj | null> {
   const seen = ctx.shapeProblems.length;
-  const r = await ctx.send({ path: `/statement${query}` });
+  const r = await ctx.send({ path: pathOf("getStatement") + query });
   if (r.status === 404 && r.json?.error_code === "not_found") {
     ctx.shapeProblems.splice(seen); // our document lists the extension; its absence is no shape fault
     return null;
@@ -28,7 +29,7 @@ export const statementChecks: Check[] = [
     run: async (ctx) => {
       const s = await statement(ctx, "?page_size=100");
       if (!s) return;
-      const balance = (await ctx.send({ path: "/ping" })).json?.balance;
+      const balance = (await ctx.send({ path: pathOf("ping") })).json?.balance;
       expectThat(s.balance === balance, `statement balance ${s.balance} is not the ping balance ${balance}`);
       const ids: number[] = s.items.map((i: Obj) => i.id);
       expectThat(
@@ -47,7 +48,7 @@ export const statementChecks: Check[] = [
       const s = await statement(ctx, "");
       if (!s) return;
       expectThat(s.page === 1 && s.page_size === 50, `defaults: got page ${s.page}, page_size ${s.page_size}`);
-      if (ctx.opts.profile === "P") expectError(await ctx.send({ path: "/statement?page_size=101" }), 400, "bad_request");
+      if (ctx.opts.profile === "P") expectError(await ctx.send({ path: `${pathOf("getStatement")}?page_size=101` }), 400, "bad_request");
       else expectThat((await statement(ctx, "?page_size=101"))?.page_size === 100, "U: page_size 101 is not clamped to 100");
     },
   },

@@ -20,23 +20,31 @@ export async function runLoad(n: number, c: number, task: (i: number) => Promise
   return measure(Math.min(c, n), () => (next < n ? next++ : undefined), task);
 }
 
-/** Like runLoad, but C workers send requests back to back for `seconds` instead of N in all. */
-export async function runFor(seconds: number, c: number, task: () => Promise<true | string>): Promise<LoadResult> {
+/** Like runLoad, but C workers send requests back to back for `seconds` instead of N in all; task(w) is told its worker's number. */
+export async function runFor(seconds: number, c: number, task: (worker: number) => Promise<true | string>): Promise<LoadResult> {
   const end = performance.now() + seconds * 1000;
   let next = 0;
-  return measure(c, () => (performance.now() < end ? next++ : undefined), task);
+  return measure(
+    c,
+    () => (performance.now() < end ? next++ : undefined),
+    (_i, w) => task(w),
+  );
 }
 
 /** C workers each take the next index until `take` says stop, timing every task. */
-async function measure(c: number, take: () => number | undefined, task: (i: number) => Promise<true | string>): Promise<LoadResult> {
+async function measure(
+  c: number,
+  take: () => number | undefined,
+  task: (i: number, worker: number) => Promise<true | string>,
+): Promise<LoadResult> {
   const latencies: number[] = [];
   const errorKinds: Record<string, number> = {};
   let errors = 0;
   const started = performance.now();
-  const worker = async () => {
+  const worker = async (w: number) => {
     for (let i = take(); i !== undefined; i = take()) {
       const t0 = performance.now();
-      const outcome = await task(i).catch((err) => `network:${(err as { code?: string }).code ?? "error"}`);
+      const outcome = await task(i, w).catch((err) => `network:${(err as { code?: string }).code ?? "error"}`);
       latencies.push(performance.now() - t0);
       if (outcome !== true) {
         errors++;
@@ -44,7 +52,7 @@ async function measure(c: number, take: () => number | undefined, task: (i: numb
       }
     }
   };
-  await Promise.all(Array.from({ length: c }, worker));
+  await Promise.all(Array.from({ length: c }, (_, w) => worker(w)));
   return summarize(latencies, c, errors, errorKinds, (performance.now() - started) / 1000);
 }
 

@@ -31,7 +31,9 @@ export async function callBotApi(
   method: string,
   body: object,
   timeoutMs = TIMEOUT_MS,
-): Promise<SendResult & { result?: unknown }> {
+  /** Ends the call early (a long poll at shutdown, telegram-poller.ts). */
+  signal?: AbortSignal,
+): Promise<SendResult & { result?: unknown; errorCode?: number }> {
   const started = Date.now();
   const scrub = (s: string) => s.split(token).join("<token>").slice(0, 300);
   let res: Response;
@@ -41,7 +43,7 @@ export async function callBotApi(
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
       redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]) : AbortSignal.timeout(timeoutMs),
       dispatcher: resolvingAgent(),
     } as RequestInit);
   } catch (err) {
@@ -63,7 +65,7 @@ export async function callBotApi(
   }
   if (res.ok && answer.ok === true) return { ok: true, error: null, durationMs: Date.now() - started, result: answer.result };
   const description = typeof answer.description === "string" ? scrub(answer.description) : `HTTP ${res.status}`;
-  return { ok: false, error: `Telegram: ${description}`, durationMs: Date.now() - started };
+  return { ok: false, error: `Telegram: ${description}`, durationMs: Date.now() - started, errorCode: res.status };
 }
 
 export async function sendTelegram(

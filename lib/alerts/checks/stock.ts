@@ -30,7 +30,7 @@ export async function checkStock(): Promise<number> {
   const fallback = await alertThreshold("stock_low");
   const levels = Prisma.sql`
     SELECT k."id", k."skuCode", p."title",
-           CASE WHEN p."fulfillmentType" = 'auto' THEN st."availableKeys" ELSE k."stockQuantity" END AS stock,
+           sku_visible_stock(k."id", p."fulfillmentType" = 'auto', st."availableKeys", k."stockQuantity") AS stock,
            COALESCE(k."alertStockThreshold", ${fallback}::int) AS threshold
     FROM "Sku" k
     JOIN "Product" p ON p."id" = k."productId"

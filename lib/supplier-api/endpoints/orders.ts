@@ -45,7 +45,7 @@ export const createOrderEndpoint = defineEndpoint({
 });
 
 /** Section 4.6, D20: own orders only; anything else is 404 order_not_found; a non-numeric id is 400. */
-export const readOrderEndpoint = defineEndpoint({
+export const getOrderEndpoint = defineEndpoint({
   ...ENDPOINTS.getOrder,
   handler: async (ctx) =>
     orderReadWire(ctx.profile, await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id) })),

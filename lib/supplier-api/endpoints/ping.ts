@@ -23,3 +23,6 @@ export const pingEndpoint = defineEndpoint({
     };
   },
 });
+
+/** The POST entry: the same handler (its name is the same "ping"). */
+export const pingPostEndpoint = pingEndpoint;

@@ -8,7 +8,7 @@ import { statementWire } from "../../serializers/statement";
  * the API key's own user, newest first, paged like the products list (D10).
  * The user comes from the credential, never from the request.
  */
-export const statementEndpoint = defineEndpoint({
+export const getStatementEndpoint = defineEndpoint({
   ...ENDPOINTS.getStatement,
   handler: async (ctx) => {
     const { page, page_size, from, to } = ctx.query;

@@ -14,6 +14,7 @@ import { setMemberLevel } from "@/lib/users/set-member-level";
 import { approveRegistration } from "@/lib/users/approve-registration";
 import { disableUser } from "@/lib/users/disable-user";
 import { inviteBuyer } from "@/lib/users/invite-buyer";
+import { resetBuyerTwoFactor } from "@/lib/users/reset-buyer-two-factor";
 
 // Thin: the services write their own audit rows in their own transactions.
 
@@ -87,5 +88,14 @@ export async function approveRegistrationAction(_prev: ActionState, form: FormDa
     await approveRegistration({ userId: input.userId, actor: adminActor(admin) });
     revalidatePath(`/admin/buyers/${input.userId}`);
     return { ok: true, message: t("topUps.registrationApproved") };
+  });
+}
+
+/** Issue 24.1: the buyer lost both the authenticator and the recovery codes (as `user:two-factor-off`). */
+export async function resetBuyerTwoFactorAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(z.object({ email: EmailSchema }), form, async (input, { admin, t }) => {
+    const r = await resetBuyerTwoFactor({ email: input.email, actor: adminActor(admin) });
+    revalidatePath(`/admin/buyers/${r.id}`);
+    return { ok: true, message: t("security.disabledDone") };
   });
 }

@@ -30,6 +30,7 @@ export default async function BuyersPage({ searchParams }: { searchParams: Promi
           { id: "email", header: t("common.email"), sortable: true },
           { id: "balanceCents", header: t("buyers.balance"), sortable: true },
           { id: "level", header: t("buyers.level") },
+          { id: "status", header: t("common.status") },
           { id: "keys", header: t("nav.apiKeys") },
           { id: "createdAt", header: t("common.created"), sortable: true },
         ]}
@@ -40,6 +41,8 @@ export default async function BuyersPage({ searchParams }: { searchParams: Promi
             balanceCents: formatAmount(u.balanceCents),
             level: pickText(u.memberLevel.name, locale) || u.memberLevel.slug,
             keys: String(u._count.credentials),
+            // Issue 24.1: a portal sign-up waiting here is what the administrator has to approve.
+            status: u.status !== "active" ? u.status : u.registrationPending ? t("topUps.pendingRegistration") : u.status,
             createdAt: formatDateTime(u.createdAt),
           },
         }))}

@@ -3,12 +3,12 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
-import { beginTotpSetup, disableTotp, enableTotp } from "@/lib/admin-auth/manage-totp";
+import { adminTotpOwner, beginTotpSetup, disableTotp, enableTotp } from "@/lib/admin-auth/manage-totp";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 
 export async function beginTotpAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({}), form, async (_input, { admin, t }) => {
-    const { secret, uri } = await beginTotpSetup(admin);
+    const { secret, uri } = await beginTotpSetup(adminTotpOwner(admin));
     return {
       ok: true,
       message: t("security.start"),
@@ -30,7 +30,7 @@ export async function enableTotpAction(_prev: ActionState, form: FormData): Prom
     }),
     form,
     async (input, { admin, t }) => {
-      const codes = await enableTotp(admin, input.code);
+      const codes = await enableTotp(adminTotpOwner(admin), input.code);
       // No revalidation here: re-rendering would swap this form for the
       // "turn off" form and the one-time recovery codes would vanish unseen.
       return {
@@ -45,7 +45,7 @@ export async function enableTotpAction(_prev: ActionState, form: FormData): Prom
 
 export async function disableTotpAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAdminAction(z.object({ password: z.string().min(1).max(1024) }), form, async (input, { admin, t }) => {
-    await disableTotp(admin, input.password);
+    await disableTotp(adminTotpOwner(admin), input.password);
     revalidatePath("/admin/security");
     return { ok: true, message: t("security.disabledDone") };
   });

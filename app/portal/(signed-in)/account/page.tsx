@@ -1,5 +1,7 @@
 import { Card, PageHeader } from "@/components/page-header";
 import { PortalForm } from "@/components/portal-form";
+import { readTotpState } from "@/lib/admin-auth/totp-account";
+import { db } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { listBuyerSessions } from "@/lib/portal-auth/buyer-session";
@@ -8,11 +10,17 @@ import { formLabels } from "../ui";
 
 export const dynamic = "force-dynamic";
 
-/** The buyer's signed-in sessions, each of which can be ended (decision 0038). Password changes go through a reset link. */
+/**
+ * The buyer's signed-in sessions, each of which can be ended (decision 0038),
+ * and two-factor sign-in (issue 24.1, the console's rules). Password changes
+ * go through a reset link.
+ */
 export default async function PortalAccountPage() {
   const buyer = await requireBuyer();
   const { t } = await getI18n();
   const sessions = await listBuyerSessions(buyer.userId);
+  const { totpEnabled } = await readTotpState(db(), { kind: "buyer", id: buyer.userId });
+  const labels = formLabels(t);
   return (
     <>
       <PageHeader title={t("portal.account.title")} description={buyer.email} />
@@ -29,7 +37,7 @@ export default async function PortalAccountPage() {
                   action={`/portal/api/sessions/${s.id}/end`}
                   submitLabel={t("portal.account.end")}
                   variant="plain"
-                  labels={formLabels(t)}
+                  labels={labels}
                   okMessage={t("portal.account.ended")}
                 />
               )}
@@ -39,6 +47,49 @@ export default async function PortalAccountPage() {
         <p>
           <a href="/portal/forgot">{t("portal.signIn.forgot")}</a>
         </p>
+      </Card>
+      <Card title={t("security.title")}>
+        <p data-testid="portal-two-factor-state">{totpEnabled ? t("security.enabled") : t("security.disabledState")}</p>
+        {totpEnabled ? (
+          <PortalForm
+            action="/portal/api/two-factor/disable"
+            submitLabel={t("security.disable")}
+            variant="danger"
+            labels={labels}
+            okMessage={t("security.disabledDone")}
+            testId="portal-totp-disable-form"
+          >
+            <div className="field">
+              <label htmlFor="totp-password">{t("security.password")}</label>
+              <input id="totp-password" name="password" type="password" autoComplete="current-password" required />
+            </div>
+          </PortalForm>
+        ) : (
+          <>
+            {/* No refresh after these two: the page would swap the forms and the once-only secret or recovery codes would vanish unseen. */}
+            <PortalForm
+              action="/portal/api/two-factor/begin"
+              submitLabel={t("security.start")}
+              labels={labels}
+              okMessage={t("security.start")}
+              testId="portal-totp-begin-form"
+              refresh={false}
+            />
+            <PortalForm
+              action="/portal/api/two-factor/enable"
+              submitLabel={t("security.enable")}
+              labels={labels}
+              okMessage={t("security.enabledDone")}
+              testId="portal-totp-enable-form"
+              refresh={false}
+            >
+              <div className="field">
+                <label htmlFor="totp-code">{t("security.confirmCode")}</label>
+                <input id="totp-code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required />
+              </div>
+            </PortalForm>
+          </>
+        )}
       </Card>
     </>
   );

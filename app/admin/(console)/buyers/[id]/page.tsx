@@ -12,7 +12,13 @@ import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
 import { createApiKeyAction, disableApiKeyAction } from "../../api-keys/actions";
-import { adjustPointsAction, approveRegistrationAction, disableBuyerAction, setMemberLevelAction } from "../actions";
+import {
+  adjustPointsAction,
+  approveRegistrationAction,
+  disableBuyerAction,
+  resetBuyerTwoFactorAction,
+  setMemberLevelAction,
+} from "../actions";
 import { listLevels } from "@/lib/levels/list-levels";
 
 export const dynamic = "force-dynamic";
@@ -38,7 +44,19 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
           <dd>{user.status}</dd>
           <dt>{t("common.created")}</dt>
           <dd>{formatDateTime(user.createdAt)}</dd>
+          <dt>{t("security.title")}</dt>
+          <dd data-testid="buyer-two-factor">{user.totpEnabled ? t("security.enabled") : t("security.disabledState")}</dd>
         </dl>
+        {user.totpEnabled ? (
+          <ActionForm
+            action={resetBuyerTwoFactorAction}
+            submitLabel={t("security.disable")}
+            variant="danger"
+            testId="reset-two-factor-form"
+          >
+            <HiddenField name="email" value={user.email} />
+          </ActionForm>
+        ) : null}
       </Card>
       {user.status === "active" ? (
         <Card>
