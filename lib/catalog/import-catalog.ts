@@ -8,6 +8,7 @@ import { checkLevelSlugs, checkReferences, checkSkuOwnership, parentsFirst } fro
 import { setSkuLevelPrices } from "../levels/set-sku-level-prices";
 import { updateChanged } from "./same-content";
 import { inTx } from "../db/sql-rows";
+import { createProducts, createSkus, productData, skuData } from "./create-catalog-rows";
 
 export interface ImportCounts {
   categoriesCreated: number;
@@ -147,6 +148,13 @@ async function existingRows(tx: Tx, products: CatalogFile["products"]) {
   };
 }
 
+/**
+ * One page of products and their SKUs. Rows the database lacks are created
+ * with ONE multi-row INSERT per page and table (products, then their SKUs):
+ * a round trip per row, 30,000 for a first import of 10,000 products, was
+ * most of its time (issue 28.3, decision 0047). Rows that exist are updated
+ * one by one, and only where a value differs (same-content.ts).
+ */
 async function importProducts(
   tx: Tx,
   products: CatalogFile["products"],
@@ -154,57 +162,36 @@ async function importProducts(
   categoryIds: Map<string, number>,
   counts: ImportCounts,
 ): Promise<void> {
+  const productIds = await createProducts(
+    tx,
+    products.filter((p) => !productsBySlug.has(p.slug)).map((p) => ({ slug: p.slug, ...productData(p, categoryIds) })),
+  );
+  counts.productsCreated += productIds.size;
   for (const p of products) {
-    const data = {
-      categoryId: categoryIds.get(p.category)!,
-      title: p.title,
-      description: p.description,
-      content: p.content,
-      fulfillmentType: p.fulfillment_type,
-      deliveryFormat: p.delivery_format,
-      deliveryDelimiter: p.delivery_delimiter,
-      // Through JSON: drops undefined optional keys, so stored and compared values agree.
-      manualFormSchema: JSON.parse(JSON.stringify(p.manual_form_schema)),
-      logo: p.logo,
-      images: p.images,
-      priceCents: p.price_amount,
-      originalPriceCents: p.original_price ?? p.price_amount,
-      isActive: p.is_active,
-      deletedAt: null,
-    };
-    const productId = await upsert({
-      existing: productsBySlug.get(p.slug),
-      data,
-      counts,
-      kind: "products",
-      create: () => tx.product.create({ data: { slug: p.slug, ...data } }),
-      update: (id, changed) => tx.product.update({ where: { id }, data: changed }),
-    });
+    const existing = productsBySlug.get(p.slug);
+    if (!existing) continue;
+    productIds.set(p.slug, existing.id);
+    const update = (changed: object) => tx.product.update({ where: { id: existing.id }, data: changed });
+    if (await updateChanged({ existing, data: productData(p, categoryIds), update })) counts.productsUpdated++;
+  }
 
-    for (const [index, s] of p.skus.entries()) {
-      const existing = skusByCode.get(s.sku_code);
-      const data = {
-        productId,
-        specValues: s.spec_values,
-        priceCents: s.price_amount ?? p.price_amount,
-        isActive: s.is_active,
-        sortOrder: index,
-        deletedAt: null,
-        // An auto SKU's stock is its card keys (D13): the number is left alone.
-        ...(p.fulfillment_type === "auto" ? {} : { stockQuantity: s.stock_quantity }),
-      };
-      const skuId = await upsert({
-        existing,
-        data,
-        counts,
-        kind: "skus",
-        create: () => tx.sku.create({ data: { skuCode: s.sku_code, ...data } }),
-        update: (id, changed) => tx.sku.update({ where: { id }, data: changed }),
-      });
-      // Present: the SKU's whole list of level prices; absent: left alone (decision 0021).
-      if (s.level_prices) {
-        counts.levelPricesChanged += (await setSkuLevelPrices(tx, { skuId, prices: s.level_prices, replace: true })).length;
-      }
+  const skus = products.flatMap((p) => p.skus.map((s, index) => ({ s, data: skuData(p, s, index, productIds.get(p.slug)!) })));
+  const skuIds = await createSkus(
+    tx,
+    skus.filter(({ s }) => !skusByCode.has(s.sku_code)).map(({ s, data }) => ({ skuCode: s.sku_code, ...data })),
+  );
+  counts.skusCreated += skuIds.size;
+  for (const { s, data } of skus) {
+    const existing = skusByCode.get(s.sku_code);
+    if (existing) {
+      skuIds.set(s.sku_code, existing.id);
+      const update = (changed: object) => tx.sku.update({ where: { id: existing.id }, data: changed });
+      if (await updateChanged({ existing, data, update })) counts.skusUpdated++;
+    }
+    // Present: the SKU's whole list of level prices; absent: left alone (decision 0021).
+    if (s.level_prices) {
+      const skuId = skuIds.get(s.sku_code)!;
+      counts.levelPricesChanged += (await setSkuLevelPrices(tx, { skuId, prices: s.level_prices, replace: true })).length;
     }
   }
 }

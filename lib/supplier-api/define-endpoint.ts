@@ -10,7 +10,7 @@ import { consumeRateLimit } from "./rate-limit";
 import { refuseDeclaredOversize, type EndpointRequest } from "./endpoint-request";
 import { recordSignedRequest } from "./replay";
 import { touchCredential } from "./touch-credential";
-import { errorAnswer, finish, jsonAnswer, type Answer, type JsonText } from "./responses";
+import { errorAnswer, finish, jsonAnswer, prefersGzip, type Answer, type JsonText } from "./responses";
 import { parseIdParam, queryValidator, readJsonBody, validate } from "./validate-input";
 
 export { parseIdParam, validate };
@@ -94,6 +94,8 @@ export interface EndpointContextBase {
   rawBody: string;
   /** True only when a replayed P request was let through by `allowReplay`. */
   replayed: boolean;
+  /** The client's Accept-Encoding prefers gzip (a cached page's gzip is worth waiting for only then). */
+  prefersGzip: boolean;
 }
 
 /** Where the router found the endpoint: the profile segment, the prefix the client used, the path parameters. */
@@ -165,6 +167,7 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
         params: route.params,
         rawBody,
         replayed,
+        prefersGzip: prefersGzip(req.acceptEncoding),
       };
       const ctx = base as EndpointContext<BU, BP, QU, QP>;
       try {

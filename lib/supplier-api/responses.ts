@@ -64,7 +64,7 @@ export function jsonAnswer(body: object, status = 200, acceptEncoding: string | 
  * send one of a few Accept-Encoding values, each time: the answer per value
  * is kept (negotiating anew was the most garbage any step of a page read made).
  */
-function prefersGzip(acceptEncoding: string | null): boolean {
+export function prefersGzip(acceptEncoding: string | null): boolean {
   if (!acceptEncoding) return false;
   let gzip = negotiated.get(acceptEncoding);
   if (gzip === undefined) {

@@ -16,9 +16,20 @@ const readers = startReaders(2);
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    const body = req.url === "/page" ? gzipped : req.url === "/cut" ? truncated : Buffer.from("not json");
+    // /plain-page: the page, gzipped only for a client that accepts gzip.
+    const gzip = req.url !== "/plain" && /gzip/.test(String(req.headers["accept-encoding"]));
+    const body =
+      req.url === "/plain-page"
+        ? gzip
+          ? gzipped
+          : page
+        : req.url === "/page"
+          ? gzipped
+          : req.url === "/cut"
+            ? truncated
+            : Buffer.from("not json");
     const headers: Record<string, string> = { "Content-Length": String(body.length) };
-    if (req.url !== "/plain" && /gzip/.test(String(req.headers["accept-encoding"]))) headers["Content-Encoding"] = "gzip";
+    if (gzip) headers["Content-Encoding"] = "gzip";
     res.writeHead(200, headers).end(body);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -37,6 +48,16 @@ describe("bench readers (decision 0026)", () => {
     expect(r.bytes).toBe(page.length);
     expect(r.wireBytes).toBe(gzipped.length);
     expect(r.sample.equals(page)).toBe(true);
+  });
+
+  it("issue 28.2: take every answer uncompressed and parse each one when asked to", async () => {
+    const r = await readers.run({ base, paths: ["/plain-page"], seconds: 0.3, apiKey: "k", apiSecret: "s", gzip: false, checkEvery: 1 });
+    expect(r.load.errors).toBe(0);
+    expect(r.bytes).toBe(page.length);
+    expect(r.wireBytes).toBe(page.length);
+    expect(r.sample.equals(page)).toBe(true);
+    const bad = await readers.run({ base, paths: ["/plain"], seconds: 0.3, apiKey: "k", apiSecret: "s", gzip: false, checkEvery: 1 });
+    expect(bad.load.errorKinds["bad_body:json"]).toBe(bad.load.requests);
   });
 
   it("count a body that does not decode or parse as an error", async () => {

@@ -44,6 +44,10 @@ export interface ReadCommand extends SupplierCredentials {
   base: string;
   paths: string[];
   seconds: number;
+  /** Send `Accept-Encoding: gzip` (the default), or take every answer uncompressed (issue 28.2's readers). */
+  gzip?: boolean;
+  /** Decode and parse every n-th answer (default CHECK_EVERY; 1: every answer, as issue 28.2 measured). */
+  checkEvery?: number;
 }
 
 export interface ReadResult {
@@ -88,9 +92,9 @@ async function serve(clients: number) {
     // n: answers read; seen: answers received (every CHECK_EVERY-th is checked).
     const totals = { bytes: 0, wire: 0, n: 0, seen: 0, sample: Buffer.alloc(0) as Buffer };
     const load = await runFor(cmd.seconds, clients, async () => {
-      const res = await signedGet(pool, cmd, cmd.paths[Math.floor(Math.random() * cmd.paths.length)]);
+      const res = await signedGet(pool, cmd, cmd.paths[Math.floor(Math.random() * cmd.paths.length)], cmd.gzip ?? true);
       if (res.status !== 200) return `http:${res.status}`;
-      const checked = totals.seen++ % CHECK_EVERY === 0 ? checkedBody(res) : undefined;
+      const checked = totals.seen++ % (cmd.checkEvery ?? CHECK_EVERY) === 0 ? checkedBody(res) : undefined;
       if (typeof checked === "string") return checked;
       if (checked) totals.sample = checked;
       const bytes = checked?.length ?? statedSize(res);
@@ -107,9 +111,9 @@ async function serve(clients: number) {
   }
 }
 
-/** A signed GET of `path` (with its query), accepting gzip, on one of the pool's keep-alive connections; the body as it came. */
-async function signedGet(pool: Pool, creds: SupplierCredentials, path: string): Promise<Reply> {
-  const headers = { ...signedHeaders(creds, "GET", path, ""), "Accept-Encoding": "gzip" };
+/** A signed GET of `path` (with its query), accepting gzip or not, on one of the pool's keep-alive connections; the body as it came. */
+async function signedGet(pool: Pool, creds: SupplierCredentials, path: string, gzip: boolean): Promise<Reply> {
+  const headers = { ...signedHeaders(creds, "GET", path, ""), "Accept-Encoding": gzip ? "gzip" : "identity" };
   const res = await pool.request({ path, method: "GET", headers });
   const body = Buffer.from(await res.body.arrayBuffer());
   return { status: res.statusCode, body, headers: res.headers };

@@ -19,7 +19,9 @@ export const listProductsEndpoint = defineEndpoint({
     const view = await catalogView(ctx.profile, ctx.credential.memberLevelId);
     if (updated_after !== undefined) return jsonText(productSyncPage(view, updated_after, page, page_size, include_inactive));
     const cached = productPage(view, page, page_size, include_inactive);
-    if (!cached.gzip) await cached.gzipping; // a page just built: its gzip is a millisecond away (page-cache.ts)
+    // A page just built: its gzip is a millisecond away (page-cache.ts). Only a client that takes gzip waits for it:
+    // one that reads uncompressed waited for nothing it used, behind the thread pool's queue (issue 28.2).
+    if (!cached.gzip && ctx.prefersGzip) await cached.gzipping;
     return jsonText(() => pageBody(cached), cached.gzip);
   },
 });
