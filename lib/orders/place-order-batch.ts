@@ -135,9 +135,11 @@ async function placeGroup(group: Waiting[]): Promise<void> {
   if (new Set(group.map((w) => w.row.userId)).size > 1) groupStats.severalBuyers++;
   let rows: Record<string, unknown>[];
   try {
-    rows = await onPool(PLACE_ORDERS_SQL, [
-      JSON.stringify(group.map((w) => ({ ...w.row, pickAfter: w.row.pickAfter ?? pickAfter(w.row.skuId) }))),
-    ]);
+    rows = await onPool(
+      PLACE_ORDERS_SQL,
+      [JSON.stringify(group.map((w) => ({ ...w.row, pickAfter: w.row.pickAfter ?? pickAfter(w.row.skuId) })))],
+      "place_orders",
+    );
   } catch (err) {
     for (const w of group) w.reject(err);
     return;
