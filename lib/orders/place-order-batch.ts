@@ -40,9 +40,10 @@ export function placeOrderGrouped(row: PlaceOrderRow): Promise<PlacedOrder | nul
  */
 const LANES = 2;
 /**
- * At most 16 orders a statement: each uses two subtransactions (its block and
- * place_order's pick), and a backend keeps 64 in its cache; beyond that every
- * snapshot in the database gets slower (suboverflow).
+ * At most 16 orders a statement: each uses at most two subtransactions (its
+ * block, and place_order's pick when it takes several keys), and a backend
+ * keeps 64 in its cache; beyond that every snapshot in the database gets
+ * slower (suboverflow).
  */
 const MAX_GROUP = 16;
 /**
