@@ -65,7 +65,7 @@ export async function readOrderContext(
 ): Promise<OrderContext> {
   // An id out of the column's range cannot exist; asking would be a type error in SQL.
   const skuKey = Number.isSafeInteger(skuId) && skuId > 0 && skuId <= MAX_INT4 ? skuId : 0;
-  const rows = await run(ORDER_CONTEXT_SQL, [skuKey, credentialId, downstreamOrderNo]);
+  const rows = await run(ORDER_CONTEXT_SQL, [skuKey, credentialId, downstreamOrderNo], "order_context");
   const r = rows[0];
   return {
     existing:

@@ -40,9 +40,10 @@ export function placeOrderGrouped(row: PlaceOrderRow): Promise<PlacedOrder | nul
  */
 const LANES = 2;
 /**
- * At most 16 orders a statement: each uses two subtransactions (its block and
- * place_order's pick), and a backend keeps 64 in its cache; beyond that every
- * snapshot in the database gets slower (suboverflow).
+ * At most 16 orders a statement: each uses at most two subtransactions (its
+ * block, and place_order's pick when it takes several keys), and a backend
+ * keeps 64 in its cache; beyond that every snapshot in the database gets
+ * slower (suboverflow).
  */
 const MAX_GROUP = 16;
 /**
@@ -135,9 +136,11 @@ async function placeGroup(group: Waiting[]): Promise<void> {
   if (new Set(group.map((w) => w.row.userId)).size > 1) groupStats.severalBuyers++;
   let rows: Record<string, unknown>[];
   try {
-    rows = await onPool(PLACE_ORDERS_SQL, [
-      JSON.stringify(group.map((w) => ({ ...w.row, pickAfter: w.row.pickAfter ?? pickAfter(w.row.skuId) }))),
-    ]);
+    rows = await onPool(
+      PLACE_ORDERS_SQL,
+      [JSON.stringify(group.map((w) => ({ ...w.row, pickAfter: w.row.pickAfter ?? pickAfter(w.row.skuId) })))],
+      "place_orders",
+    );
   } catch (err) {
     for (const w of group) w.reject(err);
     return;

@@ -55,25 +55,29 @@ export interface PlacedOrder {
 export async function placeOrder(run: SqlRows, o: PlaceOrderRow): Promise<PlacedOrder | null> {
   let rows: Record<string, unknown>[];
   try {
-    rows = await run(PLACE_ORDER_SQL, [
-      o.orderNo,
-      o.credentialId,
-      o.userId,
-      o.profile,
-      o.downstreamOrderNo,
-      o.requestDigest,
-      o.requestRawDigest,
-      o.traceId,
-      o.callbackUrl,
-      JSON.stringify(o.manualFormData),
-      o.skuId,
-      o.productId,
-      JSON.stringify(o.title),
-      o.quantity,
-      o.auto,
-      o.deliveryFormat,
-      o.pickAfter ?? pickAfter(o.skuId),
-    ]);
+    rows = await run(
+      PLACE_ORDER_SQL,
+      [
+        o.orderNo,
+        o.credentialId,
+        o.userId,
+        o.profile,
+        o.downstreamOrderNo,
+        o.requestDigest,
+        o.requestRawDigest,
+        o.traceId,
+        o.callbackUrl,
+        JSON.stringify(o.manualFormData),
+        o.skuId,
+        o.productId,
+        JSON.stringify(o.title),
+        o.quantity,
+        o.auto,
+        o.deliveryFormat,
+        o.pickAfter ?? pickAfter(o.skuId),
+      ],
+      "place_order",
+    );
   } catch (err) {
     throw refusal(err) ?? err;
   }
