@@ -19,7 +19,10 @@ import { makeAgent, signedHttpRequest } from "./lib/signed-fetch";
 // is in two orders, and `points:reconcile` is ok. Loopback only, bounded.
 
 const CONCURRENCY = 32;
-const MAX_ORDERS_PER_PHASE = 160;
+// A bound, not the expected count: the signal comes after STOP_AFTER_MS of load.
+const MAX_ORDERS_PER_PHASE = 2000;
+// Well into the run, whatever the order rate: grouped orders answer 40 in a few tens of ms.
+const STOP_AFTER_MS = 300;
 let dataDir: string;
 let port: number;
 let child: ChildProcess | undefined;
@@ -84,6 +87,8 @@ async function load(phase: string, stop: () => void): Promise<Attempt[]> {
   let next = 0;
   let refused = 0;
   let answered = 0;
+  let stopped = false;
+  const startedAt = Date.now();
   const client = async () => {
     while (next < MAX_ORDERS_PER_PHASE && refused < CONCURRENCY) {
       const a: Attempt = { no: `STOP-${phase}-${next++}`, sentAt: Date.now() };
@@ -98,7 +103,10 @@ async function load(phase: string, stop: () => void): Promise<Attempt[]> {
         );
         a.status = res.status;
         // Well into the run (past the cold start), with 32 requests in flight.
-        if (res.status === 200 && ++answered === 40) stop();
+        if (res.status === 200 && ++answered >= 40 && !stopped && Date.now() - startedAt >= STOP_AFTER_MS) {
+          stopped = true;
+          stop();
+        }
       } catch {
         refused++; // connection refused or cut: unanswered
         await new Promise((r) => setTimeout(r, 20));

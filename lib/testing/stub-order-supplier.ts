@@ -1,5 +1,7 @@
 import type http from "node:http";
+import { pathOf } from "../protocol/endpoints";
 import { startLoopbackServer } from "./loopback-server";
+import { withoutPrefix } from "./stub-upstream";
 
 // A supplier that takes orders the way our protocol says (spec 4.5, D18):
 // one order per downstream_order_no, a repeated create answers the stored
@@ -63,9 +65,10 @@ export async function startStubOrderSupplier(name: string, price = "5.00"): Prom
     ...(o.line ? { fulfillment: { type: "provider_delivery", status: "delivered", delivery_data: [o.line] } } : {}),
   });
   const server = await startLoopbackServer((req, body, res) => {
-    const path = (req.url ?? "/").replace(/^\/(api\/)?v1\/(upstream|provider)/, "");
-    if (s.down && !path.startsWith("/ping")) return json(res, 503, { ok: false, error_code: "internal_error", error_message: "down" });
-    if (req.method === "POST" && path === "/orders") {
+    const path = withoutPrefix(req.url ?? "/");
+    if (s.down && !path.startsWith(pathOf("ping")))
+      return json(res, 503, { ok: false, error_code: "internal_error", error_message: "down" });
+    if (req.method === "POST" && path === pathOf("createOrder")) {
       s.createsReceived++;
       const input = JSON.parse(body.toString("utf8")) as { downstream_order_no: string };
       const no = input.downstream_order_no;
@@ -91,10 +94,10 @@ export async function startStubOrderSupplier(name: string, price = "5.00"): Prom
       if (s.loseFirstAnswer) return; // stored, never answered: the caller's timeout
       return json(res, 200, view(order));
     }
-    if (req.method === "GET" && path.startsWith("/ping")) return json(res, 200, { ok: true, balance: "1000.00" });
-    const m = /^\/orders\/(\d+)$/.exec(path);
-    if (req.method === "GET" && m) {
-      const order = [...s.orders.values()].find((o) => o.id === Number(m[1]));
+    if (req.method === "GET" && path.startsWith(pathOf("ping"))) return json(res, 200, { ok: true, balance: "1000.00" });
+    const orderId = idIn(path, pathOf("getOrder"));
+    if (req.method === "GET" && orderId !== undefined) {
+      const order = [...s.orders.values()].find((o) => o.id === orderId);
       return order
         ? json(res, 200, view(order))
         : json(res, 404, { ok: false, error_code: "order_not_found", error_message: "no such order" });
@@ -104,4 +107,12 @@ export async function startStubOrderSupplier(name: string, price = "5.00"): Prom
   s.origin = server.origin;
   s.close = server.close;
   return s;
+}
+
+/** The numeric {id} of `path` when it has the template's shape ("/orders/{id}"). */
+function idIn(path: string, template: string): number | undefined {
+  const [before, after] = template.split("{id}");
+  if (!path.startsWith(before) || !path.endsWith(after)) return undefined;
+  const id = path.slice(before.length, path.length - after.length);
+  return /^\d+$/.test(id) ? Number(id) : undefined;
 }

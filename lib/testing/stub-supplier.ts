@@ -1,3 +1,4 @@
+import { pathOf } from "../protocol/endpoints";
 import { startStubUpstream, type StubAnswer, type StubUpstream } from "./stub-upstream";
 
 // A stub supplier that serves a catalogue (ping, one category, the products
@@ -37,10 +38,11 @@ export async function startStubSupplier(unknownPathMessage = "no route"): Promis
   stub.answer = (req) => {
     const special = s.route(req);
     if (special) return special;
-    if (req.path.startsWith("/ping")) return { body: { ok: true, balance: "100.00" } };
-    if (req.path.startsWith("/categories"))
+    if (req.path.startsWith(pathOf("ping"))) return { body: { ok: true, balance: "100.00" } };
+    if (req.path.startsWith(pathOf("listCategories")))
       return { body: { ok: true, categories: [{ id: 1, parent_id: 0, slug: "games", name: lang("Games"), sort_order: 0 }] } };
-    if (req.path.startsWith("/products")) return { body: { ok: true, items: s.items, total: s.items.length, page: 1, page_size: 100 } };
+    if (req.path.startsWith(pathOf("listProducts")))
+      return { body: { ok: true, items: s.items, total: s.items.length, page: 1, page_size: 100 } };
     return { status: 404, body: { ok: false, error_code: "not_found", error_message: unknownPathMessage } };
   };
   return s;

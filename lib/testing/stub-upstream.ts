@@ -1,4 +1,5 @@
 import http from "node:http";
+import { ALL_PREFIXES } from "../protocol/profiles";
 import { startLoopbackServer } from "./loopback-server";
 
 /**
@@ -60,11 +61,17 @@ export async function startStubUpstream(): Promise<StubUpstream> {
     stub.requests.push(`${req.method} ${req.url}`);
     respond(res, index, {
       method: req.method ?? "GET",
-      path: (req.url ?? "/").replace(/^\/(api\/)?v1\/(upstream|provider)/, ""),
+      path: withoutPrefix(req.url ?? "/"),
       body: body.toString("utf8"),
     });
   });
   stub.origin = server.origin;
   stub.close = server.close;
   return stub;
+}
+
+/** The part of a request URL after its profile prefix ("/api/v1/upstream/products?page=1" → "/products?page=1"). */
+export function withoutPrefix(url: string): string {
+  const prefix = ALL_PREFIXES.find((p) => url.startsWith(p.prefix + "/"))?.prefix ?? "";
+  return url.slice(prefix.length);
 }
