@@ -41,7 +41,8 @@ export async function refreshSourceStock(opts: { connectionId?: number } = {}): 
   const conns = await db().$queryRaw<{ id: number; breaker: boolean }[]>`
     SELECT c."id", (c."breakerOpenUntil" IS NOT NULL) AS "breaker" FROM "UpstreamConnection" c
     WHERE c."isEnabled" AND (${only}::int IS NULL OR c."id" = ${only}::int)
-      AND EXISTS (SELECT 1 FROM "SkuSource" ss WHERE ss."connectionId" = c."id" AND ss."kind" = 'upstream' AND ss."isEnabled")
+      AND (EXISTS (SELECT 1 FROM "SkuSource" ss WHERE ss."connectionId" = c."id" AND ss."kind" = 'upstream' AND ss."isEnabled")
+        OR EXISTS (SELECT 1 FROM "Product" p WHERE p."upstreamConnectionId" = c."id" AND p."deletedAt" IS NULL))
     ORDER BY c."id"`;
   const budget = { left: REQUESTS_PER_RUN };
   const out: StockRefreshResult[] = [];
@@ -125,6 +126,14 @@ async function storePage(
       FROM unnest(${skuIds}::int[], ${stocks}::int[]) AS v(sku, stock)
       WHERE ss."kind" = 'upstream' AND ss."connectionId" = ${connectionId} AND ss."upstreamSkuId" = v.sku
         AND ss."lastStock" IS DISTINCT FROM v.stock`,
+    // The SKUs imported from this upstream carry its stock too (what an import
+    // writes, -1 → NULL = unlimited, D13): a SKU sold from its upstream alone
+    // shows the refreshed figure, and a source falling back to it reads it.
+    db().$executeRaw`
+      UPDATE "Sku" s SET "stockQuantity" = nullif(v.stock, -1)
+      FROM "Product" p, unnest(${skuIds}::int[], ${stocks}::int[]) AS v(sku, stock)
+      WHERE p."id" = s."productId" AND p."upstreamConnectionId" = ${connectionId} AND s."upstreamSkuId" = v.sku
+        AND s."deletedAt" IS NULL AND s."stockQuantity" IS DISTINCT FROM nullif(v.stock, -1)`,
     db().$executeRaw`
       UPDATE "UpstreamConnection" SET "stockSyncToken" = ${token}
       WHERE "id" = ${connectionId} AND ${token}::text IS NOT NULL AND "stockSyncToken" IS NOT DISTINCT FROM ${from}::text`,

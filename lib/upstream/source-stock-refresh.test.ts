@@ -67,21 +67,22 @@ afterAll(async () => {
   await stub?.close();
 });
 
-async function visibleStock(): Promise<number> {
+async function visibleStock(productId = product.id): Promise<number | undefined> {
   const res = await signedRawRequest(app.baseUrl, buyer, {
     method: "GET",
-    path: `/api/v1/upstream/products/${product.id}`,
+    path: `/api/v1/upstream/products/${productId}`,
     timestamp: Math.floor(Date.now() / 1000),
   });
+  if (res.status === 404) return undefined; // a new product reaches the catalogue within about a second
   expect(res.status).toBe(200);
   return res.json().skus[0].stock_quantity;
 }
 
-async function shows(expected: number) {
+async function shows(expected: number, productId = product.id) {
   const t0 = Date.now();
   let last: number | undefined;
   while (Date.now() - t0 < BOUND_MS) {
-    last = await visibleStock();
+    last = await visibleStock(productId);
     if (last === expected) return void seenAfterMs.push(Date.now() - t0);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -118,6 +119,19 @@ describe("issue 26.1: the stock refresh", () => {
     expect(queries.at(-1)).toContain(`updated_after=${encodeURIComponent(TOKEN)}&`);
     expect((await db().upstreamConnection.findUniqueOrThrow({ where: { id: connectionId } })).stockSyncToken).toBe(TOKEN);
     console.log(JSON.stringify({ issue26_stock_refresh_seen_after_ms: seenAfterMs }));
+  });
+
+  it("issue 26.1: a SKU imported from the upstream, with no source list of its own, shows the refreshed stock too", async () => {
+    // As `upstream:import` leaves it: the product names its connection, the SKU the upstream's SKU id.
+    const made = await makeProduct({ fulfillmentType: "upstream", stockQuantity: 3 });
+    await db().product.update({ where: { id: made.product.id }, data: { upstreamConnectionId: connectionId, upstreamProductId: 50 } });
+    await db().sku.update({ where: { id: made.sku.id }, data: { upstreamSkuId: 501 } });
+    upstream.stock = 11;
+    await shows(11, made.product.id);
+    upstream.stock = -1; // D13: unlimited
+    await shows(-1, made.product.id);
+    upstream.stock = 5;
+    await shows(5, made.product.id);
   });
 
   it("issue 26.1: a hostile stock answer changes nothing (negative, huge, fractional, a string, a SKU twice, an error)", async () => {
