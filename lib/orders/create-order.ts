@@ -73,14 +73,17 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
   for (let attempt = 1; ; attempt++) {
     const orderNo = newOrderNo();
     const place = async (keys: boolean) => {
-      if (!(callbackUrl && keys) && !(!keys && upstream)) {
-        const placed = await placeOrderGrouped({ ...row, auto: keys, orderNo });
-        return placed && orderViewOf({ ...row, auto: keys, orderNo }, placed);
+      const placing = { ...row, auto: keys, orderNo };
+      // Rows the app writes with the order (a U callback, an upstream purchase) need a transaction of ours.
+      const withAppRows = (callbackUrl && keys) || (!keys && upstream);
+      if (!withAppRows) {
+        const placed = await placeOrderGrouped(placing);
+        return placed && orderViewOf(placing, placed);
       }
       // Reads first, outside the transaction: it holds a pooled connection only for its writes (queue-purchase.ts).
       const sources = keys ? null : await loadSkuSources(sku.skuId);
       return db().$transaction(async (tx) => {
-        const view = await placeOrderView(inTx(tx), { ...row, auto: keys, orderNo });
+        const view = await placeOrderView(inTx(tx), placing);
         // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
         if (view && keys) await queueOrderCallback(tx, { orderId: view.id, view });
         // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
