@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifySignIn } from "../admin-auth/verify-sign-in";
 import { createAdmin } from "../admins/create-admin";
@@ -253,6 +254,35 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     await settle();
     expect(telegramFor(sku.skuCode)).toHaveLength(2);
     expect(telegramFor(sku.skuCode)[1].text).toContain("Stock back");
+  });
+
+  it("issue 25.3: a SKU the catalogue has not counted yet is not first seen as low, so its real crossing still alerts", async () => {
+    // Another stamper holds the catalogue stamp (stamp_catalog's lock), so the
+    // check's own stamp returns at once and the new SKU has no count yet.
+    const stamper = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await stamper.connect();
+    let sku: { id: number; skuCode: string };
+    try {
+      await stamper.query("SELECT pg_advisory_lock(7368221)");
+      ({ sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("UNCOUNTED", 30) }));
+      await setSkuThreshold({ skuCode: sku.skuCode, stock: 10 });
+      await checkStock();
+      expect(await db().alertCondition.findUnique({ where: { key: `stock:${sku.id}` } })).toBeNull();
+    } finally {
+      await stamper.end();
+    }
+    await checkStock(); // counted now: 30 keys, above 10
+    expect(await db().alertCondition.findUnique({ where: { key: `stock:${sku.id}` } })).toMatchObject({ active: false });
+    const buyer = await makeBuyer({ pointsCents: 100_000n });
+    for (let i = 0; i < 25; i++)
+      await createOrder({
+        credential: { id: buyer.id, userId: buyer.user.id },
+        profile: "P",
+        input: { downstreamOrderNo: `UNC-${sku.id}-${i}`, skuId: sku.id, quantity: 1 },
+      });
+    await checkStock();
+    await waitFor(() => telegramFor(sku.skuCode).length >= 1);
+    expect(await db().alertEvent.count({ where: { dedupeKey: { startsWith: `stock_low:${sku.id}:` } } })).toBe(1);
   });
 
   it("issue 25.2: an upstream failing K pings in a row alerts once, its recovery once; a balance below the connection's threshold once", async () => {

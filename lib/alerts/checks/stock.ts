@@ -14,7 +14,9 @@ import { flipAlertCondition } from "../flip-condition";
 // them (SkuStamp.availableKeys); manual and upstream SKUs their stock
 // quantity (none = unlimited, never low). A SKU's first check only records
 // its state: a SKU created empty, or low when alerts were set up, has
-// crossed nothing yet.
+// crossed nothing yet. A SKU the catalogue stamp has not counted yet (no
+// SkuStamp row: another stamper was busy) is not looked at: its keys would
+// read as 0, and a first sight of "low" would hide the real crossing later.
 
 interface Row {
   id: number;
@@ -35,7 +37,7 @@ export async function checkStock(): Promise<number> {
     FROM "Sku" k
     JOIN "Product" p ON p."id" = k."productId"
     LEFT JOIN "SkuStamp" st ON st."skuId" = k."id"
-    WHERE k."deletedAt" IS NULL AND k."isActive" AND p."deletedAt" IS NULL AND p."isActive"`;
+    WHERE k."deletedAt" IS NULL AND k."isActive" AND p."deletedAt" IS NULL AND p."isActive" AND st."skuId" IS NOT NULL`;
   // First sight of a SKU: its state is recorded, in one statement, without an alert.
   await db().$executeRaw`
     INSERT INTO "AlertCondition" ("key", "active", "seq")
