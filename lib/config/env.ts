@@ -143,6 +143,8 @@ export const EnvSchema = z.object({
   }),
   TELEGRAM_POLLING: bool(false),
   CLI_DEBUG: text(),
+  // Decision 0050: how long an embedded PostgreSQL started by the CLI stays up with no client.
+  CLI_EMBEDDED_LINGER_SECONDS: int(1, 86_400, 10),
   NEXT_DIST_DIR: withDefault("a directory name", ".next", (s) => s),
 });
 

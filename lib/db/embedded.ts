@@ -15,6 +15,8 @@ export interface EmbeddedServer {
   serverUrl: string;
   /** Present when this process started the server and must stop it. */
   stop?: () => Promise<void>;
+  /** The postmaster's process id, when this process started it. */
+  pid?: number;
 }
 
 /**
@@ -22,8 +24,10 @@ export interface EmbeddedServer {
  * (its postmaster.pid names a live process and a port), or starts one. Two
  * processes never run two servers on one data directory: PostgreSQL's own
  * postmaster.pid lock refuses the second, and the loser connects instead.
+ * `outlive`: a server this process starts is detached from it, its output in
+ * DATA_DIR/postgres.log, so that it may outlive this process (decision 0050).
  */
-export async function connectOrStartEmbedded(dir: string, opts: { nativeDir?: string } = {}): Promise<EmbeddedServer> {
+export async function connectOrStartEmbedded(dir: string, opts: { nativeDir?: string; outlive?: boolean } = {}): Promise<EmbeddedServer> {
   const password = readOrCreatePassword(dir);
   if (process.getuid?.() === 0) {
     // As root the server runs as user `postgres`, which must be able to enter
@@ -39,7 +43,7 @@ export async function connectOrStartEmbedded(dir: string, opts: { nativeDir?: st
     const running = await runningServer(pgDir, password);
     if (running) return { serverUrl: running };
     try {
-      return await startServer(bins, pgDir, password);
+      return await startServer(bins, pgDir, password, opts.outlive ? path.join(dir, "postgres.log") : undefined);
     } catch (err) {
       // A full disk or a permission problem will not go away by retrying (issue 10.6).
       if (/No space left|Permission denied|EACCES|ENOSPC|EPERM/i.test(String((err as Error)?.message ?? err))) throw err;
@@ -168,10 +172,10 @@ async function initialiseOnce(bins: PgBinaries, pgDir: string, password: string)
   }
 }
 
-async function startServer(bins: PgBinaries, pgDir: string, password: string): Promise<EmbeddedServer> {
+async function startServer(bins: PgBinaries, pgDir: string, password: string, logFile?: string): Promise<EmbeddedServer> {
   const port = await freePort();
   if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) await initialiseOnce(bins, pgDir, password);
-  const server = await startPostgres(bins, pgDir, port, FLAGS);
+  const server = await startPostgres(bins, pgDir, port, FLAGS, { logFile });
   log.info({ port }, "embedded PostgreSQL started");
-  return { serverUrl: urlFor(port, password), stop: () => server.stop() };
+  return { serverUrl: urlFor(port, password), stop: () => server.stop(), pid: server.pid };
 }

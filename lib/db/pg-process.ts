@@ -65,17 +65,17 @@ function run(bin: string, args: string[], onReady?: (line: string) => boolean): 
     child.once("error", reject); // spawn failures: EACCES, ENOENT
     child.once("close", (code, signal) => {
       if (code === 0 && !onReady) return resolve();
-      // The server's own last lines say why ("No space left on device", "incompatible with this version"…).
-      const reason =
-        tail
-          .trim()
-          .split("\n")
-          .filter((l) => /FATAL|ERROR|error|No space|denied/.test(l))
-          .at(-1) ?? tail.trim().split("\n").at(-1);
-      reject(new Error(`${path.basename(bin)} exited (${code ?? signal}): ${reason ?? "no output"}`));
+      reject(exitError(bin, code ?? signal, tail));
     });
   });
   return { child, done };
+}
+
+/** The server's own last lines say why it stopped ("No space left on device", "incompatible with this version"…). */
+function exitError(bin: string, how: number | string | null, tail: string): Error {
+  const lines = tail.trim().split("\n");
+  const reason = lines.filter((l) => /FATAL|ERROR|error|No space|denied/.test(l)).at(-1) ?? lines.at(-1);
+  return new Error(`${path.basename(bin)} exited (${how}): ${reason || "no output"}`);
 }
 
 /** initdb into `dir` (which must not exist or be empty). */
@@ -105,17 +105,31 @@ export async function initdb(bins: PgBinaries, dir: string, password: string): P
 }
 
 export interface PgServer {
+  /** The postmaster's process id. */
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts postgres on `dir` and resolves once it accepts connections. */
-export async function startPostgres(bins: PgBinaries, dir: string, port: number, flags: string[]): Promise<PgServer> {
-  const { child, done } = run(bins.postgres, ["-D", dir, "-p", String(port), ...flags], (text) =>
-    text.includes("ready to accept connections"),
-  );
-  await done;
+const READY = "ready to accept connections";
+
+/**
+ * Starts postgres on `dir` and resolves once it accepts connections.
+ * With `logFile` the server is detached: its own process group, its output
+ * in that file, nothing holding this process open, so it can outlive the
+ * process that started it (the CLI's linger, decision 0050).
+ */
+export async function startPostgres(
+  bins: PgBinaries,
+  dir: string,
+  port: number,
+  flags: string[],
+  opts: { logFile?: string } = {},
+): Promise<PgServer> {
+  const args = ["-D", dir, "-p", String(port), ...flags];
+  const child = opts.logFile ? await runDetached(bins.postgres, args, opts.logFile) : await runAttached(bins.postgres, args);
   let stopped: Promise<void> | undefined;
   return {
+    pid: child.pid!,
     // SIGINT = PostgreSQL's "fast" shutdown: sessions end, a checkpoint is written, no recovery at the next start.
     stop: () =>
       (stopped ??= new Promise<void>((resolve) => {
@@ -124,6 +138,49 @@ export async function startPostgres(bins: PgBinaries, dir: string, port: number,
         child.kill("SIGINT");
       })),
   };
+}
+
+async function runAttached(bin: string, args: string[]): Promise<ChildProcess> {
+  const { child, done } = run(bin, args, (text) => text.includes(READY));
+  await done;
+  return child;
+}
+
+async function runDetached(bin: string, args: string[], logFile: string): Promise<ChildProcess> {
+  const fd = fs.openSync(logFile, "w", 0o600);
+  let child: ChildProcess;
+  try {
+    child = spawn(bin, args, {
+      ...postgresUser(),
+      env: { ...process.env, LC_MESSAGES: bestLocale() },
+      detached: true,
+      stdio: ["ignore", fd, fd],
+    });
+  } finally {
+    fs.closeSync(fd);
+  }
+  const exited = new Promise<never>((_, reject) => {
+    child.once("error", reject); // spawn failures: EACCES, ENOENT
+    child.once("exit", (code, signal) => reject(exitError(bin, code ?? signal, readTail(logFile))));
+  });
+  exited.catch(() => undefined); // after the start, an exit is the stop's business
+  // The log is the only place the server says it is ready; read it until it does.
+  for (;;) {
+    const ready = new Promise<void>((resolve) => setTimeout(resolve, 20));
+    await Promise.race([ready, exited]);
+    if (readTail(logFile).includes(READY)) break;
+  }
+  child.unref();
+  return child;
+}
+
+function readTail(file: string): string {
+  try {
+    const text = fs.readFileSync(file, "utf8");
+    return text.slice(-4000);
+  } catch {
+    return "";
+  }
 }
 
 export function randomSuffix(): string {
