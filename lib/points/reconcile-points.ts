@@ -1,4 +1,4 @@
-import { db } from "../db/client";
+import { onPool } from "../db/sql-rows";
 
 export interface BalanceMismatch {
   userId: string;
@@ -19,26 +19,38 @@ export interface ReconcileResult {
  * Checks the ledger invariant for every user: the cached balance equals the
  * sum of the ledger, and equals the balanceAfter of the latest ledger row
  * (which would catch a row written with a wrong running total). Read-only.
+ *
+ * One statement, so one snapshot: a change committed meanwhile cannot show
+ * up as a mismatch. On the plain driver (lib/db/sql-rows.ts): operators run
+ * it from scripts, and Prisma's query engine cost a CLI run about 0.2 s of
+ * set-up for this one query (issue 28.4).
  */
 export async function reconcilePoints(): Promise<ReconcileResult> {
-  // One REPEATABLE READ snapshot for both statements, so a change committed
-  // meanwhile cannot show up as a mismatch.
-  const [usersChecked, mismatches] = await db().$transaction(
-    [
-      db().user.count(),
-      db().$queryRaw<BalanceMismatch[]>`
-        WITH sums AS (
-          SELECT "userId", SUM("deltaCents")::bigint AS total FROM "PointsLedger" GROUP BY "userId"
-        ), latest AS (
-          SELECT DISTINCT ON ("userId") "userId", "balanceAfterCents" FROM "PointsLedger" ORDER BY "userId", "id" DESC
-        )
-        SELECT u."id"::text AS "userId", u."email", u."balanceCents",
-               COALESCE(s.total, 0)::bigint AS "ledgerSumCents", l."balanceAfterCents" AS "lastBalanceAfterCents"
-        FROM "User" u LEFT JOIN sums s ON s."userId" = u."id" LEFT JOIN latest l ON l."userId" = u."id"
-        WHERE u."balanceCents" <> COALESCE(s.total, 0) OR u."balanceCents" <> COALESCE(l."balanceAfterCents", 0)
-        ORDER BY u."email"`,
-    ],
-    { isolationLevel: "RepeatableRead" },
+  const rows = await onPool(
+    `WITH sums AS (
+       SELECT "userId", SUM("deltaCents")::bigint AS total FROM "PointsLedger" GROUP BY "userId"
+     ), latest AS (
+       SELECT DISTINCT ON ("userId") "userId", "balanceAfterCents" FROM "PointsLedger" ORDER BY "userId", "id" DESC
+     ), mismatched AS (
+       SELECT u."id"::text AS "userId", u."email", u."balanceCents",
+              COALESCE(s.total, 0)::bigint AS "ledgerSumCents", l."balanceAfterCents" AS "lastBalanceAfterCents"
+       FROM "User" u LEFT JOIN sums s ON s."userId" = u."id" LEFT JOIN latest l ON l."userId" = u."id"
+       WHERE u."balanceCents" <> COALESCE(s.total, 0) OR u."balanceCents" <> COALESCE(l."balanceAfterCents", 0)
+     )
+     SELECT (SELECT count(*)::int FROM "User") AS "usersChecked", m.*
+     FROM (SELECT 1) AS one LEFT JOIN mismatched m ON true
+     ORDER BY m."email"`,
+    [],
   );
-  return { ok: mismatches.length === 0, usersChecked, mismatches };
+  // int8 columns arrive as strings from the plain driver.
+  const mismatches: BalanceMismatch[] = rows
+    .filter((r) => r.userId !== null)
+    .map((r) => ({
+      userId: String(r.userId),
+      email: String(r.email),
+      balanceCents: BigInt(r.balanceCents as string),
+      ledgerSumCents: BigInt(r.ledgerSumCents as string),
+      lastBalanceAfterCents: r.lastBalanceAfterCents === null ? null : BigInt(r.lastBalanceAfterCents as string),
+    }));
+  return { ok: mismatches.length === 0, usersChecked: Number(rows[0].usersChecked), mismatches };
 }
