@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "../audit/actor";
+import { db } from "../db/client";
+import { startAppServer, type AppServer } from "../testing/app-server";
+import { cardKeysFor, makeBuyer, makeProduct, makeSku } from "../testing/factories";
+import { startStubUpstream, type StubUpstream } from "../testing/stub-upstream";
+import { signedRawRequest } from "../testing/test-client";
+import { useTestDatabase } from "../testing/test-database";
+import { addUpstreamConnection } from "./add-upstream-connection";
+import { editSkuSources } from "./edit-sku-sources";
+import { refreshSourceStock } from "./refresh-source-stock";
+
+// Issue 26.1: the stock a downstream sees counts only what can be bought. An
+// upstream that removes a product (a tombstone: `is_active: false`,
+// `skus: []`) or drops a SKU from a product's list no longer sells it, so a
+// source pointing at it counts 0 (decision 0049), and the SKU we imported
+// from it shows 0 too; listed again, it counts again. Fed by a catalogue
+// event POSTed to the real built server and by the stock refresh reading a
+// stand-in upstream over HTTP; the catalogue (both profiles) is read over
+// HTTP and polled within BOUND_MS.
+
+const BOUND_MS = 5000; // the ~0.3 s catalogue refresh, with room for a shared 2-core machine
+const upstreamKey = { apiKey: "gone-key", apiSecret: "gone-secret-for-events" };
+let buyer: Awaited<ReturnType<typeof makeBuyer>>;
+let stub: StubUpstream;
+let app: AppServer;
+let connectionId: number;
+const seenAfterMs: number[] = [];
+
+/** The upstream's sync page: product 50 with these SKUs (none and inactive = a tombstone). */
+let page50: { isActive: boolean; skus: [number, number][] } = { isActive: true, skus: [] };
+
+beforeAll(async () => {
+  const url = await useTestDatabase();
+  buyer = await makeBuyer({ pointsCents: 1000n });
+  stub = await startStubUpstream();
+  stub.answer = ({ path }) =>
+    path.startsWith("/products?")
+      ? {
+          body: {
+            ok: true,
+            items: [
+              {
+                id: 50,
+                is_active: page50.isActive,
+                skus: page50.skus.map(([id, stock]) => ({ id, sku_code: `S${id}`, stock_quantity: stock, is_active: true })),
+              },
+            ],
+            total: 1,
+            page: 1,
+            page_size: 100,
+            sync_token: "2026-11-27T06:00:00.000001Z",
+          },
+        }
+      : path.startsWith("/ping")
+        ? { body: { ok: true, balance: "100.00" } }
+        : { status: 404 };
+  connectionId = (await addUpstreamConnection({ name: "gone", baseUrl: stub.origin, profile: "U", ...upstreamKey })).id;
+  app = await startAppServer(url);
+}, 180_000);
+
+afterAll(async () => {
+  console.log(JSON.stringify({ issue26_source_gone_seen_after_ms: seenAfterMs }));
+  await app?.stop();
+  await stub?.close();
+});
+
+/** A SKU of ours with `keys` card keys and one upstream source, SKU `upstreamSkuId` of the connection. */
+async function sourcedSku(keys: number, upstreamSkuId: number) {
+  const made = await makeProduct({ cardKeys: keys ? cardKeysFor(`G${upstreamSkuId}`, keys) : [] });
+  await editSkuSources({
+    skuCode: made.sku.skuCode,
+    change: { op: "add-upstream", connectionId, upstreamSkuId, maxCostCents: null },
+    actor: SYSTEM_ACTOR,
+  });
+  return made.product.id;
+}
+
+/** Each SKU's stock_quantity as a downstream reads the product (-1 unlimited). */
+async function stocks(productId: number, prefix: "/api/v1/upstream" | "/api/v1/provider" = "/api/v1/upstream"): Promise<number[]> {
+  const res = await signedRawRequest(app.baseUrl, buyer, {
+    method: "GET",
+    path: `${prefix}/products/${productId}`,
+    // Profile U keeps no replay record; Profile P's requests take the helper's distinct timestamps.
+    ...(prefix === "/api/v1/upstream" ? { timestamp: Math.floor(Date.now() / 1000) } : {}),
+  });
+  if (res.status === 404) return []; // a new product reaches the catalogue within about a second
+  expect(res.status, res.text).toBe(200);
+  return res.json().skus.map((s: { stock_quantity: number }) => s.stock_quantity);
+}
+
+/** Polls Profile U until it shows `expected`, then Profile P must show the same. */
+async function shows(productId: number, expected: number[]) {
+  const t0 = Date.now();
+  let last: number[] = [];
+  while (Date.now() - t0 < BOUND_MS) {
+    if (JSON.stringify((last = await stocks(productId))) === JSON.stringify(expected)) {
+      seenAfterMs.push(Date.now() - t0);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(last, `stock shown ${BOUND_MS} ms after the upstream changed`).toEqual(expected);
+  expect(await stocks(productId, "/api/v1/provider")).toEqual(expected);
+}
+
+type EventProduct = { id: number; at: string; isActive?: boolean; skus: [number, number][] };
+const event = (p: EventProduct) =>
+  JSON.stringify({
+    event: "catalog.updated",
+    ok: true,
+    timestamp: Math.floor(Date.now() / 1000),
+    products: [
+      {
+        id: p.id,
+        updated_at: p.at,
+        is_active: p.isActive ?? p.skus.length > 0,
+        price_amount: p.skus.length ? "5.00" : "0.00",
+        skus: p.skus.map(([id, stock]) => ({
+          id,
+          price_amount: "5.00",
+          stock_status: "available",
+          stock_quantity: stock,
+          is_active: true,
+        })),
+      },
+    ],
+  });
+
+async function send(body: string): Promise<number> {
+  const res = await signedRawRequest(app.baseUrl, upstreamKey, {
+    method: "POST",
+    path: `/api/upstream-callbacks/${connectionId}`,
+    body,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.json().stock_updated;
+}
+
+const refresh = async () => expect((await refreshSourceStock({ connectionId }))[0].outcome).toBe("done");
+
+describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
+  it("issue 26.1: a catalogue event removing the product (`skus: []`) or dropping the SKU zeroes its source; listed again, it counts", async () => {
+    const ours = await sourcedSku(2, 601); // our 2 keys + upstream SKU 601 of product 60
+    await send(event({ id: 60, at: "2026-11-27T07:00:00.000Z", skus: [[601, 8]] }));
+    await shows(ours, [10]);
+    // The product removed upstream: a tombstone names no SKU, yet 601 went with it.
+    await send(event({ id: 60, at: "2026-11-27T07:00:01.000Z", skus: [] }));
+    await shows(ours, [2]);
+    const listed = event({ id: 60, at: "2026-11-27T07:00:02.000Z", skus: [[601, 5]] });
+    await send(listed);
+    await shows(ours, [7]);
+    // Still listed, but without SKU 601.
+    await send(event({ id: 60, at: "2026-11-27T07:00:03.000Z", skus: [[602, 9]] }));
+    await shows(ours, [2]);
+    // The older event that listed it, again or late: nothing moves.
+    expect(await send(listed)).toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await stocks(ours)).toEqual([2]);
+    // Inactive with its SKUs still listed: not sold either.
+    await send(event({ id: 60, at: "2026-11-27T07:00:04.000Z", isActive: false, skus: [[601, 5]] }));
+    await shows(ours, [2]);
+    await send(
+      event({
+        id: 60,
+        at: "2026-11-27T07:00:05.000Z",
+        skus: [
+          [601, 4],
+          [602, 9],
+        ],
+      }),
+    );
+    await shows(ours, [6]);
+  });
+
+  it("issue 26.1: a stock refresh that finds the SKU gone zeroes its source and our imported copy; listed again, both count", async () => {
+    // As `upstream:import` left it: our product 50 with SKUs 501 (stock 7) and 502 (stock 4).
+    const imported = await makeProduct({ fulfillmentType: "upstream", stockQuantity: 7 });
+    await db().product.update({ where: { id: imported.product.id }, data: { upstreamConnectionId: connectionId, upstreamProductId: 50 } });
+    await db().sku.update({ where: { id: imported.sku.id }, data: { upstreamSkuId: 501 } });
+    const second = await makeSku({ productId: imported.product.id, stockQuantity: 4 });
+    await db().sku.update({ where: { id: second.id }, data: { upstreamSkuId: 502 } });
+    const on501 = await sourcedSku(1, 501);
+    const on502 = await sourcedSku(0, 502); // never listed by a refresh or event: its stock is the imported copy's
+    await shows(on502, [4]);
+
+    page50 = { isActive: true, skus: [[501, 7]] }; // SKU 502 no longer in its product
+    await refresh();
+    await shows(on502, [0]);
+    await shows(imported.product.id, [7, 0]);
+    await shows(on501, [8]);
+
+    page50 = {
+      isActive: true,
+      skus: [
+        [501, 7],
+        [502, 6],
+      ],
+    };
+    await refresh();
+    await shows(on502, [6]);
+    await shows(imported.product.id, [7, 6]);
+
+    page50 = { isActive: false, skus: [] }; // the product removed upstream: a tombstone
+    await refresh();
+    await shows(on501, [1]);
+    await shows(on502, [0]);
+    await shows(imported.product.id, [0, 0]);
+
+    page50 = {
+      isActive: true,
+      skus: [
+        [501, 5],
+        [502, 6],
+      ],
+    };
+    await refresh();
+    await shows(on501, [6]);
+    await shows(on502, [6]);
+    await shows(imported.product.id, [5, 6]);
+  });
+});

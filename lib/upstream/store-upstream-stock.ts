@@ -1,0 +1,66 @@
+import type { Tx } from "../db/tx";
+import type { UpstreamStock } from "./source-stock-page";
+
+/**
+ * Issue 26.1: what an upstream told us of some of its products becomes the
+ * last known stock of the sources pointing at their SKUs, in the caller's
+ * transaction. One rule for every feed (stock refresh, catalogue event,
+ * import; decision 0049):
+ *
+ * - a listed SKU: its figure, and the source learns the SKU's product;
+ * - a SKU gone (its product listed without it, or a tombstone): 0, so a
+ *   downstream never sees stock that cannot be bought. A source knows its
+ *   SKU's product from the last listing, else from the SKU we imported.
+ *   Listed again, it takes its figure again.
+ *
+ * `ordered` (catalogue events): a product is applied to a source only when
+ * its `updated_at` is newer than the one that last set it (`lastStockAt`),
+ * so a replayed or late event changes nothing. Otherwise only what differs
+ * is written (the triggers restamp the catalogue for every write).
+ * `copies`: "all" — the SKUs imported from this upstream take the figures
+ * too (listed and gone), "gone" — only the gone ones (the import writes the
+ * listed ones itself), "none". Returns the number of sources written.
+ */
+export async function storeUpstreamStock(
+  tx: Tx,
+  connectionId: number,
+  s: UpstreamStock,
+  opts: { ordered: boolean; copies: "all" | "gone" | "none" },
+): Promise<number> {
+  const ordered = opts.ordered;
+  // Gone first: a SKU that moved to a product listed in the same batch then takes its figure.
+  const gone = await tx.$executeRaw`
+    UPDATE "SkuSource" ss SET "lastStock" = 0, "upstreamProductId" = e.product,
+      "lastStockAt" = CASE WHEN ${ordered} THEN (e.at AT TIME ZONE 'UTC') ELSE ss."lastStockAt" END
+    FROM unnest(${s.productIds}::int[], ${s.productStamps}::timestamptz[]) AS e(product, at)
+    WHERE ss."kind" = 'upstream' AND ss."connectionId" = ${connectionId}
+      AND NOT (ss."upstreamSkuId" = ANY (${s.skuIds}::int[]))
+      AND (ss."upstreamProductId" = e.product OR (ss."upstreamProductId" IS NULL AND EXISTS (
+        SELECT 1 FROM "Sku" i JOIN "Product" ip ON ip."id" = i."productId"
+        WHERE ip."upstreamConnectionId" = ${connectionId} AND ip."upstreamProductId" = e.product
+          AND i."upstreamSkuId" = ss."upstreamSkuId" AND i."deletedAt" IS NULL)))
+      AND CASE WHEN ${ordered} THEN ss."lastStockAt" IS NULL OR ss."lastStockAt" < (e.at AT TIME ZONE 'UTC')
+               ELSE ss."lastStock" IS DISTINCT FROM 0 OR ss."upstreamProductId" IS DISTINCT FROM e.product END`;
+  const listed = await tx.$executeRaw`
+    UPDATE "SkuSource" ss SET "lastStock" = v.stock, "upstreamProductId" = v.product,
+      "lastStockAt" = CASE WHEN ${ordered} THEN (v.at AT TIME ZONE 'UTC') ELSE ss."lastStockAt" END
+    FROM unnest(${s.skuIds}::int[], ${s.stocks}::int[], ${s.skuProducts}::int[], ${s.stamps}::timestamptz[]) AS v(sku, stock, product, at)
+    WHERE ss."kind" = 'upstream' AND ss."connectionId" = ${connectionId} AND ss."upstreamSkuId" = v.sku
+      AND CASE WHEN ${ordered} THEN ss."lastStockAt" IS NULL OR ss."lastStockAt" < (v.at AT TIME ZONE 'UTC')
+               ELSE ss."lastStock" IS DISTINCT FROM v.stock OR ss."upstreamProductId" IS DISTINCT FROM v.product END`;
+  if (opts.copies !== "none")
+    // What an import writes for a SKU it no longer finds in its product: it cannot be bought.
+    await tx.$executeRaw`
+      UPDATE "Sku" s SET "stockQuantity" = 0
+      FROM "Product" p
+      WHERE p."id" = s."productId" AND p."upstreamConnectionId" = ${connectionId} AND p."upstreamProductId" = ANY (${s.productIds}::int[])
+        AND s."deletedAt" IS NULL AND NOT (s."upstreamSkuId" = ANY (${s.skuIds}::int[])) AND s."stockQuantity" IS DISTINCT FROM 0`;
+  if (opts.copies === "all")
+    // The imported SKUs carry the listed figure too (-1 → NULL = unlimited, D13): a SKU sold from its upstream alone shows it.
+    await tx.$executeRaw`
+      UPDATE "Sku" s SET "stockQuantity" = nullif(v.stock, -1)
+      FROM "Product" p, unnest(${s.skuIds}::int[], ${s.stocks}::int[]) AS v(sku, stock)
+      WHERE p."id" = s."productId" AND p."upstreamConnectionId" = ${connectionId} AND s."upstreamSkuId" = v.sku
+        AND s."deletedAt" IS NULL AND s."stockQuantity" IS DISTINCT FROM nullif(v.stock, -1)`;
+  return gone + listed;
+}
