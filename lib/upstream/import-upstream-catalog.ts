@@ -13,6 +13,8 @@ import { importUpstreamCategories } from "./import-upstream-categories";
 import { noUpstreamImportCounts, type UpstreamImportCounts } from "./upstream-import-counts";
 import { parseUpstreamProducts, type SkippedUpstreamProduct } from "./parse-upstream-product";
 import { priceHoldReason, type HeldUpstreamProduct } from "./price-hold";
+import { stockOfImport } from "./source-stock-page";
+import { storeUpstreamStock } from "./store-upstream-stock";
 import { UpstreamError, type UpstreamCategory, type UpstreamProduct } from "./upstream-client";
 
 export { applyMarkup, markupBasisPoints } from "./markup";
@@ -205,10 +207,18 @@ async function importInto(
       counts.skusDelisted++;
     }
   }
+  const unread = new Set(skipped.map((s) => s.upstreamProductId));
+  const gone: number[] = [];
   for (const p of localProducts) {
-    if (listedProducts.has(p.upstreamProductId!) || !p.isActive) continue;
+    if (listedProducts.has(p.upstreamProductId!)) continue;
+    if (!unread.has(p.upstreamProductId)) gone.push(p.upstreamProductId!);
+    if (!p.isActive) continue;
     await tx.product.update({ where: { id: p.id }, data: { isActive: false } });
     counts.productsDelisted++;
   }
+  // Issue 26.1: the sources of these SKUs take the stock read; a SKU no longer listed, or of a product
+  // no longer listed, counts 0 there and on our copy (decision 0049). A skipped product is left as it was.
+  const read = products.filter((p) => listedProducts.has(p.id));
+  await storeUpstreamStock(tx, connId, stockOfImport(read, gone), { ordered: false, copies: "gone" });
   return counts;
 }

@@ -8,6 +8,7 @@ import { signedRawRequest } from "../testing/test-client";
 import { useTestDatabase } from "../testing/test-database";
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { editSkuSources } from "./edit-sku-sources";
+import { importUpstreamCatalog } from "./import-upstream-catalog";
 import { refreshSourceStock } from "./refresh-source-stock";
 
 // Issue 26.1: the stock a downstream sees counts only what can be bought. An
@@ -25,52 +26,67 @@ let buyer: Awaited<ReturnType<typeof makeBuyer>>;
 let stub: StubUpstream;
 let app: AppServer;
 let connectionId: number;
+let importConnectionId: number;
+const stubs: StubUpstream[] = [];
 const seenAfterMs: number[] = [];
 
-/** The upstream's sync page: product 50 with these SKUs (none and inactive = a tombstone). */
-let page50: { isActive: boolean; skus: [number, number][] } = { isActive: true, skus: [] };
+type Listed = { id: number; isActive: boolean; skus: [number, number][] };
+/** What each stand-in upstream lists (none and inactive = a tombstone): the stock refresh's and the import's. */
+let page50: Listed = { isActive: true, id: 50, skus: [] };
+let catalogue: Listed[] = [];
+
+/** A listing as both the import and the incremental sync read it (docs/protocol.md). */
+const listing = (products: Listed[]) => ({
+  ok: true,
+  items: products.map((p) => ({
+    id: p.id,
+    slug: `p${p.id}`,
+    title: { "zh-CN": `商品 ${p.id}`, en: `Product ${p.id}` },
+    price_amount: "5.00",
+    is_active: p.isActive,
+    category_id: 1,
+    skus: p.skus.map(([id, stock]) => ({ id, sku_code: `S${id}`, price_amount: "5.00", stock_quantity: stock, is_active: true })),
+  })),
+  total: products.length,
+  page: 1,
+  page_size: 100,
+  sync_token: "2026-11-27T06:00:00.000001Z",
+});
+
+async function standInUpstream(products: () => Listed[]): Promise<number> {
+  const stub = await startStubUpstream();
+  stubs.push(stub);
+  stub.answer = ({ path }) =>
+    path.startsWith("/products?")
+      ? { body: listing(products()) }
+      : path.startsWith("/categories")
+        ? { body: { ok: true, categories: [{ id: 1, parent_id: 0, slug: "c", name: { "zh-CN": "类", en: "C" }, sort_order: 0 }] } }
+        : path.startsWith("/ping")
+          ? { body: { ok: true, balance: "100.00" } }
+          : { status: 404 };
+  return (await addUpstreamConnection({ name: "gone", baseUrl: stub.origin, profile: "U", ...upstreamKey })).id;
+}
 
 beforeAll(async () => {
   const url = await useTestDatabase();
   buyer = await makeBuyer({ pointsCents: 1000n });
-  stub = await startStubUpstream();
-  stub.answer = ({ path }) =>
-    path.startsWith("/products?")
-      ? {
-          body: {
-            ok: true,
-            items: [
-              {
-                id: 50,
-                is_active: page50.isActive,
-                skus: page50.skus.map(([id, stock]) => ({ id, sku_code: `S${id}`, stock_quantity: stock, is_active: true })),
-              },
-            ],
-            total: 1,
-            page: 1,
-            page_size: 100,
-            sync_token: "2026-11-27T06:00:00.000001Z",
-          },
-        }
-      : path.startsWith("/ping")
-        ? { body: { ok: true, balance: "100.00" } }
-        : { status: 404 };
-  connectionId = (await addUpstreamConnection({ name: "gone", baseUrl: stub.origin, profile: "U", ...upstreamKey })).id;
+  connectionId = await standInUpstream(() => [page50]);
+  importConnectionId = await standInUpstream(() => catalogue);
   app = await startAppServer(url);
 }, 180_000);
 
 afterAll(async () => {
   console.log(JSON.stringify({ issue26_source_gone_seen_after_ms: seenAfterMs }));
   await app?.stop();
-  await stub?.close();
+  await Promise.all(stubs.map((s) => s.close()));
 });
 
-/** A SKU of ours with `keys` card keys and one upstream source, SKU `upstreamSkuId` of the connection. */
-async function sourcedSku(keys: number, upstreamSkuId: number) {
+/** A SKU of ours with `keys` card keys and one upstream source, SKU `upstreamSkuId` of `connection`. */
+async function sourcedSku(keys: number, upstreamSkuId: number, connection = connectionId) {
   const made = await makeProduct({ cardKeys: keys ? cardKeysFor(`G${upstreamSkuId}`, keys) : [] });
   await editSkuSources({
     skuCode: made.sku.skuCode,
-    change: { op: "add-upstream", connectionId, upstreamSkuId, maxCostCents: null },
+    change: { op: "add-upstream", connectionId: connection, upstreamSkuId, maxCostCents: null },
     actor: SYSTEM_ACTOR,
   });
   return made.product.id;
@@ -185,13 +201,14 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
     const on502 = await sourcedSku(0, 502); // never listed by a refresh or event: its stock is the imported copy's
     await shows(on502, [4]);
 
-    page50 = { isActive: true, skus: [[501, 7]] }; // SKU 502 no longer in its product
+    page50 = { id: 50, isActive: true, skus: [[501, 7]] }; // SKU 502 no longer in its product
     await refresh();
     await shows(on502, [0]);
     await shows(imported.product.id, [7, 0]);
     await shows(on501, [8]);
 
     page50 = {
+      id: 50,
       isActive: true,
       skus: [
         [501, 7],
@@ -202,13 +219,14 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
     await shows(on502, [6]);
     await shows(imported.product.id, [7, 6]);
 
-    page50 = { isActive: false, skus: [] }; // the product removed upstream: a tombstone
+    page50 = { id: 50, isActive: false, skus: [] }; // the product removed upstream: a tombstone
     await refresh();
     await shows(on501, [1]);
     await shows(on502, [0]);
     await shows(imported.product.id, [0, 0]);
 
     page50 = {
+      id: 50,
       isActive: true,
       skus: [
         [501, 5],
@@ -219,5 +237,54 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
     await shows(on501, [6]);
     await shows(on502, [6]);
     await shows(imported.product.id, [5, 6]);
+  });
+
+  it("issue 26.1: an import that no longer finds the SKU, or its product, zeroes its sources and our copy; imported again, both count", async () => {
+    catalogue = [
+      {
+        id: 70,
+        isActive: true,
+        skus: [
+          [701, 5],
+          [702, 3],
+        ],
+      },
+    ];
+    await importUpstreamCatalog({ connectionId: importConnectionId });
+    const copy = await db().product.findFirstOrThrow({ where: { upstreamConnectionId: importConnectionId, upstreamProductId: 70 } });
+    const on701 = await sourcedSku(2, 701, importConnectionId);
+    const on702 = await sourcedSku(0, 702, importConnectionId);
+    await shows(on701, [7]); // our 2 keys + the import's 5
+    await refreshSourceStock({ connectionId: importConnectionId }); // now a figure of the source's own: 5
+    await shows(on701, [7]);
+
+    catalogue = [{ id: 70, isActive: true, skus: [[702, 3]] }]; // SKU 701 no longer in its product
+    await importUpstreamCatalog({ connectionId: importConnectionId });
+    await shows(on701, [2]);
+    await shows(copy.id, [0, 3]);
+
+    catalogue = []; // the product no longer listed: delisted here, as before, and nothing of it counts
+    await importUpstreamCatalog({ connectionId: importConnectionId });
+    await shows(on702, [0]);
+    const skus = await db().sku.findMany({ where: { productId: copy.id }, orderBy: { id: "asc" } });
+    expect(skus.map((s) => [s.isActive, s.stockQuantity])).toEqual([
+      [false, 0],
+      [true, 0],
+    ]);
+
+    catalogue = [
+      {
+        id: 70,
+        isActive: true,
+        skus: [
+          [701, 4],
+          [702, 3],
+        ],
+      },
+    ];
+    await importUpstreamCatalog({ connectionId: importConnectionId });
+    await shows(on701, [6]);
+    await shows(on702, [3]);
+    await shows(copy.id, [4, 3]);
   });
 });

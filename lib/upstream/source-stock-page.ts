@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { UpstreamProduct } from "./upstream-client";
 
 // Issue 26.1: one page of an upstream's incremental catalogue sync, as the
 // stock refresh reads it (docs/protocol.md#incremental-catalogue-sync). Only
@@ -94,4 +95,18 @@ function stockOf(items: { id: number; is_active: boolean; updated_at: string; sk
     }
   }
   return out;
+}
+
+/**
+ * The same for a whole catalogue as the import read it: its products (inactive ones
+ * included) and, as tombstones, the ones it no longer lists. A negative stock is
+ * unlimited there (D13), as the import stores it.
+ */
+export function stockOfImport(products: UpstreamProduct[], goneProductIds: number[]): UpstreamStock {
+  const listed = products.map((p) => ({
+    id: p.id,
+    is_active: p.is_active,
+    skus: p.skus.map((s) => ({ id: s.id, is_active: s.is_active, stock_quantity: Math.max(-1, s.stock_quantity) })),
+  }));
+  return stockOfPage({ items: [...listed, ...goneProductIds.map((id) => ({ id, is_active: false, skus: [] }))] });
 }
