@@ -23,7 +23,6 @@ import { refreshSourceStock } from "./refresh-source-stock";
 const BOUND_MS = 5000; // the ~0.3 s catalogue refresh, with room for a shared 2-core machine
 const upstreamKey = { apiKey: "gone-key", apiSecret: "gone-secret-for-events" };
 let buyer: Awaited<ReturnType<typeof makeBuyer>>;
-let stub: StubUpstream;
 let app: AppServer;
 let connectionId: number;
 let importConnectionId: number;

@@ -29,16 +29,21 @@ export async function storeUpstreamStock(
 ): Promise<number> {
   const ordered = opts.ordered;
   // Gone first: a SKU that moved to a product listed in the same batch then takes its figure.
+  // Set-based (hash joins, not a scan of the arrays per row): an import passes a whole catalogue.
   const gone = await tx.$executeRaw`
+    WITH unlisted AS (
+      SELECT ss."id", coalesce(ss."upstreamProductId", (
+        SELECT ip."upstreamProductId" FROM "Sku" i JOIN "Product" ip ON ip."id" = i."productId"
+        WHERE ip."upstreamConnectionId" = ${connectionId} AND i."upstreamSkuId" = ss."upstreamSkuId" AND i."deletedAt" IS NULL
+        ORDER BY i."id" LIMIT 1)) AS product
+      FROM "SkuSource" ss
+      WHERE ss."kind" = 'upstream' AND ss."connectionId" = ${connectionId} AND ss."upstreamSkuId" IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM unnest(${s.skuIds}::int[]) AS l(sku) WHERE l.sku = ss."upstreamSkuId")
+    )
     UPDATE "SkuSource" ss SET "lastStock" = 0, "upstreamProductId" = e.product,
       "lastStockAt" = CASE WHEN ${ordered} THEN (e.at AT TIME ZONE 'UTC') ELSE ss."lastStockAt" END
-    FROM unnest(${s.productIds}::int[], ${s.productStamps}::timestamptz[]) AS e(product, at)
-    WHERE ss."kind" = 'upstream' AND ss."connectionId" = ${connectionId}
-      AND NOT (ss."upstreamSkuId" = ANY (${s.skuIds}::int[]))
-      AND (ss."upstreamProductId" = e.product OR (ss."upstreamProductId" IS NULL AND EXISTS (
-        SELECT 1 FROM "Sku" i JOIN "Product" ip ON ip."id" = i."productId"
-        WHERE ip."upstreamConnectionId" = ${connectionId} AND ip."upstreamProductId" = e.product
-          AND i."upstreamSkuId" = ss."upstreamSkuId" AND i."deletedAt" IS NULL)))
+    FROM unlisted u JOIN unnest(${s.productIds}::int[], ${s.productStamps}::timestamptz[]) AS e(product, at) ON e.product = u.product
+    WHERE ss."id" = u."id"
       AND CASE WHEN ${ordered} THEN ss."lastStockAt" IS NULL OR ss."lastStockAt" < (e.at AT TIME ZONE 'UTC')
                ELSE ss."lastStock" IS DISTINCT FROM 0 OR ss."upstreamProductId" IS DISTINCT FROM e.product END`;
   const listed = await tx.$executeRaw`
@@ -52,9 +57,10 @@ export async function storeUpstreamStock(
     // What an import writes for a SKU it no longer finds in its product: it cannot be bought.
     await tx.$executeRaw`
       UPDATE "Sku" s SET "stockQuantity" = 0
-      FROM "Product" p
-      WHERE p."id" = s."productId" AND p."upstreamConnectionId" = ${connectionId} AND p."upstreamProductId" = ANY (${s.productIds}::int[])
-        AND s."deletedAt" IS NULL AND NOT (s."upstreamSkuId" = ANY (${s.skuIds}::int[])) AND s."stockQuantity" IS DISTINCT FROM 0`;
+      FROM "Product" p JOIN unnest(${s.productIds}::int[]) AS e(product) ON e.product = p."upstreamProductId"
+      WHERE p."id" = s."productId" AND p."upstreamConnectionId" = ${connectionId}
+        AND s."deletedAt" IS NULL AND s."upstreamSkuId" IS NOT NULL AND s."stockQuantity" IS DISTINCT FROM 0
+        AND NOT EXISTS (SELECT 1 FROM unnest(${s.skuIds}::int[]) AS l(sku) WHERE l.sku = s."upstreamSkuId")`;
   if (opts.copies === "all")
     // The imported SKUs carry the listed figure too (-1 → NULL = unlimited, D13): a SKU sold from its upstream alone shows it.
     await tx.$executeRaw`
