@@ -31,12 +31,16 @@ export async function storeUpstreamStock(
   // Gone first: a SKU that moved to a product listed in the same batch then takes its figure.
   // Set-based (hash joins, not a scan of the arrays per row): an import passes a whole catalogue.
   const gone = await tx.$executeRaw`
-    WITH unlisted AS (
-      SELECT ss."id", coalesce(ss."upstreamProductId", (
-        SELECT ip."upstreamProductId" FROM "Sku" i JOIN "Product" ip ON ip."id" = i."productId"
-        WHERE ip."upstreamConnectionId" = ${connectionId} AND i."upstreamSkuId" = ss."upstreamSkuId" AND i."deletedAt" IS NULL
-        ORDER BY i."id" LIMIT 1)) AS product
-      FROM "SkuSource" ss
+    WITH copies AS (
+      SELECT DISTINCT ON (i."upstreamSkuId") i."upstreamSkuId" AS sku, ip."upstreamProductId" AS product
+      FROM unnest(${s.productIds}::int[]) AS e(product)
+      JOIN "Product" ip ON ip."upstreamConnectionId" = ${connectionId} AND ip."upstreamProductId" = e.product
+      JOIN "Sku" i ON i."productId" = ip."id"
+      WHERE i."deletedAt" IS NULL AND i."upstreamSkuId" IS NOT NULL
+      ORDER BY i."upstreamSkuId", i."id"
+    ), unlisted AS (
+      SELECT ss."id", coalesce(ss."upstreamProductId", c.product) AS product
+      FROM "SkuSource" ss LEFT JOIN copies c ON c.sku = ss."upstreamSkuId"
       WHERE ss."kind" = 'upstream' AND ss."connectionId" = ${connectionId} AND ss."upstreamSkuId" IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM unnest(${s.skuIds}::int[]) AS l(sku) WHERE l.sku = ss."upstreamSkuId")
     )
