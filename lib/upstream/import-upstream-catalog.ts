@@ -41,8 +41,10 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * format, delimiter and form schema; stock mirrors the upstream's
  * stock_quantity (-1 → unlimited); prices are the upstream's plus the markup,
  * rounded up to 0.01. What the upstream delisted or no longer lists is
- * delisted here (is_active false; a category no longer listed is hidden). A
- * row is written only when a value differs, so a re-import of an unchanged
+ * delisted here (is_active false; a category no longer listed is hidden);
+ * a SKU no longer listed, or of a product no longer listed, also shows 0 here
+ * and at the sources pointing at it, which take the stock read (issue 26.1,
+ * decision 0049). A row is written only when a value differs, so a re-import of an unchanged
  * catalogue changes nothing. Issue 8.3: each product entry is checked on its
  * own; one that is malformed, priced below zero or clashing is skipped with a
  * reason (in the result) and, when it was imported before, delisted at its

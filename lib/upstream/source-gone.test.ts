@@ -161,7 +161,8 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
     await send(event({ id: 60, at: "2026-11-27T07:00:00.000Z", skus: [[601, 8]] }));
     await shows(ours, [10]);
     // The product removed upstream: a tombstone names no SKU, yet 601 went with it.
-    await send(event({ id: 60, at: "2026-11-27T07:00:01.000Z", skus: [] }));
+    const tombstone = event({ id: 60, at: "2026-11-27T07:00:01.000Z", skus: [] });
+    await send(tombstone);
     await shows(ours, [2]);
     const listed = event({ id: 60, at: "2026-11-27T07:00:02.000Z", skus: [[601, 5]] });
     await send(listed);
@@ -187,6 +188,10 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
       }),
     );
     await shows(ours, [6]);
+    // The tombstone again, resent or late: it is older than what set the source.
+    expect(await send(tombstone)).toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await stocks(ours)).toEqual([6]);
   });
 
   it("issue 26.1: a stock refresh that finds the SKU gone zeroes its source and our imported copy; listed again, both count", async () => {
