@@ -14,16 +14,16 @@ import { storeUpstreamStock } from "./store-upstream-stock";
  * newer than the one that last set the source's stock (`lastStockAt`), as the
  * protocol asks of every receiver: a replayed, resent or late event changes
  * nothing. A product listed without a SKU it had, or removed (a tombstone,
- * `skus: []`), leaves that SKU's sources at 0 (decision 0049). The SKUs we
- * imported from the upstream are not written here: we keep no `updated_at`
- * for them to refuse a late event by; the stock refresh and the import feed them.
+ * `skus: []`), leaves that SKU's sources at 0 (decision 0049). Our imported
+ * copies of the product's SKUs take the same figures, under the same rule
+ * (`UpstreamProductStamp`).
  * Returns the number of sources written.
  */
 export async function applyUpstreamCatalogEvent(connectionId: number, body: unknown): Promise<number> {
   const parsed = StockEventSchema.safeParse(body);
   if (!parsed.success) throw appError("bad_request", "catalogue event refused: a product or SKU is malformed; nothing was changed");
   const stock = stockOfEvent(parsed.data);
-  const updated = await db().$transaction((tx) => storeUpstreamStock(tx, connectionId, stock, { ordered: true, copies: "none" }));
+  const updated = await db().$transaction((tx) => storeUpstreamStock(tx, connectionId, stock, { ordered: true, copies: "all" }));
   log.info({ component: "upstream", connectionId, skus: stock.skuIds.length, sources: updated }, "upstream catalogue event applied");
   return updated;
 }

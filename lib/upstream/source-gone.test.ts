@@ -91,6 +91,18 @@ async function sourcedSku(keys: number, upstreamSkuId: number, connection = conn
   return made.product.id;
 }
 
+/** Our copy of upstream product `upstreamProductId`, as `upstream:import` leaves it: one SKU per [upstream SKU, stock]. */
+async function importedCopy(upstreamProductId: number, skus: [number, number][]) {
+  const made = await makeProduct({ fulfillmentType: "upstream", stockQuantity: skus[0][1] });
+  await db().product.update({ where: { id: made.product.id }, data: { upstreamConnectionId: connectionId, upstreamProductId } });
+  await db().sku.update({ where: { id: made.sku.id }, data: { upstreamSkuId: skus[0][0] } });
+  for (const [upstreamSkuId, stock] of skus.slice(1)) {
+    const sku = await makeSku({ productId: made.product.id, stockQuantity: stock });
+    await db().sku.update({ where: { id: sku.id }, data: { upstreamSkuId } });
+  }
+  return made.product.id;
+}
+
 /** Each SKU's stock_quantity as a downstream reads the product (-1 unlimited). */
 async function stocks(productId: number, prefix: "/api/v1/upstream" | "/api/v1/provider" = "/api/v1/upstream"): Promise<number[]> {
   const res = await signedRawRequest(app.baseUrl, buyer, {
@@ -156,24 +168,30 @@ async function send(body: string): Promise<number> {
 const refresh = async () => expect((await refreshSourceStock({ connectionId }))[0].outcome).toBe("done");
 
 describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
-  it("issue 26.1: a catalogue event removing the product (`skus: []`) or dropping the SKU zeroes its source; listed again, it counts", async () => {
+  it("issue 26.1: a catalogue event removing the product (`skus: []`) or dropping the SKU zeroes its source and our copy; listed again, both count", async () => {
     const ours = await sourcedSku(2, 601); // our 2 keys + upstream SKU 601 of product 60
+    const copy = await importedCopy(60, [[601, 3]]);
     await send(event({ id: 60, at: "2026-11-27T07:00:00.000Z", skus: [[601, 8]] }));
     await shows(ours, [10]);
+    await shows(copy, [8]);
     // The product removed upstream: a tombstone names no SKU, yet 601 went with it.
     const tombstone = event({ id: 60, at: "2026-11-27T07:00:01.000Z", skus: [] });
     await send(tombstone);
     await shows(ours, [2]);
+    await shows(copy, [0]);
     const listed = event({ id: 60, at: "2026-11-27T07:00:02.000Z", skus: [[601, 5]] });
     await send(listed);
     await shows(ours, [7]);
+    await shows(copy, [5]);
     // Still listed, but without SKU 601.
     await send(event({ id: 60, at: "2026-11-27T07:00:03.000Z", skus: [[602, 9]] }));
     await shows(ours, [2]);
+    await shows(copy, [0]);
     // The older event that listed it, again or late: nothing moves.
     expect(await send(listed)).toBe(0);
     await new Promise((r) => setTimeout(r, 1000));
     expect(await stocks(ours)).toEqual([2]);
+    expect(await stocks(copy)).toEqual([0]);
     // Inactive with its SKUs still listed: not sold either.
     await send(event({ id: 60, at: "2026-11-27T07:00:04.000Z", isActive: false, skus: [[601, 5]] }));
     await shows(ours, [2]);
@@ -188,19 +206,19 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
       }),
     );
     await shows(ours, [6]);
+    await shows(copy, [4]);
     // The tombstone again, resent or late: it is older than what set the source.
     expect(await send(tombstone)).toBe(0);
     await new Promise((r) => setTimeout(r, 1000));
     expect(await stocks(ours)).toEqual([6]);
+    expect(await stocks(copy)).toEqual([4]);
   });
 
   it("issue 26.1: a stock refresh that finds the SKU gone zeroes its source and our imported copy; listed again, both count", async () => {
-    // As `upstream:import` left it: our product 50 with SKUs 501 (stock 7) and 502 (stock 4).
-    const imported = await makeProduct({ fulfillmentType: "upstream", stockQuantity: 7 });
-    await db().product.update({ where: { id: imported.product.id }, data: { upstreamConnectionId: connectionId, upstreamProductId: 50 } });
-    await db().sku.update({ where: { id: imported.sku.id }, data: { upstreamSkuId: 501 } });
-    const second = await makeSku({ productId: imported.product.id, stockQuantity: 4 });
-    await db().sku.update({ where: { id: second.id }, data: { upstreamSkuId: 502 } });
+    const copy = await importedCopy(50, [
+      [501, 7],
+      [502, 4],
+    ]);
     const on501 = await sourcedSku(1, 501);
     const on502 = await sourcedSku(0, 502); // never listed by a refresh or event: its stock is the imported copy's
     await shows(on502, [4]);
@@ -208,7 +226,7 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
     page50 = { id: 50, isActive: true, skus: [[501, 7]] }; // SKU 502 no longer in its product
     await refresh();
     await shows(on502, [0]);
-    await shows(imported.product.id, [7, 0]);
+    await shows(copy, [7, 0]);
     await shows(on501, [8]);
 
     page50 = {
@@ -221,13 +239,13 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
     };
     await refresh();
     await shows(on502, [6]);
-    await shows(imported.product.id, [7, 6]);
+    await shows(copy, [7, 6]);
 
     page50 = { id: 50, isActive: false, skus: [] }; // the product removed upstream: a tombstone
     await refresh();
     await shows(on501, [1]);
     await shows(on502, [0]);
-    await shows(imported.product.id, [0, 0]);
+    await shows(copy, [0, 0]);
 
     page50 = {
       id: 50,
@@ -240,7 +258,7 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
     await refresh();
     await shows(on501, [6]);
     await shows(on502, [6]);
-    await shows(imported.product.id, [5, 6]);
+    await shows(copy, [5, 6]);
   });
 
   it("issue 26.1: an import that no longer finds the SKU, or its product, zeroes its sources and our copy; imported again, both count", async () => {

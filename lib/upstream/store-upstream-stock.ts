@@ -15,17 +15,18 @@ import type { UpstreamStock } from "./source-stock-page";
  *
  * `ordered` (catalogue events): a product is applied to a source only when
  * its `updated_at` is newer than the one that last set it (`lastStockAt`),
- * so a replayed or late event changes nothing. Otherwise only what differs
- * is written (the triggers restamp the catalogue for every write).
- * `copies`: "all" — the SKUs imported from this upstream take the figures
- * too (listed and gone), "gone" — only the gone ones (the import writes the
- * listed ones itself), "none". Returns the number of sources written.
+ * and to our imported copy only when newer than the last event applied to
+ * it (`UpstreamProductStamp`), so a replayed or late event changes nothing.
+ * Only what differs is written (the triggers restamp the catalogue for every
+ * write). `copies`: "all" — the SKUs imported from this upstream take the
+ * figures too (listed and gone), "gone" — only the gone ones (the import
+ * writes the listed ones itself). Returns the number of sources written.
  */
 export async function storeUpstreamStock(
   tx: Tx,
   connectionId: number,
   s: UpstreamStock,
-  opts: { ordered: boolean; copies: "all" | "gone" | "none" },
+  opts: { ordered: boolean; copies: "all" | "gone" },
 ): Promise<number> {
   const ordered = opts.ordered;
   // Gone first: a SKU that moved to a product listed in the same batch then takes its figure.
@@ -57,20 +58,44 @@ export async function storeUpstreamStock(
     WHERE ss."kind" = 'upstream' AND ss."connectionId" = ${connectionId} AND ss."upstreamSkuId" = v.sku
       AND CASE WHEN ${ordered} THEN ss."lastStockAt" IS NULL OR ss."lastStockAt" < (v.at AT TIME ZONE 'UTC')
                ELSE ss."lastStock" IS DISTINCT FROM v.stock OR ss."upstreamProductId" IS DISTINCT FROM v.product END`;
-  if (opts.copies !== "none")
-    // What an import writes for a SKU it no longer finds in its product: it cannot be bought.
-    await tx.$executeRaw`
-      UPDATE "Sku" s SET "stockQuantity" = 0
-      FROM "Product" p JOIN unnest(${s.productIds}::int[]) AS e(product) ON e.product = p."upstreamProductId"
-      WHERE p."id" = s."productId" AND p."upstreamConnectionId" = ${connectionId}
-        AND s."deletedAt" IS NULL AND s."upstreamSkuId" IS NOT NULL AND s."stockQuantity" IS DISTINCT FROM 0
-        AND NOT EXISTS (SELECT 1 FROM unnest(${s.skuIds}::int[]) AS l(sku) WHERE l.sku = s."upstreamSkuId")`;
+  const c = ordered ? await newerForCopies(tx, connectionId, s) : s;
+  // What an import writes for a SKU it no longer finds in its product: it cannot be bought.
+  await tx.$executeRaw`
+    UPDATE "Sku" s SET "stockQuantity" = 0
+    FROM "Product" p JOIN unnest(${c.productIds}::int[]) AS e(product) ON e.product = p."upstreamProductId"
+    WHERE p."id" = s."productId" AND p."upstreamConnectionId" = ${connectionId}
+      AND s."deletedAt" IS NULL AND s."upstreamSkuId" IS NOT NULL AND s."stockQuantity" IS DISTINCT FROM 0
+      AND NOT EXISTS (SELECT 1 FROM unnest(${s.skuIds}::int[]) AS l(sku) WHERE l.sku = s."upstreamSkuId")`;
   if (opts.copies === "all")
     // The imported SKUs carry the listed figure too (-1 → NULL = unlimited, D13): a SKU sold from its upstream alone shows it.
     await tx.$executeRaw`
       UPDATE "Sku" s SET "stockQuantity" = nullif(v.stock, -1)
-      FROM "Product" p, unnest(${s.skuIds}::int[], ${s.stocks}::int[]) AS v(sku, stock)
+      FROM "Product" p, unnest(${c.skuIds}::int[], ${c.stocks}::int[]) AS v(sku, stock)
       WHERE p."id" = s."productId" AND p."upstreamConnectionId" = ${connectionId} AND s."upstreamSkuId" = v.sku
         AND s."deletedAt" IS NULL AND s."stockQuantity" IS DISTINCT FROM nullif(v.stock, -1)`;
   return gone + listed;
+}
+
+/** The part of an event newer than the last event applied to our copy of each product; records the new stamps. */
+async function newerForCopies(tx: Tx, connectionId: number, s: UpstreamStock): Promise<UpstreamStock> {
+  const rows = await tx.$queryRaw<{ product: number }[]>`
+    INSERT INTO "UpstreamProductStamp" ("connectionId", "upstreamProductId", "updatedAt")
+    SELECT ${connectionId}, e.product, max(e.at AT TIME ZONE 'UTC')
+    FROM unnest(${s.productIds}::int[], ${s.productStamps}::timestamptz[]) AS e(product, at)
+    WHERE EXISTS (SELECT 1 FROM "Product" p WHERE p."upstreamConnectionId" = ${connectionId} AND p."upstreamProductId" = e.product)
+    GROUP BY e.product
+    ON CONFLICT ("connectionId", "upstreamProductId") DO UPDATE SET "updatedAt" = EXCLUDED."updatedAt"
+      WHERE "UpstreamProductStamp"."updatedAt" < EXCLUDED."updatedAt"
+    RETURNING "upstreamProductId" AS product`;
+  const newer = new Set(rows.map((r) => r.product));
+  const keep = s.skuProducts.map((p) => newer.has(p));
+  const pick = <T>(xs: T[]) => xs.filter((_, i) => keep[i]);
+  return {
+    skuIds: pick(s.skuIds),
+    stocks: pick(s.stocks),
+    skuProducts: pick(s.skuProducts),
+    stamps: pick(s.stamps),
+    productIds: s.productIds.filter((p) => newer.has(p)),
+    productStamps: s.productStamps.filter((_, i) => newer.has(s.productIds[i])),
+  };
 }
