@@ -2,6 +2,7 @@ import { db } from "../db/client";
 import { appError } from "../errors";
 import { log } from "../log";
 import { StockEventSchema, stockOfEvent } from "./source-stock-page";
+import { storeUpstreamStock } from "./store-upstream-stock";
 
 /**
  * Issue 26.1: a signed `catalog.updated` event of a Profile U upstream
@@ -12,18 +13,17 @@ import { StockEventSchema, stockOfEvent } from "./source-stock-page";
  * and nothing changes. A product is applied only when its `updated_at` is
  * newer than the one that last set the source's stock (`lastStockAt`), as the
  * protocol asks of every receiver: a replayed, resent or late event changes
- * nothing. Returns the number of sources whose stock moved.
+ * nothing. A product listed without a SKU it had, or removed (a tombstone,
+ * `skus: []`), leaves that SKU's sources at 0 (decision 0049). Our imported
+ * copies of the product's SKUs take the same figures, under the same rule
+ * (`UpstreamProductStamp`).
+ * Returns the number of sources written.
  */
 export async function applyUpstreamCatalogEvent(connectionId: number, body: unknown): Promise<number> {
   const parsed = StockEventSchema.safeParse(body);
   if (!parsed.success) throw appError("bad_request", "catalogue event refused: a product or SKU is malformed; nothing was changed");
-  const { skuIds, stocks, stamps } = stockOfEvent(parsed.data);
-  if (skuIds.length === 0) return 0;
-  const updated = await db().$executeRaw`
-    UPDATE "SkuSource" ss SET "lastStock" = v.stock, "lastStockAt" = (v.at AT TIME ZONE 'UTC')
-    FROM unnest(${skuIds}::int[], ${stocks}::int[], ${stamps}::timestamptz[]) AS v(sku, stock, at)
-    WHERE ss."kind" = 'upstream' AND ss."connectionId" = ${connectionId} AND ss."upstreamSkuId" = v.sku
-      AND (ss."lastStockAt" IS NULL OR ss."lastStockAt" < (v.at AT TIME ZONE 'UTC'))`;
-  log.info({ component: "upstream", connectionId, skus: skuIds.length, sources: updated }, "upstream catalogue event applied");
+  const stock = stockOfEvent(parsed.data);
+  const updated = await db().$transaction((tx) => storeUpstreamStock(tx, connectionId, stock, { ordered: true, copies: "all" }));
+  log.info({ component: "upstream", connectionId, skus: stock.skuIds.length, sources: updated }, "upstream catalogue event applied");
   return updated;
 }

@@ -13,6 +13,8 @@ import { importUpstreamCategories } from "./import-upstream-categories";
 import { noUpstreamImportCounts, type UpstreamImportCounts } from "./upstream-import-counts";
 import { parseUpstreamProducts, type SkippedUpstreamProduct } from "./parse-upstream-product";
 import { priceHoldReason, type HeldUpstreamProduct } from "./price-hold";
+import { stockOfImport } from "./source-stock-page";
+import { storeUpstreamStock } from "./store-upstream-stock";
 import { UpstreamError, type UpstreamCategory, type UpstreamProduct } from "./upstream-client";
 
 export { applyMarkup, markupBasisPoints } from "./markup";
@@ -39,8 +41,10 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * format, delimiter and form schema; stock mirrors the upstream's
  * stock_quantity (-1 → unlimited); prices are the upstream's plus the markup,
  * rounded up to 0.01. What the upstream delisted or no longer lists is
- * delisted here (is_active false; a category no longer listed is hidden). A
- * row is written only when a value differs, so a re-import of an unchanged
+ * delisted here (is_active false; a category no longer listed is hidden);
+ * a SKU no longer listed, or of a product no longer listed, also shows 0 here
+ * and at the sources pointing at it, which take the stock read (issue 26.1,
+ * decision 0049). A row is written only when a value differs, so a re-import of an unchanged
  * catalogue changes nothing. Issue 8.3: each product entry is checked on its
  * own; one that is malformed, priced below zero or clashing is skipped with a
  * reason (in the result) and, when it was imported before, delisted at its
@@ -205,10 +209,18 @@ async function importInto(
       counts.skusDelisted++;
     }
   }
+  const unread = new Set(skipped.map((s) => s.upstreamProductId));
+  const gone: number[] = [];
   for (const p of localProducts) {
-    if (listedProducts.has(p.upstreamProductId!) || !p.isActive) continue;
+    if (listedProducts.has(p.upstreamProductId!)) continue;
+    if (!unread.has(p.upstreamProductId)) gone.push(p.upstreamProductId!);
+    if (!p.isActive) continue;
     await tx.product.update({ where: { id: p.id }, data: { isActive: false } });
     counts.productsDelisted++;
   }
+  // Issue 26.1: the sources of these SKUs take the stock read; a SKU no longer listed, or of a product
+  // no longer listed, counts 0 there and on our copy (decision 0049). A skipped product is left as it was.
+  const read = products.filter((p) => listedProducts.has(p.id));
+  await storeUpstreamStock(tx, connId, stockOfImport(read, gone), { ordered: false, copies: "gone" });
   return counts;
 }

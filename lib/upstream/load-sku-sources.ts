@@ -18,7 +18,7 @@ export interface SkuSourceView {
   isEnabled: boolean;
   /** Last known cost per unit: what its last hop charged, else the upstream's price at the last import. */
   knownCostCents: bigint | null;
-  /** Last known stock: 0 after a refusal for stock, else the last import's number; null = unknown or unlimited. */
+  /** Last known stock: 0 after a refusal for stock or once its upstream SKU is gone (decision 0049), else the last import's number; null = unknown or unlimited. */
   knownStock: number | null;
   /** The connection's circuit breaker (circuit-breaker.ts). */
   breaker: "closed" | "open" | "half-open";

@@ -2,15 +2,16 @@ import { db } from "../db/client";
 import { log } from "../log";
 import { pathOf } from "../protocol/endpoints";
 import { clientFor, loadConnection, type LoadedConnection } from "./connection";
-import { STOCK_PAGE_SIZE, StockPageSchema, stockOfPage } from "./source-stock-page";
+import { STOCK_PAGE_SIZE, StockPageSchema, stockOfPage, type UpstreamStock } from "./source-stock-page";
+import { storeUpstreamStock } from "./store-upstream-stock";
 import { UpstreamError, upstreamTimeoutMs } from "./upstream-client";
 
 // Issue 26.1: the stock refresh. For each enabled upstream connection that an
 // enabled source uses, read what changed since the last run through the
 // upstream's incremental sync (GET /products?updated_after=T, 100 a page) and
 // store each listed SKU's stock as the last known stock of the sources
-// pointing at it; the triggers of 20261127103000_source_stock restamp the
-// catalogue. Bounded: PAGES_PER_CONNECTION pages per connection and
+// pointing at it, and 0 for a SKU gone from its product (decision 0049);
+// the triggers of 20261127103000_source_stock restamp the catalogue. Bounded: PAGES_PER_CONNECTION pages per connection and
 // REQUESTS_PER_RUN in all per run (the token saved after each page lets the
 // next run go on), each call at most TIMEOUT_CAP_MS. A connection whose
 // breaker is open or half-open is not called (its probe belongs to an order,
@@ -96,9 +97,9 @@ async function refreshConnection(connectionId: number, token: string | null, bud
       log.warn({ component: "upstream", connectionId, error }, "stock refresh: page refused, nothing written");
       return { ...r, outcome: "failed", error };
     }
-    const { skuIds, stocks } = stockOfPage(answer);
-    r.skusSeen += skuIds.length;
-    r.sourcesUpdated += await storePage(connectionId, { skuIds, stocks }, saved, answer.sync_token ?? null);
+    const stock = stockOfPage(answer);
+    r.skusSeen += stock.skuIds.length;
+    r.sourcesUpdated += await storePage(connectionId, stock, saved, answer.sync_token ?? null);
     saved = answer.sync_token ?? saved;
     if (answer.items.length < STOCK_PAGE_SIZE) return { ...r, outcome: "done" };
     // An upstream without the sync extension answers a plain listing (no token): page through it.
@@ -112,31 +113,15 @@ async function refreshConnection(connectionId: number, token: string | null, bud
  * The page's stocks and the token after it, in one transaction: a run that
  * dies re-reads at most this page. The token moves only from the one this
  * run holds: a source added meanwhile reset it (the migration's trigger),
- * and the next run must then read from the start.
+ * and the next run must then read from the start. The SKUs imported from
+ * this upstream take the page's figures too (storeUpstreamStock).
  */
-async function storePage(
-  connectionId: number,
-  { skuIds, stocks }: { skuIds: number[]; stocks: number[] },
-  from: string | null,
-  token: string | null,
-): Promise<number> {
-  const [updated] = await db().$transaction([
-    db().$executeRaw`
-      UPDATE "SkuSource" ss SET "lastStock" = v.stock
-      FROM unnest(${skuIds}::int[], ${stocks}::int[]) AS v(sku, stock)
-      WHERE ss."kind" = 'upstream' AND ss."connectionId" = ${connectionId} AND ss."upstreamSkuId" = v.sku
-        AND ss."lastStock" IS DISTINCT FROM v.stock`,
-    // The SKUs imported from this upstream carry its stock too (what an import
-    // writes, -1 → NULL = unlimited, D13): a SKU sold from its upstream alone
-    // shows the refreshed figure, and a source falling back to it reads it.
-    db().$executeRaw`
-      UPDATE "Sku" s SET "stockQuantity" = nullif(v.stock, -1)
-      FROM "Product" p, unnest(${skuIds}::int[], ${stocks}::int[]) AS v(sku, stock)
-      WHERE p."id" = s."productId" AND p."upstreamConnectionId" = ${connectionId} AND s."upstreamSkuId" = v.sku
-        AND s."deletedAt" IS NULL AND s."stockQuantity" IS DISTINCT FROM nullif(v.stock, -1)`,
-    db().$executeRaw`
+async function storePage(connectionId: number, stock: UpstreamStock, from: string | null, token: string | null): Promise<number> {
+  return db().$transaction(async (tx) => {
+    const updated = await storeUpstreamStock(tx, connectionId, stock, { ordered: false, copies: "all" });
+    await tx.$executeRaw`
       UPDATE "UpstreamConnection" SET "stockSyncToken" = ${token}
-      WHERE "id" = ${connectionId} AND ${token}::text IS NOT NULL AND "stockSyncToken" IS NOT DISTINCT FROM ${from}::text`,
-  ]);
-  return updated;
+      WHERE "id" = ${connectionId} AND ${token}::text IS NOT NULL AND "stockSyncToken" IS NOT DISTINCT FROM ${from}::text`;
+    return updated;
+  });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { UpstreamProduct } from "./upstream-client";
 
 // Issue 26.1: one page of an upstream's incremental catalogue sync, as the
 // stock refresh reads it (docs/protocol.md#incremental-catalogue-sync). Only
@@ -54,28 +55,58 @@ export const StockEventSchema = z
 export type StockEvent = z.infer<typeof StockEventSchema>;
 
 /**
- * The stock each listed upstream SKU now offers us: its stock_quantity
- * (-1 unlimited), or 0 when it or its product is inactive (not sold).
- * A tombstone (`skus: []`) names no SKU: an order refused there records 0.
+ * What a page or an event says of stock: each listed upstream SKU with its
+ * product and the stock it now offers us (its stock_quantity, -1 unlimited,
+ * or 0 when it or its product is inactive: not sold), and every listed
+ * product, whose SKUs not listed are gone (a tombstone, `skus: []`, lists
+ * none). `at`: each product's `updated_at` (events only).
  */
-export function stockOfPage(page: StockPage): { skuIds: number[]; stocks: number[]; stamps: string[] } {
-  return stockOf(page.items.map((i) => ({ ...i, updated_at: "" })));
+export interface UpstreamStock {
+  skuIds: number[];
+  stocks: number[];
+  skuProducts: number[];
+  stamps: string[];
+  productIds: number[];
+  productStamps: string[];
 }
 
-/** The same for a catalogue event, with each SKU's product `updated_at`. */
-export function stockOfEvent(event: StockEvent): { skuIds: number[]; stocks: number[]; stamps: string[] } {
+/** A sync page carries no per-product guarantee we rely on (decision 0042, second addendum): no stamps. */
+const NO_STAMP = "1970-01-01T00:00:00.000Z";
+
+export function stockOfPage(page: StockPage): UpstreamStock {
+  return stockOf(page.items.map((i) => ({ ...i, updated_at: NO_STAMP })));
+}
+
+/** The same for a catalogue event, with each product's `updated_at`. */
+export function stockOfEvent(event: StockEvent): UpstreamStock {
   return stockOf(event.products);
 }
 
-function stockOf(items: { is_active: boolean; updated_at: string; skus: z.infer<typeof StockSkuSchema>[] }[]) {
-  const skuIds: number[] = [];
-  const stocks: number[] = [];
-  const stamps: string[] = [];
-  for (const item of items)
+function stockOf(items: { id: number; is_active: boolean; updated_at: string; skus: z.infer<typeof StockSkuSchema>[] }[]): UpstreamStock {
+  const out: UpstreamStock = { skuIds: [], stocks: [], skuProducts: [], stamps: [], productIds: [], productStamps: [] };
+  for (const item of items) {
+    out.productIds.push(item.id);
+    out.productStamps.push(item.updated_at);
     for (const s of item.skus) {
-      skuIds.push(s.id);
-      stocks.push(item.is_active && s.is_active ? s.stock_quantity : 0);
-      stamps.push(item.updated_at);
+      out.skuIds.push(s.id);
+      out.stocks.push(item.is_active && s.is_active ? s.stock_quantity : 0);
+      out.skuProducts.push(item.id);
+      out.stamps.push(item.updated_at);
     }
-  return { skuIds, stocks, stamps };
+  }
+  return out;
+}
+
+/**
+ * The same for a whole catalogue as the import read it: its products (inactive ones
+ * included) and, as tombstones, the ones it no longer lists. A negative stock is
+ * unlimited there (D13), as the import stores it.
+ */
+export function stockOfImport(products: UpstreamProduct[], goneProductIds: number[]): UpstreamStock {
+  const listed = products.map((p) => ({
+    id: p.id,
+    is_active: p.is_active,
+    skus: p.skus.map((s) => ({ id: s.id, is_active: s.is_active, stock_quantity: Math.max(-1, s.stock_quantity) })),
+  }));
+  return stockOfPage({ items: [...listed, ...goneProductIds.map((id) => ({ id, is_active: false, skus: [] }))] });
 }
