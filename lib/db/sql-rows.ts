@@ -1,3 +1,4 @@
+import pg from "pg";
 import { dbPool } from "./client";
 import type { Tx } from "./tx";
 
@@ -20,8 +21,27 @@ import type { Tx } from "./tx";
  */
 export type SqlRows = (sql: string, params: unknown[], name?: string) => Promise<Record<string, unknown>[]>;
 
-export const onPool: SqlRows = async (sql, params, name) =>
-  (await dbPool().query(name ? { name, text: sql, values: params } : { text: sql, values: params })).rows;
+export const onPool: SqlRows = async (sql, params, name) => {
+  // Not pool.query(): it closes the connection after ANY error, so every
+  // refused order (a RAISE in place_order: out of stock, out of points) cost
+  // a new connection, its fork and its password exchange. An error the
+  // server answered leaves the connection usable; only a broken one goes.
+  const client = await dbPool().connect();
+  let broken: Error | undefined;
+  try {
+    return (await client.query(name ? { name, text: sql, values: params } : { text: sql, values: params })).rows;
+  } catch (err) {
+    if (!answeredByServer(err)) broken = err as Error;
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+};
+
+/** An error PostgreSQL sent that leaves the session usable: not a lost connection (08), not a shutdown (57). */
+function answeredByServer(err: unknown): boolean {
+  return err instanceof pg.DatabaseError && !/^(08|57)/.test(err.code ?? "");
+}
 
 export const inTx =
   (tx: Tx): SqlRows =>
