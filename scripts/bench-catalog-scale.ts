@@ -68,6 +68,7 @@ try {
   await writeScaleCatalog(catalogFile, { run, products, keys });
   const fileBytes = fs.statSync(catalogFile).size;
   const imported = await runCli(env, ["catalog:import", catalogFile]);
+  const importedAt = Date.now();
   fs.rmSync(catalogFile);
   if (imported.json.card_keys_added !== keys || imported.json.products_created !== products)
     throw new Error(`expected ${products} products and ${keys} keys added, got ${JSON.stringify(imported.json)}`);
@@ -88,7 +89,13 @@ try {
   for (let i = 0; i < products * 2; i++)
     perSku.set(skuCode(run, i >> 1, i & 1), Math.floor(((i + 1) * keys) / (products * 2)) - Math.floor((i * keys) / (products * 2)));
   const skus: ScaleSku[] = [];
-  const first = await get(`${pathOf("listProducts")}?page=1&page_size=100`);
+  // The catalogue is eventually consistent: wait (bounded) until the import shows.
+  let first = await get(`${pathOf("listProducts")}?page=1&page_size=100`);
+  while (first.total < products && Date.now() - importedAt < 120_000) {
+    await new Promise((r) => setTimeout(r, 250));
+    first = await get(`${pathOf("listProducts")}?page=1&page_size=100`);
+  }
+  const visibleAfterMs = Date.now() - importedAt;
   const pages = Math.ceil(first.total / 100);
   for (let page = 1; page <= pages; page++) {
     for (const p of (page === 1 ? first : await get(`${pathOf("listProducts")}?page=${page}&page_size=100`)).items) {
@@ -170,6 +177,8 @@ try {
           seconds: round(imported.seconds),
           keys_per_second: Math.round(keys / imported.seconds),
           cli_peak_rss_mb: imported.peakRssMb,
+          // From the import's end to its products listed by the API.
+          visible_after_ms: visibleAfterMs,
         },
         products_page: {
           bytes: pageRead.bytes,
