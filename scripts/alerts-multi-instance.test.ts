@@ -131,8 +131,12 @@ describe("issue 25: alerts across two app instances and a worker", () => {
     expect(hookCount("admin_new_device").events).toBe(SIGN_INS_PER_INSTANCE * 2);
     expect(botCount("Stock low").events).toBe(1);
     expect(botCount("Administrator locked out").events).toBe(1);
+    // Of the kinds this test fires: others may come on their own (the daily summary after its hour, a slow queue on a loaded machine).
+    const fired = hooks.received
+      .map((r) => JSON.parse(r.body) as { kind: string; more: number })
+      .filter((b) => ["stock_low", "admin_locked", "admin_new_device"].includes(b.kind));
     expect(hookCount("stock_low").events + hookCount("admin_locked").events + hookCount("admin_new_device").events).toBe(
-      hooks.received.length + hooks.received.reduce((n, r) => n + (JSON.parse(r.body) as { more: number }).more, 0),
+      fired.length + fired.reduce((n, b) => n + b.more, 0),
     );
 
     // Issue 25.4 across processes: three pollers (two instances, one worker), one held getUpdates, no 409.

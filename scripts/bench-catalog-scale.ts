@@ -23,9 +23,9 @@ import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
 import { pathOf } from "../lib/protocol/endpoints";
 import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
-import { writeScaleCatalog, skuCode } from "./lib/catalog-scale-file";
+import { walkScaleCatalog, writeScaleCatalog } from "./lib/catalog-scale-file";
 import { arg } from "./lib/load";
-import { orderAgents, placeOrders, type ScaleSku } from "./lib/scale-orders";
+import { orderAgents, placeOrders } from "./lib/scale-orders";
 import { freePort, procMemoryMb, runCli, startServer, type ScaleServer } from "./lib/scale-server";
 import { makeAgent, signedHttpRequest } from "./lib/signed-fetch";
 import { interleaved, median, startBareServer } from "./lib/bare-baseline";
@@ -85,23 +85,7 @@ try {
     if (res.status !== 200) throw new Error(`GET ${p}: HTTP ${res.status}`);
     return JSON.parse(res.body.toString("utf8"));
   };
-  const perSku = new Map<string, number>();
-  for (let i = 0; i < products * 2; i++)
-    perSku.set(skuCode(run, i >> 1, i & 1), Math.floor(((i + 1) * keys) / (products * 2)) - Math.floor((i * keys) / (products * 2)));
-  const skus: ScaleSku[] = [];
-  // The catalogue is eventually consistent: wait (bounded) until the import shows.
-  let first = await get(`${pathOf("listProducts")}?page=1&page_size=100`);
-  while (first.total < products && Date.now() - importedAt < 120_000) {
-    await new Promise((r) => setTimeout(r, 250));
-    first = await get(`${pathOf("listProducts")}?page=1&page_size=100`);
-  }
-  const visibleAfterMs = Date.now() - importedAt;
-  const pages = Math.ceil(first.total / 100);
-  for (let page = 1; page <= pages; page++) {
-    for (const p of (page === 1 ? first : await get(`${pathOf("listProducts")}?page=${page}&page_size=100`)).items) {
-      for (const s of p.skus) if (perSku.has(s.sku_code)) skus.push({ skuId: s.id, productId: p.id, stock: perSku.get(s.sku_code)! });
-    }
-  }
+  const { skus, pages, visibleAfterMs } = await walkScaleCatalog(get, { run, products, keys, importedAt });
   if (skus.length !== products * 2) throw new Error(`found ${skus.length} of ${products * 2} SKUs in the catalogue`);
 
   const detailClients = Math.max(1, Math.round(c / 4));

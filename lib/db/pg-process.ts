@@ -110,8 +110,6 @@ export interface PgServer {
   stop(): Promise<void>;
 }
 
-const READY = "ready to accept connections";
-
 /**
  * Starts postgres on `dir` and resolves once it accepts connections.
  * With `logFile` the server is detached: its own process group, its output
@@ -126,7 +124,7 @@ export async function startPostgres(
   opts: { logFile?: string } = {},
 ): Promise<PgServer> {
   const args = ["-D", dir, "-p", String(port), ...flags];
-  const child = opts.logFile ? await runDetached(bins.postgres, args, opts.logFile) : await runAttached(bins.postgres, args);
+  const child = opts.logFile ? await runDetached(bins.postgres, args, dir, opts.logFile) : await runAttached(bins.postgres, args);
   let stopped: Promise<void> | undefined;
   return {
     pid: child.pid!,
@@ -141,13 +139,22 @@ export async function startPostgres(
 }
 
 async function runAttached(bin: string, args: string[]): Promise<ChildProcess> {
-  const { child, done } = run(bin, args, (text) => text.includes(READY));
+  const { child, done } = run(bin, args, (text) => text.includes("ready to accept connections"));
   await done;
   return child;
 }
 
-async function runDetached(bin: string, args: string[], logFile: string): Promise<ChildProcess> {
-  const fd = fs.openSync(logFile, "w", 0o600);
+/**
+ * The detached start. Its output goes to `logFile`, appended: two processes
+ * racing to start one data directory share the file, and the loser (refused
+ * by PostgreSQL's lock file) must not truncate the winner's log. So the
+ * readiness comes from postmaster.pid, as pg_ctl reads it: our process's pid
+ * on its first line and "ready" as its status (line 8).
+ */
+async function runDetached(bin: string, args: string[], dir: string, logFile: string): Promise<ChildProcess> {
+  rotateLog(logFile);
+  const fd = fs.openSync(logFile, "a", 0o600);
+  const from = fs.fstatSync(fd).size;
   let child: ChildProcess;
   try {
     child = spawn(bin, args, {
@@ -161,26 +168,36 @@ async function runDetached(bin: string, args: string[], logFile: string): Promis
   }
   const exited = new Promise<never>((_, reject) => {
     child.once("error", reject); // spawn failures: EACCES, ENOENT
-    child.once("exit", (code, signal) => reject(exitError(bin, code ?? signal, readTail(logFile))));
+    child.once("exit", (code, signal) => reject(exitError(bin, code ?? signal, readFrom(logFile, from))));
   });
   exited.catch(() => undefined); // after the start, an exit is the stop's business
-  // The log is the only place the server says it is ready; read it until it does.
-  for (;;) {
-    const ready = new Promise<void>((resolve) => setTimeout(resolve, 20));
-    await Promise.race([ready, exited]);
-    if (readTail(logFile).includes(READY)) break;
-  }
+  while (!isReady(dir, child.pid)) await Promise.race([new Promise((resolve) => setTimeout(resolve, 20)), exited]);
   child.unref();
   return child;
 }
 
-function readTail(file: string): string {
+function isReady(dir: string, pid: number | undefined): boolean {
   try {
-    const text = fs.readFileSync(file, "utf8");
-    return text.slice(-4000);
+    const lines = fs.readFileSync(path.join(dir, "postmaster.pid"), "utf8").split("\n");
+    return Number(lines[0]) === pid && lines[7]?.trim() === "ready";
+  } catch {
+    return false; // not written yet
+  }
+}
+
+/** The log's last 4,000 characters written since `from`. */
+function readFrom(file: string, from: number): string {
+  try {
+    return fs.readFileSync(file).subarray(from).toString("utf8").slice(-4000);
   } catch {
     return "";
   }
+}
+
+/** Past 10 MB the log is moved aside (replacing the previous one), so appending never grows it without bound. */
+function rotateLog(file: string): void {
+  const size = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > 10 * 1024 * 1024) fs.renameSync(file, `${file}.1`);
 }
 
 export function randomSuffix(): string {

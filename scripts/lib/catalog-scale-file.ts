@@ -3,6 +3,8 @@
 // SKUs, written as a stream (the bench never holds the file either).
 import crypto from "node:crypto";
 import fs from "node:fs";
+import { pathOf } from "../../lib/protocol/endpoints";
+import type { ScaleSku } from "./scale-orders";
 import { once } from "node:events";
 
 const lang = (s: string) => ({ "zh-CN": s, en: s });
@@ -48,4 +50,34 @@ export async function writeScaleCatalog(
   await write("]}");
   out.end();
   await once(out, "finish");
+}
+
+/**
+ * The SKUs of the run's import as the API lists them, each with the stock the
+ * file gave it; `pages` of 100 products. The catalogue is eventually
+ * consistent: the walk first waits (bounded) until the import shows, and
+ * reports that wait (ms since `importedAt`).
+ */
+export async function walkScaleCatalog(
+  get: (path: string) => Promise<{ total: number; items: { id: number; skus: { id: number; sku_code: string }[] }[] }>,
+  { run, products, keys, importedAt }: { run: string; products: number; keys: number; importedAt: number },
+): Promise<{ skus: ScaleSku[]; pages: number; visibleAfterMs: number }> {
+  const perSku = new Map<string, number>();
+  for (let i = 0; i < products * 2; i++)
+    perSku.set(skuCode(run, i >> 1, i & 1), Math.floor(((i + 1) * keys) / (products * 2)) - Math.floor((i * keys) / (products * 2)));
+  const pageUrl = (page: number) => `${pathOf("listProducts")}?page=${page}&page_size=100`;
+  let first = await get(pageUrl(1));
+  while (first.total < products && Date.now() - importedAt < 120_000) {
+    await new Promise((r) => setTimeout(r, 250));
+    first = await get(pageUrl(1));
+  }
+  const visibleAfterMs = Date.now() - importedAt;
+  const pages = Math.ceil(first.total / 100);
+  const skus: ScaleSku[] = [];
+  for (let page = 1; page <= pages; page++) {
+    for (const p of (page === 1 ? first : await get(pageUrl(page))).items) {
+      for (const s of p.skus) if (perSku.has(s.sku_code)) skus.push({ skuId: s.id, productId: p.id, stock: perSku.get(s.sku_code)! });
+    }
+  }
+  return { skus, pages, visibleAfterMs };
 }
