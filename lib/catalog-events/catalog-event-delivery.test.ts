@@ -187,7 +187,9 @@ describe("issue 22.9: disabled keys and buyers stop receiving catalogue events",
     await settleStamps();
     const hook = await hookedBuyer(receiver, "disabled-key");
     receiver.respond = (r) => ({ status: r.url.startsWith(hook.path) ? 503 : 200 });
-    process.env.CALLBACK_RETRY_SCHEDULE = "1,1,1";
+    // The retry comes 5 s after the first attempt, well after the key is disabled below even on a
+    // loaded machine: an attempt already on the wire when the key is disabled cannot be unsent.
+    process.env.CALLBACK_RETRY_SCHEDULE = "5,5,5";
     try {
       await changePrice(product.id, 2222n);
       await waitFor(async () => (await hook.rows())[0]?.attemptCount === 1);
