@@ -6,7 +6,7 @@ import pg from "pg";
 import { log } from "../log";
 import { StartupError } from "../config/startup-error";
 import { clusterDir, pgBinaries, type PgBinaries } from "./pg-binaries";
-import { initdb, startPostgres } from "./pg-process";
+import { initdb, isAlive, startPostgres } from "./pg-process";
 
 export const EMBEDDED_DB_NAME = "cardkey";
 
@@ -140,15 +140,6 @@ async function runningServer(pgDir: string, password: string): Promise<string | 
     }
   }
   return undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err: any) {
-    return err?.code === "EPERM";
-  }
 }
 
 const FLAGS = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"];

@@ -46,12 +46,23 @@ function bestLocale(): string {
   return locale;
 }
 
+/** How every PostgreSQL program runs: as user `postgres` when we are root, with English messages. */
+function asPostgres() {
+  return { ...postgresUser(), env: { ...process.env, LC_MESSAGES: bestLocale() } };
+}
+
+/** Whether a process exists (EPERM: it does, as another user's). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException)?.code === "EPERM";
+  }
+}
+
 function run(bin: string, args: string[], onReady?: (line: string) => boolean): { child: ChildProcess; done: Promise<void> } {
-  const child = spawn(bin, args, {
-    ...postgresUser(),
-    env: { ...process.env, LC_MESSAGES: bestLocale() },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(bin, args, { ...asPostgres(), stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   const done = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -157,12 +168,7 @@ async function runDetached(bin: string, args: string[], dir: string, logFile: st
   const from = fs.fstatSync(fd).size;
   let child: ChildProcess;
   try {
-    child = spawn(bin, args, {
-      ...postgresUser(),
-      env: { ...process.env, LC_MESSAGES: bestLocale() },
-      detached: true,
-      stdio: ["ignore", fd, fd],
-    });
+    child = spawn(bin, args, { ...asPostgres(), detached: true, stdio: ["ignore", fd, fd] });
   } finally {
     fs.closeSync(fd);
   }

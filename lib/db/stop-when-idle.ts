@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import pg from "pg";
+import { isAlive } from "./pg-process";
 
 // Decision 0050: an embedded PostgreSQL that a CLI run started outlives the
 // run, so that the next command of a script joins it instead of starting it
@@ -68,13 +69,4 @@ export async function runStopper(): Promise<void> {
   }
   // Stay until it is down, so that a caller waiting on this process sees the end.
   for (let i = 0; i < 600 && isAlive(job.pid); i++) await new Promise((r) => setTimeout(r, 100));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException)?.code === "EPERM";
-  }
 }

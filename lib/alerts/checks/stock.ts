@@ -36,8 +36,8 @@ export async function checkStock(): Promise<number> {
            COALESCE(k."alertStockThreshold", ${fallback}::int) AS threshold
     FROM "Sku" k
     JOIN "Product" p ON p."id" = k."productId"
-    LEFT JOIN "SkuStamp" st ON st."skuId" = k."id"
-    WHERE k."deletedAt" IS NULL AND k."isActive" AND p."deletedAt" IS NULL AND p."isActive" AND st."skuId" IS NOT NULL`;
+    JOIN "SkuStamp" st ON st."skuId" = k."id" -- not yet counted: not looked at (above)
+    WHERE k."deletedAt" IS NULL AND k."isActive" AND p."deletedAt" IS NULL AND p."isActive"`;
   // First sight of a SKU: its state is recorded, in one statement, without an alert.
   await db().$executeRaw`
     INSERT INTO "AlertCondition" ("key", "active", "seq")
