@@ -5,10 +5,11 @@ import { startLoopbackServer } from "./loopback-server";
 /**
  * What the stub answers to one request. `body` is sent as is; `stream` sends
  * that many bytes in chunks (no Content-Length) and stops early when the
- * client goes away, recording how much it managed to write.
+ * client goes away, recording how much it managed to write. `heldUntil`
+ * delays a body answer until the promise settles (an upstream still working).
  */
 export type StubAnswer =
-  | { status?: number; headers?: Record<string, string>; body?: string | object }
+  | { status?: number; headers?: Record<string, string>; body?: string | object; heldUntil?: Promise<unknown> }
   | { status?: number; stream: { totalBytes: number; chunkBytes?: number } };
 
 export interface StubUpstream {
@@ -54,7 +55,9 @@ export async function startStubUpstream(): Promise<StubUpstream> {
       return pump();
     }
     const body = typeof a.body === "string" ? a.body : JSON.stringify(a.body ?? {});
-    res.writeHead(a.status ?? 200, { "Content-Type": "application/json", ...a.headers }).end(body);
+    const send = () => void res.writeHead(a.status ?? 200, { "Content-Type": "application/json", ...a.headers }).end(body);
+    if (a.heldUntil) void a.heldUntil.finally(send);
+    else send();
   };
   const server = await startLoopbackServer((req, body, res) => {
     const index = stub.requests.length;

@@ -3,6 +3,7 @@ import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { startAppServer, type AppServer } from "../testing/app-server";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
+import { waitFor } from "../testing/callback-receiver";
 import { runCli } from "../testing/run-cli";
 import { startStubUpstream, type StubAnswer, type StubUpstream } from "../testing/stub-upstream";
 import { signedRawRequest } from "../testing/test-client";
@@ -176,16 +177,17 @@ describe("issue 26.1: the stock refresh", () => {
     upstream.stock = 11;
     upstream.raw = null;
     const from = stub.requests.length;
-    const slow = stub.answer;
-    stub.answer = (req) => {
-      const a = slow(req);
-      const until = Date.now() + 300; // a slow upstream: the second caller finds the lease taken
-      while (Date.now() < until);
-      return a;
-    };
-    const both = await Promise.all([refreshSourceStock({ connectionId }), refreshSourceStock({ connectionId })]);
-    stub.answer = slow;
-    expect(both.map((r) => r[0].outcome).sort()).toEqual(["done", "skipped_busy"]);
+    const plain = stub.answer;
+    let release = () => {};
+    const working = new Promise<void>((r) => (release = r));
+    stub.answer = (req) => ({ ...plain(req), heldUntil: working }); // a slow upstream: the first caller holds the lease meanwhile
+    const first = refreshSourceStock({ connectionId });
+    await waitFor(() => stub.requests.length - from === 1, 10_000);
+    const second = await refreshSourceStock({ connectionId });
+    release();
+    stub.answer = plain;
+    expect(second[0].outcome).toBe("skipped_busy");
+    expect((await first)[0].outcome).toBe("done");
     expect(stub.requests.length - from).toBe(1);
     expect(await lastStock()).toBe(11);
 
