@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startFakeBotApi, type FakeBotApi } from "../lib/testing/fake-bot-api";
+import { mailText, startSmtpSink, type SmtpSink } from "../lib/testing/smtp-sink";
 import { ADMIN_EMAIL, cli, signIn } from "./helpers";
 
 // Issue 25 in a browser, as an operator sets alerts up: the console's
@@ -9,10 +10,13 @@ import { ADMIN_EMAIL, cli, signIn } from "./helpers";
 // any page.
 
 let bot: FakeBotApi;
+let smtp: SmtpSink;
+/** A password as mail providers hand them out: every character a URL would take apart. */
+const SMTP_PASSWORD = "p@ss/w:rd#1?%";
 test.beforeAll(async () => {
-  bot = await startFakeBotApi();
+  [bot, smtp] = await Promise.all([startFakeBotApi(), startSmtpSink("alerts@shop.example", SMTP_PASSWORD)]);
 });
-test.afterAll(async () => bot?.close());
+test.afterAll(async () => Promise.all([bot?.close(), smtp?.close()]));
 
 const WRONG_TOKEN = "999999:WRONG-token-abcdefghijklmnopqrs";
 
@@ -70,4 +74,39 @@ test("issue 25.1/25.3: the console adds a Telegram channel with two chats and te
   await expect(page.getByTestId(`alert-channel-${broken}`)).toHaveCount(0);
   await page.goto("/admin");
   await expect(page.getByTestId("failing-channels")).toHaveCount(0);
+});
+
+test("issue 25.1: the console's e-mail channel takes host, port, TLS, user and password (a password with @ / : # ? % works) and its test mail arrives", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+  await page.goto("/admin/alerts");
+  const form = page.getByTestId("add-channel-form");
+  await form.locator("#f-kind").selectOption("email");
+  await form.locator("#f-name").fill("e2e ops mail");
+  await form.locator("#f-smtpHost").fill("127.0.0.1");
+  await form.locator("#f-smtpPort").fill(String(smtp.port));
+  await form.locator("#f-smtpSecurity").selectOption("none"); // the sink on loopback speaks no TLS
+  await form.locator("#f-smtpUser").fill("alerts@shop.example");
+  await form.locator("#f-smtpPassword").fill(SMTP_PASSWORD);
+  await form.locator("#f-from").fill("shop@example.test");
+  await form.locator("#f-to").fill("ops@example.test, boss@example.test");
+  await form.getByRole("button", { name: "Add a channel" }).click();
+  await expect(form.locator(".msg[role=status]")).toContainText("Channel added.");
+  const { channels } = cli("alerts:channel:list") as { channels: { id: number; name: string }[] };
+  const id = channels.find((c) => c.name === "e2e ops mail")!.id;
+  await expect(await pressTest(page, id)).toHaveText("The test message was sent.");
+  // (Only the test mail: a stale-queue alert may reach the channel too on a long run without a worker.)
+  const tests = smtp.mails.filter((m) => mailText(m.raw).includes("e2e ops mail"));
+  expect(tests.map((m) => m.to)).toEqual([["ops@example.test", "boss@example.test"]]);
+  expect(await page.content()).not.toContain(SMTP_PASSWORD);
+
+  // A host that is not one is refused with our words, and nothing is added.
+  await form.locator("#f-kind").selectOption("email");
+  await form.locator("#f-smtpHost").fill("mail.example.com/evil");
+  await form.locator("#f-from").fill("shop@example.test");
+  await form.locator("#f-to").fill("ops@example.test");
+  await form.getByRole("button", { name: "Add a channel" }).click();
+  await expect(form.locator(".msg[role=alert]")).toContainText("SMTP host");
 });
