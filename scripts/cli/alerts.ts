@@ -15,7 +15,7 @@ const KINDS = ["telegram", "email", "webhook", "wecom", "dingtalk", "feishu"] as
 export const commands = {
   "alerts:channel:add": command({
     usage:
-      "alerts:channel:add --kind telegram|email|webhook|wecom|dingtalk|feishu [--name N] (telegram: --bot-token-file F --chat-id C [--api-base URL]; email: (--smtp-url URL | --smtp-url-file F) --from A --to A[,B]; others: (--url U | --url-file F))",
+      "alerts:channel:add --kind telegram|email|webhook|wecom|dingtalk|feishu [--name N] (telegram: --bot-token-file F --chat-id C[,D] [--api-base URL]; email: (--smtp-url URL | --smtp-url-file F) --from A --to A[,B]; others: (--url U | --url-file F))",
     options: {
       kind: { type: "string" },
       name: { type: "string" },
