@@ -51,6 +51,9 @@ test("creates a product with a form field and a SKU", async () => {
   await form.locator("#f-fulfillment_type").selectOption("auto");
   await form.locator("#f-delivery_format").selectOption("account_password");
   await form.locator("#f-price").fill("3.00");
+  // Issue 26.3: the after-sales window per product (default 24 h; 0 = none).
+  await expect(form.locator("#f-after_sales_hours")).toHaveValue("24");
+  await form.locator("#f-after_sales_hours").fill("72");
   await form.getByRole("button", { name: "Add a field" }).click();
   await form.locator('[data-field="key"]').fill("note");
   await form.locator("button[type=submit]").last().click();
@@ -63,6 +66,7 @@ test("creates a product with a form field and a SKU", async () => {
   await expect(sku.locator(".msg[role=status]")).toHaveText("SKU saved.");
   await page.reload();
   await expect(page.getByTestId("skus-table")).toContainText(skuCode);
+  await expect(page.getByTestId("product-form").locator("#f-after_sales_hours")).toHaveValue("72");
 });
 
 test("imports card keys: preview counts new, duplicate and malformed lines before confirming", async () => {

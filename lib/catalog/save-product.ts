@@ -8,6 +8,7 @@ import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { Amount, DELIVERY_FORMATS, Delimiter, FULFILLMENT_TYPES, MAX_CONTENT_LENGTH, Slug, Text } from "./catalog-file-schema";
 import { parseInput } from "./parse-input";
 import { Int4IdSchema } from "../protocol/ids";
+import { AfterSalesHoursSchema } from "../after-sales/set-after-sales-hours";
 
 // Creates or edits one product from the console, with the catalogue import's
 // field rules (catalog-file-schema.ts) and the shared manual form schema
@@ -38,6 +39,8 @@ export const SaveProductSchema = z.object({
   isActive: z.boolean(),
   logo: ImagePath,
   images: z.array(ImagePath.refine((s) => s !== "", "must not be empty")).max(50),
+  /** Issue 26.3: hours after delivery a line may be claimed (0 = none); left out, unchanged (a new product: 24). */
+  afterSalesHours: AfterSalesHoursSchema.optional(),
 });
 export type SaveProductInput = z.input<typeof SaveProductSchema>;
 
@@ -59,6 +62,7 @@ export async function saveProduct(raw: SaveProductInput, { actor }: { actor: Act
     isActive: input.isActive,
     logo: input.logo,
     images: input.images,
+    ...(input.afterSalesHours === undefined ? {} : { afterSalesHours: input.afterSalesHours }),
   };
   try {
     return await db().$transaction(async (tx) => {
@@ -75,6 +79,7 @@ export async function saveProduct(raw: SaveProductInput, { actor }: { actor: Act
           categoryId: row.categoryId,
           fulfillmentType: row.fulfillmentType,
           isActive: row.isActive,
+          afterSalesHours: row.afterSalesHours,
           formFields: input.manualFormSchema.fields.length,
         },
       });

@@ -8,7 +8,7 @@ import { formatAmount, NonNegativeAmountInputSchema } from "../protocol/amount";
 import { Int4IdSchema } from "../protocol/ids";
 import { loadSkuSources, type SkuSources } from "./load-sku-sources";
 
-const Position = z.coerce.number().int("must be a whole number").min(1, "positions start at 1").max(1000);
+const Position = z.coerce.number("must be a whole number").int("must be a whole number").min(1, "positions start at 1").max(1000);
 
 /** One change to a SKU's list of sources (issue 26.1): the CLI's sku:sources and the console's sources panel. */
 export const SkuSourcesChangeSchema = z.discriminatedUnion("op", [
@@ -18,7 +18,10 @@ export const SkuSourcesChangeSchema = z.discriminatedUnion("op", [
     upstreamSkuId: Int4IdSchema,
     /** Empty: the SKU's ceiling, else the unit price paid (issue 22.1). */
     maxCostCents: z
-      .union([z.literal("").transform(() => null), NonNegativeAmountInputSchema])
+      .union(
+        [z.literal("").transform(() => null), NonNegativeAmountInputSchema],
+        'must be an amount with at most two decimals, like "1.50"',
+      )
       .nullable()
       .default(null),
   }),

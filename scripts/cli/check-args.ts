@@ -33,6 +33,8 @@ export function checkArgs(commands: Commands, argv: string[]) {
       // Only settings:set takes key=value pairs into a strict object: its keys are the settings.
       if (i.code === "unrecognized_keys") return `unknown setting ${i.keys.join(", ")} (known: ${knownKeys(cmd.schema).join(", ")})`;
       const key = String(i.path[0] ?? "");
+      const nested = cmd.flagOf?.(i.path, raw);
+      if (nested) return `${nested}: ${i.message}`;
       const label = cmd.positionals ? key : `--${key}`;
       return raw?.[key] === undefined ? `${label} is required` : `${label}: ${i.message}`;
     });

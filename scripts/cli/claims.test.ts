@@ -45,4 +45,19 @@ describe("after-sales CLI arguments (issue 26.3)", () => {
     );
     expect(usageError(["order:refund", "--order-no", "SK1", "--lines", "a", "--reason", "x"])).toMatch(/--lines: must be line numbers/);
   });
+
+  it("issue 26.3: product:after-sales takes a product id and whole hours from 0 (no after-sales) to 8760", () => {
+    expect(parseCommand(["product:after-sales", "--product", "7", "--hours", "0"]).input).toEqual({ product: 7, hours: 0 });
+    expect(parseCommand(["product:after-sales", "--product", "7", "--hours", " 72 "]).input).toEqual({ product: 7, hours: 72 });
+    for (const [hours, message] of [
+      ["-1", /--hours: must be a whole number of hours/],
+      ["1.5", /--hours: must be a whole number of hours/],
+      ["x", /--hours: must be a whole number of hours/],
+      ["8761", /--hours: must be at most 8760/],
+    ] as const) {
+      expect(usageError(["product:after-sales", "--product", "7", "--hours", hours])).toMatch(message);
+    }
+    expect(usageError(["product:after-sales", "--product", "7"])).toMatch(/--hours is required/);
+    expect(usageError(["product:after-sales", "--product", "0", "--hours", "1"])).toMatch(/--product: must be a positive whole number/);
+  });
 });

@@ -2,6 +2,8 @@
 import { z } from "zod";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { formatAmount, isAmount, parseAmount } from "../../lib/protocol/amount";
+import { Int4IdTextSchema } from "../../lib/protocol/ids";
+import { AfterSalesHoursTextSchema } from "../../lib/after-sales/set-after-sales-hours";
 import { command } from "./command";
 
 const ClaimStateSchema = z.enum(["open", "replaced", "refunded", "rejected"]);
@@ -96,6 +98,18 @@ export const commands = {
       const { refundOrderPart } = await import("../../lib/after-sales/refund-order-part");
       const r = await refundOrderPart({ orderNo: a["order-no"], lines: a.lines, amount: a.amount, reason: a.reason, actor });
       return { order_id: r.orderId, order_no: r.orderNo, refunded: r.refunded, refunded_total: r.refundedTotal };
+    },
+  }),
+  // Issue 26.3: the after-sales window of one product (the console's product form sets it too).
+  "product:after-sales": command({
+    usage: "product:after-sales --product ID --hours N   (hours after delivery a line may be claimed; 0 = no after-sales)",
+    options: { product: { type: "string" }, hours: { type: "string" } },
+    input: (v) => v,
+    schema: z.object({ product: Int4IdTextSchema, hours: AfterSalesHoursTextSchema }),
+    run: async (a) => {
+      const { setAfterSalesHours } = await import("../../lib/after-sales/set-after-sales-hours");
+      const r = await setAfterSalesHours({ productId: a.product, hours: a.hours, actor });
+      return { product_id: r.productId, slug: r.slug, after_sales_hours: r.afterSalesHours };
     },
   }),
 };

@@ -27,7 +27,12 @@ const GROUPS: Group[] = [
   group(() => import("./catalog"), { "settings:set": true, "catalog-event:list": true, "catalog:import": true }),
   group(() => import("./levels"), { "level:create": true, "level:rename": true, "level:list": true, "user:level": true }),
   group(() => import("./orders"), { "order:deliver": true, "order:fail": true }),
-  group(() => import("./claims"), { "claim:list": true, "claim:resolve": true, "order:refund": true }),
+  group(() => import("./claims"), {
+    "claim:list": true,
+    "claim:resolve": true,
+    "order:refund": true,
+    "product:after-sales": true,
+  }),
   group(() => import("./upstream"), {
     "upstream:add": true,
     "upstream:catalog-webhook": true,

@@ -15,6 +15,8 @@ export interface Command<S extends z.ZodType> {
   /** Checked before the database is touched: bad input writes nothing. */
   input: (values: Record<string, unknown>, positionals: string[]) => unknown;
   schema: S;
+  /** The option a problem at this schema path is about, when it is not the path's first key (a nested input). */
+  flagOf?: (path: PropertyKey[], input: Record<string, unknown>) => string | undefined;
   /** false: runs without a database (checks a file). */
   database?: boolean;
   /** false: the command manages migrations itself (restore). */

@@ -3,9 +3,20 @@ import { z } from "zod";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { SkuSourcesChangeSchema } from "../../lib/upstream/edit-sku-sources";
 import { Int4IdTextSchema } from "../../lib/protocol/ids";
-import { command } from "./command";
+import { command, UsageError } from "./command";
 
 const CHANGES = ["add-upstream", "add-local", "remove", "move", "enable", "disable", "policy"] as const;
+const FLAG_OF: Record<string, string> = {
+  connectionId: "--connection",
+  upstreamSkuId: "--upstream-sku-id",
+  maxCostCents: "--max-cost",
+  to: "--to",
+  policy: "--policy",
+};
+
+function requireOption(v: Record<string, unknown>, option: string, op: string): void {
+  if (v[option] === undefined) throw new UsageError(`--${option} is required with --${op}`);
+}
 
 export const commands = {
   "sku:sources": command({
@@ -27,8 +38,19 @@ export const commands = {
     },
     input: (v) => {
       const given = CHANGES.filter((c) => v[c] !== undefined && v[c] !== false);
-      if (given.length > 1) return { skuCode: v["sku-code"], change: { op: "more than one change" } };
+      // Issue 26.1: one change per run, and no option that would be silently ignored.
+      if (given.length > 1) throw new UsageError(`give at most one change, not ${given.map((c) => `--${c}`).join(" and ")}`);
       const op = given[0];
+      for (const [option, owner] of [
+        ["connection", "add-upstream"],
+        ["upstream-sku-id", "add-upstream"],
+        ["max-cost", "add-upstream"],
+        ["to", "move"],
+      ] as const) {
+        if (v[option] !== undefined && op !== owner) throw new UsageError(`--${option} goes with --${owner}`);
+      }
+      if (op === "add-upstream") for (const o of ["connection", "upstream-sku-id"]) requireOption(v, o, op);
+      if (op === "move") requireOption(v, "to", op);
       const change =
         op === undefined
           ? null
@@ -41,17 +63,22 @@ export const commands = {
                 : op === "policy"
                   ? { op, policy: v.policy }
                   : { op, position: v[op] };
-      return { skuCode: v["sku-code"], change };
+      return { "sku-code": v["sku-code"], change };
+    },
+    // A problem inside the change names the option it came from.
+    flagOf: (path, raw) => {
+      if (path[0] !== "change" || typeof path[1] !== "string") return undefined;
+      return path[1] === "position" ? `--${(raw.change as { op: string }).op}` : FLAG_OF[path[1]];
     },
     schema: z.object({
-      skuCode: z.string("--sku-code is required").trim().min(1, "--sku-code is required"),
+      "sku-code": z.string().trim().min(1, "must not be empty"),
       change: SkuSourcesChangeSchema.nullable(),
     }),
     run: async (a) => {
       const { editSkuSources, skuSourcesJson } = await import("../../lib/upstream/edit-sku-sources");
       const { findSkuSources } = await import("../../lib/upstream/load-sku-sources");
       return skuSourcesJson(
-        a.change ? await editSkuSources({ skuCode: a.skuCode, change: a.change, actor }) : await findSkuSources(a.skuCode),
+        a.change ? await editSkuSources({ skuCode: a["sku-code"], change: a.change, actor }) : await findSkuSources(a["sku-code"]),
       );
     },
   }),

@@ -16,9 +16,13 @@ interface OrderState {
   no: string;
   body: string;
   created?: Obj;
+  final?: Obj;
 }
 
 const state = new WeakMap<Context, OrderState>();
+/** The order this run created and read to its end (the after-sales checks claim a line of it). */
+export const createdOrder = (ctx: Context): Obj | undefined => state.get(ctx)?.final;
+
 const orderOf = (ctx: Context) => {
   const s = state.get(ctx);
   expectThat(s?.created, "no order was created (see the create check)");
@@ -92,6 +96,7 @@ export const orderChecks: Check[] = [
       const client = createSupplierClient({ ...ctx.opts, profile: ctx.opts.profile });
       const final = (await client.waitForOrder(created.order_id, { timeoutMs: 60_000, initialDelayMs: 250, maxDelayMs: 2000 })) as Obj;
       expectThat(final.order_id === created.order_id && final.amount === created.amount, "the read differs from the created order");
+      state.get(ctx)!.final = final;
       if (final.status === "delivered")
         expectThat(final.fulfillment?.delivery_data?.length > 0, "delivered without fulfillment.delivery_data");
       if (ctx.opts.profile === "P")

@@ -38,6 +38,8 @@ describe("issue 11.3: conformance against our own server", () => {
         "D18: the same downstream_order_no with other parameters is 409 idempotency_conflict",
       );
       expect(report.passed).toBeGreaterThan(25);
+      // Issue 26.4: the after-sales extension is checked on the order the run bought, too.
+      expect(report.checks.find((c) => c.name.startsWith("extension: a claim of a delivered line"))).toMatchObject({ ok: true });
     });
   }
 
@@ -91,6 +93,18 @@ describe("issue 11.3: each fault of a broken server is reported", () => {
     const failed = failedNames(await broken({ amountsAsNumbers: true }, "U")).join("\n");
     expect(failed).toMatch(/^D3: amounts are strings/m);
     expect(failed).toMatch(/^OpenAPI: .*balance/m);
+  });
+
+  it("issue 26.4: a server that answers a second claim of a line 200 (409 turned into 200): the after-sales check fails", async () => {
+    const stub = await startBrokenSupplier(server.baseUrl, { statusMap: { 409: 200 } });
+    try {
+      const report = await runConformance({ baseUrl: stub.baseUrl, ...creds(), profile: "U", allowOrders: true, skuId });
+      expect(failedNames(report).join("\n")).toMatch(
+        /^extension: a claim of a delivered line.*: expected 409 line_already_claimed, got 200/m,
+      );
+    } finally {
+      await stub.stop();
+    }
   });
 
   it("a missing field: the document check names it", async () => {

@@ -2,7 +2,7 @@ import { authChecks, type Check } from "./checks-auth";
 import { catalogChecks } from "./checks-catalog";
 import { orderChecks } from "./checks-orders";
 import { statementChecks } from "./checks-statement";
-import { afterSalesChecks } from "./checks-after-sales";
+import { afterSalesChecks, afterSalesOrderChecks } from "./checks-after-sales";
 import { type CheckResult, type ConformanceOptions, Context, expectThat } from "./context";
 
 // Runs every check against one server and profile; each check is independent
@@ -40,7 +40,7 @@ export async function runConformance(opts: ConformanceOptions, onResult?: (r: Ch
     ...catalogChecks,
     ...statementChecks,
     ...afterSalesChecks,
-    ...(opts.allowOrders ? orderChecks : []),
+    ...(opts.allowOrders ? [...orderChecks, ...afterSalesOrderChecks] : []),
     ...finalChecks,
   ];
   const results: CheckResult[] = [];

@@ -11,6 +11,7 @@ import { saveProduct } from "@/lib/catalog/save-product";
 import { saveSku } from "@/lib/catalog/save-sku";
 import { saveUpload } from "@/lib/catalog/save-upload";
 import { appError } from "@/lib/errors";
+import { AfterSalesHoursTextSchema } from "@/lib/after-sales/set-after-sales-hours";
 
 // Thin: the form's strings become the services' inputs; the services validate
 // (with the catalogue import's rules) and write the audit rows.
@@ -76,7 +77,16 @@ const ProductForm = z.object({
   is_active: Str,
   logo: Str,
   images: Str,
+  after_sales_hours: Str,
 });
+
+/** Issue 26.3: the window field; empty leaves it as it is (a new product: 24 h). */
+function afterSalesHours(text: string): number | undefined {
+  if (text.trim() === "") return undefined;
+  const hours = AfterSalesHoursTextSchema.safeParse(text);
+  if (!hours.success) throw appError("bad_request", `after-sales window ${hours.error.issues[0].message}`);
+  return hours.data;
+}
 
 export async function saveProductAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   let createdId: number | undefined;
@@ -106,6 +116,7 @@ export async function saveProductAction(_prev: ActionState, form: FormData): Pro
         isActive: f.is_active === "true",
         logo: logo ?? f.logo.trim(),
         images,
+        afterSalesHours: afterSalesHours(f.after_sales_hours),
       },
       { actor: adminActor(admin) },
     );

@@ -28,6 +28,7 @@ export interface EditableProduct {
   isActive: boolean;
   logo: string;
   images: string[];
+  afterSalesHours: number;
 }
 
 /** The product form (create when `product` is undefined): both languages, fulfilment, form schema, pictures. */
@@ -104,6 +105,13 @@ export function ProductEditor({
         inputMode="decimal"
         label={t("catalog.originalPrice")}
         defaultValue={product && product.originalPriceCents !== product.priceCents ? formatAmount(product.originalPriceCents) : ""}
+      />
+      <TextField
+        name="after_sales_hours"
+        inputMode="numeric"
+        label={t("catalog.afterSalesHours")}
+        help={t("catalog.afterSalesHoursHelp")}
+        defaultValue={String(product?.afterSalesHours ?? 24)}
       />
       <Toggle name="is_active" label={t("catalog.active")} defaultChecked={product?.isActive ?? true} />
       <FormSchemaEditor
