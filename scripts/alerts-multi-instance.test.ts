@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "../lib/admins/create-admin";
 import { addAlertChannel } from "../lib/alerts/add-channel";
+import { setAlertRule } from "../lib/alerts/set-rule";
 import { setSkuThreshold } from "../lib/alerts/set-sku-threshold";
 import { db } from "../lib/db/client";
+import { createOrder } from "../lib/orders/create-order";
 import { startWorker, type WorkerHandle } from "../lib/jobs/start-worker";
 import { updateSettings } from "../lib/settings/update-settings";
 import { startAppServer, type AppServer } from "../lib/testing/app-server";
@@ -83,6 +85,18 @@ async function settled() {
 
 describe("issue 25: alerts across two app instances and a worker", () => {
   it("issue 25 Done when: each event kind is delivered once per state change across two instances and a worker, when events fire on both at once", async () => {
+    // 0. A manual order waiting past its 30 minutes and the day's summary (hour 0), which the periodic
+    //    checks of all three processes see at once: one alert each.
+    const manual = await makeProduct({ fulfillmentType: "manual", stockQuantity: 100, priceCents: 1234n });
+    const waiting = await makeBuyer({ pointsCents: 100_000n });
+    const { order } = await createOrder({
+      credential: { id: waiting.id, userId: waiting.user.id },
+      profile: "P",
+      input: { downstreamOrderNo: "MI-WAIT-1", skuId: manual.sku.id, quantity: 1, manualFormData: {} },
+    });
+    await db().order.update({ where: { id: order.id }, data: { createdAt: new Date(Date.now() - 31 * 60_000) } });
+    await setAlertRule({ event: "daily_summary", threshold: 0 });
+
     // 1. Sales on both instances at once cross the SKU's threshold: one stock_low.
     const { sku } = await makeProduct({ cardKeys: cardKeysFor("MI-ALERT", KEYS) });
     await setSkuThreshold({ skuCode: sku.skuCode, stock: THRESHOLD });
@@ -120,11 +134,20 @@ describe("issue 25: alerts across two app instances and a worker", () => {
     expect(good.every((r) => r.error === null && r.session)).toBe(true);
 
     await waitFor(async () => (await db().alertEvent.count({ where: { kind: "stock_low" } })) === 1, 30_000, 100);
+    await waitFor(
+      async () => (await db().alertEvent.count({ where: { kind: { in: ["order_manual_wait", "daily_summary"] } } })) === 2,
+      30_000,
+      100,
+    );
     await settled();
     const events = Object.fromEntries(
       (await db().alertEvent.groupBy({ by: ["kind"], _count: { _all: true } })).map((g) => [g.kind, g._count._all]),
     );
     expect(events).toMatchObject({ stock_low: 1, admin_locked: 1, admin_new_device: SIGN_INS_PER_INSTANCE * 2 });
+    expect(await db().alertEvent.count({ where: { kind: "order_manual_wait" } })).toBe(1);
+    expect(await db().alertEvent.count({ where: { kind: "daily_summary" } })).toBe(1);
+    expect(hookCount("order_manual_wait").events).toBe(1);
+    expect(hookCount("daily_summary").events).toBe(1);
     // One delivery per event and channel, and the messages account for each event exactly once.
     const channels = await db().alertChannel.count({ where: { deletedAt: null } });
     expect(await db().alertDelivery.count()).toBe(Object.values(events).reduce((a, b) => a + b, 0) * channels);

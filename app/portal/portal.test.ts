@@ -262,6 +262,40 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     expect(server.output()).not.toContain(keys[0]);
   });
 
+  it("issue 24.2: the orders list and its CSV filter by status, dates and downstream order number; a bad filter value is ignored", async () => {
+    const b = await portalBuyer();
+    const { sku } = await makeProduct({ priceCents: 300n, cardKeys: cardKeysFor("FLT", 2) });
+    const manual = await makeProduct({ priceCents: 400n, fulfillmentType: "manual", stockQuantity: 10 });
+    const place = async (no: string, skuId: number) =>
+      (
+        (await (
+          await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", {
+            downstream_order_no: no,
+            sku_id: skuId,
+            quantity: 1,
+          })
+        ).json()) as { order_no: string }
+      ).order_no;
+    const delivered = await place(`FLT-A-${++seq}`, sku.id);
+    const processing = await place(`FLT-B-${++seq}`, manual.sku.id);
+    const old = await place(`FLT-C-${++seq}`, sku.id);
+    await db().order.update({ where: { orderNo: old }, data: { createdAt: new Date("2026-01-15T12:00:00Z") } });
+    const cookie = (await signIn(b.user.email))!;
+    const listed = async (q: string) => {
+      const csv = await (await get(`/portal/orders.csv?${q}`, cookie)).text();
+      return [delivered, processing, old].filter((no) => csv.includes(no));
+    };
+    expect(await listed("")).toEqual([delivered, processing, old]);
+    expect(await listed("status=delivered")).toEqual([delivered, old]);
+    expect(await listed("status=processing")).toEqual([processing]);
+    expect(await listed("downstream=FLT-B-")).toEqual([processing]);
+    expect(await listed("from=2026-01-15&to=2026-01-15")).toEqual([old]);
+    expect(await listed("from=2026-01-16")).toEqual([delivered, processing]);
+    expect(await listed("status=bogus&from=not-a-day")).toEqual([delivered, processing, old]);
+    const page = await (await get("/portal/orders?status=processing", cookie)).text();
+    expect([page.includes(processing), page.includes(delivered)]).toEqual([true, false]);
+  });
+
   it("issue 24.2: the price list (CSV) is this buyer's member-level price, as GET /products answers its key; inactive products are left out; search and category filter", async () => {
     const b = await portalBuyer();
     const level = await makeLevel();

@@ -5,6 +5,7 @@ import { createAdmin } from "../admins/create-admin";
 import { CLI_ACTOR } from "../audit/actor";
 import { deliverOrder } from "../fulfilment/deliver-order";
 import { withCardKeyStage } from "../catalog/card-key-transaction";
+import { enqueueCatalogEventAttempt } from "../catalog-events/queue-catalog-event";
 import { db } from "../db/client";
 import { transitionOrder } from "../fulfilment/transition-order";
 import { startWorker, type WorkerHandle } from "../jobs/start-worker";
@@ -21,6 +22,7 @@ import { useTestDatabase } from "../testing/test-database";
 import { addAlertChannel } from "./add-channel";
 import { checkDailySummary } from "./checks/daily-summary";
 import { checkJobQueue } from "./checks/job-queue";
+import { checkManualWait } from "./checks/manual-wait";
 import { checkStock } from "./checks/stock";
 import { enqueueAlert } from "./enqueue-alert";
 import { listAlertChannels } from "./list-channels";
@@ -372,6 +374,59 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     expect(msg.text).toContain(buyer.apiKey);
     expect(msg.text).toContain(new URL(hooks.origin).host);
     expect(msg.text).not.toContain("/downstream");
+    hooks.respond = () => ({ status: 200 });
+  });
+
+  it("issue 25.2: a manual order waiting longer than N minutes alerts once, however many checks run; none before N", async () => {
+    await setAlertRule({ event: "order_manual_wait", threshold: 30 });
+    const order = await manualOrder({ account: "z" });
+    await Promise.all([checkManualWait(), checkManualWait()]);
+    expect(await db().alertEvent.count({ where: { dedupeKey: `order_manual_wait:${order.id}` } })).toBe(0);
+    await db().order.update({ where: { id: order.id }, data: { createdAt: new Date(Date.now() - 31 * 60_000) } });
+    await Promise.all([checkManualWait(), checkManualWait(), checkManualWait()]);
+    const waiting = () => telegramFor("Manual order waiting").filter((m) => m.text.includes(order.orderNo));
+    await waitFor(() => waiting().length >= 1);
+    await checkManualWait();
+    await settle();
+    expect(waiting()).toHaveLength(1);
+    expect(waiting()[0].text).toContain("31 minutes");
+    expect(await db().alertEvent.count({ where: { dedupeKey: `order_manual_wait:${order.id}` } })).toBe(1);
+  });
+
+  it("issue 25.2: an upstream purchase that failed (order refunded) alerts once with the order number, amount and our reason; a repeat adds nothing", async () => {
+    const order = await manualOrder({ account: "SECRET-FORM-VALUE" });
+    secrets.push("SECRET-FORM-VALUE");
+    const fail = () =>
+      db().$transaction((tx) =>
+        transitionOrder(tx, order.id, { to: "failed", reason: "upstream failed", upstreamFailure: "upstream answered: out of stock" }),
+      );
+    await fail();
+    await expect(fail()).rejects.toBeTruthy(); // failed is final: the same change cannot happen twice
+    const failed = () => telegramFor("Upstream purchase failed").filter((m) => m.text.includes(order.orderNo));
+    await waitFor(() => failed().length >= 1 && mailsFor(order.orderNo).length >= 1);
+    await settle();
+    expect(failed()).toHaveLength(1);
+    expect(failed()[0].text).toContain("12.34 CNY");
+    expect(failed()[0].text).toContain("upstream answered: out of stock");
+    expect(await db().alertEvent.count({ where: { dedupeKey: `upstream_purchase_failed:${order.id}` } })).toBe(1);
+  });
+
+  it("issue 25.2: a catalogue event that gave up alerts once with its API key and host, never its URL's path or query", async () => {
+    const buyer = await makeBuyer();
+    secrets.push(buyer.apiSecret, "ce-token-321");
+    hooks.respond = (req) => ({ status: req.url.startsWith("/catalog-down") ? 503 : 200 });
+    const event = await db().catalogEvent.create({
+      data: { credentialId: buyer.id, url: `${hooks.origin}/catalog-down/hook?token=ce-token-321`, body: "{}", productCount: 0 },
+    });
+    await db().$transaction((tx) => enqueueCatalogEventAttempt(tx, event.id, 0));
+    const gaveUp = () => telegramFor("Catalogue event gave up").filter((m) => m.text.includes(buyer.apiKey));
+    await waitFor(() => gaveUp().length >= 1, 30_000);
+    await settle();
+    expect(gaveUp()).toHaveLength(1);
+    expect(gaveUp()[0].text).toContain(`Catalogue event ${event.id} to ${new URL(hooks.origin).host}`);
+    expect(gaveUp()[0].text).not.toContain("/catalog-down");
+    expect(await db().catalogEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ status: "failed", attemptCount: 4 });
+    expect(await db().alertEvent.count({ where: { dedupeKey: `catalog_event_gave_up:${event.id}` } })).toBe(1);
     hooks.respond = () => ({ status: 200 });
   });
 
