@@ -30,8 +30,9 @@ RUN groupadd --system cardkey && useradd --system --gid cardkey --home-dir /app 
   && mkdir -p /data && chown cardkey:cardkey /data
 COPY --from=build --chown=cardkey:cardkey /app /app
 USER cardkey
-# DATA_DIR: the embedded database, generated SECRET_KEY / NEXTAUTH_SECRET
-# files and uploads. Back it up (README "Backup and restore").
+# DATA_DIR: the embedded database (without DATABASE_URL) and generated
+# SECRET_KEY / NEXTAUTH_SECRET files; uploaded pictures live in the database
+# (decision 0044). Back it up (README "Backup and restore").
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=120s --retries=3 \

@@ -40,6 +40,16 @@ afterAll(() => {
   for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** Whether any process of the group `c` leads is still there. */
+function groupAlive(c: ChildProcess): boolean {
+  try {
+    process.kill(-c.pid!, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function killGroup(c: ChildProcess, signal: NodeJS.Signals) {
   try {
     process.kill(-c.pid!, signal);
@@ -197,16 +207,8 @@ async function expectCleanStopUnderLoad(command: string[], send: (c: ChildProces
       .join("\n");
   expect(exit, log()).toEqual({ code: 0, signal: null });
   // Every process of its group is gone within a second (no server left serving, no orphan).
-  const groupAlive = () => {
-    try {
-      process.kill(-child.pid!, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   const survivors = () => spawnSync("ps", ["-o", "pid,ppid,stat,args", "-g", String(child.pid)], { encoding: "utf8" }).stdout;
-  await expect.poll(groupAlive, { timeout: 2000, interval: 100, message: survivors() }).toBe(false);
+  await expect.poll(() => groupAlive(child), { timeout: 2000, interval: 100, message: survivors() }).toBe(false);
   expect(run.signalledAt).toBeGreaterThan(0);
   expect(run.stoppingBeforeSignal).toBe(false);
   // Ready turned 503 after the signal and before the port closed.
@@ -246,5 +248,31 @@ describe("issue 27.3: clean stops wherever it runs", () => {
 
   it("issue 27.3: SIGTERM to the process the container starts (its CMD, the units' ExecStart), under load: ready turns 503 first, no 5xx, exit code 0", async () => {
     await expectCleanStopUnderLoad(containerCommand(), (c) => c.kill("SIGTERM"));
+  }, 300_000);
+
+  it("issue 27.3: SIGTERM to the worker as its unit and compose start it (node itself): it stops, its group is gone, exit code 0", async () => {
+    const unit = fs.readFileSync("deploy/systemd/cardkey-worker.service", "utf8").match(/^ExecStart=\/usr\/bin\/node (.*)$/m);
+    const command = ["node", ...unit![1].split(" ")];
+    const compose = fs.readFileSync("compose.yaml", "utf8").match(/^ {4}command: (\[.*\])$/m);
+    expect(JSON.parse(compose![1]), "compose's worker runs what the unit runs").toEqual(command);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-clean-stop-worker-"));
+    dataDirs.push(dataDir);
+    let output = "";
+    const child = spawn(command[0], command.slice(1), {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "info", LOG_FORMAT: "json" },
+    });
+    started.push(child);
+    child.stdout!.on("data", (d) => (output += d));
+    child.stderr!.on("data", (d) => (output += d));
+    await expect
+      .poll(() => output.includes("worker process running") || child.exitCode !== null, { timeout: 120_000, interval: 100 })
+      .toBe(true);
+    expect(child.exitCode, output).toBeNull();
+    child.kill("SIGTERM");
+    expect(await exited(child, 60_000), output).toEqual({ code: 0, signal: null });
+    expect(output).toContain("stopping: waiting for running jobs");
+    await expect.poll(() => groupAlive(child), { timeout: 2000, interval: 100 }).toBe(false);
   }, 300_000);
 });

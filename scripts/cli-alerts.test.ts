@@ -77,6 +77,21 @@ describe("npm run cli: alerts (issue 25.1)", () => {
     );
   }, 300_000);
 
+  it("issue 22.8: a robot URL, which carries its access token, is read from --url-file, never needing the command line; --url and --url-file at once are refused", async () => {
+    const robot = `${bot.origin}/cgi-bin/webhook/send?key=robot-token-0123456789`;
+    fs.writeFileSync(path.join(dir, "robot-url"), `${robot}\n`);
+    const added = await runCli(["alerts:channel:add", "--kind", "wecom", "--name", "robot", "--url-file", path.join(dir, "robot-url")], {
+      DATABASE_URL: url,
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", // the robot is on loopback
+    });
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.json).toMatchObject({ kind: "wecom", config: { host: new URL(bot.origin).host } });
+    expect(added.stdout).not.toContain("robot-token");
+    const both = await cli("alerts:channel:add", "--kind", "wecom", "--url", robot, "--url-file", path.join(dir, "robot-url"));
+    expect([both.code, both.stderr.trim()]).toEqual([2, expect.stringMatching(/give only one of --url and --url-file/)]);
+    await cli("alerts:channel:remove", "--id", String(added.json.id));
+  }, 300_000);
+
   it("issue 25.1: bad input is exit 2 and writes nothing", async () => {
     const before = await db().alertChannel.count();
     const [badKind, badEvent, badUrl, both] = await Promise.all([

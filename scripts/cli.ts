@@ -65,8 +65,13 @@ try {
   code = await main(process.argv.slice(2));
 } catch (err) {
   const { AppError } = await import("../lib/errors");
+  const { ConfigError } = await import("../lib/config/env");
   if (err instanceof UsageError) {
     process.stderr.write(`error: ${err.message}\n`);
+    code = 2;
+  } else if (err instanceof ConfigError) {
+    // Issue 22.8: a weak secret file in DATA_DIR, as loadEnvOrExit says a weak variable.
+    process.stderr.write(`cli: configuration error: ${err.message}\n`);
     code = 2;
   } else if (err instanceof AppError) {
     process.stderr.write(`error: ${err.publicMessage}\n`);
@@ -76,7 +81,7 @@ try {
     // Issue 10.6: a full disk, a port or a directory out of reach, in one line saying what to do.
     const { startupMessage } = await import("../lib/ops/startup-errors");
     process.stderr.write(`error: ${startupMessage(err)}\n`);
-    if ((await import("../lib/config/env")).env().CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+    if (process.env.CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
     code = 1;
   }
 }

@@ -32,7 +32,8 @@ try {
   if (uploads.moved.length || uploads.skipped.length) log.info(uploads, "DATA_DIR/uploads moved into the database");
   ensureBuild();
   // After the build, so the one-time credentials are not scrolled away by its output.
-  printBox(startBanner(config.NEXTAUTH_URL ?? `http://localhost:${port}`, await seedOnStart({ embedded: database.embedded })));
+  const baseUrl = config.NEXTAUTH_URL ?? `http://localhost:${port}`;
+  printBox(startBanner(baseUrl, await seedOnStart({ embedded: database.embedded, baseUrl })));
 } catch (err) {
   await database?.stop?.().catch(() => undefined);
   // Issue 10.6: one line saying what is wrong and what to do, for the failures a person can fix.

@@ -155,6 +155,34 @@ describe("issue 22.8: weak secrets stop the start", () => {
     });
   }
 
+  it("issue 22.8: a weak secret file in DATA_DIR (hand-edited, or left by an old install) stops start, the worker and the CLI with one line naming the file, exit 2", async () => {
+    const { runCli } = await import("../lib/testing/run-cli");
+    for (const file of ["secret-key", "nextauth-secret"]) {
+      const dataDir = tmpDir();
+      fs.writeFileSync(path.join(dataDir, file), "changeme\n", { mode: 0o600 });
+      const { DATABASE_URL: _own, SECRET_KEY: _key, NEXTAUTH_SECRET: _auth, ...rest } = process.env;
+      const env = { ...rest, LOG_LEVEL: "fatal", PORT: "0", DATA_DIR: dataDir };
+      const run = (script: string) => spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 90_000, env });
+      const cli = await runCli(["audit:list"], { ...env, DATABASE_URL: undefined, SECRET_KEY: undefined, NEXTAUTH_SECRET: undefined });
+      const results: [string, { status: number | null; stderr: string }][] = [
+        ["start", run("scripts/start.ts")],
+        ["worker", run("scripts/worker.ts")],
+        ["cli", { status: cli.code, stderr: cli.stderr }],
+      ];
+      for (const [program, r] of results) {
+        const lines = r.stderr.split("\n").filter((l) => l && !/^npm warn/.test(l));
+        expect(r.status, r.stderr).toBe(2);
+        expect(lines, r.stderr).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          new RegExp(
+            `^${program}: configuration error: \\w+ must be at least 32 bytes of key material.*\\(read from ${path.join(dataDir, file)}\\)$`,
+          ),
+        );
+        expect(r.stderr).not.toContain("changeme");
+      }
+    }
+  });
+
   it("issue 22.8: 64 hex digits, 43 base64 characters and the secrets start generates are enough", async () => {
     const { EnvSchema } = await import("../lib/config/env");
     const crypto = await import("node:crypto");

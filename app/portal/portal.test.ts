@@ -6,11 +6,12 @@ import { CLI_ACTOR } from "@/lib/audit/actor";
 import { db } from "@/lib/db/client";
 import { supplierClient } from "@/lib/protocol/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
-import { cardKeysFor, makeBuyer, makeProduct } from "@/lib/testing/factories";
+import { cardKeysFor, makeBuyer, makeLevel, makeProduct } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { approveTopUp } from "@/lib/top-ups/approve-top-up";
 import { requestTopUp } from "@/lib/top-ups/request-top-up";
 import { inviteBuyer } from "@/lib/users/invite-buyer";
+import { setMemberLevel } from "@/lib/users/set-member-level";
 import { setPasswordWithLink } from "@/lib/users/set-password-with-link";
 import { runCli } from "@/lib/testing/run-cli";
 import { signIn as adminSignIn } from "@/lib/testing/sign-in-client";
@@ -259,6 +260,34 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     );
     expect(await db().auditLog.count({ where: { action: "orders.export_keys", actor: `buyer:${b.user.email}` } })).toBe(1);
     expect(server.output()).not.toContain(keys[0]);
+  });
+
+  it("issue 24.2: the price list (CSV) is this buyer's member-level price, as GET /products answers its key; inactive products are left out; search and category filter", async () => {
+    const b = await portalBuyer();
+    const level = await makeLevel();
+    const { product, sku } = await makeProduct({ priceCents: 1000n, cardKeys: cardKeysFor("PL", 2) });
+    const other = await makeProduct({ priceCents: 1500n, fulfillmentType: "manual", stockQuantity: null });
+    const inactive = await makeProduct({ priceCents: 900n, isActive: false });
+    await db().skuLevelPrice.create({ data: { skuId: sku.id, levelId: level.id, priceCents: 777n } });
+    await setMemberLevel({ userId: b.user.id, level: level.slug }, { actor: CLI_ACTOR });
+    const api = (await (await supplierClient(server.baseUrl, "/api/v1/provider", b).get(`/products/${product.id}`)).json()) as {
+      skus: { id: number; price_amount: string }[];
+    };
+    expect(api.skus.find((s) => s.id === sku.id)?.price_amount).toBe("7.77");
+    const cookie = (await signIn(b.user.email))!;
+    const rowOf = (csv: string, code: string) => csv.split("\r\n").find((l) => l.includes(`"${code}"`));
+    const all = await (await get("/portal/prices.csv", cookie)).text();
+    expect(rowOf(all, sku.skuCode)).toContain(`"${sku.skuCode}","7.77","available","2"`);
+    expect(rowOf(all, other.sku.skuCode)).toContain(`"${other.sku.skuCode}","15.00","unlimited"`);
+    expect(rowOf(all, inactive.sku.skuCode)).toBeUndefined();
+    const searched = await (await get(`/portal/prices.csv?q=${encodeURIComponent(sku.skuCode)}`, cookie)).text();
+    expect([rowOf(searched, sku.skuCode) !== undefined, rowOf(searched, other.sku.skuCode)]).toEqual([true, undefined]);
+    const byCategory = await (await get(`/portal/prices.csv?category=${other.product.categoryId}`, cookie)).text();
+    expect([rowOf(byCategory, sku.skuCode), rowOf(byCategory, other.sku.skuCode) !== undefined]).toEqual([undefined, true]);
+    // The page shows the same price, and another buyer (no level) the list price.
+    expect(await (await get(`/portal/prices?q=${encodeURIComponent(sku.skuCode)}`, cookie)).text()).toContain("7.77");
+    const plain = (await signIn((await portalBuyer()).user.email))!;
+    expect(rowOf(await (await get("/portal/prices.csv", plain)).text(), sku.skuCode)).toContain(`"10.00"`);
   });
 
   it("issue 24.2: a top-up request moves no money; approving it credits the points once however many approvals race", async () => {

@@ -6,7 +6,7 @@ import { assertCallbackUrlAllowed } from "../callbacks/address-policy";
 import { encryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { DEFAULT_TELEGRAM_API } from "./channels/telegram";
+import { DEFAULT_TELEGRAM_API, MAX_TELEGRAM_CHATS } from "./channels/telegram";
 import type { ChannelSecret } from "./channel-store";
 
 // Issue 25: a new alert channel (console form, CLI alerts:channel:add). The
@@ -44,10 +44,18 @@ export const ChannelInputSchema = z.discriminatedUnion("kind", [
       .string()
       .trim()
       .regex(/^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$/, "bot token must look like 123456:ABC… (from @BotFather)"),
+    // Issue 25.1 "chat id(s)": one or several chats (a group and an on-call person), comma-separated.
     chatId: z
       .string()
-      .trim()
-      .regex(/^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$/, "chat id must be a number or @channelname"),
+      .transform((s) => s.split(",").map((c) => c.trim()))
+      .pipe(
+        z
+          .array(z.string().regex(/^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$/, "chat id must be a number or @channelname"))
+          .min(1)
+          .max(MAX_TELEGRAM_CHATS, `at most ${MAX_TELEGRAM_CHATS} chat ids`)
+          .refine((ids) => new Set(ids).size === ids.length, "a chat id is given twice"),
+      )
+      .transform((ids) => ids.join(",")),
     apiBase: HttpUrl("api base").optional(),
   }),
   z.strictObject({

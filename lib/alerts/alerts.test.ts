@@ -110,6 +110,19 @@ describe("issue 25.1: channels and the test button", () => {
     await removeAlertChannel({ id: bad.id });
   });
 
+  it("issue 25.1: a Telegram channel sends to each of its chat ids; a chat that refuses fails the send, named; bad lists are refused", async () => {
+    const many = await addAlertChannel({ kind: "telegram", botToken: bot.token, chatId: "-100901, @ops_oncall", apiBase: bot.origin });
+    expect(many.config.chatId).toBe("-100901,@ops_oncall");
+    expect(await testAlertChannel({ id: many.id })).toMatchObject({ ok: true });
+    const tests = bot.messages.filter((m) => m.text.includes("Test message") && m.text.includes(many.name));
+    expect(tests.map((m) => m.chat_id)).toEqual(["-100901", "@ops_oncall"]);
+    bot.failNext = 1; // the first chat's send is refused, the second's goes through
+    expect(await testAlertChannel({ id: many.id })).toMatchObject({ ok: false, error: expect.stringMatching(/\(chat -100901\)$/) });
+    for (const chatId of ["-1,-1", "-1,,-2", Array.from({ length: 11 }, (_, i) => String(-i - 1)).join(","), "-1,x y"])
+      await expectError(addAlertChannel({ kind: "telegram", botToken: bot.token, chatId, apiBase: bot.origin }), "bad_request");
+    await removeAlertChannel({ id: many.id });
+  });
+
   it("issue 25.1: e-mail test message through a real SMTP server; a refused login is our text; the SMTP password is never listed", async () => {
     const mail = (await listAlertChannels()).find((c) => c.kind === "email")!;
     expect((await testAlertChannel({ id: mail.id })).ok).toBe(true);

@@ -1,6 +1,10 @@
 import { db } from "../db/client";
 
-/** Rows `audit:list` prints at most at once; `--since` pages through more. */
+/**
+ * Rows `audit:list` prints at most at once: the newest ones (since `--since`).
+ * Newest first cannot page forward, so a shipper runs it with `--since` the
+ * last `created_at` it shipped, often enough that fewer rows than this pile up.
+ */
 export const MAX_AUDIT_LIST = 10_000;
 
 /**

@@ -176,6 +176,14 @@ describe("issue 22.4: backups are encrypted and authenticated", () => {
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.json.rows).toBe(withKey.json.rows);
     expect(await stateOf(target)).toContain(adminHash);
+    // Issue 22.10: the restore leaves its own audit row, after the restored trail.
+    const trail = await runCli(["audit:list", "--limit", "1"], { DATABASE_URL: target });
+    expect(trail.json.rows[0]).toMatchObject({
+      actor: "cli",
+      action: "backup.restore",
+      target_type: "database",
+      details: { archive: "offsite.backup", rows: withKey.json.rows, force: false },
+    });
   }, 240_000);
 
   it("issue 22.4: --passphrase-file seals an archive that opens only with that passphrase", async () => {

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { env } from "../config/env";
 import { ensureSecrets } from "../config/secrets";
 import { pipeline } from "node:stream/promises";
@@ -11,6 +12,7 @@ import type { Manifest } from "./archive-format";
 import type { ArchiveKeys } from "./archive-crypto";
 import { quoteIdent } from "./list-tables";
 import { readArchive } from "./read-archive";
+import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
 
 const refuse = (msg: string) => appError("conflict", msg);
 
@@ -33,7 +35,8 @@ export interface RestoreResult {
  *    recreates its schema version by applying exactly its migrations;
  * 4. in ONE transaction: empties the tables (migrations seed some rows), COPYs
  *    every table in, checked again as it streams, and moves each id sequence
- *    past the largest id, so new rows never collide; any failure rolls it all back;
+ *    past the largest id, so new rows never collide, and writes the restore's
+ *    own audit row (issue 22.10); any failure rolls it all back;
  * 5. applies the migrations this code has beyond the archive's.
  */
 export async function restoreBackup(opts: {
@@ -42,6 +45,8 @@ export async function restoreBackup(opts: {
   force?: boolean;
   keys?: ArchiveKeys;
   progress?: (line: string) => void;
+  /** Who restores (the CLI's `cli`), for the audit row. */
+  actor?: Actor;
 }): Promise<RestoreResult> {
   const url = opts.url ?? env().DATABASE_URL!;
   const { secretKey } = ensureSecrets();
@@ -98,6 +103,12 @@ export async function restoreBackup(opts: {
       },
     });
     await resetSequences(client);
+    await auditRestore(client, opts.actor ?? SYSTEM_ACTOR, {
+      archive: path.basename(opts.in),
+      createdAt: manifest!.createdAt,
+      rows,
+      force: replace,
+    });
     await enableTriggers?.();
     await client.query("COMMIT");
   } catch (err) {
@@ -134,6 +145,19 @@ async function isEmpty(client: pg.Client): Promise<boolean> {
   const { rows } = await client.query(`SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') LIMIT 1`);
   return rows.length === 0;
+}
+
+/**
+ * Issue 22.10: the restore is a change like any other, so its row is written
+ * in the load's transaction, after the restored trail (whose ids it follows).
+ * SQL on this client, not writeAuditLog: the load's transaction is not
+ * Prisma's. The actor is the CLI or the system, never an administrator.
+ */
+async function auditRestore(client: pg.Client, actor: Actor, details: Record<string, unknown>): Promise<void> {
+  await client.query(`INSERT INTO "AuditLog" ("actor", "action", "targetType", "details") VALUES ($1, 'backup.restore', 'database', $2)`, [
+    actor.kind,
+    JSON.stringify(details),
+  ]);
 }
 
 /** Every sequence owned by a column in public: the next value is one past the largest id restored. */

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { env } from "./env";
+import { ConfigError, env } from "./env";
 import { dataDir } from "./paths";
 import { log } from "../log";
 
@@ -24,6 +24,22 @@ export function ensureSecrets(): { secretKey: string; nextAuthSecret: string } {
 export function existingSecretKey(): string | undefined {
   const file = path.join(dataDir(), "secret-key");
   return env().SECRET_KEY || (fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : undefined);
+}
+
+/**
+ * Issue 22.8: a value read from DATA_DIR (hand-edited, or left by an old
+ * install) meets the same rule as the variable (decision 0033), checked by the
+ * one schema as soon as it is set (before dataDir() parses the environment
+ * again); the error names the file, since the operator set no variable. Entry points turn the ConfigError into one line
+ * and exit 2.
+ */
+function checkSecret(envName: string, file: string): void {
+  try {
+    env();
+  } catch (err) {
+    if (err instanceof ConfigError && err.message.startsWith(envName)) throw new ConfigError(`${err.message} (read from ${file})`);
+    throw err;
+  }
 }
 
 function readOrGenerate(envName: string, fileName: string): string {
@@ -51,5 +67,6 @@ function readOrGenerate(envName: string, fileName: string): string {
     log.warn({ file }, `${envName} was not set: generated one into ${file}. BACK UP THIS FILE — without it encrypted data cannot be read.`);
   }
   process.env[envName] = value;
+  checkSecret(envName, file);
   return value;
 }

@@ -160,6 +160,17 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
     expect(ok.status).toBe(200);
   });
 
+  it("issue 22.2: the upstream callback URL (unauthenticated by design) also answers a caller that fails the header checks before its body arrives, and closes", async () => {
+    const head = ["POST /api/upstream-callbacks/1 HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", ""].join("\r\n");
+    const res = await exchange(`${head}Content-Length: 100\r\n`, { localAddress: "127.0.0.7", waitMs: 10_000 });
+    expect(res.status).toBe(401); // before: the 15 s body wait, then 408
+    const json = (body: string) => JSON.parse(body.slice(body.indexOf("{"), body.lastIndexOf("}") + 1)); // Next answers chunked
+    expect(json(res.body)).toEqual({ ok: false, error_code: "unauthorized", error_message: expect.any(String) });
+    expect(res.closed).toBe(true);
+    const big = await exchange(`${head}Content-Length: ${MAX_BODY_BYTES + 1}\r\n`, { localAddress: "127.0.0.7", waitMs: 10_000 });
+    expect([big.status, json(big.body).error_code]).toEqual([413, "request_too_large"]); // D7 first
+  }, 30_000);
+
   it("issue 22.2: a body that does not arrive within 15 s is answered 408 request_timeout (D1 body) and the connection closed", async () => {
     const head = signedHead(buyer, "POST", "/api/v1/upstream/ping", "{}");
     // Two of the ten declared bytes arrive, the rest never does.

@@ -1,4 +1,4 @@
-import { env } from "../config/env";
+import { ConfigError, env } from "../config/env";
 import { StartupError } from "../config/startup-error";
 
 /**
@@ -23,8 +23,15 @@ export function startupMessage(err: unknown): string {
 }
 
 export function exitOnStartupError(program: string, err: unknown): never {
+  // Issue 22.8: a secret file in DATA_DIR that fails the configuration's rules
+  // is a configuration error like a variable's (loadEnvOrExit): one line, exit 2.
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${program}: configuration error: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`${program}: ${startupMessage(err)}\n`);
-  if (env().CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+  // Read raw: with a configuration that no longer parses, env() would throw here again.
+  if (process.env.CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
   process.exit(1);
 }
 

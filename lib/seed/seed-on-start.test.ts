@@ -3,6 +3,10 @@ import { useTestDatabase } from "../testing/test-database";
 import { db } from "../db/client";
 import { decryptText } from "../crypto/secret-box";
 import { verifyPassword } from "../admins/password";
+import { CLI_ACTOR } from "../audit/actor";
+import { getSettings } from "../settings/get-settings";
+import { updateSettings } from "../settings/update-settings";
+import { inviteBuyer } from "../users/invite-buyer";
 import { printBox, seedOnStart } from "./seed-on-start";
 
 // Issue 2 item 5: an empty embedded database gets demo data and an admin,
@@ -49,8 +53,24 @@ describe("seeding on start", () => {
       expect(out).toMatch(/^\n╔═+╗\n║ /);
 
       // Second start: nothing new, nothing printed.
-      expect(await seedOnStart({ embedded: true })).toEqual([]);
+      expect(await seedOnStart({ embedded: true, baseUrl: "http://localhost:3999" })).toEqual([]);
       expect(await db().user.count()).toBe(1);
+    });
+  });
+
+  describe("issue 24.1: the first start's links", () => {
+    beforeAll(async () => {
+      await useTestDatabase();
+    });
+
+    it("issue 24.1/25.3: the first start on another port sets public_base_url to the address it announces, so invitation links open; later starts leave it", async () => {
+      await seedOnStart({ embedded: true, baseUrl: "http://localhost:3800/" });
+      expect((await getSettings()).publicBaseUrl).toBe("http://localhost:3800");
+      const invite = await inviteBuyer({ email: "demo-buyer@example.com", actor: CLI_ACTOR });
+      expect(invite.inviteUrl).toMatch(/^http:\/\/localhost:3800\/portal\/link\//);
+      await updateSettings({ public_base_url: "https://shop.example.com" }); // the operator's own
+      expect(await seedOnStart({ embedded: true, baseUrl: "http://localhost:3801" })).toEqual([]);
+      expect((await getSettings()).publicBaseUrl).toBe("https://shop.example.com");
     });
   });
 

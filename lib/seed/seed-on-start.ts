@@ -1,3 +1,5 @@
+import { getSettings } from "../settings/get-settings";
+import { updateSettings } from "../settings/update-settings";
 import { ensureFirstAdmin } from "./ensure-first-admin";
 import { isDatabaseEmpty, seedDemo } from "./seed-demo";
 import { PROFILE_PREFIXES } from "../protocol/profiles";
@@ -8,7 +10,7 @@ import { PROFILE_PREFIXES } from "../protocol/profiles";
  * when there is none. Returns the lines to show the operator once (empty when
  * nothing was made).
  */
-export async function seedOnStart({ embedded }: { embedded: boolean }): Promise<string[]> {
+export async function seedOnStart({ embedded, baseUrl }: { embedded: boolean; baseUrl?: string }): Promise<string[]> {
   const lines: string[] = [];
   if (embedded && (await isDatabaseEmpty())) {
     const demo = await seedDemo();
@@ -32,9 +34,26 @@ export async function seedOnStart({ embedded }: { embedded: boolean }): Promise<
       ),
     );
   }
+  if (lines.length && baseUrl) await announceBaseUrl(baseUrl);
   if (lines.at(-1) === "") lines.pop();
   if (lines.length) lines.push("", "Shown once. Store them now: secrets are kept only encrypted or hashed.");
   return lines;
+}
+
+/** The column's default, which no operator chose. */
+const UNSET_BASE_URL = "http://localhost:3000";
+
+/**
+ * Issues 24.1, 25.3: invitation, reset and alert links are made under
+ * `public_base_url`. On the first start (something was seeded) that is still
+ * the column's default, right only for port 3000: it becomes the address the
+ * banner prints (NEXTAUTH_URL, else http://localhost:PORT), so the links the
+ * first `user:invite` prints open. A value an operator set is left alone.
+ */
+async function announceBaseUrl(baseUrl: string): Promise<void> {
+  const { publicBaseUrl } = await getSettings();
+  const url = baseUrl.replace(/\/+$/, "");
+  if (publicBaseUrl === UNSET_BASE_URL && url !== UNSET_BASE_URL) await updateSettings({ public_base_url: url });
 }
 
 const row = (label: string, value: string) => `${label.padEnd(17)}${value}`;

@@ -10,7 +10,9 @@ export type DeliveryCheck = { ok: true; lines: string[] } | { ok: false; reason:
  * what the buyer paid for and what we can afford. Checked before anything is
  * stored (run-purchase.ts); a refusal sends the order to review with the
  * reason returned here, in our own words (never a line or any upstream text):
- * - exactly one line per unit ordered;
+ * - exactly one line per unit ordered; for a product the upstream lists as
+ *   `manual`, at least one line (its operator's text, D21: one entry per line
+ *   of a manual delivery, however many units; decision 0052);
  * - each line non-empty and storable as a card key of the product's delivery
  *   format (the D14 rules of lib/catalog/delivery-format.ts, as for stock);
  * - a known cost of at most the ceiling per unit: the SKU's maximum cost when
@@ -22,13 +24,16 @@ export function checkUpstreamDelivery(input: {
   /** The upstream's charge (UpstreamPurchase.costCents); null when it sent no usable amount. */
   costCents: bigint | null;
   quantity: number;
+  /** The upstream lists the product as `manual` (Product.upstreamManual). */
+  manual: boolean;
   format: DeliveryFormat;
   delimiter: string;
   maxUnitCostCents: bigint;
 }): DeliveryCheck {
   const { costCents, quantity, maxUnitCostCents } = input;
   const lines = rawLines(input.order);
-  if (lines.length !== quantity) return refuse(`the upstream delivered ${lines.length} line(s) for a quantity of ${quantity}`);
+  if (input.manual ? lines.length === 0 : lines.length !== quantity)
+    return refuse(`the upstream delivered ${lines.length} line(s) for a quantity of ${quantity}`);
   const keys: string[] = [];
   for (const [i, line] of lines.entries()) {
     const key = checkCardKey(line, input.format, input.delimiter);

@@ -159,6 +159,7 @@ async function importInto(
       originalPriceCents: applyMarkup(parseAmount(up.original_price ?? up.price_amount), bp),
       isActive: sellable && holdReason === null,
       upstreamIsActive: sellable,
+      upstreamManual: up.fulfillment_type === "manual", // decision 0052
       upstreamPriceCents,
       holdReason,
       deletedAt: null,

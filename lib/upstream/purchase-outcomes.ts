@@ -32,7 +32,12 @@ export function loadPurchase(purchaseId: number) {
               quantity: true,
               unitPriceCents: true,
               skuId: true,
-              sku: { select: { upstreamMaxCostCents: true, product: { select: { deliveryFormat: true, deliveryDelimiter: true } } } },
+              sku: {
+                select: {
+                  upstreamMaxCostCents: true,
+                  product: { select: { deliveryFormat: true, deliveryDelimiter: true, upstreamManual: true, upstreamConnectionId: true } },
+                },
+              },
             },
           },
         },

@@ -16,15 +16,18 @@ export interface UpstreamCallbackRequest {
   /** The path of our callback URL as requested: what the upstream signed (section 5 rule 6). */
   path: string;
   headers: Headers;
-  rawBody: Buffer;
+  /** Reads the body (at most 1 MiB, within 15 s): called only once the headers passed (issue 22.2). */
+  readBody: () => Promise<Buffer>;
 }
 
-const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE);
+// Issue 22.2, as the supplier API (decision 0028): the answer to a caller that
+// fails the header checks ends its connection, so no body is waited for.
+const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE, { headers: { Connection: "close" } });
 
 /**
  * A Profile U upstream tells us an order changed (spec 6). Verified before
- * anything is read: the API key must be the connection's, the timestamp
- * within ±60 s, the signature the HMAC of this connection's secret over our
+ * anything is read: the API key must be the connection's and the timestamp
+ * within ±60 s before a byte of the body is read (issue 22.2), then the signature the HMAC of this connection's secret over our
  * callback path and the exact body. A connection can reach only its own
  * purchases (found by connection and our downstream_order_no). The body is not
  * trusted for delivery data: the callback only schedules an immediate poll of
@@ -44,12 +47,13 @@ export async function receiveUpstreamCallback(
   if (Math.abs(Number(ts) - Date.now() / 1000) > TIMESTAMP_WINDOW_SECONDS) throw unauthorized();
   const conn = await loadConnection(req.connectionId).catch(() => null);
   if (!conn || conn.profile !== "U" || !sameText(apiKey, conn.apiKey)) throw unauthorized();
-  if (!verifySignature({ method: req.method, path: req.path, timestamp: ts, body: req.rawBody, secret: conn.apiSecret, signature }))
+  const rawBody = await req.readBody();
+  if (!verifySignature({ method: req.method, path: req.path, timestamp: ts, body: rawBody, secret: conn.apiSecret, signature }))
     throw unauthorized();
 
   let body: { event?: unknown; downstream_order_no?: unknown; order_id?: unknown };
   try {
-    body = JSON.parse(req.rawBody.toString("utf8"));
+    body = JSON.parse(rawBody.toString("utf8"));
   } catch {
     throw appError("bad_request", "callback body must be JSON");
   }

@@ -138,6 +138,8 @@ async function checkDelivery(p: Purchase, upstream: UpstreamOrder, costCents: bi
     order: upstream,
     costCents,
     quantity: item.quantity,
+    // Decision 0052: a manual product of this purchase's upstream is delivered as a text, not one key per unit.
+    manual: item.sku.product.upstreamManual && item.sku.product.upstreamConnectionId === p.connectionId,
     format: item.sku.product.deliveryFormat,
     delimiter: item.sku.product.deliveryDelimiter,
     maxUnitCostCents: ceilingOf({ maxCostCents: source?.maxCostCents ?? null }, item.sku.upstreamMaxCostCents, item.unitPriceCents),

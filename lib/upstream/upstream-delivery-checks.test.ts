@@ -33,7 +33,11 @@ beforeAll(async () => {
   connectionId = (
     await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 600 })
   ).id;
-  sup.items = [upstreamProduct(1), upstreamProduct(2, { delivery_format: "account_password" })];
+  sup.items = [
+    upstreamProduct(1),
+    upstreamProduct(2, { delivery_format: "account_password" }),
+    upstreamProduct(7, { fulfillment_type: "manual" }), // its operator types the delivery (decision 0052)
+  ];
   await importUpstreamCatalog({ connectionId });
 }, 60_000);
 afterAll(async () => {
@@ -139,6 +143,26 @@ describe("issue 22.1: an upstream delivery is checked before it is accepted", ()
     expect(await reload(order.id)).toMatchObject({ status: "delivered", upstreamPurchase: { status: "delivered", costCents: 99_900n } });
     expect(await db().auditLog.count({ where: { action: "upstream.max_cost", targetId: String(sku.id) } })).toBe(1);
     await setUpstreamMaxCost({ skuId: sku.id, maxCostCents: null, actor: SYSTEM_ACTOR }); // back to the default (the sale price)
+  }, 60_000);
+
+  it("issue 22.1 (decision 0052): a product the upstream lists as manual is delivered with its operator's lines, however many; no line, a blank line or a cost above the ceiling still go to review", async () => {
+    // D21: a manual delivery is one delivery_data entry per line of the text its operator typed.
+    delivery = { lines: ["Account: alice", "Topped up 100 credits"], amount: "10.00" };
+    const note = (await buy(7, 1)).order;
+    expect(note).toMatchObject({ status: "delivered", fulfillment: { source: "upstream" }, upstreamPurchase: { status: "delivered" } });
+    delivery = { lines: ["Done for both"], amount: "20.00" };
+    expect((await buy(7, 2)).order).toMatchObject({ status: "delivered" });
+
+    delivery = { lines: [], amount: "10.00" };
+    const none = (await buy(7, 1)).order;
+    expect(none).toMatchObject({ status: "unknown_review", fulfillment: null });
+    expect(none.upstreamPurchase!.lastError).toBe("the upstream delivered 0 line(s) for a quantity of 1; nothing was delivered");
+    delivery = { lines: ["Account: alice", " "], amount: "10.00" };
+    expect((await buy(7, 1)).order.upstreamPurchase!.lastError).toBe(
+      "the upstream's line 2 cannot be stored (card key is empty); nothing was delivered",
+    );
+    delivery = { lines: ["Account: alice"], amount: "10.01" };
+    expect((await buy(7, 1)).order).toMatchObject({ status: "unknown_review", fulfillment: null });
   }, 60_000);
 
   it("issue 22.1: a cost at or below the ceiling is delivered", async () => {

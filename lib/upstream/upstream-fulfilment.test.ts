@@ -278,7 +278,7 @@ describe("Profile U upstream callbacks", () => {
   it("B's signed callback reaches A's endpoint and A delivers after confirming by a poll", async () => {
     const { order } = await orderOnA(connU, seed.manualU.sku.id, { profile: "U" });
     const theirs = await waitFor(async () => (await bOrders(order.orderNo))[0], 20_000);
-    await onDatabase(bUrl, () => deliverOrder({ orderNo: theirs.orderNo, payloadText: "U-LINE-1" })); // one line per unit (issue 22.1)
+    await onDatabase(bUrl, () => deliverOrder({ orderNo: theirs.orderNo, payloadText: "U-LINE-1\nU-LINE-2" })); // B's product is manual: its operator's lines, however many (decision 0052)
     await waitFor(async () => (await statusOf(order.id)) === "delivered", 20_000);
     const f = await db().fulfillment.findUniqueOrThrow({ where: { orderId: order.id } });
     expect(f.source).toBe("upstream");

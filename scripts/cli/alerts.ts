@@ -15,7 +15,7 @@ const KINDS = ["telegram", "email", "webhook", "wecom", "dingtalk", "feishu"] as
 export const commands = {
   "alerts:channel:add": command({
     usage:
-      "alerts:channel:add --kind telegram|email|webhook|wecom|dingtalk|feishu [--name N] (telegram: --bot-token-file F --chat-id C [--api-base URL]; email: (--smtp-url URL | --smtp-url-file F) --from A --to A[,B]; others: --url U)",
+      "alerts:channel:add --kind telegram|email|webhook|wecom|dingtalk|feishu [--name N] (telegram: --bot-token-file F --chat-id C[,D] [--api-base URL]; email: (--smtp-url URL | --smtp-url-file F) --from A --to A[,B]; others: (--url U | --url-file F))",
     options: {
       kind: { type: "string" },
       name: { type: "string" },
@@ -27,13 +27,15 @@ export const commands = {
       from: { type: "string" },
       to: { type: "string" },
       url: { type: "string" },
+      // Issue 22.8: a WeCom, DingTalk or Feishu robot URL carries its access token (stored sealed, add-channel.ts).
+      ...secretFromFile("url"),
     },
     input: (v) => {
       const kind = v.kind;
       if (typeof kind !== "string" || !(KINDS as readonly string[]).includes(kind))
         throw new UsageError(`--kind must be one of ${KINDS.join(", ")}`);
       const withToken = withSecret({ ...v }, "bot-token");
-      const all = withSecret(withToken, "smtp-url");
+      const all = withSecret(withSecret(withToken, "smtp-url"), "url");
       if (kind === "telegram")
         return { kind, name: all.name, botToken: all["bot-token"], chatId: all["chat-id"], apiBase: all["api-base"] };
       if (kind === "email") {

@@ -1,5 +1,6 @@
 // Backup and restore (issue 10 item 3, issue 22 item 4; README "Backup and restore").
 import { z } from "zod";
+import { CLI_ACTOR } from "../../lib/audit/actor";
 import { command } from "./command";
 
 const File = z.string().min(1, "must name a file");
@@ -53,6 +54,7 @@ export const commands = {
         force: i.force,
         keys: await openingKeys(i),
         progress: progress(),
+        actor: CLI_ACTOR,
       }),
   }),
 };

@@ -7,7 +7,7 @@ import { command, UsageError } from "./command";
 export const commands = {
   "settings:set": command({
     usage:
-      "settings:set key=value ... (site_name, public_base_url, image_exposure, points_debit_enabled, rate_limit_per_key, rate_limit_per_ip, buyer_registration)",
+      "settings:set key=value ... (site_name, public_base_url, image_exposure, points_debit_enabled, rate_limit_per_key, rate_limit_per_ip, language, buyer_registration)",
     options: {},
     positionals: true,
     input: (_v, pairs) => {

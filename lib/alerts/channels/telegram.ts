@@ -68,6 +68,15 @@ export async function callBotApi(
   return { ok: false, error: `Telegram: ${description}`, durationMs: Date.now() - started, errorCode: res.status };
 }
 
+/** A channel's chats, comma-separated in `chatId` (add-channel.ts checks each). */
+export const MAX_TELEGRAM_CHATS = 10;
+
+/**
+ * The message to each of the channel's chats, in order. Sent when every chat
+ * took it; otherwise the first refusal, naming its chat, and the whole send
+ * is retried (a chat that took it may get it again: delivery is at least
+ * once, decision 0041).
+ */
 export async function sendTelegram(
   config: { chatId: string; apiBase?: string },
   secret: { botToken: string },
@@ -75,11 +84,18 @@ export async function sendTelegram(
   siteName: string,
   replyMarkup?: object,
 ): Promise<SendResult> {
-  return callBotApi(config.apiBase || DEFAULT_TELEGRAM_API, secret.botToken, "sendMessage", {
-    chat_id: config.chatId,
-    text: telegramHtml(m, siteName),
-    parse_mode: "HTML",
-    link_preview_options: { is_disabled: true },
-    ...(replyMarkup ? { reply_markup: replyMarkup } : {}),
-  });
+  const started = Date.now();
+  const chats = config.chatId.split(",");
+  let failed: SendResult | null = null;
+  for (const chat of chats) {
+    const r = await callBotApi(config.apiBase || DEFAULT_TELEGRAM_API, secret.botToken, "sendMessage", {
+      chat_id: chat,
+      text: telegramHtml(m, siteName),
+      parse_mode: "HTML",
+      link_preview_options: { is_disabled: true },
+      ...(replyMarkup ? { reply_markup: replyMarkup } : {}),
+    });
+    if (!r.ok && !failed) failed = chats.length > 1 ? { ...r, error: `${r.error} (chat ${chat})` } : r;
+  }
+  return failed ? { ...failed, durationMs: Date.now() - started } : { ok: true, error: null, durationMs: Date.now() - started };
 }

@@ -10,6 +10,7 @@ import { listAlertChannels } from "@/lib/alerts/list-channels";
 import { removeAlertChannel } from "@/lib/alerts/remove-channel";
 import { setAlertRule } from "@/lib/alerts/set-rule";
 import { setSkuThreshold } from "@/lib/alerts/set-sku-threshold";
+import { SMTP_SECURITY, smtpUrlOf } from "@/lib/alerts/smtp-url";
 import { setUpstreamBalanceAlert } from "@/lib/alerts/set-upstream-balance-alert";
 import { testAlertChannel } from "@/lib/alerts/test-channel";
 import { adminActor } from "@/lib/audit/actor";
@@ -26,6 +27,11 @@ const ChannelForm = z.object({
   chatId: Text,
   apiBase: Text,
   smtpUrl: Text,
+  smtpHost: Text,
+  smtpPort: Text,
+  smtpSecurity: z.enum(SMTP_SECURITY).optional(),
+  smtpUser: Text,
+  smtpPassword: Text,
   from: Text,
   to: Text,
   url: Text,
@@ -42,7 +48,16 @@ export async function addChannelAction(_prev: ActionState, form: FormData): Prom
           ? {
               kind: f.kind,
               name,
-              smtpUrl: f.smtpUrl ?? "",
+              // Host, port, TLS, user and password, or a whole SMTP URL.
+              smtpUrl: blank(f.smtpHost)
+                ? smtpUrlOf({
+                    host: f.smtpHost!,
+                    port: f.smtpPort,
+                    security: f.smtpSecurity ?? "starttls",
+                    user: blank(f.smtpUser),
+                    password: f.smtpPassword,
+                  })
+                : (f.smtpUrl ?? ""),
               from: f.from ?? "",
               to: (f.to ?? "")
                 .split(",")

@@ -8,6 +8,7 @@ import { CHANNEL_KINDS } from "@/lib/alerts/add-channel";
 import { ALERT_KIND_NAMES, ALERT_KINDS, hasThreshold } from "@/lib/alerts/event-kinds";
 import { listAlertChannels } from "@/lib/alerts/list-channels";
 import { listAlerts } from "@/lib/alerts/list-alerts";
+import { SMTP_SECURITY } from "@/lib/alerts/smtp-url";
 import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import {
@@ -102,6 +103,26 @@ export default async function AlertsPage() {
           <TextField name="botToken" type="password" label={t("alerts.botToken")} help={t("alerts.secretHelp")} autoComplete="off" />
           <TextField name="chatId" label={t("alerts.chatId")} />
           <TextField name="apiBase" type="url" label={t("alerts.apiBase")} placeholder="https://api.telegram.org" />
+          <TextField name="smtpHost" label={t("alerts.smtpHost")} />
+          <TextField name="smtpPort" label={t("alerts.smtpPort")} inputMode="numeric" placeholder="587" />
+          <div className="field">
+            <label htmlFor="f-smtpSecurity">{t("alerts.smtpSecurity")}</label>
+            <select id="f-smtpSecurity" name="smtpSecurity" defaultValue="starttls">
+              {SMTP_SECURITY.map((s) => (
+                <option key={s} value={s}>
+                  {t(`alerts.smtpSecurity.${s}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <TextField name="smtpUser" label={t("alerts.smtpUser")} autoComplete="off" />
+          <TextField
+            name="smtpPassword"
+            type="password"
+            label={t("alerts.smtpPassword")}
+            help={t("alerts.secretHelp")}
+            autoComplete="off"
+          />
           <TextField name="smtpUrl" type="password" label={t("alerts.smtpUrl")} help={t("alerts.secretHelp")} autoComplete="off" />
           <TextField name="from" type="email" label={t("alerts.from")} />
           <TextField name="to" label={t("alerts.to")} />
