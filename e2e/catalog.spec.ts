@@ -132,3 +132,15 @@ test("reveals one key at a time, with an audit row", async () => {
   await expect(page.locator("body")).toContainText("card_key.reveal");
   expect(await page.content()).not.toContain(value);
 });
+
+test("issue 26.1: each SKU row of a product links to its sources panel, a manual product's too (no keys page leads there)", async () => {
+  const { sku_id } = cli("sku:sources", "--sku-code", "DEMO-TOPUP-50") as { sku_id: number };
+  await page.goto(`/admin/catalog/skus/${sku_id}/sources`);
+  await page.getByRole("link", { name: "Back", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/catalog\/products\/\d+$/);
+  const row = page.getByTestId("skus-table").locator("tr", { hasText: "DEMO-TOPUP-50" });
+  await row.getByRole("link", { name: "Sources", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/catalog/skus/${sku_id}/sources$`));
+  await expect(page.getByTestId("sources-table")).toBeVisible();
+  await expect(page.getByTestId("source-add-upstream")).toBeVisible();
+});

@@ -55,8 +55,20 @@ const MAX_GROUP = 16;
  */
 const STALL_MS = 200;
 const MAX_LANES = 16;
-/** A deadlock between two lanes (two SKUs of limited stock, taken in opposite orders) rolls back one order's block: it goes again. */
-const RETRIED_STATES = new Set(["40P01", "40001"]);
+/**
+ * An order whose block a group statement rolled back for a lock goes again,
+ * ALONE (decision 0058). A group holds the keys its earlier blocks took while
+ * a later block waits for a key another transaction took: when a SKU's last
+ * keys are fought over (issue 26.2: keys running out, an upstream source
+ * behind them), or two SKUs of limited stock are taken in opposite orders,
+ * groups wait for each other. PostgreSQL failed one after 1 s (40P01), and put
+ * back into the next group the same order met the same cycle three times
+ * running (1 order in 150 failed). Now a group's block waits at most 200 ms
+ * (place_orders' lock_timeout: 55P03) and the order then goes in a statement
+ * of its own, which holds no other order's key while it waits. That one is
+ * also tried again after a deadlock: it wrote nothing.
+ */
+const RETRIED_STATES = new Set(["40P01", "40001", "55P03"]);
 const MAX_TRIES = 3;
 
 interface Waiting {
@@ -64,6 +76,8 @@ interface Waiting {
   resolve: (placed: PlacedOrder | null) => void;
   reject: (err: unknown) => void;
   tries: number;
+  /** Rolled back for a lock in a group: its next statement is its own. */
+  alone?: boolean;
 }
 
 /** Statements of more than one order, the orders in them, and those with more than one buyer, since start (tests read them). */
@@ -114,11 +128,13 @@ function freeLanes(now: number): number {
   return Math.min(LANES - young, MAX_LANES - lanes.size);
 }
 
-/** The oldest waiting orders of buyers with nothing in flight, up to MAX_GROUP, removed from the queue. */
+/** The oldest waiting orders of buyers with nothing in flight, up to MAX_GROUP (an order to go alone: by itself), removed from the queue. */
 function takeGroup(): Waiting[] {
   const group: Waiting[] = [];
   for (let i = 0; i < waiting.length && group.length < MAX_GROUP;) {
-    if (busy.has(waiting[i].row.userId)) i++;
+    const w = waiting[i];
+    if (busy.has(w.row.userId) || (w.alone && group.length > 0)) i++;
+    else if (w.alone) return waiting.splice(i, 1);
     else group.push(...waiting.splice(i, 1));
   }
   return group;
@@ -128,7 +144,11 @@ function takeGroup(): Waiting[] {
 async function placeGroup(group: Waiting[]): Promise<void> {
   if (group.length === 1) {
     const [one] = group;
-    await placeOrder(onPool, one.row).then(one.resolve, one.reject);
+    await placeOrder(onPool, one.row).then(one.resolve, (err: unknown) => {
+      if (RETRIED_STATES.has(String((err as { code?: unknown }).code)) && ++one.tries < MAX_TRIES)
+        waiting.unshift(Object.assign(one, { alone: true }));
+      else one.reject(err);
+    });
     return;
   }
   groupStats.statements++;
@@ -149,7 +169,7 @@ async function placeGroup(group: Waiting[]): Promise<void> {
     const mine = rows.filter((r) => Number(r.i) === i);
     const failed = mine.find((r) => r.errState != null);
     if (!failed) w.resolve(notePicked(w.row.skuId, placedFromRows(mine)));
-    else if (RETRIED_STATES.has(String(failed.errState)) && ++w.tries < MAX_TRIES) waiting.unshift(w);
+    else if (RETRIED_STATES.has(String(failed.errState)) && ++w.tries < MAX_TRIES) waiting.unshift(Object.assign(w, { alone: true }));
     else w.reject(groupError(failed));
   });
 }

@@ -71,6 +71,8 @@ export default async function ProductPage({
                   <span className="btn-row">
                     <a href={`/admin/catalog/products/${product.id}?sku=${s.id}`}>{t("catalog.edit")}</a>
                     {auto ? <a href={`/admin/catalog/skus/${s.id}`}>{t("catalog.manageKeys")}</a> : null}
+                    {/* Issue 26.1: every SKU has a sources panel, also a manual or upstream product's (it has no keys page). */}
+                    <a href={`/admin/catalog/skus/${s.id}/sources`}>{t("sources.link")}</a>
                   </span>
                 ),
               },
