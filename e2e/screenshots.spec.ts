@@ -33,8 +33,11 @@ test("every admin page renders in both languages on desktop and phone without ov
         const href = (await productLink.getAttribute("href"))!;
         pages.push(href);
         await page.goto(href);
-        const keysLink = page.getByTestId("skus-table").locator('tbody a[href^="/admin/catalog/skus/"]').first();
-        if (await keysLink.count()) pages.push((await keysLink.getAttribute("href"))!);
+        // The SKU's card-key page and its sources page (issue 26.1).
+        for (const link of ['tbody a[href^="/admin/catalog/skus/"]:not([href$="/sources"])', 'tbody a[href$="/sources"]']) {
+          const found = page.getByTestId("skus-table").locator(link).first();
+          if (await found.count()) pages.push((await found.getAttribute("href"))!);
+        }
       }
       for (const path of pages) {
         await page.goto(path);
@@ -47,9 +50,11 @@ test("every admin page renders in both languages on desktop and phone without ov
             ? "buyer-detail"
             : /^\/admin\/catalog\/products\/\d+$/.test(path)
               ? "catalog-product-detail"
-              : path.startsWith("/admin/catalog/skus/")
-                ? "catalog-sku-keys"
-                : path.replace(/^\/admin\/?/, "").replace(/\//g, "-") || "dashboard";
+              : /^\/admin\/catalog\/skus\/\d+\/sources$/.test(path)
+                ? "catalog-sku-sources"
+                : path.startsWith("/admin/catalog/skus/")
+                  ? "catalog-sku-keys"
+                  : path.replace(/^\/admin\/?/, "").replace(/\//g, "-") || "dashboard";
         await page.screenshot({ path: `${OUT}/${name}.${locale}.${sizeName}.png`, fullPage: true });
       }
     }

@@ -45,50 +45,53 @@ export default async function SkuSourcesPage({ params }: { params: Promise<{ id:
       </PageHeader>
       <Card>
         {!list.own ? <p className="help">{t("sources.default")}</p> : null}
-        <table data-testid="sources-table">
-          <thead>
-            <tr>
-              <th>{t("sources.position")}</th>
-              <th>{t("sources.kind")}</th>
-              <th>{t("sources.maxCost")}</th>
-              <th>{t("sources.lastCost")}</th>
-              <th>{t("sources.lastStock")}</th>
-              <th>{t("sources.breaker")}</th>
-              <th>{t("sources.enabled")}</th>
-              <th>{t("common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.sources.map((s) => (
-              <tr key={`${s.position}-${s.id ?? "default"}`}>
-                <td>{s.position}</td>
-                <td>
-                  {s.kind === "local" ? t("sources.local") : `${s.connectionName ?? "?"} (#${s.connectionId}) · SKU ${s.upstreamSkuId}`}
-                </td>
-                <td>
-                  {s.kind === "local"
-                    ? "—"
-                    : s.maxCostCents !== null
-                      ? amount(s.maxCostCents)
-                      : list.skuMaxCostCents !== null
-                        ? amount(list.skuMaxCostCents)
-                        : "—"}
-                </td>
-                <td>{amount(s.knownCostCents)}</td>
-                <td>{s.knownStock ?? "—"}</td>
-                <td>{s.kind === "local" ? "—" : s.breaker}</td>
-                <td>{s.isEnabled ? "✓" : "—"}</td>
-                <td>
-                  {s.position > 1 && s.kind !== "local"
-                    ? change("move", s.position, t("sources.up"), "plain", <HiddenField name="to" value={String(s.position - 1)} />)
-                    : null}
-                  {change(s.isEnabled ? "disable" : "enable", s.position, s.isEnabled ? t("sources.disable") : t("sources.enable"))}
-                  {change("remove", s.position, t("sources.remove"), "danger")}
-                </td>
+        {/* Scrolls sideways on a phone; focusable so the keyboard can scroll it (issue 24.4). */}
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("sources.title", { sku: sku.skuCode })}>
+          <table data-testid="sources-table">
+            <thead>
+              <tr>
+                <th>{t("sources.position")}</th>
+                <th>{t("sources.kind")}</th>
+                <th>{t("sources.maxCost")}</th>
+                <th>{t("sources.lastCost")}</th>
+                <th>{t("sources.lastStock")}</th>
+                <th>{t("sources.breaker")}</th>
+                <th>{t("sources.enabled")}</th>
+                <th>{t("common.actions")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.sources.map((s) => (
+                <tr key={`${s.position}-${s.id ?? "default"}`}>
+                  <td>{s.position}</td>
+                  <td>
+                    {s.kind === "local" ? t("sources.local") : `${s.connectionName ?? "?"} (#${s.connectionId}) · SKU ${s.upstreamSkuId}`}
+                  </td>
+                  <td>
+                    {s.kind === "local"
+                      ? "—"
+                      : s.maxCostCents !== null
+                        ? amount(s.maxCostCents)
+                        : list.skuMaxCostCents !== null
+                          ? amount(list.skuMaxCostCents)
+                          : "—"}
+                  </td>
+                  <td>{amount(s.knownCostCents)}</td>
+                  <td>{s.knownStock ?? "—"}</td>
+                  <td>{s.kind === "local" ? "—" : s.breaker}</td>
+                  <td>{s.isEnabled ? "✓" : "—"}</td>
+                  <td>
+                    {s.position > 1 && s.kind !== "local"
+                      ? change("move", s.position, t("sources.up"), "plain", <HiddenField name="to" value={String(s.position - 1)} />)
+                      : null}
+                    {change(s.isEnabled ? "disable" : "enable", s.position, s.isEnabled ? t("sources.disable") : t("sources.enable"))}
+                    {change("remove", s.position, t("sources.remove"), "danger")}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </Card>
       <Card title={t("sources.policy")}>
         <ActionForm action={skuSourcesAction} submitLabel={t("sources.setPolicy")} testId="source-policy">
