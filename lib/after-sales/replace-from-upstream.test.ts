@@ -168,4 +168,38 @@ describe("issue 26.3: replace buys a replacement from the SKU's upstream sources
     expect(await db().auditLog.count({ where: { targetId: order.orderNo, action: "claim.replace" } })).toBe(1);
     expect(await db().pointsLedger.count({ where: { orderId: order.id, deltaCents: { gt: 0 } } })).toBe(0);
   });
+
+  it("issue 26.3: an unknown outcome is resolved by repeating the create with the same number; one still unknown at the deadline leaves the claim open with a note, and no other source is tried", async () => {
+    const lost = await claimedUpstreamOrder();
+    a.loseFirstAnswer = true;
+    try {
+      await resolveClaim({ claimId: lost.claim.id, action: "replace", actor: CLI_ACTOR });
+      await waitFor(async () => (await claimState(lost.claim.id)) === "replaced", 30_000, 100);
+    } finally {
+      a.loseFirstAnswer = false;
+    }
+    expect(a.orders.get(`${lost.order.orderNo}-r${lost.claim.id}-1`)?.creates).toBe(2); // stored once, asked twice
+
+    const dark = await claimedUpstreamOrder();
+    await db().upstreamConnection.update({ where: { id: conn.A }, data: { maxWaitSeconds: 2 } });
+    a.down = true;
+    try {
+      await resolveClaim({ claimId: dark.claim.id, action: "replace", actor: CLI_ACTOR });
+      await waitFor(
+        async () => (await db().upstreamPurchase.findUnique({ where: { claimId: dark.claim.id } }))?.status === "unknown",
+        30_000,
+        100,
+      );
+    } finally {
+      a.down = false;
+      await db().upstreamConnection.update({ where: { id: conn.A }, data: { maxWaitSeconds: 60 } });
+    }
+    expect(await claimState(dark.claim.id)).toBe("open");
+    expect(await noteOf(dark.claim.id)).toMatch(/outcome unknown/);
+    expect([...b.orders.keys()].some((k) => k.includes(`-r${dark.claim.id}-`))).toBe(false);
+    expect((await db().order.findUniqueOrThrow({ where: { id: dark.order.id } })).status).toBe("delivered");
+    await expectError(resolveClaim({ claimId: dark.claim.id, action: "replace", actor: CLI_ACTOR }), "claim_replacing", 409);
+    expect((await resolveClaim({ claimId: dark.claim.id, action: "refund", actor: CLI_ACTOR })).state).toBe("refunded");
+    expect((await reconcilePoints()).ok).toBe(true);
+  });
 });
