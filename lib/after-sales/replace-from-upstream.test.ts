@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getOrderDetail } from "../admin-views/get-order-detail";
+import { purchaseHops } from "../admin-views/purchase-hops";
 import { CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { AppError } from "../errors";
@@ -113,6 +115,15 @@ describe("issue 26.3: replace buys a replacement from the SKU's upstream sources
     const purchase = await db().upstreamPurchase.findUniqueOrThrow({ where: { claimId: claim.id } });
     expect(purchase).toMatchObject({ orderId: null, status: "delivered", downstreamOrderNo: number, costCents: 500n });
     await waitFor(async () => (await db().callback.count({ where: { orderId: order.id } })) === callbacks + 1, 10_000, 100);
+    // The order page: the replacement's hop follows the order's, and its cost comes off the margin (10.00 - 5.00 - 5.00).
+    const detail = (await getOrderDetail(order.orderNo))!;
+    const shown = purchaseHops(
+      detail.upstreamPurchase,
+      detail.amountCents,
+      detail.claims.map((c) => c.replacementPurchase!),
+    );
+    expect(shown.hops.map((h) => h.number)).toEqual([order.orderNo, number]);
+    expect(shown.marginCents).toBe(0n);
     const audits = await db().auditLog.findMany({ where: { targetId: order.orderNo, action: { startsWith: "claim." } } });
     expect(audits.map((r) => r.action).sort()).toEqual(["claim.open", "claim.replace", "claim.replace_purchase"]);
     expect(await ledgerSum(buyer.user.id)).toBe(await balanceOf(buyer.user.id));
