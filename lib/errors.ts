@@ -32,6 +32,7 @@ const INTERNAL_ERROR_STATUS = {
   upstream_unreachable: 502,
   claim_not_found: 404,
   claim_resolved: 409,
+  claim_replacing: 409,
   refund_exceeds_paid: 409,
 } as const;
 

@@ -19,6 +19,12 @@ export async function getOrderDetail(orderNo: string) {
       callbacks: { include: { attempts: { orderBy: { id: "asc" } } }, orderBy: { id: "asc" } },
       ledger: { orderBy: { id: "asc" } },
       upstreamPurchase: { select: purchaseWithHopsSelect },
+      // Issue 26.3 (decision 0059): replacements bought upstream for this order's claims: their hops and costs.
+      claims: {
+        where: { replacementPurchase: { isNot: null } },
+        orderBy: { id: "asc" },
+        select: { id: true, replacementPurchase: { select: purchaseWithHopsSelect } },
+      },
     },
   });
   if (!order) return null;

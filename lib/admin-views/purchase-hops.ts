@@ -57,10 +57,18 @@ export const purchaseWithHopsSelect = {
 /**
  * Issue 26.2: an order's hops for the console (the ones left behind, then the
  * live one) and its margin: what the buyer paid minus what the delivering
- * hop cost; null until an upstream delivered with a known cost.
+ * hop cost; null until an upstream delivered with a known cost. Issue 26.3
+ * (decision 0059): the hops of replacements bought for the order's claims
+ * follow (their numbers say "-r<claim>-n"), and what the delivered ones cost
+ * comes off the margin too.
  */
-export function purchaseHops(purchase: Purchase | null, amountCents: bigint): { hops: HopRow[]; marginCents: bigint | null } {
-  if (!purchase) return { hops: [], marginCents: null };
+export function purchaseHops(
+  purchase: Purchase | null,
+  amountCents: bigint,
+  replacements: Purchase[] = [],
+): { hops: HopRow[]; marginCents: bigint | null } {
+  const extra = replacements.flatMap((r) => purchaseHops(r, 0n).hops);
+  if (!purchase) return { hops: extra, marginCents: null };
   const row = (h: Purchase["hops"][number] | Purchase, outcome: string | null): HopRow => ({
     hop: h.hop,
     connection: h.connection.name,
@@ -70,7 +78,8 @@ export function purchaseHops(purchase: Purchase | null, amountCents: bigint): { 
     outcome,
     costCents: h.costCents,
   });
-  const hops = [...purchase.hops.map((h) => row(h, h.outcome)), row(purchase, purchase.lastError)];
-  const marginCents = purchase.status === "delivered" && purchase.costCents !== null ? amountCents - purchase.costCents : null;
+  const hops = [...purchase.hops.map((h) => row(h, h.outcome)), row(purchase, purchase.lastError), ...extra];
+  const replaced = replacements.reduce((sum, r) => sum + (r.status === "delivered" ? (r.costCents ?? 0n) : 0n), 0n);
+  const marginCents = purchase.status === "delivered" && purchase.costCents !== null ? amountCents - purchase.costCents - replaced : null;
   return { hops, marginCents };
 }

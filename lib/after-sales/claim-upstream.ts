@@ -99,6 +99,8 @@ export async function runUpstreamClaimJob({ claimId, run = 0 }: { claimId: numbe
     }
   } catch (err) {
     if (err instanceof AppError && err.code === "claim_resolved") return setUpstream(claimId, theirs.state, null);
+    // Decision 0059: a replacement of ours is being bought; its outcome decides first, then this job reads the claim again.
+    if (err instanceof AppError && err.code === "claim_replacing") return scheduleNext(claimId, run);
     if (err instanceof UpstreamError) return scheduleNext(claimId, run);
     throw err;
   }

@@ -18,11 +18,14 @@ export type ClaimRow = {
   upstreamState: string | null;
   upstreamError: string | null;
   order: { orderNo: string };
+  replacementPurchase: { status: string; hop: number; downstreamOrderNo: string; connection: { name: string } } | null;
 };
 
 /** A claim as services hand it to the edge, the console and the CLI (the serializer makes the wire shape). */
-export type ClaimView = Omit<ClaimRow, "claimedCiphertext" | "order"> & {
+export type ClaimView = Omit<ClaimRow, "claimedCiphertext" | "order" | "replacementPurchase"> & {
   orderNo: string;
+  /** Issue 26.3: where a replacement bought from an upstream source stands (console, claim:list; not on the wire), else null. */
+  replacementNote: string | null;
   /** The line as claimed (a card key): decrypted only where its owner or a revealing administrator reads it. */
   claimedLine: () => string;
 };
@@ -43,6 +46,7 @@ export const CLAIM_SELECT = {
   upstreamState: true,
   upstreamError: true,
   order: { select: { orderNo: true } },
+  replacementPurchase: { select: { status: true, hop: true, downstreamOrderNo: true, connection: { select: { name: true } } } },
 } as const;
 
 export function toClaimView(row: ClaimRow): ClaimView {
@@ -62,7 +66,19 @@ export function toClaimView(row: ClaimRow): ClaimView {
     resolvedAt: row.resolvedAt,
     upstreamState: row.upstreamState,
     upstreamError: row.upstreamError,
+    replacementNote: replacementNote(row.replacementPurchase),
   };
+}
+
+/** Decision 0059: the claim stays open while its replacement is bought; this says how that stands. */
+function replacementNote(p: ClaimRow["replacementPurchase"]): string | null {
+  if (!p) return null;
+  const at = `${p.connection.name}, ${p.downstreamOrderNo}`;
+  if (p.status === "pending" || p.status === "placed") return `buying a replacement (source ${p.hop}: ${at})`;
+  if (p.status === "delivered") return `replacement bought (${at})`;
+  if (p.status === "unknown")
+    return `replacement purchase outcome unknown (${at}): check with the upstream, then type the line, refund or reject`;
+  return `every upstream source refused the replacement (last: ${at}): type the line, refund or reject`;
 }
 
 /** The action that produced a final state. */

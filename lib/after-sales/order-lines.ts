@@ -96,17 +96,19 @@ export function checkLine(order: DeliveredOrder, line: number): void {
  * delivery_data keeps its numbering; the old line stays in the claim.
  */
 export async function replaceLine(tx: Tx, order: DeliveredOrder, line: number, text?: string): Promise<void> {
-  let replacement = text?.trim();
-  if (!replacement) {
-    const [key] = await tx.$queryRaw<{ ciphertext: Uint8Array }[]>`
-      UPDATE "CardKey" SET "status" = 'delivered', "orderId" = ${order.id}, "deliveredAt" = now()
-      WHERE "id" = (SELECT "id" FROM "CardKey" WHERE "skuId" = ${order.skuId} AND "status" = 'available' ORDER BY "id" LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING "ciphertext"`;
-    if (!key) throw appError("insufficient_stock", "no card key of this SKU is in stock: give the replacement line by hand");
-    replacement = decryptText(key.ciphertext);
-  }
+  const replacement = text?.trim() || (await takeCardKey(tx, order));
+  if (!replacement) throw appError("insufficient_stock", "no card key of this SKU is in stock: give the replacement line by hand");
   const lines = [...order.lines];
   lines[line] = replacement;
   await tx.fulfillment.update({ where: { orderId: order.id }, data: { payloadCiphertext: encryptText(JSON.stringify(lines)) } });
   order.lines = lines;
+}
+
+/** The next available card key of the order's SKU, taken by this order; null when there is none. */
+export async function takeCardKey(tx: Tx, order: DeliveredOrder): Promise<string | null> {
+  const [key] = await tx.$queryRaw<{ ciphertext: Uint8Array }[]>`
+    UPDATE "CardKey" SET "status" = 'delivered', "orderId" = ${order.id}, "deliveredAt" = now()
+    WHERE "id" = (SELECT "id" FROM "CardKey" WHERE "skuId" = ${order.skuId} AND "status" = 'available' ORDER BY "id" LIMIT 1 FOR UPDATE SKIP LOCKED)
+    RETURNING "ciphertext"`;
+  return key ? decryptText(key.ciphertext) : null;
 }

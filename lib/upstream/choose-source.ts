@@ -66,3 +66,18 @@ export function hopOrderNo(orderNo: string, hop: number): string {
   if (!Number.isSafeInteger(hop) || hop < 1) throw new Error(`bad hop number ${hop}`);
   return hop === 1 ? orderNo : `${orderNo}-${hop}`;
 }
+
+/**
+ * Issue 26.3: the number hop n of a claim's replacement purchase sends
+ * upstream, "<order_no>-r<claimId>-<n>": never an order's own number nor
+ * another claim's, stable for every retry of that hop.
+ */
+export function claimHopOrderNo(orderNo: string, claimId: number, hop: number): string {
+  if (!Number.isSafeInteger(hop) || hop < 1) throw new Error(`bad hop number ${hop}`);
+  return `${orderNo}-r${claimId}-${hop}`;
+}
+
+/** The number a purchase's hop sends: an order's (hopOrderNo) or a claim's replacement's (claimHopOrderNo). */
+export function purchaseHopOrderNo(p: { claimId: number | null; order: { orderNo: string } }, hop: number): string {
+  return p.claimId === null ? hopOrderNo(p.order.orderNo, hop) : claimHopOrderNo(p.order.orderNo, p.claimId, hop);
+}

@@ -1,50 +1,20 @@
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import type { OrderStatus } from "../generated/prisma/enums";
 import { transitionOrder } from "../fulfilment/transition-order";
 import { log } from "../log";
 import { nextRunAt } from "./purchase-schedule";
 import { enqueuePurchaseRun } from "./queue-purchase";
-import { hopOrderNo, sourceKey } from "./choose-source";
+import { purchaseHopOrderNo, sourceKey } from "./choose-source";
 import { pickNextSource } from "./pick-next-source";
+import { lockFollowed, resolveWithPurchase, type Purchase } from "./purchase-target";
+
+export { loadPurchase, type Purchase } from "./purchase-target";
 
 // The writers of an upstream purchase's outcome (split from run-purchase.ts,
 // which decides; these record): our order follows the upstream's, a refused hop
 // moves on to the next source (issue 26.2, decision 0042), an unknown outcome
 // is retried with back-off or sent to review. Each in one transaction with the
 // purchase row and its jobs.
-
-export type Purchase = NonNullable<Awaited<ReturnType<typeof loadPurchase>>>;
-
-export function loadPurchase(purchaseId: number) {
-  return db().upstreamPurchase.findUnique({
-    where: { id: purchaseId },
-    include: {
-      order: {
-        select: {
-          id: true,
-          orderNo: true,
-          status: true,
-          manualFormData: true,
-          items: {
-            orderBy: { id: "asc" },
-            select: {
-              quantity: true,
-              unitPriceCents: true,
-              skuId: true,
-              sku: {
-                select: {
-                  upstreamMaxCostCents: true,
-                  product: { select: { deliveryFormat: true, deliveryDelimiter: true, upstreamManual: true, upstreamConnectionId: true } },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  });
-}
 
 export type Outcome =
   | { to: "delivered"; lines: string[]; costCents: bigint | null; upstreamOrderId: number }
@@ -58,7 +28,7 @@ export async function finish(p: Purchase, outcome: Outcome, lastError: string | 
 
 async function finishIn(tx: Tx, p: Purchase, outcome: Outcome, lastError: string | null): Promise<void> {
   {
-    const status = await lockOrder(tx, p.order.id);
+    const status = await lockFollowed(tx, p);
     const data = {
       attemptCount: { increment: 1 },
       lastError,
@@ -69,7 +39,11 @@ async function finishIn(tx: Tx, p: Purchase, outcome: Outcome, lastError: string
       await tx.upstreamPurchase.update({ where: { id: p.id }, data: { ...data, status: outcome.to } });
       return;
     }
-    if (outcome.to === "delivered") await transitionOrder(tx, p.order.id, { to: "delivered", lines: outcome.lines, source: "upstream" });
+    if (p.claimId !== null) {
+      // Issue 26.3: the claim resolves as a replace does, with the bought line; a refusal leaves it open (its view says so).
+      if (outcome.to === "delivered") await resolveWithPurchase(tx, p, outcome.lines[0]);
+    } else if (outcome.to === "delivered")
+      await transitionOrder(tx, p.order.id, { to: "delivered", lines: outcome.lines, source: "upstream" });
     else await transitionOrder(tx, p.order.id, { to: "failed", reason: outcome.reason, upstreamFailure: lastError ?? outcome.reason });
     await tx.upstreamPurchase.update({ where: { id: p.id }, data: { ...data, status: outcome.to } });
   }
@@ -86,7 +60,7 @@ async function finishIn(tx: Tx, p: Purchase, outcome: Outcome, lastError: string
  */
 export async function moveOn(p: Purchase, failed: Extract<Outcome, { to: "failed" }>, lastError: string | null = null): Promise<void> {
   const moved = await db().$transaction(async (tx) => {
-    const status = await lockOrder(tx, p.order.id);
+    const status = await lockFollowed(tx, p);
     const current = await tx.upstreamPurchase.findUnique({ where: { id: p.id }, select: { hop: true, status: true } });
     if (!current || current.hop !== p.hop || (current.status !== "pending" && current.status !== "placed")) return null;
     if (status !== "processing") return finishIn(tx, p, failed, lastError).then(() => null);
@@ -127,7 +101,7 @@ export async function moveOn(p: Purchase, failed: Extract<Outcome, { to: "failed
         sourceId: next.source.id,
         connectionId: next.source.connectionId,
         upstreamSkuId: next.source.upstreamSkuId,
-        downstreamOrderNo: hopOrderNo(p.order.orderNo, hop),
+        downstreamOrderNo: purchaseHopOrderNo(p, hop),
         upstreamOrderId: null,
         costCents: null,
         status: "pending",
@@ -205,9 +179,10 @@ export async function stayInReview(
  */
 export async function toReview(p: Purchase, lastError: string, upstreamOrderId?: number, costCents?: bigint | null): Promise<void> {
   await db().$transaction(async (tx) => {
-    const status = await lockOrder(tx, p.order.id);
+    const status = await lockFollowed(tx, p);
     if (status !== "processing") return; // finished meanwhile (a concurrent run, or an administrator)
-    await transitionOrder(tx, p.order.id, { to: "unknown_review" });
+    // A claim's replacement in review leaves the claim open for the administrator (the claim's view shows it).
+    if (p.claimId === null) await transitionOrder(tx, p.order.id, { to: "unknown_review" });
     await tx.upstreamPurchase.update({
       where: { id: p.id },
       data: {
@@ -220,11 +195,4 @@ export async function toReview(p: Purchase, lastError: string, upstreamOrderId?:
     });
   });
   log.warn({ component: "upstream", purchaseId: p.id, orderId: p.order.id, error: lastError }, "upstream purchase moved to review");
-}
-
-async function lockOrder(tx: Tx, orderId: number): Promise<OrderStatus> {
-  const [row] = await tx.$queryRaw<
-    { status: OrderStatus }[]
-  >`SELECT "status"::text AS "status" FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`;
-  return row.status;
 }

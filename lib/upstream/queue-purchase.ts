@@ -1,6 +1,7 @@
 import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import { enqueueJob } from "../jobs/enqueue-job";
+import { claimHopOrderNo, type UpstreamSource } from "./choose-source";
 import { loadSkuSources, type SkuSources } from "./load-sku-sources";
 import { pickFromSources } from "./pick-next-source";
 
@@ -66,6 +67,34 @@ export async function startUpstreamPurchase(
   }
   await enqueuePurchaseRun(tx, inserted[0].id);
   return inserted[0].id;
+}
+
+/**
+ * Issue 26.3 (decision 0059): one unit bought to replace a claimed line, from
+ * the source `source` (chosen by the caller with pickFromSources), in the
+ * transaction that holds the claim. The same row, job and rules as an order's
+ * purchase, tied to the claim instead (one per claim: a second call adds
+ * nothing and returns the first's id, so concurrent replace calls start at
+ * most one purchase); hop 1 sends "<order_no>-r<claimId>-1".
+ */
+export async function startClaimPurchase(
+  tx: Tx,
+  input: { claimId: number; orderNo: string; source: UpstreamSource },
+): Promise<{ id: number; created: boolean }> {
+  const { source } = input;
+  const inserted = await tx.$queryRaw<{ id: number }[]>`
+    INSERT INTO "UpstreamPurchase" ("claimId", "connectionId", "downstreamOrderNo", "upstreamSkuId", "status", "deadlineAt", "updatedAt", "hop", "sourceId")
+    SELECT ${input.claimId}, c."id", ${claimHopOrderNo(input.orderNo, input.claimId, 1)}, ${source.upstreamSkuId}, 'pending',
+           now() + make_interval(secs => c."maxWaitSeconds"::double precision), now(), 1, ${source.id}
+    FROM "UpstreamConnection" c WHERE c."id" = ${source.connectionId}
+    ON CONFLICT ("claimId") DO NOTHING
+    RETURNING "id"`;
+  if (!inserted.length) {
+    const again = await tx.upstreamPurchase.findUniqueOrThrow({ where: { claimId: input.claimId }, select: { id: true } });
+    return { id: again.id, created: false };
+  }
+  await enqueuePurchaseRun(tx, inserted[0].id);
+  return { id: inserted[0].id, created: true };
 }
 
 /** Schedules the next run of a purchase (create or poll). One pending run per purchase: the key replaces a waiting one. */

@@ -69,7 +69,7 @@ export async function receiveUpstreamCallback(
   const open = purchase.status === "pending" || purchase.status === "placed";
   if (open) await db().$transaction((tx) => enqueuePurchaseRun(tx, purchase.id));
   // Issue 26.3: a delivered order changed upstream (a replacement, a refund): our claims there are read now.
-  else await pollOpenUpstreamClaims(purchase.orderId);
+  else if (purchase.orderId !== null) await pollOpenUpstreamClaims(purchase.orderId);
   log.info({ component: "upstream", connectionId: conn.id, purchaseId: purchase.id, polled: open }, "upstream callback accepted");
   return { ok: true, polled: open };
 }

@@ -37,8 +37,10 @@ export async function requeueUpstreamPurchases(): Promise<number> {
   }
   const open = await db().$queryRaw<{ id: number }[]>`
     SELECT u."id" FROM "UpstreamPurchase" u
-    JOIN "Order" o ON o."id" = u."orderId" AND o."status" = 'processing'
-    WHERE u."status" IN ('pending', 'placed')
+    LEFT JOIN "Order" o ON o."id" = u."orderId"
+    LEFT JOIN "AfterSalesClaim" c ON c."id" = u."claimId"
+    -- An order's purchase while the order waits; a claim's replacement (issue 26.3) while the claim is open.
+    WHERE u."status" IN ('pending', 'placed') AND (o."status" = 'processing' OR c."state" = 'open')
       AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j."key" = 'upstream:' || u."id")
     ORDER BY u."id" LIMIT ${BATCH}`;
   for (const p of open) {

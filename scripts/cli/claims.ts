@@ -29,6 +29,7 @@ export const commands = {
           resolved_by: c.resolvedBy,
           refund: c.refundCents === null ? null : formatAmount(c.refundCents),
           upstream: c.upstreamState,
+          replacement: c.replacementNote,
         })),
       };
     },
@@ -72,6 +73,8 @@ export const commands = {
         line: c.line,
         state: c.state,
         refund: c.refundCents === null ? null : formatAmount(c.refundCents),
+        // Issue 26.3: a replace bought from an upstream source leaves the claim open until the key arrives.
+        replacement: c.replacementNote,
       };
     },
   }),

@@ -36,7 +36,7 @@ export async function resolveClaimAction(_prev: ActionState, form: FormData): Pr
     once_token: OnceTokenSchema,
   });
   return runAdminAction(schema, form, async (input, { admin, t }) => {
-    await resolveClaim({
+    const view = await resolveClaim({
       claimId: input.claimId,
       action: input.action,
       note: input.note,
@@ -46,7 +46,8 @@ export async function resolveClaimAction(_prev: ActionState, form: FormData): Pr
     });
     refreshOrderPages(input.orderNo);
     revalidatePath("/admin/claims");
-    return { ok: true, message: t(`claims.done.${input.action}`) };
+    // Decision 0059: a replace may leave the claim open while its key is bought upstream.
+    return { ok: true, message: t(view.state === "open" ? "claims.done.buying" : `claims.done.${input.action}`) };
   });
 }
 

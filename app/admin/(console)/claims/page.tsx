@@ -47,6 +47,14 @@ export default async function ClaimsPage() {
             <dd>{formatDateTime(c.createdAt)}</dd>
             <dt>{t("claims.upstream")}</dt>
             <dd>{c.upstreamState ? `${c.upstreamState}${c.upstreamError ? ` (${c.upstreamError})` : ""}` : "—"}</dd>
+            {c.replacementNote ? (
+              <>
+                <dt>{t("claims.replacementStatus")}</dt>
+                <dd className="wrap" data-testid={`claim-replacement-${c.id}`}>
+                  {c.replacementNote}
+                </dd>
+              </>
+            ) : null}
           </dl>
           <ActionForm
             action={revealClaimLineAction}

@@ -24,6 +24,7 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
   if (!order) notFound();
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   const open = order.status === "processing" || order.status === "unknown_review";
+  const replacements = order.claims.flatMap((c) => (c.replacementPurchase ? [c.replacementPurchase] : []));
   return (
     <>
       <PageHeader title={`${t("orders.orderNo")} ${order.orderNo}`}>
@@ -139,10 +140,10 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
           />
         ) : null}
       </Card>
-      {order.upstreamPurchase ? (
+      {order.upstreamPurchase || replacements.length ? (
         <Card title={t("review.hops")}>
           <PurchaseHops
-            {...purchaseHops(order.upstreamPurchase, order.amountCents)}
+            {...purchaseHops(order.upstreamPurchase, order.amountCents, replacements)}
             testId="order-hops"
             labels={{
               hop: t("review.hop"),
