@@ -65,7 +65,7 @@ try {
   code = await main(process.argv.slice(2));
 } catch (err) {
   const { AppError } = await import("../lib/errors");
-  const { ConfigError } = await import("../lib/config/env");
+  const { ConfigError, wantsStackTraces } = await import("../lib/config/env");
   if (err instanceof UsageError) {
     process.stderr.write(`error: ${err.message}\n`);
     code = 2;
@@ -81,7 +81,7 @@ try {
     // Issue 10.6: a full disk, a port or a directory out of reach, in one line saying what to do.
     const { startupMessage } = await import("../lib/ops/startup-errors");
     process.stderr.write(`error: ${startupMessage(err)}\n`);
-    if (process.env.CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+    if (wantsStackTraces()) process.stderr.write(`${(err as Error)?.stack}\n`);
     code = 1;
   }
 }

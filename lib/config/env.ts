@@ -177,6 +177,14 @@ export function env(): Env {
   return parsed.data;
 }
 
+/**
+ * CLI_DEBUG for an error path: read raw, because that path may be reporting
+ * a configuration that no longer parses, where env() would throw again.
+ */
+export function wantsStackTraces(): boolean {
+  return Boolean(process.env.CLI_DEBUG);
+}
+
 /** For entry points: the configuration, or one line on stderr and exit code 2 (no stack trace). */
 export function loadEnvOrExit(program: string): Env {
   try {

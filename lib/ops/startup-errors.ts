@@ -1,4 +1,4 @@
-import { ConfigError, env } from "../config/env";
+import { ConfigError, env, wantsStackTraces } from "../config/env";
 import { StartupError } from "../config/startup-error";
 
 /**
@@ -30,8 +30,7 @@ export function exitOnStartupError(program: string, err: unknown): never {
     process.exit(2);
   }
   process.stderr.write(`${program}: ${startupMessage(err)}\n`);
-  // Read raw: with a configuration that no longer parses, env() would throw here again.
-  if (process.env.CLI_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+  if (wantsStackTraces()) process.stderr.write(`${(err as Error)?.stack}\n`);
   process.exit(1);
 }
 
