@@ -2,7 +2,8 @@ import type { Reporter, TestCase } from "vitest/node";
 
 /**
  * Lists, at the end of a run, every test that failed and then passed on its
- * retry (vitest.config.ts `retry`). A retry keeps one load-only timing
+ * retry (vitest.config.ts `retry`), with the failed attempt's error (vitest
+ * keeps it on the passed result). A retry keeps one load-only timing
  * miss on a shared 2-core machine from refusing a whole CI run; this list
  * keeps each such miss in sight so it is fixed at its cause like a failure
  * (docs/decisions/0051-a-failed-test-is-tried-once-more-and-listed.md).
@@ -12,8 +13,14 @@ export default class FlakyReporter implements Reporter {
 
   onTestCaseResult(test: TestCase): void {
     const d = test.diagnostic();
-    if (d?.flaky)
-      this.flaky.push(`${test.module.moduleId.replace(process.cwd() + "/", "")} > ${test.fullName} (passed on retry ${d.retryCount})`);
+    if (!d?.flaky) return;
+    const where = `${test.module.moduleId.replace(process.cwd() + "/", "")} > ${test.fullName} (passed on retry ${d.retryCount})`;
+    const first = test.result().errors?.[0];
+    const line = first?.stacks?.find((s) => !s.file.includes("node_modules"));
+    const why = first
+      ? `\n      first attempt: ${first.message.slice(0, 400)}${line ? ` (${line.file.replace(process.cwd() + "/", "")}:${line.line})` : ""}`
+      : "";
+    this.flaky.push(where + why);
   }
 
   onTestRunEnd(): void {
