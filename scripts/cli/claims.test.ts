@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "./command";
 import { parseCommand } from "./parse-command";
+import { usageError } from "../../lib/testing/cli-usage-error";
 
 // Issue 26.3: the after-sales CLI commands check their arguments before the database is touched.
-
-function usageError(argv: string[]): string {
-  try {
-    parseCommand(argv);
-  } catch (err) {
-    if (err instanceof UsageError) return err.message;
-    throw err;
-  }
-  throw new Error(`accepted: ${argv.join(" ")}`);
-}
 
 describe("after-sales CLI arguments (issue 26.3)", () => {
   it("issue 26.3: claim:resolve takes exactly one of --replace, --refund, --reject; --reject needs --reason", () => {

@@ -2,22 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "./command";
 import { parseCommand } from "./parse-command";
+import { usageError } from "../../lib/testing/cli-usage-error";
 
 // Issue 9.3: the CLI checks its arguments with the services' own schemas
 // (lib/protocol/amount.ts, lib/protocol/ids.ts, lib/fulfilment, lib/points),
 // before the database is touched. parseCommand never opens the database.
-
-function usageError(argv: string[]): string {
-  try {
-    parseCommand(argv);
-  } catch (err) {
-    if (err instanceof UsageError) return err.message;
-    throw err;
-  }
-  throw new Error(`accepted: ${argv.join(" ")}`);
-}
 
 describe("CLI arguments use the services' rules (issue 9.3)", () => {
   it("issue 9.3: amounts take up to 15 whole digits like parseAmount and the console (the CLI's copy allowed 13), not 16", () => {

@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "./command";
 import { parseCommand } from "./parse-command";
+import { usageError } from "../../lib/testing/cli-usage-error";
 
 // Issue 26.1: `sku:sources` checks its options before the database, and each
 // problem names the option the operator typed (not the service's field).
-
-function usageError(argv: string[]): string {
-  try {
-    parseCommand(argv);
-  } catch (err) {
-    if (err instanceof UsageError) return err.message;
-    throw err;
-  }
-  throw new Error(`accepted: ${argv.join(" ")}`);
-}
 
 const sources = (...args: string[]) => ["sku:sources", "--sku-code", "C1", ...args];
 
