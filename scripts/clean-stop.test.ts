@@ -112,6 +112,16 @@ async function start(command: string[]): Promise<Started> {
   return { child, port, output: () => output };
 }
 
+/** The environment of the group's scripts/server.ts process, as /proc shows it. */
+function serverEnvironment(c: ChildProcess): string[] {
+  const pids = spawnSync("ps", ["-o", "pid=,args=", "-g", String(c.pid)], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter((l) => l.includes("scripts/server.ts"))
+    .map((l) => l.trim().split(/\s+/)[0]);
+  expect(pids).toHaveLength(1);
+  return fs.readFileSync(`/proc/${pids[0]}/environ`, "utf8").split("\0");
+}
+
 function exited(c: ChildProcess, ms: number): Promise<{ code: number | null; signal: string | null } | "still running"> {
   if (c.exitCode !== null || c.signalCode !== null) return Promise.resolve({ code: c.exitCode, signal: c.signalCode });
   return new Promise((resolve) => {
@@ -193,6 +203,8 @@ async function loadThroughStop(port: number, signal: () => void) {
 
 async function expectCleanStopUnderLoad(command: string[], send: (c: ChildProcess) => void) {
   const { child, port, output } = await start(command);
+  // Decision 0060: the server runs with two malloc arenas (its RSS stays near its heap).
+  expect(serverEnvironment(child)).toContain("MALLOC_ARENA_MAX=2");
   const run = await loadThroughStop(port, () => send(child));
   const exit = await exited(child, 90_000);
   const counts = new Map<string, number>();
