@@ -14,16 +14,24 @@ import { takeCardKey, type DeliveredOrder } from "./order-lines";
 // (resolveClaimInTx with its purchaseId); until then the claim stays open.
 
 export type ReplacementPurchase = { purchaseId: number; connectionName: string | null };
+/** The claim's replacement purchase, if one was ever started (one per claim). */
+export type ClaimPurchase = { status: string } | null;
 
 /**
  * Inside resolveClaimInTx, with the order and the claim locked: the new line
  * (a card key taken now), or the purchase started for it. A SKU with no
  * upstream source behaves as before sources existed: the SKU's next card key,
- * else 409 insufficient_stock. One purchase per claim: a second replace
- * while it runs is refused by refuseWhileBuying, and after it failed for
- * every source, or went to review, a replace needs a typed line.
+ * else 409 insufficient_stock. One purchase per claim (`bought`, read by
+ * claimPurchase): a second replace while it runs is refused by
+ * refuseWhileBuying, and after it failed for every source, or went to
+ * review, a replace needs a typed line.
  */
-export async function replacementFromSources(tx: Tx, order: DeliveredOrder, claimId: number): Promise<string | ReplacementPurchase> {
+export async function replacementFromSources(
+  tx: Tx,
+  order: DeliveredOrder,
+  claimId: number,
+  bought: ClaimPurchase,
+): Promise<string | ReplacementPurchase> {
   const [list, [item]] = await Promise.all([
     loadSkuSources(order.skuId, tx),
     tx.$queryRaw<
@@ -43,16 +51,18 @@ export async function replacementFromSources(tx: Tx, order: DeliveredOrder, clai
           "no card key of this SKU is in stock and no upstream source may sell one now (disabled, breaker open or above its maximum cost): give the replacement line by hand",
         );
   }
-  const before = await tx.upstreamPurchase.findUnique({ where: { claimId }, select: { status: true } });
-  if (before) throw appError("claim_replacing", boughtBefore(before.status));
-  const started = await startClaimPurchase(tx, { claimId, orderNo: order.orderNo, source: next.source });
-  return { purchaseId: started.id, connectionName: next.source.connectionName };
+  if (bought) throw appError("claim_replacing", boughtBefore(bought.status));
+  const purchaseId = await startClaimPurchase(tx, { claimId, orderNo: order.orderNo, source: next.source });
+  return { purchaseId, connectionName: next.source.connectionName };
+}
+
+export async function claimPurchase(tx: Tx, claimId: number): Promise<ClaimPurchase> {
+  return tx.upstreamPurchase.findUnique({ where: { claimId }, select: { status: true } });
 }
 
 /** Nothing resolves a claim while its replacement is being bought (the purchase will): 409 claim_replacing. */
-export async function refuseWhileBuying(tx: Tx, claimId: number): Promise<void> {
-  const p = await tx.upstreamPurchase.findUnique({ where: { claimId }, select: { status: true } });
-  if (p && (p.status === "pending" || p.status === "placed")) throw appError("claim_replacing", boughtBefore(p.status));
+export function refuseWhileBuying(bought: ClaimPurchase): void {
+  if (bought && (bought.status === "pending" || bought.status === "placed")) throw appError("claim_replacing", boughtBefore(bought.status));
 }
 
 function boughtBefore(status: string): string {

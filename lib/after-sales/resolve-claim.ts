@@ -9,7 +9,7 @@ import { queueOrderCallback } from "../callbacks/queue-callback";
 import type { ClaimState } from "../generated/prisma/enums";
 import { AFTER_SALES_TX, applyRefund } from "./apply-refund";
 import { CLAIM_SELECT, toClaimView, type ClaimView } from "./claim-view";
-import { refuseWhileBuying, replacementFromSources } from "./buy-replacement";
+import { claimPurchase, refuseWhileBuying, replacementFromSources } from "./buy-replacement";
 import { lockDeliveredOrder, replaceLine } from "./order-lines";
 
 export const CLAIM_ACTIONS = ["replace", "refund", "reject"] as const;
@@ -80,13 +80,15 @@ export async function resolveClaimInTx(
   if (!order) throw appError("claim_not_found", `claim ${claimId} not found`);
   const claim = await lockClaim(tx, claimId);
   if (claim.state !== "open") throw appError("claim_resolved", `claim ${claimId} is already ${claim.state}`);
-  if (input.purchaseId === undefined) await refuseWhileBuying(tx, claimId);
+  // The purchase resolving its own claim is the one thing allowed while it runs.
+  const bought = input.purchaseId === undefined ? await claimPurchase(tx, claimId) : null;
+  refuseWhileBuying(bought);
 
   let refundCents: bigint | null = null;
   if (action === "replace") {
     // A purchase resolving its claim always brings its line: it never starts another.
     if (input.purchaseId !== undefined && !replacement?.trim()) throw new Error("a purchase resolves a claim with its line");
-    const got = replacement?.trim() || (await replacementFromSources(tx, order, claimId));
+    const got = replacement?.trim() || (await replacementFromSources(tx, order, claimId, bought));
     if (typeof got !== "string") {
       await writeAuditLog(tx, {
         actor,

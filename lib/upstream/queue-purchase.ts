@@ -77,10 +77,7 @@ export async function startUpstreamPurchase(
  * nothing and returns the first's id, so concurrent replace calls start at
  * most one purchase); hop 1 sends "<order_no>-r<claimId>-1".
  */
-export async function startClaimPurchase(
-  tx: Tx,
-  input: { claimId: number; orderNo: string; source: UpstreamSource },
-): Promise<{ id: number; created: boolean }> {
+export async function startClaimPurchase(tx: Tx, input: { claimId: number; orderNo: string; source: UpstreamSource }): Promise<number> {
   const { source } = input;
   const inserted = await tx.$queryRaw<{ id: number }[]>`
     INSERT INTO "UpstreamPurchase" ("claimId", "connectionId", "downstreamOrderNo", "upstreamSkuId", "status", "deadlineAt", "updatedAt", "hop", "sourceId")
@@ -91,10 +88,10 @@ export async function startClaimPurchase(
     RETURNING "id"`;
   if (!inserted.length) {
     const again = await tx.upstreamPurchase.findUniqueOrThrow({ where: { claimId: input.claimId }, select: { id: true } });
-    return { id: again.id, created: false };
+    return again.id;
   }
   await enqueuePurchaseRun(tx, inserted[0].id);
-  return { id: inserted[0].id, created: true };
+  return inserted[0].id;
 }
 
 /** Schedules the next run of a purchase (create or poll). One pending run per purchase: the key replaces a waiting one. */
