@@ -61,12 +61,7 @@ export async function startUpstreamPurchase(
     FROM "Order" o, "UpstreamConnection" c WHERE o."id" = ${input.orderId} AND c."id" = ${source.connectionId}
     ON CONFLICT ("orderId") DO NOTHING
     RETURNING "id"`;
-  if (!inserted.length) {
-    const again = await tx.upstreamPurchase.findUniqueOrThrow({ where: { orderId: input.orderId }, select: { id: true } });
-    return again.id;
-  }
-  await enqueuePurchaseRun(tx, inserted[0].id);
-  return inserted[0].id;
+  return storedPurchase(tx, inserted, { orderId: input.orderId });
 }
 
 /**
@@ -86,10 +81,12 @@ export async function startClaimPurchase(tx: Tx, input: { claimId: number; order
     FROM "UpstreamConnection" c WHERE c."id" = ${source.connectionId}
     ON CONFLICT ("claimId") DO NOTHING
     RETURNING "id"`;
-  if (!inserted.length) {
-    const again = await tx.upstreamPurchase.findUniqueOrThrow({ where: { claimId: input.claimId }, select: { id: true } });
-    return again.id;
-  }
+  return storedPurchase(tx, inserted, { claimId: input.claimId });
+}
+
+/** The purchase an INSERT … ON CONFLICT DO NOTHING made, its first run enqueued; else the one already stored for `key`. */
+async function storedPurchase(tx: Tx, inserted: { id: number }[], key: { orderId: number } | { claimId: number }): Promise<number> {
+  if (!inserted.length) return (await tx.upstreamPurchase.findUniqueOrThrow({ where: key, select: { id: true } })).id;
   await enqueuePurchaseRun(tx, inserted[0].id);
   return inserted[0].id;
 }
