@@ -7,7 +7,7 @@
 // delivered or failed → one delivered line per stdout line. Progress goes to
 // stderr so stdout carries only the delivered lines. Exit 1 when the order failed.
 import crypto from "node:crypto";
-import { createSupplierClient, SupplierApiError } from "../lib/protocol/client";
+import { createSupplierClient, SupplierApiError, waitForOrder } from "../lib/protocol/client";
 
 const NAMES = ["SUPPLIER_BASE_URL", "SUPPLIER_API_KEY", "SUPPLIER_API_SECRET", "SUPPLIER_PROFILE", "SUPPLIER_SKU_ID"] as const;
 const missing = NAMES.filter((n) => !process.env[n]);
@@ -35,8 +35,8 @@ try {
   const account = await client.ping();
   say(`connected to ${account.site_name} (protocol ${account.protocol_version}), balance ${account.balance} ${account.currency}`);
 
-  const categories = await client.categories();
-  const page = await client.products({ page_size: 100 });
+  const { categories } = await client.listCategories();
+  const page = await client.listProducts({ page_size: 100 });
   say(`${categories.length} categories, ${page.total} products`);
   const product = page.items.find((p) => p.skus.some((s) => s.id === skuId));
   say(
@@ -50,7 +50,7 @@ try {
   const created = await client.createOrder({ downstream_order_no: downstreamOrderNo, sku_id: skuId, quantity: 1 });
   say(`order ${created.order_no} (${created.order_id}): ${created.status}, ${created.amount} ${created.currency}`);
 
-  const order = created.status === "processing" ? await client.waitForOrder(created.order_id) : created;
+  const order = created.status === "processing" ? await waitForOrder(client, created.order_id) : created;
   if (order.status !== "delivered") {
     say(`order ${order.order_no} ${order.status}${"error_message" in order && order.error_message ? `: ${order.error_message}` : ""}`);
     process.exit(1);

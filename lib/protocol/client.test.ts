@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSupplierClient, SupplierApiError, signedHeaders, verifyCallback } from "./client";
+import { createSupplierClient, SupplierApiError, signedHeaders, verifyCallback, waitForOrder } from "./client";
 import { verifySignature } from "./signing";
 
 // Issue 11.4: the downstream client against a scripted loopback server.
@@ -71,7 +71,8 @@ async function scripted(script: Script) {
     profile: "P",
     sleep: async (ms) => void sleeps.push(ms),
   });
-  return { client, seen, sleeps };
+  const sleep = async (ms: number) => void sleeps.push(ms);
+  return { client, seen, sleeps, sleep };
 }
 
 const created = {
@@ -121,7 +122,7 @@ describe("issue 11.4: createOrder retries safely (D18)", () => {
 
 describe("issue 11.4: waitForOrder polls with bounded back-off (section 4.6)", () => {
   it("polls until delivered, doubling the wait up to the cap, through a transient 503", async () => {
-    const { client, seen, sleeps } = await scripted((_s, n) =>
+    const { client, seen, sleeps, sleep } = await scripted((_s, n) =>
       n === 2
         ? { status: 503, body: d1("internal_error") }
         : n < 6
@@ -131,7 +132,7 @@ describe("issue 11.4: waitForOrder polls with bounded back-off (section 4.6)", (
               body: order("delivered", { fulfillment: { type: "card_key", status: "delivered", payload: "K", delivery_data: ["K"] } }),
             },
     );
-    const o = await client.waitForOrder(7, { maxDelayMs: 4000 });
+    const o = await waitForOrder(client, 7, { maxDelayMs: 4000, sleep });
     expect(o.status).toBe("delivered");
     expect(seen.every((s) => s.method === "GET" && s.path === "/api/v1/provider/orders/7")).toBe(true);
     expect(sleeps).toEqual([1000, 2000, 4000, 4000, 4000]);
@@ -139,12 +140,12 @@ describe("issue 11.4: waitForOrder polls with bounded back-off (section 4.6)", (
 
   it("returns a failed order and stops at a 404", async () => {
     expect(
-      (await (await scripted(() => ({ status: 200, body: order("failed", { error_message: "out of stock" }) }))).client.waitForOrder(7))
+      (await waitForOrder((await scripted(() => ({ status: 200, body: order("failed", { error_message: "out of stock" }) }))).client, 7))
         .status,
     ).toBe("failed");
     await close!();
     const { client } = await scripted(() => ({ status: 404, body: d1("order_not_found") }));
-    await expect(client.waitForOrder(7)).rejects.toMatchObject({ code: "order_not_found" });
+    await expect(waitForOrder(client, 7)).rejects.toMatchObject({ code: "order_not_found" });
   });
 });
 

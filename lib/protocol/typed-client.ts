@@ -1,25 +1,24 @@
 import type { z } from "zod";
-import { signedFetch, type SupplierCredentials } from "./signed-fetch";
+import { schemaFor, type EndpointEntry } from "./endpoint-entry";
+import { ENDPOINT_LIST, pathOf, type EndpointKey, type ENDPOINTS } from "./endpoints";
 import { HEADER_REQUEST_ID } from "./headers";
 import { PROFILE_PREFIXES, type Profile } from "./profiles";
-import {
-  AccountSchema,
-  CategoriesSchema,
-  ErrorBodySchema,
-  OrderCreatedSchema,
-  OrderReadSchema,
-  ProductDetailSchema,
-  ProductPageSchema,
-  StatementSchema,
-} from "./wire-responses";
-import type { CreateOrderBodySchema } from "./order-schemas";
-import { CatalogWebhookSchema } from "./catalog-event-wire";
-import { ENDPOINTS, pathOf, type EndpointKey } from "./endpoints";
-import { ClaimListSchema, ClaimOpenedSchema, type OpenClaimBody } from "./after-sales-wire";
+import { signedFetch, type SupplierCredentials } from "./signed-fetch";
+import { ErrorBodySchema } from "./wire-responses";
 
-// The typed downstream client (issue 11.4). Results are parsed with the zod
-// schemas of lib/protocol/wire-responses, so a downstream gets exactly the
-// types the OpenAPI document describes.
+// The typed downstream client (issue 11.4), made from the endpoint table
+// (./endpoints.ts; issue 34.2, decision 0081): one method per entry, named by
+// its key, taking the entry's `{id}`, then its body (the profile's schema),
+// then its query; it resolves to the entry's success body, parsed with the
+// schema the OpenAPI document is generated from. Nothing here names an
+// endpoint: a new entry is a new method. Workflows of several calls
+// (waitForOrder, syncProducts) are in ./client-workflows.ts.
+//
+// Why lib/upstream/upstream-client.ts is a second client of this protocol:
+// it talks to other suppliers, so it decodes leniently, keeps no text the
+// other side chose, refuses redirects and caps bodies; this one is for a
+// downstream of a server that keeps the contract, and says so when it does
+// not (SupplierProtocolError). Decision 0081.
 
 /** A D1 error answer: `status`, `code` (error_code), `message`, `requestId`. */
 export class SupplierApiError extends Error {
@@ -35,7 +34,7 @@ export class SupplierApiError extends Error {
   }
 }
 
-/** A response that is not what the interface promises (wrong shape, not JSON). */
+/** A response that is not what the interface promises (wrong shape, not JSON, a success where none exists). */
 export class SupplierProtocolError extends Error {
   override name = "SupplierProtocolError";
 }
@@ -47,18 +46,40 @@ export interface SupplierClientOptions<P extends Profile> {
   profile: P;
   /** Defaults to the profile's primary prefix (PROFILE_PREFIXES, the /api/v1/… one). */
   prefix?: string;
-  /** createOrder: attempts in all (default 5) and the back-off cap (default 30 s). */
+  /** Entries marked `resend` (createOrder, openClaim): attempts in all (default 5) and the back-off cap (default 30 s). */
   retry?: { attempts?: number; maxDelayMs?: number };
   /** Injected for tests; defaults to setTimeout. */
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The create body of the profile, as you write it (P: no callback_url). */
-export type CreateBody<P extends Profile> = z.input<(typeof CreateOrderBodySchema)[P]>;
-type Out<S extends z.ZodType> = z.infer<S>;
+type Entries = typeof ENDPOINTS;
+/** The entry's schema for profile P: its one schema, or its P one; undefined when P has none. */
+type For<S, P extends Profile> = S extends z.ZodType ? S : P extends keyof S ? (S[P] extends z.ZodType ? S[P] : undefined) : undefined;
+/** A query parameter's value as you pass it; a Date is sent as RFC 3339. */
+export type QueryValue = string | number | boolean | Date;
+type IdArg<E> = E extends { path: `${string}{id}${string}` } ? [id: number | string] : [];
+type BodyArg<E, P extends Profile> = E extends { body: infer B }
+  ? For<B, P> extends infer S extends z.ZodType
+    ? B extends { allowEmpty: true }
+      ? [body?: z.input<S>]
+      : [body: z.input<S>]
+    : []
+  : [];
+type QueryArg<E, P extends Profile> = E extends { query: infer Q }
+  ? For<Q, P> extends infer S extends z.ZodType
+    ? [query?: { [K in keyof z.output<S>]?: QueryValue }]
+    : []
+  : [];
+/** The success body; `never` for an entry without one (cancel: the call always rejects, D23). */
+type Result<E, P extends Profile> = E extends { success: infer S } ? (For<S, P> extends infer O extends z.ZodType ? z.output<O> : never) : never;
+
+/** One method per entry of the table. */
+export type EndpointMethods<P extends Profile> = {
+  [K in EndpointKey]: (...args: [...IdArg<Entries[K]>, ...BodyArg<Entries[K], P>, ...QueryArg<Entries[K], P>]) => Promise<Result<Entries[K], P>>;
+};
 
 /** "?a=1&b=2" of the defined values ("" when none); a Date as RFC 3339. */
-function queryString(q: Record<string, string | number | boolean | Date | undefined>): string {
+function queryString(q: Record<string, QueryValue | undefined>): string {
   const entries = Object.entries(q).flatMap(([k, v]) => (v === undefined ? [] : [[k, v instanceof Date ? v.toISOString() : String(v)]]));
   const qs = new URLSearchParams(entries).toString();
   return qs ? `?${qs}` : "";
@@ -72,9 +93,16 @@ export function retryDelayMs(attempt: number, maxDelayMs: number, retryAfterSeco
   return retryAfterSeconds === undefined ? backoff : Math.min(Math.max(backoff, retryAfterSeconds * 1000), 5 * 60_000);
 }
 
+/** A failure worth another attempt: no answer, a 5xx or a 429; never a D1 refusal or a broken answer. */
+export const isRetryable = (err: unknown): boolean =>
+  err instanceof SupplierApiError
+    ? err.status >= 500 || err.status === 429
+    : !(err instanceof SupplierProtocolError) && (err as Error)?.name !== "AbortError";
+
 export function createSupplierClient<P extends Profile>(opts: SupplierClientOptions<P>) {
   const creds: SupplierCredentials = { apiKey: opts.apiKey, apiSecret: opts.apiSecret };
   const root = opts.baseUrl.replace(/\/+$/, "") + (opts.prefix ?? PROFILE_PREFIXES[opts.profile][0]);
+  const profile: Profile = opts.profile;
   const sleep = opts.sleep ?? wait;
   const attempts = opts.retry?.attempts ?? 5;
   const maxDelayMs = opts.retry?.maxDelayMs ?? 30_000;
@@ -82,15 +110,8 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
   // Profile P refuses a repeated (key, timestamp, signature) (D8): every request gets its own second.
   const timestamp = () => (lastTs = Math.max(Math.floor(Date.now() / 1000), lastTs + 1));
 
-  /** One request to the endpoint of the table (lib/protocol/endpoints.ts): its method, its path with `id` and `query`. */
-  async function call<S extends z.ZodType>(
-    schema: S,
-    key: EndpointKey,
-    opts: { id?: number; query?: string; body?: string } = {},
-  ): Promise<Out<S>> {
-    const method = ENDPOINTS[key].method;
-    const path = pathOf(key, opts.id) + (opts.query ?? "");
-    const body = opts.body;
+  /** One request; the answer parsed with `success` (none: a 2xx breaks the protocol). */
+  async function send(method: string, path: string, body: string | undefined, success: z.ZodType | undefined): Promise<unknown> {
     const res = await signedFetch(root + path, creds, { method, body, timestamp: timestamp() });
     const requestId = res.headers.get(HEADER_REQUEST_ID);
     const text = await res.text();
@@ -106,125 +127,44 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
       const err = ErrorBodySchema.safeParse(json);
       const retryAfter = Number(res.headers.get("retry-after") ?? NaN);
       const e = err.success ? err.data : { error_code: "http_error", error_message: `status ${res.status}` };
-      throw new SupplierApiError(
-        res.status,
-        e.error_code,
-        e.error_message,
-        requestId,
-        Number.isFinite(retryAfter) ? retryAfter : undefined,
-      );
+      throw new SupplierApiError(res.status, e.error_code, e.error_message, requestId, Number.isFinite(retryAfter) ? retryAfter : undefined);
     }
-    const parsed = schema.safeParse(json);
+    if (!success) throw new SupplierProtocolError(`${method} ${path}: answered ${res.status}, which the protocol never does`);
+    const parsed = success.safeParse(json);
     if (!parsed.success)
-      throw new SupplierProtocolError(
-        `${method} ${path}: unexpected response shape at ${parsed.error.issues[0]?.path.join(".") || "body"}`,
-      );
+      throw new SupplierProtocolError(`${method} ${path}: unexpected response shape at ${parsed.error.issues[0]?.path.join(".") || "body"}`);
     return parsed.data;
   }
 
-  const retryable = (err: unknown) =>
-    err instanceof SupplierApiError
-      ? err.status >= 500 || err.status === 429
-      : !(err instanceof SupplierProtocolError) && (err as Error)?.name !== "AbortError";
-
-  const profile = opts.profile as Profile;
-  return {
-    profile: opts.profile,
-    ping: () => call(AccountSchema, "ping"),
-    categories: async () => (await call(CategoriesSchema, "listCategories")).categories,
-    products: (q: { page?: number; page_size?: number; include_inactive?: boolean; updated_after?: string } = {}) =>
-      call(ProductPageSchema[profile], "listProducts", { query: queryString(q) }) as Promise<Out<(typeof ProductPageSchema)[P]>>,
-    /**
-     * Incremental sync (docs/protocol.md "Incremental catalogue sync"): every
-     * product changed after `token` ("0": all), inactive and delisted ones
-     * included, following sync_token to the end. Save the returned token.
-     */
-    async syncProducts(token = "0", pageSize = 100) {
-      const items: Out<(typeof ProductPageSchema)[P]>["items"] = [];
-      for (let round = 0; round < 100_000; round++) {
-        const page = (await call(ProductPageSchema[profile], "listProducts", {
-          query: queryString({ updated_after: token, include_inactive: true, page_size: pageSize }),
-        })) as Out<(typeof ProductPageSchema)[P]>;
-        items.push(...page.items);
-        if (!page.sync_token) throw new SupplierProtocolError("GET /products: no sync_token (the server does not offer incremental sync)");
-        token = page.sync_token;
-        if (page.items.length < pageSize) break;
-      }
-      return { items, token };
-    },
-    /**
-     * Extension: your points ledger, newest first (docs/protocol.md "Balance
-     * statement"). from inclusive, to exclusive; a Date is sent as RFC 3339.
-     */
-    statement: (q: { page?: number; page_size?: number; from?: Date | string | number; to?: Date | string | number } = {}) =>
-      call(StatementSchema, "getStatement", { query: queryString(q) }),
-    product: (id: number) => call(ProductDetailSchema[profile], "getProduct", { id }) as Promise<Out<(typeof ProductDetailSchema)[P]>>,
-    getOrder: (id: number) => call(OrderReadSchema[profile], "getOrder", { id }) as Promise<Out<(typeof OrderReadSchema)[P]>>,
-    /** Profile U extension (issue 12.2): the key's catalogue webhook; each answers `{ ok, url }` after the change (Profile P: 404 not_found). */
-    putCatalogWebhook: (url: string) => call(CatalogWebhookSchema, "putCatalogWebhook", { body: JSON.stringify({ url }) }),
-    getCatalogWebhook: () => call(CatalogWebhookSchema, "getCatalogWebhook"),
-    deleteCatalogWebhook: () => call(CatalogWebhookSchema, "deleteCatalogWebhook"),
-
-    /**
-     * Create an order. After a network error, a 5xx or a 429 (waiting
-     * Retry-After) it sends the same body bytes again, same
-     * downstream_order_no, freshly signed: the server answers the original
-     * order (D18). Never a new number. Other errors are thrown at once.
-     */
-    async createOrder(body: CreateBody<P>): Promise<Out<(typeof OrderCreatedSchema)[P]>> {
-      const bytes = JSON.stringify(body);
-      const schema = OrderCreatedSchema[profile] as (typeof OrderCreatedSchema)[P];
+  /**
+   * The method of one entry. An entry marked `resend` is sent again after a
+   * network error, a 5xx or a 429 (waiting Retry-After): the same body bytes,
+   * freshly signed, so the server answers the original (D18). Never a new number.
+   */
+  function method(entry: EndpointEntry & { key: EndpointKey }) {
+    const bodySchema = entry.body?.[profile];
+    const success = entry.success && schemaFor(entry.success, profile);
+    const hasId = entry.path.includes("{id}");
+    return async (...args: unknown[]): Promise<unknown> => {
+      let i = 0;
+      const id = hasId ? (args[i++] as number | string) : undefined;
+      const body = bodySchema ? args[i++] : undefined;
+      const query = entry.query ? (args[i++] as Record<string, QueryValue | undefined> | undefined) : undefined;
+      const path = pathOf(entry.key, id) + queryString(query ?? {});
+      const bytes = body === undefined ? undefined : JSON.stringify(body);
       for (let attempt = 0; ; attempt++) {
         try {
-          return (await call(schema, "createOrder", { body: bytes })) as Out<(typeof OrderCreatedSchema)[P]>;
+          return await send(entry.method, path, bytes, success);
         } catch (err) {
-          if (attempt + 1 >= attempts || !retryable(err)) throw err;
+          if (!entry.resend || attempt + 1 >= attempts || !isRetryable(err)) throw err;
           await sleep(retryDelayMs(attempt, maxDelayMs, err instanceof SupplierApiError ? err.retryAfterSeconds : undefined));
         }
       }
-    },
+    };
+  }
 
-    /**
-     * Poll an order until it is delivered or failed (section 4.6): 1 s, 2 s,
-     * 4 s … capped at `maxDelayMs`; transient errors count as polls. Throws
-     * after `timeoutMs` (default 10 minutes): the order may still complete.
-     */
-    async waitForOrder(id: number, w: { timeoutMs?: number; initialDelayMs?: number; maxDelayMs?: number } = {}) {
-      const deadline = Date.now() + (w.timeoutMs ?? 600_000);
-      let delay = w.initialDelayMs ?? 1000;
-      for (;;) {
-        try {
-          const order = await this.getOrder(id);
-          if ((order as { status: string }).status !== "processing") return order;
-        } catch (err) {
-          if (!retryable(err)) throw err;
-        }
-        if (Date.now() + delay > deadline) throw new Error(`order ${id} still processing after the wait`);
-        await sleep(delay);
-        delay = Math.min(delay * 2, w.maxDelayMs ?? 30_000);
-      }
-    },
-
-    /**
-     * Extension (docs/protocol.md "After-sales"): claim one delivered line
-     * (0-based index in delivery_data) as defective. Idempotent on
-     * request_id: after a network error or a 5xx send the same body again.
-     */
-    openClaim: (orderId: number, body: OpenClaimBody) => call(ClaimOpenedSchema, "openClaim", { id: orderId, body: JSON.stringify(body) }),
-    /** Extension: the claims of one of your orders, and what was refunded in all. */
-    listClaims: (orderId: number) => call(ClaimListSchema, "listClaims", { id: orderId }),
-
-    /** Never succeeds in this protocol (D23); resolves to the D1 error. */
-    async cancelOrder(id: number): Promise<SupplierApiError> {
-      try {
-        await call(ErrorBodySchema, "cancelOrder", { id, body: profile === "P" ? "{}" : "" });
-      } catch (err) {
-        if (err instanceof SupplierApiError) return err;
-        throw err;
-      }
-      throw new SupplierProtocolError("cancel succeeded, which the protocol never allows");
-    },
-  };
+  const methods = Object.fromEntries(ENDPOINT_LIST.map((e) => [e.key, method(e)])) as unknown as EndpointMethods<P>;
+  return { profile: opts.profile, ...methods };
 }
 
 export type SupplierClient<P extends Profile = Profile> = ReturnType<typeof createSupplierClient<P>>;

@@ -1,24 +1,35 @@
-import { ENDPOINT_LIST, type EndpointKey } from "../protocol/endpoints";
+import type { EndpointKey } from "../protocol/endpoints";
 import type { Endpoint } from "./define-endpoint";
-import * as files from "./endpoints/index";
+import { listClaimsEndpoint, openClaimEndpoint } from "./endpoints/after-sales";
+import { getProductEndpoint, listCategoriesEndpoint, listProductsEndpoint } from "./endpoints/catalog";
+import { deleteCatalogWebhookEndpoint, getCatalogWebhookEndpoint, putCatalogWebhookEndpoint } from "./endpoints/catalog-webhook";
+import { cancelOrderEndpoint, createOrderEndpoint, getOrderEndpoint } from "./endpoints/orders";
+import { pingEndpoint } from "./endpoints/ping";
+import { getStatementEndpoint } from "./endpoints/statement";
 
 /**
  * The handler of every entry of the endpoint table (lib/protocol/endpoints.ts),
- * by its key: the router (./router.ts) serves exactly these. Each handler file
- * under ./endpoints/ exports the handler of entry `createOrder` as
- * `createOrderEndpoint`, so adding an endpoint is its entry and its handler
- * (issue 23). The types refuse a table entry without a handler and a handler
- * without an entry; the router refuses a handler made from another entry (its
- * name differs).
+ * by its key: the router (./router.ts) serves exactly these. The table itself
+ * lives in lib/protocol, which downstream clients load and which must not
+ * import the server; so the entry names its handler here, in a second table
+ * of the same keys (decision 0081). Its type refuses a key without a handler
+ * and a key the table does not have; the router refuses a handler made from
+ * another entry (its name differs); scripts/structure.test.ts refuses a
+ * handler under ./endpoints/ that is not named here.
  */
-type HandlerExports = { [K in EndpointKey as `${K}Endpoint`]: Endpoint };
-const exported: HandlerExports = files;
-type Unlisted = Exclude<keyof typeof files, keyof HandlerExports>;
-// A handler whose name matches no entry does not compile: this type is then the name.
-export type _NoHandlerWithoutEntry = [Unlisted] extends [never] ? true : Unlisted;
-const _check: _NoHandlerWithoutEntry = true;
-
-export const HANDLERS = Object.fromEntries(ENDPOINT_LIST.map((e) => [e.key, exported[`${e.key}Endpoint`]])) as Record<
-  EndpointKey,
-  Endpoint
->;
+export const HANDLERS: { readonly [K in EndpointKey]: Endpoint } = {
+  ping: pingEndpoint,
+  pingPost: pingEndpoint, // one handler for GET and POST (the body is ignored)
+  listCategories: listCategoriesEndpoint,
+  listProducts: listProductsEndpoint,
+  getProduct: getProductEndpoint,
+  createOrder: createOrderEndpoint,
+  getOrder: getOrderEndpoint,
+  cancelOrder: cancelOrderEndpoint,
+  openClaim: openClaimEndpoint,
+  listClaims: listClaimsEndpoint,
+  getStatement: getStatementEndpoint,
+  getCatalogWebhook: getCatalogWebhookEndpoint,
+  putCatalogWebhook: putCatalogWebhookEndpoint,
+  deleteCatalogWebhook: deleteCatalogWebhookEndpoint,
+};

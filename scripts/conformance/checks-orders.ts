@@ -1,6 +1,6 @@
 import { pathOf } from "../../lib/protocol/endpoints";
 import { parseAmount } from "../../lib/protocol/amount";
-import { createSupplierClient } from "../../lib/protocol/client";
+import { createSupplierClient, waitForOrder } from "../../lib/protocol/client";
 import type { Check } from "./checks-auth";
 import { type Context, expectError, expectOk, expectThat } from "./context";
 
@@ -94,7 +94,7 @@ export const orderChecks: Check[] = [
     run: async (ctx) => {
       const { created } = orderOf(ctx);
       const client = createSupplierClient({ ...ctx.opts, profile: ctx.opts.profile });
-      const final = (await client.waitForOrder(created.order_id, { timeoutMs: 60_000, initialDelayMs: 250, maxDelayMs: 2000 })) as Obj;
+      const final = (await waitForOrder(client, created.order_id, { timeoutMs: 60_000, initialDelayMs: 250, maxDelayMs: 2000 })) as Obj;
       expectThat(final.order_id === created.order_id && final.amount === created.amount, "the read differs from the created order");
       state.get(ctx)!.final = final;
       if (final.status === "delivered")

@@ -10,7 +10,7 @@ const client = createSupplierClient({
   apiSecret: process.env.SUPPLIER_API_SECRET ?? "",
   profile: "P",
 });
-const page = await client.products({ page_size: 100 });
+const page = await client.listProducts({ page_size: 100 });
 const sku = page.items
   .filter((p) => p.fulfillment_type === "auto" && p.is_active)
   .flatMap((p) => p.skus)

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { schemaFor } from "../endpoint-entry";
 import { ENDPOINT_LIST, servedIn } from "../endpoints";
 import type { Profile } from "../profiles";
 import type { WireErrorCode } from "../wire-responses";
@@ -50,7 +51,7 @@ export function operations(profile: Profile): Operation[] {
       ...(body ? { body: { schema: body, required: !e.body?.allowEmpty } } : {}),
       ...(e.doc.query ? { query: e.doc.query } : {}),
       ...(e.doc.pathId ? { pathId: e.doc.pathId } : {}),
-      ...(e.doc.success ? { success: e.doc.success(profile) } : {}),
+      ...(e.success ? { success: schemaFor(e.success, profile) } : {}),
       errors: e.doc.errors?.(profile) ?? {},
     };
   });

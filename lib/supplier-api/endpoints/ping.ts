@@ -5,7 +5,7 @@ import { getAccount } from "../../users/get-account";
 import { ENDPOINTS } from "../../protocol/endpoints";
 import { defineEndpoint } from "../define-endpoint";
 
-/** Section 2.1 / 4.1, D4, D16. GET and POST (one handler for both entries); a POST body is ignored. Balance is read live. */
+/** Section 2.1 / 4.1, D4, D16. GET and POST (one handler for both entries, lib/supplier-api/endpoints.ts); a POST body is ignored. Balance is read live. */
 export const pingEndpoint = defineEndpoint({
   ...ENDPOINTS.ping,
   handler: async (ctx) => {
@@ -23,6 +23,3 @@ export const pingEndpoint = defineEndpoint({
     };
   },
 });
-
-/** The POST entry: the same handler (its name is the same "ping"). */
-export const pingPostEndpoint = pingEndpoint;

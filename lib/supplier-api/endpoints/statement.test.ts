@@ -163,7 +163,7 @@ describe("balance statement: the ledger of the key's own user", () => {
       );
     }
     const client = createSupplierClient({ baseUrl: server.baseUrl, apiKey: buyer.apiKey, apiSecret: buyer.apiSecret, profile: "P" });
-    const typed = await client.statement({ from: new Date(at), page_size: 100 });
+    const typed = await client.getStatement({ from: new Date(at), page_size: 100 });
     expect(typed.items).toEqual(since(at));
   });
 

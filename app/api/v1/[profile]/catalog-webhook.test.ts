@@ -94,7 +94,7 @@ describe("issue 12.2: the catalogue webhook endpoints", () => {
 
   it("the typed client: putCatalogWebhook, getCatalogWebhook, deleteCatalogWebhook (and 404 in Profile P)", async () => {
     const u = createSupplierClient({ baseUrl: server.baseUrl, apiKey: buyer.apiKey, apiSecret: buyer.apiSecret, profile: "U" });
-    expect(await u.putCatalogWebhook(PUBLIC_URL)).toEqual({ ok: true, url: PUBLIC_URL });
+    expect(await u.putCatalogWebhook({ url: PUBLIC_URL })).toEqual({ ok: true, url: PUBLIC_URL });
     expect(await u.getCatalogWebhook()).toEqual({ ok: true, url: PUBLIC_URL });
     expect(await u.deleteCatalogWebhook()).toEqual({ ok: true, url: null });
     const p = createSupplierClient({ baseUrl: server.baseUrl, apiKey: buyer.apiKey, apiSecret: buyer.apiSecret, profile: "P" });
