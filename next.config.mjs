@@ -20,6 +20,10 @@ const nextConfig = {
     "prom-client",
     "pino-pretty",
   ],
+  // Issue 34.5 (decision 0081): the benchmark's baseline route
+  // (app/api/bench/fixed/route.bench.ts) is built only for a benchmark build,
+  // `ENABLE_BENCH_ROUTES=1 npm run build`; a production build has no such route.
+  pageExtensions: ["tsx", "ts", "jsx", "js", ...(process.env.ENABLE_BENCH_ROUTES === "1" ? ["bench.ts"] : [])],
   poweredByHeader: false,
   // A production install (NODE_ENV=production npm ci) has no test runners:
   // the build checks the application's types without the test files.

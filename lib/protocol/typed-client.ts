@@ -46,7 +46,7 @@ export interface SupplierClientOptions<P extends Profile> {
   profile: P;
   /** Defaults to the profile's primary prefix (PROFILE_PREFIXES, the /api/v1/… one). */
   prefix?: string;
-  /** Entries marked `resend` (createOrder, openClaim): attempts in all (default 5) and the back-off cap (default 30 s). */
+  /** Entries marked `resend` (creating an order, opening a claim): attempts in all (default 5) and the back-off cap (default 30 s). */
   retry?: { attempts?: number; maxDelayMs?: number };
   /** Injected for tests; defaults to setTimeout. */
   sleep?: (ms: number) => Promise<void>;

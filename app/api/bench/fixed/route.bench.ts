@@ -1,6 +1,9 @@
 // The baseline of `npm run bench:catalog`: a trivial route handler returning
 // a fixed JSON body of the requested size, with no database and no
-// authentication. Enabled only when ENABLE_BENCH_ROUTES=1; 404 otherwise.
+// authentication. Not in a production build (issue 34.5, decision 0081): Next
+// picks up `route.bench.ts` only when the build ran with ENABLE_BENCH_ROUTES=1
+// (next.config.mjs, pageExtensions); such a build still answers 404 unless the
+// server too runs with ENABLE_BENCH_ROUTES=1.
 import { env } from "@/lib/config/env";
 export const dynamic = "force-dynamic";
 
