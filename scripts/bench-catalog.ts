@@ -1,7 +1,8 @@
 // `npm run bench:catalog`: throughput of GET {prefix}/products?page_size=100
 // against a trivial route handler returning the same number of bytes, in one
-// run. Starts nothing: point it at a running server (`npm start`) started
-// with ENABLE_BENCH_ROUTES=1 (for /api/bench/fixed) and a rate limit high
+// run. Starts nothing: point it at a running server built and started
+// with ENABLE_BENCH_ROUTES=1 (for /api/bench/fixed, absent from a production
+// build: docs/benchmarks.md) and a rate limit high
 // enough for the run (settings rateLimitPerKey/rateLimitPerIp; 0 = off).
 //
 //   BENCH_BASE_URL=http://127.0.0.1:3000 BENCH_API_KEY=sk_... BENCH_API_SECRET=... \
@@ -50,7 +51,7 @@ const bytes = probe.body.length;
 const fixedUrl = new URL(`${baseUrl}/api/bench/fixed?bytes=${bytes}`);
 const fixedProbe = await httpRequest(agent, fixedUrl, "GET", {});
 if (fixedProbe.status !== 200 || fixedProbe.body.length !== bytes) {
-  console.error(`baseline route unavailable (HTTP ${fixedProbe.status}): start the server with ENABLE_BENCH_ROUTES=1`);
+  console.error(`baseline route unavailable (HTTP ${fixedProbe.status}): build and start the server with ENABLE_BENCH_ROUTES=1 (the route is not in a production build)`);
   process.exit(1);
 }
 const items = (JSON.parse(probe.body.toString("utf8")) as { items: unknown[] }).items.length;

@@ -14,6 +14,12 @@ import { resolvingAgent } from "../net/resolving-agent";
 // upstream fulfilment). Signing is lib/protocol/client.ts (the one signer);
 // this file adds timeouts, the profile's prefix and lenient parsing of the
 // answers into plain objects. No database: integrators could reuse it.
+// Why not the typed client (lib/protocol/typed-client.ts), decision 0081:
+// that one trusts a server that keeps our contract and shows its messages;
+// this one faces servers we do not run, so it decodes only what we use and
+// tolerates the rest, never keeps text they chose (UpstreamError), refuses
+// redirects, caps bodies and retries a replay refusal. Paths come from the
+// one endpoint table either way (pathOf).
 
 export interface UpstreamEndpoint extends SupplierCredentials {
   baseUrl: string;
