@@ -51,7 +51,9 @@ const bytes = probe.body.length;
 const fixedUrl = new URL(`${baseUrl}/api/bench/fixed?bytes=${bytes}`);
 const fixedProbe = await httpRequest(agent, fixedUrl, "GET", {});
 if (fixedProbe.status !== 200 || fixedProbe.body.length !== bytes) {
-  console.error(`baseline route unavailable (HTTP ${fixedProbe.status}): build and start the server with ENABLE_BENCH_ROUTES=1 (the route is not in a production build)`);
+  console.error(
+    `baseline route unavailable (HTTP ${fixedProbe.status}): build and start the server with ENABLE_BENCH_ROUTES=1 (the route is not in a production build)`,
+  );
   process.exit(1);
 }
 const items = (JSON.parse(probe.body.toString("utf8")) as { items: unknown[] }).items.length;

@@ -169,7 +169,11 @@ describe("issue 34.2: one table entry and one handler per endpoint", { timeout: 
     const { ENDPOINTS } = await import("../lib/protocol/endpoints");
     const { createSupplierClient } = await import("../lib/protocol/typed-client");
     const client = createSupplierClient({ baseUrl: "http://127.0.0.1:9", apiKey: "k", apiSecret: "s", profile: "P" });
-    expect(Object.keys(client).filter((k) => k !== "profile").sort()).toEqual(Object.keys(ENDPOINTS).sort());
+    expect(
+      Object.keys(client)
+        .filter((k) => k !== "profile")
+        .sort(),
+    ).toEqual(Object.keys(ENDPOINTS).sort());
     // A method written for one endpoint names it; the derived ones name none.
     const source = fs.readFileSync(path.join(ROOT, "lib/protocol/typed-client.ts"), "utf8");
     expect(Object.keys(ENDPOINTS).filter((key) => new RegExp(`\\b${key}\\b`).test(source))).toEqual([]);
@@ -182,7 +186,15 @@ describe("issue 34.2: one table entry and one handler per endpoint", { timeout: 
     const sections = new Map<string, string>();
     for (const part of doc.split(/^(?=#{2,3} )/m)) {
       const title = /^#{2,3} (.*)/.exec(part)?.[1];
-      if (title) sections.set(title.toLowerCase().replace(/[^\w\s-]/g, "").trim().replace(/\s+/g, "-"), part);
+      if (title)
+        sections.set(
+          title
+            .toLowerCase()
+            .replace(/[^\w\s-]/g, "")
+            .trim()
+            .replace(/\s+/g, "-"),
+          part,
+        );
     }
     // `METHOD {prefix}/path…`, `METHOD /api/v1/upstream/path` or `METHOD /path`; a path parameter by any name.
     const mentions = (text: string) =>

@@ -71,11 +71,17 @@ type QueryArg<E, P extends Profile> = E extends { query: infer Q }
     : []
   : [];
 /** The success body; `never` for an entry without one (cancel: the call always rejects, D23). */
-type Result<E, P extends Profile> = E extends { success: infer S } ? (For<S, P> extends infer O extends z.ZodType ? z.output<O> : never) : never;
+type Result<E, P extends Profile> = E extends { success: infer S }
+  ? For<S, P> extends infer O extends z.ZodType
+    ? z.output<O>
+    : never
+  : never;
 
 /** One method per entry of the table. */
 export type EndpointMethods<P extends Profile> = {
-  [K in EndpointKey]: (...args: [...IdArg<Entries[K]>, ...BodyArg<Entries[K], P>, ...QueryArg<Entries[K], P>]) => Promise<Result<Entries[K], P>>;
+  [K in EndpointKey]: (
+    ...args: [...IdArg<Entries[K]>, ...BodyArg<Entries[K], P>, ...QueryArg<Entries[K], P>]
+  ) => Promise<Result<Entries[K], P>>;
 };
 
 /** "?a=1&b=2" of the defined values ("" when none); a Date as RFC 3339. */
@@ -127,12 +133,20 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
       const err = ErrorBodySchema.safeParse(json);
       const retryAfter = Number(res.headers.get("retry-after") ?? NaN);
       const e = err.success ? err.data : { error_code: "http_error", error_message: `status ${res.status}` };
-      throw new SupplierApiError(res.status, e.error_code, e.error_message, requestId, Number.isFinite(retryAfter) ? retryAfter : undefined);
+      throw new SupplierApiError(
+        res.status,
+        e.error_code,
+        e.error_message,
+        requestId,
+        Number.isFinite(retryAfter) ? retryAfter : undefined,
+      );
     }
     if (!success) throw new SupplierProtocolError(`${method} ${path}: answered ${res.status}, which the protocol never does`);
     const parsed = success.safeParse(json);
     if (!parsed.success)
-      throw new SupplierProtocolError(`${method} ${path}: unexpected response shape at ${parsed.error.issues[0]?.path.join(".") || "body"}`);
+      throw new SupplierProtocolError(
+        `${method} ${path}: unexpected response shape at ${parsed.error.issues[0]?.path.join(".") || "body"}`,
+      );
     return parsed.data;
   }
 
@@ -146,10 +160,11 @@ export function createSupplierClient<P extends Profile>(opts: SupplierClientOpti
     const success = entry.success && schemaFor(entry.success, profile);
     const hasId = entry.path.includes("{id}");
     return async (...args: unknown[]): Promise<unknown> => {
-      let i = 0;
-      const id = hasId ? (args[i++] as number | string) : undefined;
-      const body = bodySchema ? args[i++] : undefined;
-      const query = entry.query ? (args[i++] as Record<string, QueryValue | undefined> | undefined) : undefined;
+      // The arguments in the order of EndpointMethods: {id}, body, query, each only when the entry has it.
+      const rest = [...args];
+      const id = hasId ? (rest.shift() as number | string) : undefined;
+      const body = bodySchema ? rest.shift() : undefined;
+      const query = entry.query ? (rest.shift() as Record<string, QueryValue | undefined> | undefined) : undefined;
       const path = pathOf(entry.key, id) + queryString(query ?? {});
       const bytes = body === undefined ? undefined : JSON.stringify(body);
       for (let attempt = 0; ; attempt++) {
