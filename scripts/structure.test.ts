@@ -9,6 +9,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import madge from "madge";
 import { describe, expect, it } from "vitest";
 
@@ -207,5 +208,26 @@ describe("issue 34.2: one table entry and one handler per endpoint", { timeout: 
     expect(missing).toEqual([]);
     const table = new Set(ENDPOINT_LIST.map((e) => `${e.method} ${e.path}`));
     expect(mentions(doc).filter((m) => !table.has(m))).toEqual([]);
+  });
+
+  it("issue 34.5: the benchmark route (app/api/bench/*) is not in a production build, only in one made with ENABLE_BENCH_ROUTES=1", async () => {
+    const saved = process.env.ENABLE_BENCH_ROUTES;
+    /** The route files under app/api/bench that a build with this flag serves (next.config.mjs pageExtensions). */
+    const routed = async (flag: string | undefined) => {
+      if (flag === undefined) delete process.env.ENABLE_BENCH_ROUTES;
+      else process.env.ENABLE_BENCH_ROUTES = flag;
+      const url = `${pathToFileURL(path.join(ROOT, "next.config.mjs")).href}?bench=${flag}`;
+      const { pageExtensions } = ((await import(/* @vite-ignore */ url)) as { default: { pageExtensions?: string[] } }).default;
+      const extensions = pageExtensions ?? ["tsx", "ts", "jsx", "js"];
+      const files = fs.readdirSync(path.join(ROOT, "app/api/bench"), { recursive: true, encoding: "utf8" });
+      return files.filter((f) => extensions.some((ext) => path.basename(f) === `route.${ext}`));
+    };
+    try {
+      expect(await routed(undefined)).toEqual([]);
+      expect(await routed("1")).not.toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.ENABLE_BENCH_ROUTES;
+      else process.env.ENABLE_BENCH_ROUTES = saved;
+    }
   });
 });
