@@ -30,7 +30,8 @@ try {
   if (applied.length) log.info({ applied }, "migrations applied");
   const uploads = await moveUploadsIntoDatabase(); // issue 27.1: files from before decision 0044
   if (uploads.moved.length || uploads.skipped.length) log.info(uploads, "DATA_DIR/uploads moved into the database");
-  ensureBuild();
+  // A benchmark server is built with its baseline route (decision 0081); any other is built without it.
+  ensureBuild(process.cwd(), config.ENABLE_BENCH_ROUTES === "1" ? { ENABLE_BENCH_ROUTES: "1" } : {});
   // After the build, so the one-time credentials are not scrolled away by its output.
   const baseUrl = config.NEXTAUTH_URL ?? `http://localhost:${port}`;
   printBox(startBanner(baseUrl, await seedOnStart({ embedded: database.embedded, baseUrl })));

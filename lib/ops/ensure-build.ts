@@ -29,17 +29,28 @@ function newestMtime(p: string): number {
   return newest;
 }
 
-/** Runs `next build` when there is no build or a source file is newer than it. */
-export function ensureBuild(root = process.cwd()): void {
-  const buildId = path.join(root, env().NEXT_DIST_DIR, "BUILD_ID");
+/**
+ * Runs `next build` when there is no build, a source file is newer than it, or
+ * it was made with other build-time flags (`ENABLE_BENCH_ROUTES`, decision 0081:
+ * the test run builds the benchmark baseline route in, `npm start` never does).
+ */
+export function ensureBuild(root = process.cwd(), flags: { ENABLE_BENCH_ROUTES?: "1" } = {}): void {
+  const dist = path.join(root, env().NEXT_DIST_DIR);
+  const buildId = path.join(dist, "BUILD_ID");
+  const flagsFile = path.join(dist, "build-flags.json");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const sourcesAt = Math.max(...SOURCE_ROOTS.map((p) => newestMtime(path.join(root, p))));
-  if (builtAt > sourcesAt) return;
-  log.info(builtAt ? "sources changed since the last build: building" : "no build found: building (about a minute)");
+  const wanted = JSON.stringify(flags);
+  const builtWith = fs.existsSync(flagsFile) ? fs.readFileSync(flagsFile, "utf8") : "{}";
+  if (builtAt > sourcesAt && builtWith === wanted) return;
+  log.info(builtAt ? "sources or build flags changed since the last build: building" : "no build found: building (about a minute)");
+  const buildEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  delete buildEnv.ENABLE_BENCH_ROUTES;
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...buildEnv, ...flags },
   });
   if (result.status !== 0) throw new Error("next build failed");
+  fs.writeFileSync(flagsFile, wanted);
 }

@@ -27,7 +27,8 @@ export default async function setup(project: TestProject) {
   const template = `cardkey_test_${runId}_template`;
   await adminQuery(serverUrl, `CREATE DATABASE "${template}"`);
   await applyMigrations(withDatabase(serverUrl, template));
-  if (process.env.SKIP_BUILD !== "1") ensureBuild();
+  // The benchmark's baseline route is built in for scripts/bench-catalog.test.ts (still 404 unless a server runs with the flag).
+  if (process.env.SKIP_BUILD !== "1") ensureBuild(process.cwd(), { ENABLE_BENCH_ROUTES: "1" });
   project.provide("testServerUrl", serverUrl);
   project.provide("testTemplateDb", template);
   return async () => {
