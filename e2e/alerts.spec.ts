@@ -54,7 +54,7 @@ test("issue 25.1/25.3: the console adds a Telegram channel with two chats and te
   expect(bot.messages.filter((m) => m.text.includes("e2e ops chat")).map((m) => m.chat_id)).toEqual(["-100301", "-100302"]);
 
   const broken = await addTelegram(page, "e2e broken bot", WRONG_TOKEN, "42");
-  await expect(await pressTest(page, broken)).toHaveText("The test message was not sent: Telegram: Unauthorized");
+  await expect(await pressTest(page, broken)).toHaveText("The test message was not sent: Telegram: the bot token was refused (HTTP 401)");
   await page.goto("/admin");
   await expect(page.getByTestId("failing-channels")).toContainText("e2e broken bot");
   await expect(page.getByTestId("failing-channels")).not.toContainText("e2e ops chat");
