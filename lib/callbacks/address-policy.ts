@@ -2,7 +2,7 @@ import net from "node:net";
 import ipaddr from "ipaddr.js";
 import { Agent } from "undici";
 import { appError } from "../errors";
-import { HostResolutionError, ofFamily, resolveHost, type ResolvedAddress } from "../net/resolve-host";
+import { lookupFrom, resolveHost, type ResolvedAddress } from "../net/resolve-host";
 import { allowPrivateNetworks } from "./callback-config";
 
 // D29: where callbacks may go. Only public unicast addresses, unless
@@ -115,32 +115,20 @@ export class RestrictedAddressError extends Error {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | ResolvedAddress[], family?: number) => void;
-
 /**
- * A `lookup` for http.request/https.request: resolves once, refuses the
- * connection if any answer is restricted, and hands the socket exactly the
+ * A `lookup` for http.request/https.request and undici: resolves once, refuses
+ * the connection if any answer is restricted, and hands the socket exactly the
  * addresses it checked. The socket never resolves the name again, so DNS
  * rebinding between the check and the connect cannot get through.
  */
 export function guardedLookup(resolve: Resolver = systemResolver) {
-  return (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void => {
-    checkedAddresses(hostname, resolve).then(
-      (all) => {
-        const addresses = ofFamily(all, options.family);
-        if (!addresses.length) return callback(new HostResolutionError("ENOTFOUND"), "", 0);
-        if (options.all) callback(null, addresses);
-        else callback(null, addresses[0].address, addresses[0].family);
-      },
-      (err) => callback(err, "", 0),
-    );
-  };
+  return lookupFrom((hostname) => checkedAddresses(hostname, resolve));
 }
 
 /**
  * The connect-time half of D29: the host's addresses, each allowed, or a
  * RestrictedAddressError / HostResolutionError. An IP literal is checked as
- * it is. A caller that connects by itself (SMTP, smtp-connection.ts) connects
+ * it is. A caller that connects by itself (SMTP, lib/alerts/channels/email.ts) connects
  * to one of these addresses, never to the name, so nothing resolves it again.
  */
 export async function checkedAddresses(hostname: string, resolve: Resolver = systemResolver): Promise<ResolvedAddress[]> {

@@ -50,7 +50,12 @@ export async function callBotApi(
   signal?: AbortSignal,
 ): Promise<SendResult & { result?: unknown; errorCode?: number }> {
   const started = Date.now();
-  const failed = (why: string, errorCode?: number) => ({ ok: false, error: `Telegram: ${why}`, durationMs: Date.now() - started, errorCode });
+  const failed = (why: string, errorCode?: number) => ({
+    ok: false,
+    error: `Telegram: ${why}`,
+    durationMs: Date.now() - started,
+    errorCode,
+  });
   const problem = telegramApiBaseProblem(apiBase);
   if (problem) return failed(problem);
   const host = new URL(apiBase).hostname.replace(/^\[(.*)\]$/, "$1");
@@ -70,7 +75,9 @@ export async function callBotApi(
   } catch (err) {
     const e = err as { name?: string; cause?: { code?: string } };
     if (e?.cause instanceof RestrictedAddressError || e?.cause instanceof HostResolutionError) return failed(e.cause.message);
-    return failed(e?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${e?.cause?.code ?? e?.name ?? "error"}`);
+    return failed(
+      e?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${e?.cause?.code ?? e?.name ?? "error"}`,
+    );
   }
   let answer: { ok?: boolean; result?: unknown };
   try {
