@@ -57,6 +57,8 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       // The in-server job worker would try to deliver callbacks; none are used here.
       WORKER_IN_SERVER: "false",
+      // The fake Bot API and SMTP server of e2e/alerts.spec.ts are on loopback (D29, issue 33.2).
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
       // No balancer in front: the stop drains at once, well within gracefulShutdown's 10 s (decision 0040).
       SHUTDOWN_DELAY_MS: "0",
     },

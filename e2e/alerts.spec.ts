@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { startFakeBotApi, type FakeBotApi } from "../lib/testing/fake-bot-api";
 import { mailText, startSmtpSink, type SmtpSink } from "../lib/testing/smtp-sink";
@@ -54,7 +57,7 @@ test("issue 25.1/25.3: the console adds a Telegram channel with two chats and te
   expect(bot.messages.filter((m) => m.text.includes("e2e ops chat")).map((m) => m.chat_id)).toEqual(["-100301", "-100302"]);
 
   const broken = await addTelegram(page, "e2e broken bot", WRONG_TOKEN, "42");
-  await expect(await pressTest(page, broken)).toHaveText("The test message was not sent: Telegram: Unauthorized");
+  await expect(await pressTest(page, broken)).toHaveText("The test message was not sent: Telegram: the bot token was refused (HTTP 401)");
   await page.goto("/admin");
   await expect(page.getByTestId("failing-channels")).toContainText("e2e broken bot");
   await expect(page.getByTestId("failing-channels")).not.toContainText("e2e ops chat");
@@ -110,5 +113,17 @@ test("issue 25.1: the console's e-mail channel takes host, port, TLS, user and p
   await form.locator("#f-to").fill("ops@example.test");
   await form.getByRole("button", { name: "Add a channel" }).click();
   await expect(form.locator(".msg[role=alert]")).toContainText("SMTP host");
+
+  // Issue 33.1: the whole-URL field with a command in its query is refused, naming the parameter; nothing runs.
+  const marker = path.join(os.tmpdir(), `e2e-issue33-${Date.now()}`);
+  await form.locator("#f-kind").selectOption("email");
+  await form.locator("#f-smtpHost").fill("");
+  await form.locator("#f-smtpUrl").fill(`smtp://127.0.0.1:2525/?sendmail=true&path=/bin/sh&args=-c&args=id>${marker}`);
+  await form.locator("#f-from").fill("shop@example.test");
+  await form.locator("#f-to").fill("ops@example.test");
+  await form.getByRole("button", { name: "Add a channel" }).click();
+  await expect(form.locator(".msg[role=alert]")).toContainText('parameter "sendmail" is not allowed');
+  expect((cli("alerts:channel:list") as { channels: unknown[] }).channels).toHaveLength(channels.length);
+  expect(fs.existsSync(marker)).toBe(false);
   cli("alerts:channel:remove", "--id", String(id));
 });

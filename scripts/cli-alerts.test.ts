@@ -15,7 +15,10 @@ import { runCli } from "../lib/testing/run-cli";
 let url: string;
 let bot: FakeBotApi;
 let dir: string;
-const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
+// The fake Bot API is on loopback: reached through the D29 switch, as a closed network would (issue 33.2).
+const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
+/** Without the switch, as a server on the internet runs. */
+const strictCli = (...args: string[]) => runCli(args, { DATABASE_URL: url, CALLBACK_ALLOW_PRIVATE_NETWORKS: undefined });
 
 beforeAll(async () => {
   url = await useTestDatabase();
@@ -90,6 +93,49 @@ describe("npm run cli: alerts (issue 25.1)", () => {
     const both = await cli("alerts:channel:add", "--kind", "wecom", "--url", robot, "--url-file", path.join(dir, "robot-url"));
     expect([both.code, both.stderr.trim()]).toEqual([2, expect.stringMatching(/give only one of --url and --url-file/)]);
     await cli("alerts:channel:remove", "--id", String(added.json.id));
+  }, 300_000);
+
+  it("issue 33.1/33.2: the command-injection SMTP URL (never run), an unknown SMTP parameter and a private or http Telegram api base are exit 2, named, nothing written", async () => {
+    const marker = path.join(dir, "injected");
+    const before = await db().alertChannel.count();
+    const mail = (smtpUrl: string) => [
+      "alerts:channel:add",
+      "--kind",
+      "email",
+      "--smtp-url",
+      smtpUrl,
+      "--from",
+      "a@example.test",
+      "--to",
+      "b@example.test",
+    ];
+    const tg = (apiBase: string) => [
+      "alerts:channel:add",
+      "--kind",
+      "telegram",
+      "--bot-token-file",
+      path.join(dir, "token"),
+      "--chat-id",
+      "1",
+      "--api-base",
+      apiBase,
+    ];
+    const [injected, logger, loopback, metadata, privateSmtp] = await Promise.all([
+      cli(...mail(`smtp://127.0.0.1:2525/?sendmail=true&path=/bin/sh&args=-c&args=id>${marker}`)),
+      strictCli(...mail("smtp://mail.example.test:587/?logger=true")),
+      strictCli(...tg(bot.origin)),
+      cli(...tg("http://169.254.169.254")),
+      strictCli(...mail("smtp://10.0.0.5:25")),
+    ]);
+    // Exit 2 and no result line (stdout may hold the switch's warning log line, never a result).
+    for (const r of [injected, logger, loopback, metadata, privateSmtp])
+      expect([r.code, r.stdout.split("\n").filter((l) => l.trim() && !l.includes('"level":'))]).toEqual([2, []]);
+    expect(injected.stderr).toMatch(/parameter "sendmail" is not allowed/);
+    expect(logger.stderr).toMatch(/parameter "logger" is not allowed/);
+    expect(loopback.stderr).toMatch(/api base must use https/);
+    expect(privateSmtp.stderr).toMatch(/SMTP host points to a restricted network address/);
+    expect(await db().alertChannel.count()).toBe(before);
+    expect(fs.existsSync(marker)).toBe(false);
   }, 300_000);
 
   it("issue 25.1: bad input is exit 2 and writes nothing", async () => {

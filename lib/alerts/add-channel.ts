@@ -2,18 +2,23 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
-import { assertCallbackUrlAllowed } from "../callbacks/address-policy";
+import { assertCallbackUrlAllowed, assertHostAllowed, bareHost } from "../callbacks/address-policy";
 import { encryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { DEFAULT_TELEGRAM_API, MAX_TELEGRAM_CHATS } from "./channels/telegram";
+import { telegramApiBaseProblem } from "./channels/telegram-api-base";
 import type { ChannelSecret } from "./channel-store";
+import { parseSmtpUrl, smtpUrlProblem } from "./smtp-url";
 
 // Issue 25: a new alert channel (console form, CLI alerts:channel:add). The
 // secrets are sealed before they reach the database; what the console shows
 // (chat id, from/to, the webhook's host) is kept apart. A webhook gets its own
 // key id and signing secret, returned here once (the receiver verifies the
 // D27 signature with them).
+// Issue 33: the SMTP URL is read by our parser (smtp-url.ts) and the Telegram
+// API base by its rule (telegram-api-base.ts), the same checks every send
+// makes again; their hosts, like a webhook's, obey the D29 address policy.
 
 const HttpUrl = (what: string) =>
   z
@@ -34,6 +39,13 @@ const Email = z
   .toLowerCase()
   .max(254)
   .regex(/^[^\s@<>",]+@[^\s@<>",]+\.[^\s@<>",]+$/, "must be an e-mail address");
+/** A zod check from one of our "why not, or null" rules: the rule's own one-line text is the message. */
+const fromProblem =
+  (problem: (s: string) => string | null) =>
+  (ctx: z.core.ParsePayload<string>): void => {
+    const why = problem(ctx.value);
+    if (why) ctx.issues.push({ code: "custom", message: why, input: ctx.value });
+  };
 const Name = z.string().trim().min(1, "must not be empty").max(100).optional();
 
 export const ChannelInputSchema = z.discriminatedUnion("kind", [
@@ -56,23 +68,12 @@ export const ChannelInputSchema = z.discriminatedUnion("kind", [
           .refine((ids) => new Set(ids).size === ids.length, "a chat id is given twice"),
       )
       .transform((ids) => ids.join(",")),
-    apiBase: HttpUrl("api base").optional(),
+    apiBase: z.string().trim().max(2000).check(fromProblem(telegramApiBaseProblem)).optional(),
   }),
   z.strictObject({
     kind: z.literal("email"),
     name: Name,
-    smtpUrl: z
-      .string()
-      .trim()
-      .max(2000)
-      .refine((s) => {
-        try {
-          const u = new URL(s);
-          return (u.protocol === "smtp:" || u.protocol === "smtps:") && !!u.hostname;
-        } catch {
-          return false;
-        }
-      }, "SMTP URL must look like smtp://user:password@host:587 or smtps://…:465"),
+    smtpUrl: z.string().trim().max(2000).check(fromProblem(smtpUrlProblem)),
     from: Email,
     to: z.array(Email).min(1, "at least one recipient").max(20),
   }),
@@ -101,9 +102,12 @@ export async function addAlertChannel(input: ChannelInput, { actor = SYSTEM_ACTO
   let secret: ChannelSecret;
   let signing: AddedChannel["signing"] = null;
   if (p.kind === "telegram") {
+    // D29 at add time for a base the operator gave (the default is Telegram's own); again at every call.
+    if (p.apiBase) await assertHostAllowed(bareHost(new URL(p.apiBase)), "api base");
     config = { chatId: p.chatId, apiBase: (p.apiBase ?? DEFAULT_TELEGRAM_API).replace(/\/+$/, "") };
     secret = { botToken: p.botToken };
   } else if (p.kind === "email") {
+    await assertHostAllowed(parseSmtpUrl(p.smtpUrl).host, "SMTP host"); // D29, again at every send
     config = { from: p.from, to: p.to };
     secret = { smtpUrl: p.smtpUrl };
   } else {

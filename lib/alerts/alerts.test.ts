@@ -105,9 +105,9 @@ describe("issue 25.1: channels and the test button", () => {
     const wrongToken = "999999:WRONG-token-abcdefghijklmnopqrs";
     const bad = await addAlertChannel({ kind: "telegram", botToken: wrongToken, chatId: "42", apiBase: bot.origin });
     const result = await testAlertChannel({ id: bad.id });
-    expect(result).toMatchObject({ ok: false, error: "Telegram: Unauthorized" });
+    expect(result).toMatchObject({ ok: false, error: "Telegram: the bot token was refused (HTTP 401)" });
     const view = (await listAlertChannels()).find((c) => c.id === bad.id)!;
-    expect(view).toMatchObject({ failing: true, last_error: "Telegram: Unauthorized" });
+    expect(view).toMatchObject({ failing: true, last_error: "Telegram: the bot token was refused (HTTP 401)" });
     expect(JSON.stringify(await listAlertChannels())).not.toContain(wrongToken);
     await removeAlertChannel({ id: bad.id });
   });

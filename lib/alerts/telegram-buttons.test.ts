@@ -28,6 +28,7 @@ const STRANGER_TG = 999_002;
 
 beforeAll(async () => {
   process.env.TELEGRAM_POLLING = "true";
+  process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true"; // the fake Bot API is on loopback (D29, issue 33.2)
   process.env.ALERT_FOLD_WINDOW_SECONDS = "1";
   url = await useTestDatabase();
   bot = await startFakeBotApi();

@@ -1,7 +1,8 @@
 import net from "node:net";
 import ipaddr from "ipaddr.js";
+import { Agent } from "undici";
 import { appError } from "../errors";
-import { HostResolutionError, ofFamily, resolveHost, type ResolvedAddress } from "../net/resolve-host";
+import { lookupFrom, resolveHost, type ResolvedAddress } from "../net/resolve-host";
 import { allowPrivateNetworks } from "./callback-config";
 
 // D29: where callbacks may go. Only public unicast addresses, unless
@@ -81,7 +82,15 @@ export async function assertCallbackUrlAllowed(url: string, resolve: Resolver = 
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw appError("bad_request", `${field} must use http or https`);
   }
-  const host = bareHost(parsed);
+  await assertHostAllowed(bareHost(parsed), field, resolve, field === "callback_url" ? "callback host" : field);
+}
+
+/**
+ * The add-time half of D29 for any host we will connect to (a callback's, a
+ * webhook's, the Telegram API base's, an SMTP server's): every address the
+ * name resolves to is allowed. 400 bad_request otherwise, nothing written.
+ */
+export async function assertHostAllowed(host: string, field: string, resolve: Resolver = systemResolver, hostWord = `${field} host`) {
   let addresses: string[];
   if (net.isIP(host)) addresses = [host];
   else if (isMetadataHost(host)) throw appError("bad_request", `${field} points to a restricted network address`);
@@ -92,7 +101,7 @@ export async function assertCallbackUrlAllowed(url: string, resolve: Resolver = 
       addresses = [];
     }
     // One message for "no such name" and "no answer in time": the client can do the same about both.
-    if (!addresses.length) throw appError("bad_request", "callback host did not resolve");
+    if (!addresses.length) throw appError("bad_request", `${hostWord} did not resolve`);
   }
   for (const address of addresses) {
     if (restrictedReason(address)) throw appError("bad_request", `${field} points to a restricted network address`);
@@ -106,29 +115,41 @@ export class RestrictedAddressError extends Error {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | ResolvedAddress[], family?: number) => void;
-
 /**
- * A `lookup` for http.request/https.request: resolves once, refuses the
- * connection if any answer is restricted, and hands the socket exactly the
+ * A `lookup` for http.request/https.request and undici: resolves once, refuses
+ * the connection if any answer is restricted, and hands the socket exactly the
  * addresses it checked. The socket never resolves the name again, so DNS
  * rebinding between the check and the connect cannot get through.
  */
 export function guardedLookup(resolve: Resolver = systemResolver) {
-  return (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void => {
-    if (isMetadataHost(hostname)) return callback(new RestrictedAddressError("cloud metadata address"), "", 0);
-    resolve(hostname).then(
-      (all) => {
-        const addresses = ofFamily(all, options.family);
-        if (!addresses.length) return callback(new HostResolutionError("ENOTFOUND"), "", 0);
-        for (const a of all) {
-          const reason = restrictedReason(a.address);
-          if (reason) return callback(new RestrictedAddressError(reason), "", 0);
-        }
-        if (options.all) callback(null, addresses);
-        else callback(null, addresses[0].address, addresses[0].family);
-      },
-      (err) => callback(err, "", 0),
-    );
-  };
+  return lookupFrom((hostname) => checkedAddresses(hostname, resolve));
+}
+
+/**
+ * The connect-time half of D29: the host's addresses, each allowed, or a
+ * RestrictedAddressError / HostResolutionError. An IP literal is checked as
+ * it is. A caller that connects by itself (SMTP, lib/alerts/channels/email.ts) connects
+ * to one of these addresses, never to the name, so nothing resolves it again.
+ */
+export async function checkedAddresses(hostname: string, resolve: Resolver = systemResolver): Promise<ResolvedAddress[]> {
+  const host = hostname.replace(/^\[(.*)\]$/, "$1");
+  const family = net.isIP(host);
+  if (!family && isMetadataHost(host)) throw new RestrictedAddressError("cloud metadata address");
+  const all = family ? [{ address: host, family }] : await resolve(host);
+  for (const a of all) {
+    const reason = restrictedReason(a.address);
+    if (reason) throw new RestrictedAddressError(reason);
+  }
+  return all;
+}
+
+let dispatcher: Agent | undefined;
+/**
+ * fetch()'s dispatcher for a host whose address the policy decides (the
+ * Telegram Bot API base): connections resolve through guardedLookup. Node
+ * does not call `lookup` for an IP literal: the caller checks one first.
+ */
+export function guardedDispatcher(): Agent {
+  dispatcher ??= new Agent({ connect: { lookup: guardedLookup() } });
+  return dispatcher;
 }

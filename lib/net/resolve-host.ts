@@ -179,15 +179,20 @@ export function ofFamily(all: ResolvedAddress[], family: number | string | undef
   return wanted ? all.filter((a) => a.family === wanted) : all;
 }
 
-/** resolveHost as the `lookup` option of net/http/undici connections (which would otherwise call dns.lookup). */
-export function lookupViaResolver(hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void {
-  resolveHost(hostname).then(
-    (all) => {
-      const addresses = ofFamily(all, options.family);
-      if (!addresses.length) return callback(new HostResolutionError("ENOTFOUND"), "", 0);
-      if (options.all) callback(null, addresses);
-      else callback(null, addresses[0].address, addresses[0].family);
-    },
-    (err) => callback(err, "", 0),
-  );
+/** A `lookup` option of net/http/undici connections (which would otherwise call dns.lookup) from a function giving a host's addresses. */
+export function lookupFrom(addressesOf: (hostname: string) => Promise<ResolvedAddress[]>) {
+  return (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void => {
+    addressesOf(hostname).then(
+      (all) => {
+        const addresses = ofFamily(all, options.family);
+        if (!addresses.length) return callback(new HostResolutionError("ENOTFOUND"), "", 0);
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0].address, addresses[0].family);
+      },
+      (err) => callback(err, "", 0),
+    );
+  };
 }
+
+/** resolveHost as the `lookup` option. */
+export const lookupViaResolver = lookupFrom(resolveHost);

@@ -21,6 +21,7 @@ let smtp: SmtpSink;
 let seq = 0;
 
 beforeAll(async () => {
+  process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true"; // the SMTP server is on loopback (D29, issue 33.2)
   await useTestDatabase();
   smtp = await startSmtpSink();
   await updateSettings({ language: "en", public_base_url: BASE });

@@ -1,13 +1,19 @@
+import net from "node:net";
+import { guardedDispatcher, RestrictedAddressError, restrictedReason } from "../../callbacks/address-policy";
+import { HostResolutionError } from "../../net/resolve-host";
 import { readCapped } from "../../net/read-capped";
-import { resolvingAgent } from "../../net/resolving-agent";
 import type { AlertMessage } from "../format-message";
 import type { SendResult } from "./send-result";
+import { telegramApiBaseProblem } from "./telegram-api-base";
 
 // Issue 25: Telegram through the Bot API's sendMessage (HTML parse mode), by
 // plain fetch: one request, our own timeout and our own error text (a
 // library's error could carry the URL, and the URL carries the bot token).
 // The API base is configurable: tests point it at a fake Bot API
 // (lib/testing/fake-bot-api.ts); a self-hosted Bot API server works too.
+// Issue 33.2: the base is https and its address obeys D29 at every
+// connection (telegram-api-base.ts); an error is our own text and the HTTP
+// status, never what the far side answered (it could be any service's body).
 
 export const DEFAULT_TELEGRAM_API = "https://api.telegram.org";
 const TIMEOUT_MS = 10_000;
@@ -24,7 +30,16 @@ export function telegramHtml(m: AlertMessage, siteName: string): string {
   return (text.length + link.length > MAX_TEXT ? text.slice(0, MAX_TEXT - link.length - 1) + "…" : text) + link;
 }
 
-/** One Bot API method call; the answer's `description` is the error text, with the token removed should it appear. */
+/** Our words for the Bot API's refusals (its `description` is not shown: issue 33.2). */
+const REFUSALS: Record<number, string> = {
+  400: "the request was refused (is the chat id right?)",
+  401: "the bot token was refused",
+  403: "the bot may not write to this chat",
+  404: "no Bot API method here (is the api base right?)",
+  429: "too many requests",
+};
+
+/** One Bot API method call; a failure is our own text and, when there was an answer, its HTTP status. */
 export async function callBotApi(
   apiBase: string,
   token: string,
@@ -35,7 +50,18 @@ export async function callBotApi(
   signal?: AbortSignal,
 ): Promise<SendResult & { result?: unknown; errorCode?: number }> {
   const started = Date.now();
-  const scrub = (s: string) => s.split(token).join("<token>").slice(0, 300);
+  const failed = (why: string, errorCode?: number) => ({
+    ok: false,
+    error: `Telegram: ${why}`,
+    durationMs: Date.now() - started,
+    errorCode,
+  });
+  const problem = telegramApiBaseProblem(apiBase);
+  if (problem) return failed(problem);
+  const host = new URL(apiBase).hostname.replace(/^\[(.*)\]$/, "$1");
+  // Node does not call `lookup` for an IP literal: checked here (a name is checked by the dispatcher's lookup).
+  const literal = net.isIP(host) ? restrictedReason(host) : null;
+  if (literal) return failed(`refused to connect: ${literal}`);
   let res: Response;
   try {
     res = await fetch(`${apiBase.replace(/\/+$/, "")}/bot${token}/${method}`, {
@@ -44,15 +70,16 @@ export async function callBotApi(
       body: JSON.stringify(body),
       redirect: "manual",
       signal: signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]) : AbortSignal.timeout(timeoutMs),
-      dispatcher: resolvingAgent(),
+      dispatcher: guardedDispatcher(),
     } as RequestInit);
   } catch (err) {
     const e = err as { name?: string; cause?: { code?: string } };
-    const why =
-      e?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${e?.cause?.code ?? e?.name ?? "error"}`;
-    return { ok: false, error: `Telegram: ${why}`, durationMs: Date.now() - started };
+    if (e?.cause instanceof RestrictedAddressError || e?.cause instanceof HostResolutionError) return failed(e.cause.message);
+    return failed(
+      e?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `connection failed: ${e?.cause?.code ?? e?.name ?? "error"}`,
+    );
   }
-  let answer: { ok?: boolean; description?: string; result?: unknown };
+  let answer: { ok?: boolean; result?: unknown };
   try {
     const raw = await readCapped(res.body, {
       declaredLength: res.headers.get("content-length"),
@@ -63,9 +90,9 @@ export async function callBotApi(
   } catch {
     answer = {};
   }
-  if (res.ok && answer.ok === true) return { ok: true, error: null, durationMs: Date.now() - started, result: answer.result };
-  const description = typeof answer.description === "string" ? scrub(answer.description) : `HTTP ${res.status}`;
-  return { ok: false, error: `Telegram: ${description}`, durationMs: Date.now() - started, errorCode: res.status };
+  if (res.ok && answer?.ok === true) return { ok: true, error: null, durationMs: Date.now() - started, result: answer.result };
+  const why = res.ok ? "the answer is not the Bot API's" : (REFUSALS[res.status] ?? "the request failed");
+  return failed(`${why} (HTTP ${res.status})`, res.status);
 }
 
 /** A channel's chats, comma-separated in `chatId` (add-channel.ts checks each). */

@@ -61,7 +61,12 @@ export default async function AlertsPage() {
               <dt>{t("alerts.lastOk")}</dt>
               <dd>{c.last_ok_at ? formatDateTime(new Date(c.last_ok_at)) : "—"}</dd>
               <dt>{t("alerts.lastError")}</dt>
-              <dd>{c.last_error_at ? `${formatDateTime(new Date(c.last_error_at))} · ${c.last_error ?? ""}` : "—"}</dd>
+              {/* A stored setting refused by today's rules (issue 33.1) is an error without a date. */}
+              <dd>
+                {c.last_error
+                  ? [c.last_error_at && formatDateTime(new Date(c.last_error_at)), c.last_error].filter(Boolean).join(" · ")
+                  : "—"}
+              </dd>
             </dl>
             <ActionForm
               action={testChannelAction}
