@@ -151,7 +151,7 @@ export const EnvSchema = z.object({
 export type Env = z.infer<typeof EnvSchema>;
 export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
 
-/** Read only by tests and benchmarks, never by the product: listed in the README's table, not in the schema. */
+/** Read only by tests and benchmarks, never by the product: listed in CONTRIBUTING.md's table, not in the schema. */
 export const TEST_VARIABLES = ["TEST_DATABASE_URL", "SKIP_BUILD", "CHROMIUM_PATH", "E2E_PORT", "FUZZ_RUNS"] as const;
 
 export class ConfigError extends Error {}
