@@ -56,6 +56,7 @@ interface Level {
   threshold: number;
   active: boolean | null;
   stocked: boolean;
+  uncounted: boolean;
 }
 
 /** Returns the alert kind enqueued, or null (no change, or a change recorded without an alert). */
@@ -69,12 +70,16 @@ export async function evaluateSkuStock(tx: Tx, skuId: number, cause: StockCause)
   const fallback = await alertThreshold("stock_low", tx);
   const [r] = await tx.$queryRaw<Level[]>`
     SELECT s."id", s."skuCode", s."title", s.stock::int AS stock, s.threshold::int AS threshold, c."active",
-           (s.stock > 0 OR ${HAD_STOCK(Prisma.sql`s."id"`)}) AS stocked
+           (s.stock > 0 OR ${HAD_STOCK(Prisma.sql`s."id"`)}) AS stocked,
+           (s.stock = 0 AND EXISTS (SELECT 1 FROM "CardKey" ck WHERE ck."skuId" = s."id" AND ck."status" = 'available')) AS uncounted
     FROM (${stockLevels(fallback, Prisma.sql`k."id" = ${skuId}`)}) s
     LEFT JOIN "AlertCondition" c ON c."key" = 'stock:' || s."id"`;
   if (!r || r.stock === null) return null;
   const low = r.stock < r.threshold;
   if (r.active === low) return null;
+  // Keys added after the stamp this count comes from (another stamper was busy):
+  // a first sight waits for the next check rather than call a stocked SKU empty.
+  if (r.active === null && r.uncounted) return null;
   if (r.active === null && low && !r.stocked) {
     await tx.$executeRaw`INSERT INTO "AlertCondition" ("key", "active", "seq") VALUES (${key}, true, 1) ON CONFLICT ("key") DO NOTHING`;
     return null;

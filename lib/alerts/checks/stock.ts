@@ -18,11 +18,13 @@ export async function checkStock(): Promise<number> {
   await stampCatalog().catch(() => null); // fresher counts; another stamper running is fine
   const fallback = await alertThreshold("stock_low");
   // First sight of the many SKUs that need no alert, in one statement: not
-  // low, or empty and never stocked (created empty). The rest go one by one.
+  // low, or empty and never stocked (created empty; asked of new SKUs only,
+  // OrderItem has no index by SKU). The rest go one by one.
   await db().$executeRaw`
     INSERT INTO "AlertCondition" ("key", "active", "seq")
     SELECT 'stock:' || s."id", s.stock < s.threshold, 1 FROM (${stockLevels(fallback)}) s
-    WHERE s.stock IS NOT NULL AND (s.stock >= s.threshold OR (s.stock = 0 AND NOT ${HAD_STOCK(Prisma.sql`s."id"`)}))
+    WHERE s.stock IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "AlertCondition" c WHERE c."key" = 'stock:' || s."id")
+      AND (s.stock >= s.threshold OR (s.stock = 0 AND NOT ${HAD_STOCK(Prisma.sql`s."id"`)}))
     ON CONFLICT ("key") DO NOTHING`;
   let alerts = 0;
   for (const id of await skusToEvaluate(db(), fallback)) {
