@@ -70,7 +70,7 @@ describe("npm run cli: alerts (issue 25.1)", () => {
 
     const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 3 });
     const threshold = await cli("sku:threshold", "--sku-code", sku.skuCode, "--stock", "7");
-    expect(threshold.json).toEqual({ sku_id: sku.id, sku_code: sku.skuCode, stock_threshold: 7 });
+    expect(threshold.json).toEqual({ sku_id: sku.id, sku_code: sku.skuCode, stock_threshold: 7, alert: null });
 
     const removed = await cli("alerts:channel:remove", "--id", id);
     expect(removed.json).toEqual({ id: Number(id), removed: true });

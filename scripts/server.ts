@@ -4,6 +4,7 @@
 // address comes from the socket and TRUSTED_PROXIES (issue 8.5).
 import { parseArgs } from "node:util";
 import { loadEnvOrExit } from "../lib/config/env";
+import { trustedProxiesWarning } from "../lib/config/trusted-proxies";
 import { onStopSignals } from "../lib/ops/stop-signals";
 import { drainAndClose } from "../lib/ops/drain";
 import { startHttpServer } from "../lib/ops/http-server";
@@ -25,6 +26,8 @@ const running = await startHttpServer({
   maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
 }).catch((err) => exitOnStartupError("server", err)); // a port in use: one line (issue 10.6)
 console.log(`server: listening on ${values.hostname ?? "*"}:${port}`);
+const trustWarning = trustedProxiesWarning(process.env.TRUSTED_PROXIES);
+if (trustWarning) console.warn(`server: warning: ${trustWarning}`);
 // Issue 10.4: the first stop signal drains (no new connections, in-flight
 // requests finish within 10 s, the in-server worker finishes or releases its
 // jobs, pools close) and exits 0; a later one exits at once. Issue 27.3: before

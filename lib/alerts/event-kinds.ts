@@ -28,6 +28,15 @@ export const ALERT_KIND_NAMES = Object.keys(ALERT_KINDS) as AlertKind[];
 
 export const isAlertKind = (s: string): s is AlertKind => Object.hasOwn(ALERT_KINDS, s);
 
+/**
+ * Issue 33.8: other names an operator may give an event kind. An order in
+ * review shows as `unknown_review` everywhere operators look (its state), so
+ * that name is accepted for `order_review`.
+ */
+export const ALERT_KIND_ALIASES: Readonly<Record<string, AlertKind>> = { unknown_review: "order_review" };
+/** The kind a name (or an alias) stands for, else the name unchanged (for the caller's check to refuse). */
+export const alertKindNamed = (s: string): string => (Object.hasOwn(ALERT_KIND_ALIASES, s) ? ALERT_KIND_ALIASES[s] : s);
+
 /** The kinds that carry a site-wide number. */
 export type ThresholdKind = { [K in AlertKind]: (typeof ALERT_KINDS)[K] extends { threshold: object } ? K : never }[AlertKind];
 export const hasThreshold = (k: AlertKind): k is ThresholdKind => "threshold" in ALERT_KINDS[k];

@@ -77,7 +77,11 @@ const EN: Table = {
   },
   stock_low: {
     title: "Stock low",
-    lines: (p) => [`${v(p, "title")} (${v(p, "skuCode")}): ${v(p, "stock")} left, below ${v(p, "threshold")}.`],
+    lines: (p) => [
+      `${v(p, "title")} (${v(p, "skuCode")}): ${v(p, "stock")} left, below ${v(p, "threshold")}.`,
+      p.since === "added" && "Low since it was added.",
+      p.since === "threshold" && "Below its new threshold.",
+    ],
     path: (p) => `/admin/catalog/skus/${v(p, "skuId")}`,
   },
   stock_recovered: {
@@ -163,7 +167,11 @@ const ZH: Table = {
   },
   stock_low: {
     title: "库存不足",
-    lines: (p) => [`${v(p, "title")}（${v(p, "skuCode")}）：剩余 ${v(p, "stock")}，低于 ${v(p, "threshold")}。`],
+    lines: (p) => [
+      `${v(p, "title")}（${v(p, "skuCode")}）：剩余 ${v(p, "stock")}，低于 ${v(p, "threshold")}。`,
+      p.since === "added" && "添加时即已不足。",
+      p.since === "threshold" && "低于新设的阈值。",
+    ],
     path: (p) => `/admin/catalog/skus/${v(p, "skuId")}`,
   },
   stock_recovered: {

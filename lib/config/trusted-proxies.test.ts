@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { parseTrustedProxies } from "./trusted-proxies";
+import { parseTrustedProxies, trustedProxiesWarning } from "./trusted-proxies";
 
 describe("issue 8.5: TRUSTED_PROXIES parsing", () => {
   it("issue 8.5: none by default; a hop count trusts that many hops; a CIDR list trusts its ranges", () => {
@@ -30,5 +30,12 @@ describe("issue 8.5: TRUSTED_PROXIES parsing", () => {
     expect(r.stderr.trim().split("\n")).toEqual([
       expect.stringMatching(/^start: configuration error: TRUSTED_PROXIES: "10.0.0.0\/33" is not a hop count/),
     ]);
+  });
+
+  it("issue 33.7: a hop count is accepted but warned about at start (any direct client chooses its address); addresses and none are not", () => {
+    for (const hops of ["1", " 2 "])
+      expect(trustedProxiesWarning(hops)).toMatch(/^TRUSTED_PROXIES=\d+ is a hop count: any client that reaches this server directly/);
+    for (const quiet of [undefined, "", "none", "0", "172.28.33.10", "10.0.0.0/8, 127.0.0.1/32", "loopback"])
+      expect(trustedProxiesWarning(quiet)).toBeNull();
   });
 });

@@ -37,6 +37,19 @@ export function parseTrustedProxies(value: string | undefined): TrustProxy {
   return proxyaddr.compile(entries);
 }
 
+/**
+ * Issue 33.7: a hop count trusts the last X-Forwarded-For entry of ANY peer,
+ * so a client that reaches an instance past the proxy (another container on
+ * its network, a host on its subnet) chooses its own address for rate limits,
+ * sign-in throttling and the audit log. Still accepted (a proxy whose address
+ * changes), but the server says so at start. Null when there is nothing to say.
+ */
+export function trustedProxiesWarning(value: string | undefined): string | null {
+  const text = (value ?? "").trim();
+  if (!/^[0-9]+$/.test(text) || Number(text) === 0) return null;
+  return `TRUSTED_PROXIES=${text} is a hop count: any client that reaches this server directly can choose its address with X-Forwarded-For; name the proxies' addresses instead (e.g. TRUSTED_PROXIES=10.0.0.5)`;
+}
+
 function isRange(entry: string): boolean {
   if (NAMED_RANGES.has(entry)) return true;
   const [address, bits, ...more] = entry.split("/");
