@@ -110,8 +110,9 @@ function appEnv(app: Instance): Record<string, string | undefined> {
     PORT: String(app.port),
     NEXTAUTH_URL: lbUrl,
     WORKER_IN_SERVER: "false",
-    // The proxy appends the client's address to X-Forwarded-For (decision 0012).
-    TRUSTED_PROXIES: "1",
+    // The proxy appends the client's address to X-Forwarded-For (decision 0012);
+    // only its address is trusted, never a hop count (issue 33.7, decision 0064).
+    TRUSTED_PROXIES: "127.0.0.1",
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
