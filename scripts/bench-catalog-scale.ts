@@ -3,11 +3,14 @@
 // DATA_DIR unless DATABASE_URL is set, a free port), provisions through ONE
 // real `catalog:import` of one file into the fresh shop: 10,000 products
 // (20,000 auto SKUs) with their 1,000,000 card keys (timed: seconds, keys/s,
-// the CLI's peak RSS; issue 28.3), makes a buyer and raises the rate limits
-// with the CLI, then after --warmup-seconds of the same load (dropped) for
-// --seconds measures with --c clients products pages of 100 at random pages
-// (3 clients in 4) and product details (1 in 4), each kind from a process of
-// its own (scripts/lib/read-clients.ts), while orders are placed open-loop at
+// the CLI's peak RSS; issue 28.3; a buyer, its key and raised rate limits are
+// made first, and page 1 is read every second during the import), times how
+// long after the CLI returns a paged walk lists every imported product
+// ("listed after import", issue 33.9, target 2 s), then after
+// --warmup-seconds of the same load (dropped) for --seconds measures with
+// --c clients products pages of 100 at random pages (3 clients in 4) and
+// product details (1 in 4), each kind from a process of its own
+// (scripts/lib/read-clients.ts), while orders are placed open-loop at
 // --order-rate per second with the staleness probe of scripts/lib/scale-orders.ts
 // and the server's RSS is sampled; in --rounds rounds alternating with
 // --baseline-seconds in all of the same readers against a bare node:http server

@@ -38,7 +38,12 @@ describe("a catalogue import and the snapshot's refresh (issue 33.9)", () => {
           delivery_format: "text",
           price_amount: "1.00",
           original_price: "2.00",
-          skus: [0, 1].map((s) => ({ sku_code: `${slug}-${s}`, spec_values: {}, price_amount: "1.00", card_keys: cardKeysFor(`k${i}${s}`, 3) })),
+          skus: [0, 1].map((s) => ({
+            sku_code: `${slug}-${s}`,
+            spec_values: {},
+            price_amount: "1.00",
+            card_keys: cardKeysFor(`k${i}${s}`, 3),
+          })),
         })),
       }),
     );
