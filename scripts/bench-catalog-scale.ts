@@ -26,7 +26,7 @@ import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
 import { pathOf } from "../lib/protocol/endpoints";
 import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
-import { walkScaleCatalog, writeScaleCatalog } from "./lib/catalog-scale-file";
+import { importWhileRead, walkScaleCatalog, writeScaleCatalog } from "./lib/catalog-scale-file";
 import { arg } from "./lib/load";
 import { orderAgents, placeOrders } from "./lib/scale-orders";
 import { freePort, procMemoryMb, runCli, startServer, type ScaleServer } from "./lib/scale-server";
@@ -82,21 +82,10 @@ try {
     if (res.status !== 200) throw new Error(`GET ${p}: HTTP ${res.status}`);
     return JSON.parse(res.body.toString("utf8"));
   };
-  // Issue 33.9: a downstream reads page 1 every second throughout the import, so the server's snapshot is live when it returns.
-  let importing = true;
-  const reading = (async () => {
-    while (importing) {
-      await get(`${pathOf("listProducts")}?page=1&page_size=100`);
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  })();
-  const imported = await runCli(env, ["catalog:import", catalogFile]).finally(() => (importing = false));
-  const importedAt = Date.now();
-  await reading;
+  const { imported, importedAt } = await importWhileRead(() => runCli(env, ["catalog:import", catalogFile]), get);
   fs.rmSync(catalogFile);
   if (imported.json.card_keys_added !== keys || imported.json.products_created !== products)
     throw new Error(`expected ${products} products and ${keys} keys added, got ${JSON.stringify(imported.json)}`);
-
   // Every SKU of this run, by walking the catalogue (also warms the server).
   const { skus, pages, listedAfterMs, walkMs } = await walkScaleCatalog(get, { run, products, keys, importedAt });
   const listedAfter = round(listedAfterMs / 1000);

@@ -53,6 +53,25 @@ export async function writeScaleCatalog(
 }
 
 /**
+ * Runs the import while a downstream reads page 1 every second (issue 33.9),
+ * so the server's snapshot is live, refreshing, when the import returns;
+ * `importedAt` is that return.
+ */
+export async function importWhileRead<T>(runImport: () => Promise<T>, get: (path: string) => Promise<unknown>) {
+  let importing = true;
+  const reading = (async () => {
+    while (importing) {
+      await get(`${pathOf("listProducts")}?page=1&page_size=100`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  const imported = await runImport().finally(() => (importing = false));
+  const importedAt = Date.now();
+  await reading;
+  return { imported, importedAt };
+}
+
+/**
  * The SKUs of the run's import as the API lists them, each with the stock the
  * file gave it; `pages` of 100 products. The catalogue is eventually
  * consistent: page 1 is polled (bounded) until its total counts the import,
