@@ -9,6 +9,8 @@ import { setSkuLevelPrices } from "../levels/set-sku-level-prices";
 import { updateChanged } from "./same-content";
 import { inTx } from "../db/sql-rows";
 import { createProducts, createSkus, productData, skuData } from "./create-catalog-rows";
+import { stampCatalogOwnRun } from "./stamp-catalog";
+import { log } from "../log";
 
 export interface ImportCounts {
   categoriesCreated: number;
@@ -48,7 +50,7 @@ export async function importCatalog(file: CatalogFile, { actor = SYSTEM_ACTOR }:
  */
 export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>, actor: Actor): Promise<ImportCounts> {
   // Interactive transactions time out after 5 s by default; a large key file takes longer.
-  return withCardKeyStage(
+  const imported = await withCardKeyStage(
     async (tx, stage) => {
       const file = await load(stage);
       await stage.drain();
@@ -62,6 +64,12 @@ export async function importStaged(load: (stage: CardKeyStage) => Promise<Catalo
     },
     { source: "import", timeout: 600_000 },
   );
+  // Issue 33.9 (decision 0065): the import stamps what it wrote before it
+  // returns, so each server's next refresh (300 ms) only loads the products;
+  // left to that refresh, a 10,000-product import was listed 11-12 s later.
+  // The import is committed: a failed stamp is the next refresh's to redo.
+  await stampCatalogOwnRun().catch((err: Error) => log.warn({ err: err.message }, "catalogue not stamped after the import"));
+  return imported;
 }
 
 async function importInto(tx: Tx, file: CatalogFile): Promise<ImportCounts> {

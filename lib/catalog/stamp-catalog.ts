@@ -39,3 +39,20 @@ export async function stampCatalog({ recount = false }: { recount?: boolean } = 
     client.release();
   }
 }
+
+/**
+ * Issue 33.9: stamps until a run of this caller's own has stamped, so every
+ * change the caller committed before the call is stamped when it returns
+ * (a run already going when the caller committed may not see those changes:
+ * its snapshot is older). Used where a writer should not leave a large batch
+ * of changes to the readers' next refresh (catalog:import). Gives up after
+ * `timeoutMs` (null): the next refresh stamps them anyway.
+ */
+export async function stampCatalogOwnRun({ timeoutMs = 60_000 }: { timeoutMs?: number } = {}): Promise<number | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const clock = await stampCatalog();
+    if (clock !== null || Date.now() > deadline) return clock;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

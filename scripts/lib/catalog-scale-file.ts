@@ -53,31 +53,57 @@ export async function writeScaleCatalog(
 }
 
 /**
+ * Runs the import while a downstream reads page 1 every second (issue 33.9),
+ * so the server's snapshot is live, refreshing, when the import returns;
+ * `importedAt` is that return.
+ */
+export async function importWhileRead<T>(runImport: () => Promise<T>, get: (path: string) => Promise<unknown>) {
+  let importing = true;
+  const reading = (async () => {
+    while (importing) {
+      await get(`${pathOf("listProducts")}?page=1&page_size=100`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  const imported = await runImport().finally(() => (importing = false));
+  const importedAt = Date.now();
+  await reading;
+  return { imported, importedAt };
+}
+
+/**
  * The SKUs of the run's import as the API lists them, each with the stock the
  * file gave it; `pages` of 100 products. The catalogue is eventually
- * consistent: the walk first waits (bounded) until the import shows, and
- * reports that wait (ms since `importedAt`).
+ * consistent: page 1 is polled (bounded) until its total counts the import,
+ * then every page is walked as a client would; a walk that misses one of the
+ * run's SKUs starts over. Issue 33.9: `listedAfterMs` is from `importedAt`
+ * (the CLI's return) to the answer of page 1 of the first walk that lists
+ * every imported product (the snapshot is swapped whole, so that answer is
+ * already the complete one); `walkMs` is that walk's length.
  */
 export async function walkScaleCatalog(
   get: (path: string) => Promise<{ total: number; items: { id: number; skus: { id: number; sku_code: string }[] }[] }>,
   { run, products, keys, importedAt }: { run: string; products: number; keys: number; importedAt: number },
-): Promise<{ skus: ScaleSku[]; pages: number; visibleAfterMs: number }> {
+): Promise<{ skus: ScaleSku[]; pages: number; listedAfterMs: number; walkMs: number }> {
   const perSku = new Map<string, number>();
   for (let i = 0; i < products * 2; i++)
     perSku.set(skuCode(run, i >> 1, i & 1), Math.floor(((i + 1) * keys) / (products * 2)) - Math.floor((i * keys) / (products * 2)));
   const pageUrl = (page: number) => `${pathOf("listProducts")}?page=${page}&page_size=100`;
-  let first = await get(pageUrl(1));
-  while (first.total < products && Date.now() - importedAt < 120_000) {
-    await new Promise((r) => setTimeout(r, 250));
-    first = await get(pageUrl(1));
-  }
-  const visibleAfterMs = Date.now() - importedAt;
-  const pages = Math.ceil(first.total / 100);
-  const skus: ScaleSku[] = [];
-  for (let page = 1; page <= pages; page++) {
-    for (const p of (page === 1 ? first : await get(pageUrl(page))).items) {
-      for (const s of p.skus) if (perSku.has(s.sku_code)) skus.push({ skuId: s.id, productId: p.id, stock: perSku.get(s.sku_code)! });
+  for (;;) {
+    if (Date.now() - importedAt > 120_000) throw new Error("the import was not listed within 120 s");
+    const first = await get(pageUrl(1));
+    const firstAt = Date.now();
+    if (first.total < products) {
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
     }
+    const pages = Math.ceil(first.total / 100);
+    const skus: ScaleSku[] = [];
+    for (let page = 1; page <= pages; page++) {
+      for (const p of (page === 1 ? first : await get(pageUrl(page))).items) {
+        for (const s of p.skus) if (perSku.has(s.sku_code)) skus.push({ skuId: s.id, productId: p.id, stock: perSku.get(s.sku_code)! });
+      }
+    }
+    if (skus.length === products * 2) return { skus, pages, listedAfterMs: firstAt - importedAt, walkMs: Date.now() - firstAt };
   }
-  return { skus, pages, visibleAfterMs };
 }
