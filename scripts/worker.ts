@@ -7,7 +7,7 @@ import { ensureSecrets } from "../lib/config/secrets";
 import { connectDatabase } from "../lib/db/connect";
 import { disconnectDb } from "../lib/db/client";
 import { applyMigrations } from "../lib/db/migrate";
-import { startWorker } from "../lib/jobs/start-worker";
+import { startWorker } from "../lib/worker/start-worker";
 import { log } from "../lib/log";
 import { onStopSignals } from "../lib/ops/stop-signals";
 import { assertDataDirUsable, exitOnStartupError } from "../lib/ops/startup-errors";

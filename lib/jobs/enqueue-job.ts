@@ -2,7 +2,7 @@ import type { Tx } from "../db/tx";
 
 /**
  * Every job the worker knows, with its payload. Add a line here and a handler
- * in task-list.ts for a new kind of job. Payloads carry ids only, never
+ * in lib/worker/task-list.ts for a new kind of job. Payloads carry ids only, never
  * secrets, card keys or form values: graphile-worker stores them in plain JSON.
  */
 export interface JobPayloads {

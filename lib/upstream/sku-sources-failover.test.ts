@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
-import { startWorker, type WorkerHandle } from "../jobs/start-worker";
+import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { reconcilePoints } from "../points/reconcile-points";
 import { waitFor } from "../testing/callback-receiver";

@@ -1,5 +1,5 @@
 import type { JobHelpers, TaskList } from "graphile-worker";
-import type { JobName, JobPayloads } from "./enqueue-job";
+import type { JobName, JobPayloads } from "../jobs/enqueue-job";
 import { alertTickJob, ensureAlertTick } from "../alerts/alert-check-tick";
 import { dispatchAlertJob } from "../alerts/dispatch-alert";
 import { sendAlertsJob } from "../alerts/send-alerts";
