@@ -8,7 +8,7 @@ import { waitFor } from "../testing/callback-receiver";
 import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "../testing/factories";
 import { startStubOrderSupplier, type StubOrderSupplier } from "../testing/stub-order-supplier";
 import { useTestDatabase } from "../testing/test-database";
-import { openPayload } from "../orders/order-view";
+import { openPayload } from "../order-read/order-view";
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { hopOrderNo } from "./choose-source";
 import { editSkuSources } from "./edit-sku-sources";
