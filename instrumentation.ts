@@ -1,4 +1,4 @@
-// Next runs register() once when a server starts. The job worker (lib/jobs)
+// Next runs register() once when a server starts. The job worker (lib/worker)
 // starts here rather than in scripts/start.ts so that every running app
 // server, whether started by `npm start` or directly with `next start` (as
 // the tests and the crash test do), carries a worker by default, and a
@@ -13,7 +13,7 @@ export async function register() {
   // Our HTTP server serves the supplier API with this bundle's router, without Next's (decision 0036).
   const { publishRouter } = await import("./lib/supplier-api/router");
   publishRouter();
-  const { startWorkerInServer } = await import("./lib/jobs/run-in-server");
+  const { startWorkerInServer } = await import("./lib/worker/run-in-server");
   await startWorkerInServer();
   // Issue 25: a stalled job queue is noticed by every server, worker or not.
   const { startQueueWatch } = await import("./lib/alerts/checks/job-queue");

@@ -5,7 +5,7 @@ import { setAlertRule } from "../lib/alerts/set-rule";
 import { setSkuThreshold } from "../lib/alerts/set-sku-threshold";
 import { db } from "../lib/db/client";
 import { createOrder } from "../lib/orders/create-order";
-import { startWorker, type WorkerHandle } from "../lib/jobs/start-worker";
+import { startWorker, type WorkerHandle } from "../lib/worker/start-worker";
 import { updateSettings } from "../lib/settings/update-settings";
 import { startAppServer, type AppServer } from "../lib/testing/app-server";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../lib/testing/callback-receiver";

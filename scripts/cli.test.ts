@@ -181,7 +181,7 @@ describe("npm run cli", () => {
   }, 180_000);
 
   it("issue 22.8: admin:create and admin:password take the password from stdin, never needing it on the command line", async () => {
-    const { verifyPassword } = await import("../lib/admins/password");
+    const { verifyPassword } = await import("../lib/crypto/password");
     const hashOf = async (email: string) => (await db().adminUser.findUniqueOrThrow({ where: { email } })).passwordHash;
     const created = await runCli(
       ["admin:create", "--email", "stdin@example.com", "--password-stdin"],

@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const { connectDatabase } = await import("../lib/db/connect");
   const { applyPendingMigrations } = await import("../lib/db/apply-pending-migrations");
-  const { ensureSecrets } = await import("../lib/config/secrets");
+  const { ensureSecrets } = await import("../lib/crypto/secrets");
   const { disconnectDb } = await import("../lib/db/client");
   ensureSecrets();
   const conn = await connectDatabase({ outlive: true });

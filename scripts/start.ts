@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
 import { dataDir } from "../lib/config/paths";
-import { ensureSecrets } from "../lib/config/secrets";
+import { ensureSecrets } from "../lib/crypto/secrets";
 import { warnIfSuperuser } from "../lib/db/app-role";
 import { connectDatabase } from "../lib/db/connect";
 import { applyMigrations } from "../lib/db/migrate";

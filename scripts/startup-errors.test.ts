@@ -202,7 +202,7 @@ describe("issue 22.8: weak secrets stop the start", () => {
       process.env.DATA_DIR = dataDir;
       delete process.env.SECRET_KEY;
       delete process.env.NEXTAUTH_SECRET;
-      const { ensureSecrets } = await import("../lib/config/secrets");
+      const { ensureSecrets } = await import("../lib/crypto/secrets");
       const generated = ensureSecrets();
       expect(ok({ SECRET_KEY: generated.secretKey, NEXTAUTH_SECRET: generated.nextAuthSecret })).toBe(true);
     } finally {

@@ -65,6 +65,26 @@ describe("structure (issue 9)", { timeout: 180_000 }, () => {
     expect((await importGraph()).circular()).toEqual([]);
   });
 
+  it("issue 34.1: no two lib/ folders import each other (lib/<a> -> lib/<b> and lib/<b> -> lib/<a>), tests aside", async () => {
+    const tree = (await importGraph()).obj();
+    // A root file (lib/log.ts, lib/errors.ts) is a folder of one.
+    const unit = (f: string) => /^lib\/([^/]+)\//.exec(f)?.[1] ?? /^lib\/([^/]+)\.tsx?$/.exec(f)?.[1];
+    const arrows = new Map<string, string[]>();
+    for (const [f, deps] of Object.entries(tree)) {
+      const from = unit(f);
+      if (!from || isTest(f)) continue;
+      for (const d of deps) {
+        const to = unit(d);
+        if (to && to !== from) arrows.set(`${from} -> ${to}`, [...(arrows.get(`${from} -> ${to}`) ?? []), `${f} -> ${d}`]);
+      }
+    }
+    const pairs = [...arrows.keys()]
+      .map((k) => k.split(" -> "))
+      .filter(([a, b]) => a < b && arrows.has(`${b} -> ${a}`))
+      .map(([a, b]) => `${a} <-> ${b}: ${[...arrows.get(`${a} -> ${b}`)!, ...arrows.get(`${b} -> ${a}`)!].join(", ")}`);
+    expect(pairs).toEqual([]);
+  });
+
   it("issue 23: domain code (lib/callbacks, lib/catalog-events, lib/orders, lib/catalog, every service) does not import lib/supplier-api", async () => {
     for (const named of ["callbacks", "catalog-events", "orders", "catalog"]) expect(EDGE.has(named)).toBe(false);
     const domain = (f: string) => folderOf(f) !== undefined && !EDGE.has(folderOf(f)!);

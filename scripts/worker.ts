@@ -3,11 +3,11 @@
 // the app; without DATABASE_URL it joins the embedded database under DATA_DIR).
 // Pair with WORKER_IN_SERVER=false on the app servers if jobs should run here only.
 import { loadEnvOrExit } from "../lib/config/env";
-import { ensureSecrets } from "../lib/config/secrets";
+import { ensureSecrets } from "../lib/crypto/secrets";
 import { connectDatabase } from "../lib/db/connect";
 import { disconnectDb } from "../lib/db/client";
 import { applyMigrations } from "../lib/db/migrate";
-import { startWorker } from "../lib/jobs/start-worker";
+import { startWorker } from "../lib/worker/start-worker";
 import { log } from "../lib/log";
 import { onStopSignals } from "../lib/ops/stop-signals";
 import { assertDataDirUsable, exitOnStartupError } from "../lib/ops/startup-errors";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { verifyPassword } from "../admins/password";
+import { verifyPassword } from "../crypto/password";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { deriveKey } from "../crypto/derive-key";
 import { db } from "../db/client";

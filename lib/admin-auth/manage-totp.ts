@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { decryptText, encryptText } from "../crypto/secret-box";
 import { appError } from "../errors";
-import { verifyPassword } from "../admins/password";
+import { verifyPassword } from "../crypto/password";
 import { adminActor, buyerActor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import type { AdminSession } from "./admin-session";

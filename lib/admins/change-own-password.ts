@@ -2,7 +2,7 @@ import { db } from "../db/client";
 import { appError } from "../errors";
 import { reserveAttempt, clearAttempts } from "../admin-auth/attempt-counter";
 import type { AdminSession } from "../admin-auth/admin-session";
-import { verifyPassword } from "./password";
+import { verifyPassword } from "../crypto/password";
 import { setAdminPassword } from "./set-admin-password";
 import { adminActor } from "../audit/actor";
 

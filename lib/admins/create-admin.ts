@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation, type Tx } from "../db/tx";
 import { appError } from "../errors";
-import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
+import { hashPassword, MIN_PASSWORD_LENGTH } from "../crypto/password";
 import { EmailSchema } from "../users/email";
 import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";

@@ -3,7 +3,7 @@ import { db } from "../db/client";
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { appError } from "../errors";
-import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
+import { hashPassword, MIN_PASSWORD_LENGTH } from "../crypto/password";
 
 export const NewPasswordSchema = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024);
 

@@ -1,7 +1,7 @@
 import type { Tx } from "../db/tx";
 import { decryptText, encryptText } from "../crypto/secret-box";
 import { appError } from "../errors";
-import { deliveredLines } from "../orders/order-view";
+import { deliveredLines } from "../order-read/order-view";
 
 // The delivered lines of an order as after-sales sees them: read, priced,
 // and rewritten when a line is replaced.

@@ -4,7 +4,7 @@ import { purchaseHops } from "../admin-views/purchase-hops";
 import { CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { AppError } from "../errors";
-import { startWorker, type WorkerHandle } from "../jobs/start-worker";
+import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { getOrder } from "../orders/get-order";
 import { reconcilePoints } from "../points/reconcile-points";

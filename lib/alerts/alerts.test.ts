@@ -8,7 +8,7 @@ import { withCardKeyStage } from "../catalog/card-key-transaction";
 import { enqueueCatalogEventAttempt } from "../catalog-events/queue-catalog-event";
 import { db } from "../db/client";
 import { transitionOrder } from "../fulfilment/transition-order";
-import { startWorker, type WorkerHandle } from "../jobs/start-worker";
+import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "../protocol/headers";
 import { verifySignature } from "../protocol/signing";

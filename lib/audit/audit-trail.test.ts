@@ -7,7 +7,7 @@ import { db } from "../db/client";
 import { failOrder } from "../fulfilment/fail-order";
 import { deliverOrder } from "../fulfilment/deliver-order";
 import { createOrder } from "../orders/create-order";
-import { adjustPoints } from "../points/adjust-points";
+import { adjustPoints } from "../users/adjust-points";
 import { makeBuyer, makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";
 import { createUser } from "../users/create-user";

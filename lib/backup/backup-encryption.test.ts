@@ -9,7 +9,7 @@ import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { runCli } from "../testing/run-cli";
-import { hashPassword } from "../admins/password";
+import { hashPassword } from "../crypto/password";
 import { db } from "../db/client";
 import { withDatabase } from "../db/embedded";
 import { makeBuyer } from "../testing/factories";

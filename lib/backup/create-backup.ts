@@ -1,5 +1,5 @@
 import { env } from "../config/env";
-import { ensureSecrets } from "../config/secrets";
+import { ensureSecrets } from "../crypto/secrets";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

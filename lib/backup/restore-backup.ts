@@ -1,6 +1,6 @@
 import path from "node:path";
 import { env } from "../config/env";
-import { ensureSecrets } from "../config/secrets";
+import { ensureSecrets } from "../crypto/secrets";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { setReplicationRoleIfAllowed } from "../db/replication-role";

@@ -1,4 +1,4 @@
-import { existingSecretKey } from "../config/secrets";
+import { existingSecretKey } from "../crypto/secrets";
 import { appError } from "../errors";
 import { pendingMigrations, unknownMigrations } from "../db/migration-state";
 import type { ArchiveKeys } from "./archive-crypto";

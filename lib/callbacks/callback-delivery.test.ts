@@ -4,7 +4,7 @@ import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { deliverOrder } from "../fulfilment/deliver-order";
 import { failOrder } from "../fulfilment/fail-order";
-import { startWorker, type WorkerHandle } from "../jobs/start-worker";
+import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "../protocol/headers";
 import { verifySignature } from "../protocol/signing";

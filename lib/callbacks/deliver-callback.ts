@@ -1,6 +1,6 @@
-import { alertCallbackGaveUp } from "../alerts/order-alerts";
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
+import { enqueueJob } from "../jobs/enqueue-job";
 import { log } from "../log";
 import { openCallbackBody } from "./callback-body";
 import { retryScheduleMs, withJitter } from "./callback-config";
@@ -73,7 +73,8 @@ async function recordAttempt(job: { callbackId: number; attempt: number }, resul
     }
     if (job.attempt >= schedule.length) {
       await tx.callback.update({ where, data: { status: "failed", attemptCount, nextAttemptAt: null, lastError: result.error } });
-      await alertCallbackGaveUp(tx, job.callbackId, attemptCount); // issue 25
+      // Issue 25: alerted by lib/alerts, which subscribes to this job (issue 34.1: alerts imports callbacks, so not called from here).
+      await enqueueJob(tx, "alert:callback-gave-up", { callbackId: job.callbackId, attempts: attemptCount });
       return "failed" as const;
     }
     const nextAttemptAt = new Date(Date.now() + withJitter(schedule[job.attempt]));

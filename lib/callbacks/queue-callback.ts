@@ -1,6 +1,6 @@
 import type { Tx } from "../db/tx";
 import { enqueueJob } from "../jobs/enqueue-job";
-import { loadOrderView, type OrderView } from "../orders/order-view";
+import { loadOrderView, type OrderView } from "../order-read/order-view";
 import { orderCallbackWire } from "../serializers/order";
 import { sealCallbackBody } from "./callback-body";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { disableApiKey } from "../credentials/disable-api-key";
 import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
-import { startWorker, type WorkerHandle } from "../jobs/start-worker";
+import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
 import { makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";

@@ -1,17 +1,19 @@
 import { z } from "zod";
 import { NonNegativeAmountInputSchema } from "../protocol/amount";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
+import { Slug } from "../input/slug";
 import { checkDelimiter, DEFAULT_DELIMITER, MAX_CARD_KEY_LENGTH } from "./delivery-format";
 
 // The catalogue import file (`npm run cli -- catalog:import FILE`, issue 2).
 // Strict objects: a misspelt field is an error, not silently ignored data.
 // Amounts are strings with at most two decimals (D3), never JSON numbers.
 
-// Exported: the console forms (save-category/product/sku.ts) share these rules.
-export const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
-export const SKU_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+// The slug and path rules live in lib/input (the member levels share them): re-exported for the catalogue's files.
+export { SLUG, Slug } from "../input/slug";
+export { formatPath } from "../input/parse-input";
 
-export const Slug = z.string().regex(SLUG, "must be lowercase letters, digits and '-' (at most 100)");
+// Exported: the console forms (save-category/product/sku.ts) share these rules.
+export const SKU_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export const Amount = NonNegativeAmountInputSchema;
 
@@ -91,10 +93,3 @@ export const CatalogFileSchema = z.strictObject({
 export type CatalogFile = z.output<typeof CatalogFileSchema>;
 export type CatalogFileProduct = CatalogFile["products"][number];
 export type CatalogFileCategory = CatalogFile["categories"][number];
-
-/** ["products", 1, "skus", 0, "price_amount"] → "products[1].skus[0].price_amount". */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out || "(file)";
-}

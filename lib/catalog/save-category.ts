@@ -5,7 +5,7 @@ import { appError } from "../errors";
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { Slug, SortOrder, Text } from "./catalog-file-schema";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../input/parse-input";
 import { Int4IdSchema } from "../protocol/ids";
 
 // Creates or edits one category from the console. Field rules are the

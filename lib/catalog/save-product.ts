@@ -6,7 +6,7 @@ import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { Amount, DELIVERY_FORMATS, Delimiter, FULFILLMENT_TYPES, MAX_CONTENT_LENGTH, Slug, Text } from "./catalog-file-schema";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../input/parse-input";
 import { Int4IdSchema } from "../protocol/ids";
 import { AfterSalesHoursSchema } from "../after-sales/set-after-sales-hours";
 

@@ -5,7 +5,7 @@ import { appError } from "../errors";
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { Amount, SKU_CODE, StockQuantity } from "./catalog-file-schema";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../input/parse-input";
 import { Int4IdSchema } from "../protocol/ids";
 import { setSkuLevelPrices, SkuLevelPricesSchema } from "../levels/set-sku-level-prices";
 

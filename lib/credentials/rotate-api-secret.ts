@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
-import { parseInput } from "../catalog/parse-input";
+import { parseInput } from "../input/parse-input";
 import { encryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { appError } from "../errors";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { ensureSecrets } from "../config/secrets";
+import { ensureSecrets } from "./secrets";
 
 const cache = new Map<string, Buffer>();
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { ensureSecrets } from "../config/secrets";
+import { ensureSecrets } from "./secrets";
 
 let derived: { encryption: Buffer; fingerprint: Buffer } | undefined;
 

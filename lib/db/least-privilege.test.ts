@@ -8,7 +8,7 @@ import { createBackup } from "../backup/create-backup";
 import { restoreBackup } from "../backup/restore-backup";
 import { maySkipRowChecks } from "../catalog/card-key-move";
 import { deliverOrder } from "../fulfilment/deliver-order";
-import { startWorker } from "../jobs/start-worker";
+import { startWorker } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { seedOnStart } from "../seed/seed-on-start";
 import { closeRateLimitPool, consumeRateLimit } from "../supplier-api/rate-limit";

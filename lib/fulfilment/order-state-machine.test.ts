@@ -5,7 +5,7 @@ import { db } from "../db/client";
 import { AppError } from "../errors";
 import { listJobs } from "../jobs/list-jobs";
 import { createOrder } from "../orders/create-order";
-import { openPayload } from "../orders/order-view";
+import { openPayload } from "../order-read/order-view";
 import { expectError } from "../testing/expect-error";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
 import { balanceOf, ledgerSum } from "../testing/points";

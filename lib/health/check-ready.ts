@@ -22,7 +22,7 @@ const g = globalThis as unknown as { __cardkeyWorker?: Promise<unknown> };
  * Ready to take traffic (issue 10 item 7): the database answers, every
  * migration on disk is applied, and the in-server job worker runs unless
  * WORKER_IN_SERVER=false hands jobs to `npm run worker` processes. The worker
- * handle lives on globalThis (lib/jobs/run-in-server.ts), shared with
+ * handle lives on globalThis (lib/worker/run-in-server.ts), shared with
  * instrumentation in this one `next start` process. A server that has begun
  * to stop is not ready, whatever else holds, so a balancer sends elsewhere
  * before its port closes (issue 27.3).

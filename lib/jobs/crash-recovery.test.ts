@@ -4,7 +4,7 @@ import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { deliverOrder } from "../fulfilment/deliver-order";
 import { createOrder } from "../orders/create-order";
-import { openPayload } from "../orders/order-view";
+import { openPayload } from "../order-read/order-view";
 import { startAppServer, type AppServer } from "../testing/app-server";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
 import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "../testing/factories";

@@ -2,7 +2,7 @@ import type { Tx } from "../db/tx";
 
 /**
  * Every job the worker knows, with its payload. Add a line here and a handler
- * in task-list.ts for a new kind of job. Payloads carry ids only, never
+ * in lib/worker/task-list.ts for a new kind of job. Payloads carry ids only, never
  * secrets, card keys or form values: graphile-worker stores them in plain JSON.
  */
 export interface JobPayloads {
@@ -24,6 +24,13 @@ export interface JobPayloads {
   "upstream:stock-refresh": Record<string, never>;
   /** One step (open or poll) of our after-sales claim at the upstream a line was bought from (lib/after-sales/claim-upstream.ts). */
   "after-sales:upstream": { claimId: number; run?: number };
+  // Issue 34.1: side effects another domain subscribes to, enqueued in the transaction of the state change (CODE_STYLE.md).
+  /** A callback gave up after its last attempt: alert it once (lib/alerts/subscribed-alerts.ts). */
+  "alert:callback-gave-up": { callbackId: number; attempts: number };
+  /** A ping of an upstream connection was recorded: count it towards upstream_down / balance alerts (lib/alerts/subscribed-alerts.ts). Its outcome, not an id: our own error text and a balance, never a secret, and not kept anywhere else. */
+  "alert:upstream-ping": { connectionId: number; ok: boolean; balance: string | null; error: string | null };
+  /** The upstream told us (order.updated) that an order we bought changed: read our open claims there now (lib/after-sales/queue-upstream-claim.ts). */
+  "after-sales:order-changed": { orderId: number };
 }
 export type JobName = keyof JobPayloads;
 

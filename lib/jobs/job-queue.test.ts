@@ -9,7 +9,7 @@ import { useTestDatabase } from "../testing/test-database";
 import { enqueueJob } from "./enqueue-job";
 import { listJobs, retryJob } from "./list-jobs";
 import { holdLivenessLocks, recoverStaleLocks } from "./recover-stale-locks";
-import { startWorker } from "./start-worker";
+import { startWorker } from "../worker/start-worker";
 
 // Durable jobs on PostgreSQL (graphile-worker): enqueued inside the caller's
 // transaction, visible to the administrator, run once across several

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Slug } from "../catalog/catalog-file-schema";
+import { Slug } from "../input/slug";
 
 // What a member level is made of, as the console, the CLI and the catalogue
 // file type it (issue 12.4). The slug is the level's name in catalogue files

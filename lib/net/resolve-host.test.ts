@@ -6,7 +6,7 @@ import { assertCallbackUrlAllowed } from "../callbacks/address-policy";
 import { sendCallback } from "../callbacks/send-callback";
 import { db } from "../db/client";
 import { deliverOrder } from "../fulfilment/deliver-order";
-import { startWorker, type WorkerHandle } from "../jobs/start-worker";
+import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
 import { makeBuyer, makeProduct } from "../testing/factories";

@@ -1,5 +1,5 @@
 import { disconnectDb } from "../db/client";
-import { stopWorkerInServer } from "../jobs/run-in-server";
+import { stopWorkerInServer } from "../worker/run-in-server";
 import { log } from "../log";
 import { closeRateLimitPool } from "../supplier-api/rate-limit";
 import type { RunningHttpServer } from "./http-server";

@@ -3,7 +3,7 @@ import { appError } from "../errors";
 import type { OrderContext, StoredOrderDigests } from "./order-context";
 import { orderForm } from "./order-form";
 import type { CreateOrderInput, CreateOrderResult, OrderProfile } from "./order-types";
-import { loadOrderView } from "./order-view";
+import { loadOrderView } from "../order-read/order-view";
 import { digestOf, rawDigestOf } from "./request-digest";
 
 /**

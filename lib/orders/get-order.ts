@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { loadOrderView, type OrderView } from "./order-view";
+import { loadOrderView, type OrderView } from "../order-read/order-view";
 import { appError } from "../errors";
 
 /**

@@ -2,7 +2,7 @@ import { onPool } from "../db/sql-rows";
 import { compareWithStoredOrder } from "./compare-with-stored-order";
 import { readOrderContext } from "./order-context";
 import type { CreateOrderArgs } from "./order-types";
-import type { OrderView } from "./order-view";
+import type { OrderView } from "../order-read/order-view";
 
 /**
  * Read-only: the stored order that this create request repeats exactly (same

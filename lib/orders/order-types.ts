@@ -1,4 +1,4 @@
-import type { OrderView } from "./order-view";
+import type { OrderView } from "../order-read/order-view";
 
 // The create-order request and result, in service terms (no wire names): the
 // edge (lib/supplier-api/endpoints/orders.ts) translates the body into these.

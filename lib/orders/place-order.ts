@@ -3,7 +3,7 @@ import { sqlError, type SqlRows } from "../db/sql-rows";
 import { AppError, appError } from "../errors";
 import type { DeliveryFormat, Profile } from "../generated/prisma/enums";
 import { toLanguageText } from "../protocol/language";
-import type { OrderView } from "./order-view";
+import type { OrderView } from "../order-read/order-view";
 
 export interface PlaceOrderRow {
   orderNo: string;

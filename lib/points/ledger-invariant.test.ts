@@ -4,7 +4,7 @@ import { makeBuyer } from "../testing/factories";
 import { db } from "../db/client";
 import { AppError } from "../errors";
 import { changeBalance } from "./change-balance";
-import { adjustPoints } from "./adjust-points";
+import { adjustPoints } from "../users/adjust-points";
 import { reconcilePoints } from "./reconcile-points";
 
 describe("points ledger invariant", () => {

@@ -1,7 +1,7 @@
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
-import { deliveredLines } from "../orders/order-view";
+import { deliveredLines } from "../order-read/order-view";
 
 /**
  * Issue 24.2: the delivered lines of several of the buyer's orders, for an

@@ -2,7 +2,7 @@ import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { deliveredLines } from "../orders/order-view";
+import { deliveredLines } from "../order-read/order-view";
 
 /**
  * Issue 24.2: the delivered card keys (or delivered lines) of one of the

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { hashPassword } from "../admins/password";
+import { hashPassword } from "../crypto/password";
 import { db } from "../db/client";
 import { importCatalog, type ImportCounts } from "../catalog/import-catalog";
 import { validateCatalogFile } from "../catalog/validate-catalog-file";

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../testing/test-database";
 import { db } from "../db/client";
 import { decryptText } from "../crypto/secret-box";
-import { verifyPassword } from "../admins/password";
+import { verifyPassword } from "../crypto/password";
 import { CLI_ACTOR } from "../audit/actor";
 import { getSettings } from "../settings/get-settings";
 import { updateSettings } from "../settings/update-settings";

@@ -1,4 +1,4 @@
-import type { OrderView } from "../orders/order-view";
+import type { OrderView } from "../order-read/order-view";
 import { CURRENCY, formatAmount } from "../protocol/amount";
 
 // Purchase order on the wire (spec 2.5), per profile. Pure functions: used by

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Actor } from "../audit/actor";
 import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
-import { parseInput } from "../catalog/parse-input";
+import { parseInput } from "../input/parse-input";
 import { db } from "../db/client";
 import { lockPendingTopUp } from "./lock-pending-top-up";
 

@@ -1,5 +1,5 @@
-import { recordUpstreamPing } from "../alerts/upstream-health";
 import { db } from "../db/client";
+import { enqueueJob } from "../jobs/enqueue-job";
 import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { clientFor, loadConnection } from "./connection";
@@ -56,9 +56,10 @@ export async function pingUpstreamConnection(
     const row = await tx.upstreamConnection.update({
       where: { id },
       data: { lastPingAt: new Date(), lastPingOk: result.ok, ...(result.ok ? { lastBalance: result.balance } : {}) },
-      select: { id: true, name: true, alertBalanceCents: true },
+      select: { id: true },
     });
-    await recordUpstreamPing(tx, row, result); // issue 25
+    // Issue 25: counted by lib/alerts, which subscribes to this job (issue 34.1: alerts imports upstream, so not called from here).
+    await enqueueJob(tx, "alert:upstream-ping", { connectionId: row.id, ...result }, { queueName: `upstream-ping:${row.id}` });
     if (audit)
       await writeAuditLog(tx, {
         actor,

@@ -1,8 +1,6 @@
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import type { OrderStatus } from "../generated/prisma/enums";
-import { SYSTEM_ACTOR } from "../audit/actor";
-import { resolveClaimInTx } from "../after-sales/resolve-claim";
 
 // What an upstream purchase buys for (split from purchase-outcomes.ts): an
 // order, or (issue 26.3, decision 0059) a claim's replacement.
@@ -59,17 +57,30 @@ export async function lockFollowed(tx: Tx, p: Purchase): Promise<OrderStatus> {
   return claim?.state === "open" ? "processing" : "delivered";
 }
 
-/** The bought line replaces the claimed one (resolveClaimInTx: line, audit row, order.updated callback, once). */
+/** What a claim's replacement brought: lib/after-sales resolves the claim with it. */
+export type ClaimReplacementBought = (
+  tx: Tx,
+  bought: { claimId: number; purchaseId: number; downstreamOrderNo: string; line: string },
+) => Promise<void>;
+let claimReplacementBought: ClaimReplacementBought | undefined;
+
+/**
+ * Issue 34.1: after-sales imports upstream, so upstream does not import it
+ * back; its handler is registered by the worker's assembly
+ * (lib/worker/task-list.ts), which runs every purchase. It runs in the
+ * purchase's transaction, as before: the bought line is a card key, which no
+ * job payload may carry.
+ */
+export function onClaimReplacementBought(handler: ClaimReplacementBought): void {
+  claimReplacementBought = handler;
+}
+
+/** The bought line replaces the claimed one (after-sales' resolveClaimInTx: line, audit row, order.updated callback, once). */
 export async function resolveWithPurchase(tx: Tx, p: Purchase, line: string | undefined): Promise<void> {
   if (!line?.trim()) throw new Error(`purchase ${p.id} delivered no line`); // run-purchase's checks make this unreachable
-  await resolveClaimInTx(tx, {
-    claimId: p.claimId!,
-    action: "replace",
-    replacement: line,
-    note: `bought from an upstream source (${p.downstreamOrderNo})`,
-    actor: SYSTEM_ACTOR,
-    purchaseId: p.id,
-  });
+  // Unreachable in the worker; elsewhere the job fails and is retried, nothing is lost.
+  if (!claimReplacementBought) throw new Error("no handler for a claim's replacement: lib/worker/task-list.ts registers it");
+  await claimReplacementBought(tx, { claimId: p.claimId!, purchaseId: p.id, downstreamOrderNo: p.downstreamOrderNo, line });
 }
 
 async function lockOrder(tx: Tx, orderId: number): Promise<OrderStatus> {

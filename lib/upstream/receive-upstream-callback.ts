@@ -5,9 +5,9 @@ import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SE
 import { UNAUTHORIZED_MESSAGE } from "../protocol/errors";
 import { verifySignature } from "../protocol/signing";
 import { loadConnection } from "./connection";
+import { enqueueJob } from "../jobs/enqueue-job";
 import { enqueuePurchaseRun } from "./queue-purchase";
 import { appError } from "../errors";
-import { pollOpenUpstreamClaims } from "../after-sales/queue-upstream-claim";
 import { applyUpstreamCatalogEvent } from "./apply-upstream-catalog-event";
 
 export interface UpstreamCallbackRequest {
@@ -68,8 +68,12 @@ export async function receiveUpstreamCallback(
   }
   const open = purchase.status === "pending" || purchase.status === "placed";
   if (open) await db().$transaction((tx) => enqueuePurchaseRun(tx, purchase.id));
-  // Issue 26.3: a delivered order changed upstream (a replacement, a refund): our claims there are read now.
-  else if (purchase.orderId !== null) await pollOpenUpstreamClaims(purchase.orderId);
+  // Issue 26.3: a delivered order changed upstream (a replacement, a refund): our claims there are read now,
+  // by lib/after-sales, which subscribes to this job (issue 34.1: after-sales imports upstream, so not called from here).
+  else if (purchase.orderId !== null) {
+    const orderId = purchase.orderId;
+    await db().$transaction((tx) => enqueueJob(tx, "after-sales:order-changed", { orderId }));
+  }
   log.info({ component: "upstream", connectionId: conn.id, purchaseId: purchase.id, polled: open }, "upstream callback accepted");
   return { ok: true, polled: open };
 }

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
-import { startWorker, type WorkerHandle } from "../jobs/start-worker";
+import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { reconcilePoints } from "../points/reconcile-points";
 import { waitFor } from "../testing/callback-receiver";
 import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "../testing/factories";
 import { startStubOrderSupplier, type StubOrderSupplier } from "../testing/stub-order-supplier";
 import { useTestDatabase } from "../testing/test-database";
-import { openPayload } from "../orders/order-view";
+import { openPayload } from "../order-read/order-view";
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { hopOrderNo } from "./choose-source";
 import { editSkuSources } from "./edit-sku-sources";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as forgotSend } from "@/app/portal/forgot/send/route";
-import { verifyPassword } from "../admins/password";
+import { verifyPassword } from "../crypto/password";
 import { addAlertChannel } from "../alerts/add-channel";
 import { CLI_ACTOR } from "../audit/actor";
 import { db } from "../db/client";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hashPassword, MIN_PASSWORD_LENGTH } from "../admins/password";
+import { hashPassword, MIN_PASSWORD_LENGTH } from "../crypto/password";
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { AdminInputSchema } from "../../lib/admins/create-admin";
 import { NonNegativeAmountInputSchema } from "../../lib/protocol/amount";
-import { AdjustReasonSchema, PointsDeltaSchema } from "../../lib/points/adjust-points-input";
+import { AdjustReasonSchema, PointsDeltaSchema } from "../../lib/users/adjust-points-input";
 import { EmailSchema } from "../../lib/users/email";
 import { ApiKeyTextSchema } from "../../lib/credentials/disable-api-key";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
@@ -41,7 +41,7 @@ export const commands = {
       reason: AdjustReasonSchema,
     }),
     run: async (a) => {
-      const { adjustPoints } = await import("../../lib/points/adjust-points");
+      const { adjustPoints } = await import("../../lib/users/adjust-points");
       const { formatAmount } = await import("../../lib/protocol/amount");
       const balance = await adjustPoints({ email: a.email, deltaCents: a.amount, reason: `cli: ${a.reason}`, actor });
       return { balance: formatAmount(balance) };

@@ -6,7 +6,7 @@ import type { ActionState } from "@/lib/admin-auth/action-state";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { adminActor } from "@/lib/audit/actor";
 import { OnceTokenSchema } from "@/lib/audit/consume-once-token";
-import { AdjustReasonSchema, adjustPoints, PointsDeltaSchema } from "@/lib/points/adjust-points";
+import { AdjustReasonSchema, adjustPoints, PointsDeltaSchema } from "@/lib/users/adjust-points";
 import { formatAmount, NonNegativeAmountInputSchema } from "@/lib/protocol/amount";
 import { EmailSchema } from "@/lib/users/email";
 import { createUser } from "@/lib/users/create-user";

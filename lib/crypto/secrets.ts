@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ConfigError, env } from "./env";
-import { dataDir } from "./paths";
+import { ConfigError, env } from "../config/env";
+import { dataDir } from "../config/paths";
 import { log } from "../log";
 
 /**

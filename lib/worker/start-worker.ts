@@ -4,7 +4,7 @@ import { env } from "../config/env";
 import { allowPrivateNetworks } from "../callbacks/callback-config";
 import { log } from "../log";
 import { installJobSchema } from "../db/install-job-schema";
-import { holdLivenessLocks, newWorkerId, recoverStaleLocks } from "./recover-stale-locks";
+import { holdLivenessLocks, newWorkerId, recoverStaleLocks } from "../jobs/recover-stale-locks";
 import { repairs, taskList } from "./task-list";
 import { workerLogger } from "../db/worker-logger";
 import { startTelegramPoller } from "../alerts/telegram-poller";

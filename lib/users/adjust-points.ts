@@ -1,11 +1,11 @@
 import { db } from "../db/client";
 import { AppError, appError } from "../errors";
 import { formatAmount } from "../protocol/amount";
-import { getUserByEmail } from "../users/get-user-by-email";
+import { getUserByEmail } from "./get-user-by-email";
 import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
 import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
-import { changeBalance } from "./change-balance";
+import { changeBalance } from "../points/change-balance";
 
 export { AdjustReasonSchema, PointsDeltaSchema } from "./adjust-points-input";
 

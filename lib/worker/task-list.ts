@@ -1,5 +1,5 @@
 import type { JobHelpers, TaskList } from "graphile-worker";
-import type { JobName, JobPayloads } from "./enqueue-job";
+import type { JobName, JobPayloads } from "../jobs/enqueue-job";
 import { alertTickJob, ensureAlertTick } from "../alerts/alert-check-tick";
 import { dispatchAlertJob } from "../alerts/dispatch-alert";
 import { sendAlertsJob } from "../alerts/send-alerts";
@@ -12,6 +12,10 @@ import { requeueUpstreamPurchases } from "../upstream/requeue-upstream-purchases
 import { runPurchaseJob } from "../upstream/run-purchase";
 import { ensureSourceStockTick, sourceStockTickJob } from "../upstream/source-stock-tick";
 import { runUpstreamClaimJob } from "../after-sales/claim-upstream";
+import { pollOpenUpstreamClaims } from "../after-sales/queue-upstream-claim";
+import { resolveClaimWithPurchase } from "../after-sales/resolve-with-purchase";
+import { callbackGaveUpJob, upstreamPingJob } from "../alerts/subscribed-alerts";
+import { onClaimReplacementBought } from "../upstream/purchase-target";
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], helpers: JobHelpers) => Promise<void>;
 
@@ -29,7 +33,14 @@ const handlers: { [N in JobName]: Handler<N> } = {
   "alert:tick": (_payload, helpers) => alertTickJob(BigInt(helpers.job.id)),
   "after-sales:upstream": (payload) => runUpstreamClaimJob(payload),
   "upstream:stock-refresh": (_payload, helpers) => sourceStockTickJob(BigInt(helpers.job.id)),
+  // Issue 34.1: a domain's side effect in another that imports it, subscribed here (CODE_STYLE.md).
+  "alert:callback-gave-up": (payload) => callbackGaveUpJob(payload),
+  "alert:upstream-ping": (payload) => upstreamPingJob(payload),
+  "after-sales:order-changed": async (payload) => void (await pollOpenUpstreamClaims(payload.orderId)),
 };
+
+// The one reaction that must share its cause's transaction (a card key it may not put in a payload).
+onClaimReplacementBought(resolveClaimWithPurchase);
 
 export const taskList = handlers as unknown as TaskList;
 
