@@ -94,8 +94,8 @@ async function start(command: string[]): Promise<Started> {
     },
   });
   started.push(child);
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
   const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${command.join(" ")} exited early:\n${output}`);
@@ -276,8 +276,8 @@ describe("issue 27.3: clean stops wherever it runs", () => {
       env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "info", LOG_FORMAT: "json" },
     });
     started.push(child);
-    child.stdout!.on("data", (d) => (output += d));
-    child.stderr!.on("data", (d) => (output += d));
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
     await expect
       .poll(() => output.includes("worker process running") || child.exitCode !== null, { timeout: 120_000, interval: 100 })
       .toBe(true);

@@ -35,10 +35,10 @@ describe("issue 33.7: compose.yaml trusts only HAProxy's address", () => {
     expect(address && ipaddr.IPv4.isValidFourPartDecimal(address), "haproxy's ipv4_address").toBe(true);
     const [pool] = compose.networks?.[networkName]?.ipam?.config ?? [];
     expect(pool?.subnet, `network ${networkName} defines its subnet`).toBeDefined();
-    expect(inRange(address!, pool!.subnet!)).toBe(true);
+    expect(inRange(address!, pool.subnet!)).toBe(true);
     // Dynamic addresses come from ip_range only: a container started first cannot take HAProxy's.
     expect(pool?.ip_range).toBeDefined();
-    expect(inRange(address!, pool!.ip_range!)).toBe(false);
+    expect(inRange(address!, pool.ip_range!)).toBe(false);
   });
 
   it("issue 33.7: every service built from our image has TRUSTED_PROXIES exactly HAProxy's address (no hop count) and shares its network", () => {

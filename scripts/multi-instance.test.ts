@@ -57,8 +57,8 @@ function spawnProc(name: string, cmd: string, args: string[], env: Record<string
       if (notes.length < 300 && / is (UP|DOWN)| app\/\S+ \S+ (?!200 )\d{3} /.test(line)) notes.push(line);
   };
   const child = spawn(cmd, args, { cwd: process.cwd(), detached: true, stdio: ["ignore", "pipe", "pipe"], env: env as NodeJS.ProcessEnv });
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
   return { name, child, output: () => out, notes };
 }
 

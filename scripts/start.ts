@@ -40,7 +40,7 @@ try {
   // Issue 10.6: one line saying what is wrong and what to do, for the failures a person can fix.
   exitOnStartupError("start", err);
 }
-const db = database!;
+const db = database;
 
 process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
 // scripts/server.ts, not `next start`: client addresses come from the socket and TRUSTED_PROXIES.

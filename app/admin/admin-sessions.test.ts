@@ -110,7 +110,7 @@ describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
     const codes = newRecoveryCodes();
     expect(new Set(codes).size).toBe(codes.length);
     for (const c of codes) expect(c).toMatch(/^[a-z2-7]{4}(-[a-z2-7]{4}){3}$/); // 16 base32 characters = 80 bits
-    const code = codes[0]!;
+    const code = codes[0];
     expect(hashRecoveryCode(code)).not.toBe(crypto.createHash("sha256").update(code).digest("hex"));
     expect(hashRecoveryCode(code)).not.toBe(crypto.createHash("sha256").update(code.replace(/-/g, "")).digest("hex"));
     expect(hashRecoveryCode(code.toUpperCase().replace(/-/g, " "))).toBe(hashRecoveryCode(code));

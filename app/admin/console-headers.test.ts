@@ -35,7 +35,7 @@ const directives = (csp: string) =>
     csp
       .split(";")
       .map((d) => d.trim().split(/\s+/))
-      .map(([name, ...values]) => [name!, values]),
+      .map(([name, ...values]) => [name, values]),
   );
 const scriptTags = (html: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
 

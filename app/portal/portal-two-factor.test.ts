@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 const cookiesOf = (res: Response) =>
-  new Map(res.headers.getSetCookie().map((c) => c.split(";")[0]!.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  new Map(res.headers.getSetCookie().map((c) => c.split(";")[0].split(/=(.*)/s).slice(0, 2) as [string, string]));
 
 async function buyer() {
   const { user } = await makeBuyer();
@@ -78,7 +78,7 @@ async function turnOn(email: string) {
   const cookie = (await signIn(email, null))!;
   const begun = await action("/portal/api/two-factor/begin", cookie);
   expect(begun.status).toBe(200);
-  const secret = begun.json.reveal![0]!.value;
+  const secret = begun.json.reveal![0].value;
   expect((await action("/portal/api/two-factor/enable", cookie, { code: "000000" })).status).toBe(400);
   const enableCode = currentTotp(secret);
   const enabled = await action("/portal/api/two-factor/enable", cookie, { code: enableCode });
@@ -95,7 +95,7 @@ describe("issue 24.1: buyer two-factor sign-in", { timeout: SLOW }, () => {
     expect(row.totpEnabled).toBe(true);
     expect(Buffer.from(row.totpSecretCiphertext!).toString("latin1")).not.toContain(secret);
     expect(decryptText(row.totpSecretCiphertext!)).toBe(secret);
-    expect(JSON.stringify(row.recoveryCodeHashes)).not.toContain(recovery[0]!.replace(/-/g, ""));
+    expect(JSON.stringify(row.recoveryCodeHashes)).not.toContain(recovery[0].replace(/-/g, ""));
 
     // The password alone no longer signs in; the code that proved the setup is used up (as the console's).
     expect(await signIn(user.email, null)).toBeNull();
@@ -106,8 +106,8 @@ describe("issue 24.1: buyer two-factor sign-in", { timeout: SLOW }, () => {
     expect((await fetch(server.baseUrl + "/portal", { headers: { cookie: cookie! }, redirect: "manual" })).status).toBe(200);
     expect(await signIn(user.email, next)).toBeNull();
     // A recovery code works once.
-    expect(await signIn(user.email, recovery[0]!.toUpperCase())).not.toBeNull();
-    expect(await signIn(user.email, recovery[0]!)).toBeNull();
+    expect(await signIn(user.email, recovery[0].toUpperCase())).not.toBeNull();
+    expect(await signIn(user.email, recovery[0])).toBeNull();
     const actions = (await db().auditLog.findMany({ where: { targetId: user.id }, select: { action: true, details: true } })).map(
       (a) => a.action,
     );
@@ -131,7 +131,7 @@ describe("issue 24.1: buyer two-factor sign-in", { timeout: SLOW }, () => {
     expect((await postSession({ code }, ip)).to).toBe("/portal/sign-in?error=expired");
     const { ticket } = await postSession({ email: user.email, password: PASSWORD }, ip);
     const [payload, sig] = ticket!.split(".");
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), e: "x@example.test" }));
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), e: "x@example.test" }));
     expect((await postSession({ code }, ip, `cardkey-portal-code-step=${forged.toString("base64url")}.${sig}`)).to).toBe(
       "/portal/sign-in?error=expired",
     );

@@ -63,7 +63,7 @@ async function signIn(email: string, password = PASSWORD): Promise<string | null
   expect(res.status).toBe(303);
   const cookie = res.headers
     .getSetCookie()
-    .map((c) => c.split(";")[0]!)
+    .map((c) => c.split(";")[0])
     .find((c) => c.startsWith("cardkey-portal-session="));
   return new URL(res.headers.get("location")!).pathname === "/portal" && cookie ? cookie : null;
 }
@@ -102,7 +102,7 @@ describe("issue 24.1: accounts and sign-in", { timeout: SLOW }, () => {
       password: PASSWORD,
     });
     expect((await get("/admin/settings", portal)).status).toBe(307);
-    expect((await get("/portal", admin.session!)).headers.get("location")).toMatch(/\/portal\/sign-in$/);
+    expect((await get("/portal", admin.session)).headers.get("location")).toMatch(/\/portal\/sign-in$/);
     expect((await post("/portal/api/top-ups", admin.session!, { amount: "1.00", transferReference: "x" })).status).toBe(401);
   });
 
@@ -171,8 +171,8 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
     const bMarkers = [orderNo, b.apiKey, b.user.email, "B-TRANSFER", "B-SECRET"];
     let checked = 0;
     for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public")) {
-      const params = [...route.path.matchAll(/\[(\w+)\]/g)].map((m) => m[1]!);
-      const p = route.path.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(ids[k]!));
+      const params = [...route.path.matchAll(/\[(\w+)\]/g)].map((m) => m[1]);
+      const p = route.path.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(ids[k]));
       const res =
         route.method === "GET"
           ? await get(p, cookieA)
@@ -218,7 +218,7 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     const rotated = (await (await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 2 })).json()) as {
       reveal: { value: string }[];
     };
-    const second = rotated.reveal[0]!.value;
+    const second = rotated.reveal[0].value;
     expect(await ping(second)).toBe(200);
     expect(await ping(b.apiSecret)).toBe(200);
     // The overlap ends (as if two hours passed): within the key cache's second, the old secret stops.
@@ -227,14 +227,14 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     expect(await ping(second)).toBe(200);
     const third = (
       (await (await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 0 })).json()) as { reveal: { value: string }[] }
-    ).reveal[0]!.value;
+    ).reveal[0].value;
     await expect.poll(() => ping(second), { timeout: 5000, interval: 300 }).toBe(401);
     expect(await ping(third)).toBe(200);
     expect((await post(`/portal/api/keys/${b.apiKey}/rotate`, cookie, { overlapHours: 73 })).status).toBe(400);
     const audit = await db().auditLog.findMany({ where: { action: "api_key.rotate_secret", targetId: String(b.id) } });
     expect(audit).toHaveLength(2);
     expect(JSON.stringify(audit.map((a) => a.details))).not.toContain(second);
-    expect(audit[0]!.actor).toBe(`buyer:${b.user.email}`);
+    expect(audit[0].actor).toBe(`buyer:${b.user.email}`);
   });
 
   it("issue 24.2: card keys are not in the order page until revealed; each reveal is audited as the buyer", async () => {
@@ -334,7 +334,7 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     expect((await db().user.findUniqueOrThrow({ where: { id: b.user.id } })).balanceCents).toBe(100_000n);
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => approveTopUp({ id: asked.id, actor: CLI_ACTOR })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual([
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r).reason.code)).toEqual([
       "conflict",
       "conflict",
       "conflict",

@@ -24,7 +24,7 @@ export async function reserveAttempt(key: string, limit: number, windowSeconds: 
       "count" = CASE WHEN "AdminSignInCounter"."expiresAt" <= now() THEN 1 ELSE "AdminSignInCounter"."count" + 1 END,
       "expiresAt" = now() + make_interval(secs => ${windowSeconds})
     RETURNING "count"`;
-  const count = Number(rows[0]!.count);
+  const count = Number(rows[0].count);
   if (Math.random() < 0.01) void sweepExpired();
   return { key, count, allowed: count <= limit };
 }

@@ -15,7 +15,7 @@ export const NewPasswordSchema = z.string().min(MIN_PASSWORD_LENGTH, `must be at
  */
 export async function setAdminPassword(adminId: number, newPassword: string, { actor }: { actor: Actor }): Promise<void> {
   const parsed = NewPasswordSchema.safeParse(newPassword);
-  if (!parsed.success) throw appError("bad_request", `password: ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success) throw appError("bad_request", `password: ${parsed.error.issues[0].message}`);
   const passwordHash = await hashPassword(parsed.data);
   await db().$transaction(async (tx) => {
     const { count } = await tx.adminUser.updateMany({

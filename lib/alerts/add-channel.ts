@@ -98,7 +98,7 @@ export async function addAlertChannel(input: ChannelInput, { actor = SYSTEM_ACTO
   if (!parsed.success)
     throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
   const p = parsed.data;
-  let config: Record<string, unknown>;
+  let config: Record<string, string | string[]>;
   let secret: ChannelSecret;
   let signing: AddedChannel["signing"] = null;
   if (p.kind === "telegram") {
@@ -121,7 +121,7 @@ export async function addAlertChannel(input: ChannelInput, { actor = SYSTEM_ACTO
   const name = p.name ?? `${p.kind} ${p.kind === "telegram" ? p.chatId : p.kind === "email" ? p.to[0] : config.host}`;
   const row = await db().$transaction(async (tx) => {
     const created = await tx.alertChannel.create({
-      data: { name, kind: p.kind, config: config as object, secretCiphertext: encryptText(JSON.stringify(secret)) },
+      data: { name, kind: p.kind, config: config, secretCiphertext: encryptText(JSON.stringify(secret)) },
       select: { id: true },
     });
     await writeAuditLog(tx, {

@@ -41,7 +41,7 @@ export async function sendOnChannel(channel: ChannelRow, m: AlertMessage, siteNa
     }
     if (channel.kind === "email") return await sendEmail(config as unknown as EmailConfig, { smtpUrl: secret.smtpUrl ?? "" }, m, siteName);
     return await sendWebhook(
-      channel.kind as WebhookFormat,
+      channel.kind,
       { url: secret.url ?? "", keyId: secret.keyId ?? "", signingSecret: secret.signingSecret ?? "" },
       m,
       siteName,

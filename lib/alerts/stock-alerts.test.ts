@@ -66,7 +66,7 @@ describe("issue 33.8: stock alerts are never lost to timing", () => {
     const [alert, ...more] = await events(low.id, "stock_low");
     expect(more).toHaveLength(0);
     expect(alert?.params).toMatchObject({ skuCode: low.skuCode, stock: 8, threshold: 10, since: "added" });
-    expect(await dispatchJobs(alert!.id)).toBe(1);
+    expect(await dispatchJobs(alert.id)).toBe(1);
     expect(await events(empty.id, "stock_low")).toHaveLength(0);
     expect(await db().alertCondition.findUnique({ where: { key: `stock:${empty.id}` } })).toMatchObject({ active: true });
   });

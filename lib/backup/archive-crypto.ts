@@ -39,7 +39,7 @@ export interface SealTo {
 /** The X25519 identity derived from SECRET_KEY (WebCrypto imports a raw X25519 private key only as PKCS #8). */
 async function siteIdentity(secretKey: string): Promise<CryptoKey> {
   const pkcs8 = Buffer.concat([Buffer.from("302e020100300506032b656e04220420", "hex"), derive(secretKey, SITE_IDENTITY_INFO)]);
-  return crypto.webcrypto.subtle.importKey("pkcs8", pkcs8, { name: "X25519" }, false, ["deriveBits"]) as Promise<CryptoKey>;
+  return crypto.webcrypto.subtle.importKey("pkcs8", pkcs8, { name: "X25519" }, false, ["deriveBits"]);
 }
 
 /** HMAC-SHA-256 (hex) of manifest.json's exact bytes. */

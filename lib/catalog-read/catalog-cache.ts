@@ -26,7 +26,7 @@ function pieces(head: string, items: Bytes[], tail: string): Bytes[] {
   return parts;
 }
 
-const joined = (head: string, items: Bytes[], tail: string): Bytes => Buffer.concat(pieces(head, items, tail)) as unknown as Bytes; // a Buffer is a Uint8Array: no copy
+const joined = (head: string, items: Bytes[], tail: string): Bytes => Buffer.concat(pieces(head, items, tail)); // a Buffer is a Uint8Array: no copy
 
 export interface CatalogView {
   state: CatalogState;

@@ -36,7 +36,7 @@ export interface CachedPage {
 }
 
 export function pageBody(page: CachedPage): Uint8Array<ArrayBuffer> {
-  return Buffer.concat(page.parts, page.length) as unknown as Uint8Array<ArrayBuffer>; // a Buffer is a Uint8Array: no copy
+  return Buffer.concat(page.parts, page.length); // a Buffer is a Uint8Array: no copy
 }
 
 /**

@@ -40,7 +40,7 @@ describe("catalogue console services", () => {
 
   it("saves categories with the import's slug rule, refuses cycles, and audits", async () => {
     const parent = await saveCategory({ slug: "games", name: { "zh-CN": "游戏", en: "Games" }, sortOrder: "2", parentId: null }, admin);
-    const child = await saveCategory({ slug: "steam", name: { en: "Steam" } as never, sortOrder: 0, parentId: parent.id }, admin);
+    const child = await saveCategory({ slug: "steam", name: { en: "Steam" }, sortOrder: 0, parentId: parent.id }, admin);
     await expect(saveCategory({ slug: "Bad Slug", name: { "zh-CN": "", en: "" }, sortOrder: 0, parentId: null }, admin)).rejects.toThrow(
       /slug/,
     );

@@ -135,7 +135,7 @@ describe("catalog:import", () => {
   });
 
   it("rejects a bad file whole, naming the field, and writes nothing", async () => {
-    const file = sample() as any;
+    const file = sample();
     file.products[0].slug = "imp-new-product"; // would be created if the file were accepted
     file.products[1].skus[0].price_amount = "12.345";
     expect(() => validateCatalogFile(file)).toThrow(/products\[1\]\.skus\[0\]\.price_amount: /);

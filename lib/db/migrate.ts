@@ -27,7 +27,7 @@ function loadWasm() {
   const require = createRequire(import.meta.url);
   const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
   const module = new WebAssembly.Module(fs.readFileSync(wasmPath));
-  const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": engineBg as any });
+  const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": engineBg });
   (engineBg as any).__wbg_set_wasm(instance.exports);
   (instance.exports as any).__wbindgen_start();
   wasmReady = true;

@@ -71,8 +71,8 @@ function run(bin: string, args: string[], onReady?: (line: string) => boolean): 
       log.debug({ pg: text.trim() }, "embedded postgres");
       if (onReady?.(text)) resolve();
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.once("error", reject); // spawn failures: EACCES, ENOENT
     child.once("close", (code, signal) => {
       if (code === 0 && !onReady) return resolve();

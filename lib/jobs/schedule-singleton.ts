@@ -22,7 +22,7 @@ export async function scheduleSingleton(
       WHERE t.identifier = ${task} AND j.attempts < j.max_attempts AND j.id IS DISTINCT FROM ${selfId}::bigint`;
     if (row.n > 0n) return false;
     // Many attempts: a handler error (database away) must not end the chain.
-    await enqueueJob(tx, task, {} as never, { queueName: queue, runAt, maxAttempts: 1000 });
+    await enqueueJob(tx, task, {}, { queueName: queue, runAt, maxAttempts: 1000 });
     return true;
   });
 }

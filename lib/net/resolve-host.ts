@@ -40,7 +40,7 @@ const limit = pLimit(MAX_CONCURRENT_LOOKUPS);
 export async function resolveHost(hostname: string): Promise<ResolvedAddress[]> {
   const host = hostname.replace(/^\[(.*)\]$/, "$1");
   const family = net.isIP(host);
-  if (family) return [{ address: host, family: family as 4 | 6 }];
+  if (family) return [{ address: host, family: family }];
   const name = host.toLowerCase().replace(/\.$/, "");
   const fromFile = hostsFile().get(name);
   if (fromFile) return fromFile;
@@ -163,7 +163,7 @@ function hostsFile(): Map<string, ResolvedAddress[]> {
     if (!family) continue; // blank, comment, or a scoped address (fe80::1%lo0) a socket cannot take as is
     for (const alias of aliases) {
       const list = names.get(alias.toLowerCase()) ?? [];
-      if (!list.some((a) => a.address === address)) list.push({ address, family: family as 4 | 6 });
+      if (!list.some((a) => a.address === address)) list.push({ address, family: family });
       names.set(alias.toLowerCase(), list);
     }
   }

@@ -25,7 +25,7 @@ const endpoint = defineEndpoint({
   },
   allowReplay: async (ctx) => ctx.body.n === 7,
   handler: async (ctx) => {
-    seen.push(ctx as EndpointContext);
+    seen.push(ctx);
     if (ctx.body.n === 9) throw new Error("database said: value 'hunter2' violates something");
     if (ctx.body.n === 8) throw new AppError("sku_unavailable", 400, "sku not available");
     return { ok: true, n: ctx.body.n, replayed: ctx.replayed, profile: ctx.profile, params: ctx.params };

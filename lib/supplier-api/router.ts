@@ -120,7 +120,7 @@ function routeIn(root: PathNode, method: string, pathname: string): Routed | nul
   return { endpoint, match: { segment: p.segment, prefix: p.prefix, params: params ?? NO_PARAMS } };
 }
 
-const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_PARAMS: Record<string, string> = Object.freeze({});
 
 function isDecodable(pathname: string): boolean {
   try {
@@ -136,7 +136,7 @@ function answer(routed: Routed, req: EndpointRequest): Promise<Answer> {
   try {
     return Promise.resolve(refusal(routed.refuse, req.method, routed.profile));
   } catch (err) {
-    return Promise.reject(err as Error);
+    return Promise.reject(err);
   }
 }
 

@@ -46,7 +46,7 @@ export function send(
           resolve({
             status: res.statusCode ?? 0,
             setCookies: sc,
-            location: (res.headers.location as string | undefined) ?? null,
+            location: (res.headers.location) ?? null,
             body: text,
           });
         });
@@ -61,10 +61,10 @@ export function send(
 
 /** name=value pairs of Set-Cookie headers, cleared cookies left out. */
 export function cookiePairs(setCookies: string[]): string[] {
-  return setCookies.map((c) => c.split(";")[0]!).filter((p) => !p.endsWith("="));
+  return setCookies.map((c) => c.split(";")[0]).filter((p) => !p.endsWith("="));
 }
 
-export const findCookie = (setCookies: string[], name: string) => cookiePairs(setCookies).find((p) => p.split("=")[0]!.endsWith(name));
+export const findCookie = (setCookies: string[], name: string) => cookiePairs(setCookies).find((p) => p.split("=")[0].endsWith(name));
 
 export interface SignInReply {
   error: string | null;

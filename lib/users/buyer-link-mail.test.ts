@@ -35,7 +35,7 @@ describe("portal mail and top-up alert", () => {
     expect(invited.emailed).toBe(true);
     const mails = smtp.mails.filter((m) => m.to.includes("mailed@example.test"));
     expect(mails).toHaveLength(1);
-    expect(mailText(mails[0]!.raw).replace(/\s+/g, "")).toContain(invited.inviteUrl);
+    expect(mailText(mails[0].raw).replace(/\s+/g, "")).toContain(invited.inviteUrl);
   });
 
   it("issue 24.2/25.2: a top-up request raises one topup_request alert in its transaction, with no transfer reference", async () => {
@@ -47,7 +47,7 @@ describe("portal mail and top-up alert", () => {
     });
     const events = await db().alertEvent.findMany({ where: { kind: "topup_request", dedupeKey: `topup_request:${row.id}` } });
     expect(events).toHaveLength(1);
-    expect(events[0]!.params).toMatchObject({ buyer: user.email, amount: "500.00 CNY" });
-    expect(JSON.stringify(events[0]!.params)).not.toContain("BANK-REF");
+    expect(events[0].params).toMatchObject({ buyer: user.email, amount: "500.00 CNY" });
+    expect(JSON.stringify(events[0].params)).not.toContain("BANK-REF");
   });
 });

@@ -45,7 +45,7 @@ async function buyerWithLogin() {
 const tokenOf = (url: string) => url.split("/").at(-1)!;
 /** Reset mails only (the invitation that gave the buyer its first password is mailed too). */
 const mailsTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email) && m.raw.includes("Reset your buyer portal password"));
-const linkIn = (raw: string) => /\/portal\/link\/([A-Za-z0-9_-]{43})/.exec(mailText(raw).replace(/\s+/g, ""))![1]!;
+const linkIn = (raw: string) => /\/portal\/link\/([A-Za-z0-9_-]{43})/.exec(mailText(raw).replace(/\s+/g, ""))![1];
 const hashOf = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).passwordHash!;
 
 /** The "forgot" form as a browser posts it, from its own client address each time (the route allows 5 per address). */
@@ -74,7 +74,7 @@ describe("issue 24.1: password reset by a one-time link", () => {
     expect(known).toEqual(unknown);
     expect(known).toMatchObject({ status: 303, location: `${BASE}/portal/forgot?sent=1` });
     await expect.poll(() => mailsTo(user.email).length).toBe(1);
-    expect(mailText(mailsTo(user.email)[0]!.raw)).not.toContain(OLD);
+    expect(mailText(mailsTo(user.email)[0].raw)).not.toContain(OLD);
     // Asking for a reset is not a reset: the password and the live session are as they were.
     expect(await hashOf(user.id)).toBe(before);
     expect(await findLiveBuyer(sessionToken)).not.toBeNull();
@@ -95,7 +95,7 @@ describe("issue 24.1: password reset by a one-time link", () => {
     const { user, sessionToken } = await buyerWithLogin();
     await requestPasswordReset({ email: user.email.toUpperCase(), ip: "203.0.113.9" });
     await expect.poll(() => mailsTo(user.email).length).toBe(1);
-    const token = linkIn(mailsTo(user.email)[0]!.raw);
+    const token = linkIn(mailsTo(user.email)[0].raw);
     expect(await findUsableLink(token)).toEqual({ kind: "reset", email: user.email });
     // Two submissions of the one link race: exactly one sets a password.
     const results = await Promise.allSettled([
@@ -104,7 +104,7 @@ describe("issue 24.1: password reset by a one-time link", () => {
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "not_found" } });
-    const winner = results[0]!.status === "fulfilled" ? NEW : "racing password 0000";
+    const winner = results[0].status === "fulfilled" ? NEW : "racing password 0000";
     const hash = await hashOf(user.id);
     expect(await verifyPassword(winner, hash)).toBe(true);
     expect(await verifyPassword(OLD, hash)).toBe(false);
@@ -132,7 +132,7 @@ describe("issue 24.1: password reset by a one-time link", () => {
     expect(mailsTo(user.email)).toHaveLength(1);
     expect(await db().buyerLink.count({ where: { userId: user.id, kind: "reset" } })).toBe(1);
     expect(await db().auditLog.count({ where: { action: "buyer.password_reset_requested", targetId: user.id } })).toBe(1);
-    await setPasswordWithLink({ token: linkIn(mailsTo(user.email)[0]!.raw), password: NEW });
+    await setPasswordWithLink({ token: linkIn(mailsTo(user.email)[0].raw), password: NEW });
     expect(await verifyPassword(NEW, await hashOf(user.id))).toBe(true);
   });
 

@@ -73,7 +73,7 @@ describe("issue 24.1: open registration with approval", () => {
     const registered = await registerBuyer({ email: email.toUpperCase(), ip: "203.0.113.4" });
     expect(registered).toMatchObject({ open: true, url: expect.stringContaining(`${BASE}/portal/link/`) });
     const [mail] = await settledMails(email, 1);
-    expect(mailText(mail!.raw).replace(/\s+/g, "")).toContain(registered.url);
+    expect(mailText(mail.raw).replace(/\s+/g, "")).toContain(registered.url);
     const user = await db().user.findUniqueOrThrow({ where: { email } });
     expect(user).toMatchObject({ registrationPending: true, status: "active", balanceCents: 0n, passwordHash: null });
     // The buyer proves the address and chooses a password: still pending.
@@ -98,12 +98,12 @@ describe("issue 24.1: open registration with approval", () => {
     expect(answers[0]).toMatchObject({ status: 303, location: `${BASE}/portal/register?done=1` });
     const users = await db().user.findMany({ where: { email } });
     expect(users).toHaveLength(1);
-    expect(await db().buyerLink.count({ where: { userId: users[0]!.id } })).toBe(1);
-    expect(await db().auditLog.count({ where: { action: "buyer.register", targetId: users[0]!.id } })).toBe(1);
+    expect(await db().buyerLink.count({ where: { userId: users[0].id } })).toBe(1);
+    expect(await db().auditLog.count({ where: { action: "buyer.register", targetId: users[0].id } })).toBe(1);
     expect(await settledMails(email, 1)).toHaveLength(1);
     // Again later: still nothing new.
     expect(await registerBuyer({ email, ip: null })).toEqual({ open: true });
-    expect(await db().buyerLink.count({ where: { userId: users[0]!.id } })).toBe(1);
+    expect(await db().buyerLink.count({ where: { userId: users[0].id } })).toBe(1);
     expect(await settledMails(email, 1)).toHaveLength(1);
   });
 

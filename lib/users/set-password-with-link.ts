@@ -35,7 +35,7 @@ export async function findUsableLink(token: string) {
 export async function setPasswordWithLink({ token, password }: { token: string; password: string }) {
   if (!LinkTokenSchema.safeParse(token).success) throw appError("not_found", "this link is not valid or has expired");
   const pw = BuyerPasswordSchema.safeParse(password);
-  if (!pw.success) throw appError("bad_request", `password: ${pw.error.issues[0]!.message}`);
+  if (!pw.success) throw appError("bad_request", `password: ${pw.error.issues[0].message}`);
   const passwordHash = await hashPassword(pw.data);
   return db().$transaction(async (tx) => {
     const [link] = await tx.$queryRaw<{ id: number; userId: string; kind: string }[]>`

@@ -68,7 +68,7 @@ export async function startWorker(opts: StartWorkerOptions = {}): Promise<Worker
       logger: workerLogger,
       crontab: "",
     };
-    runners.push(await run(options as RunnerOptions));
+    runners.push(await run(options));
   }
   await runRepairs();
 

@@ -27,7 +27,7 @@ export const COMMANDS: Commands = {
   ...audit,
   ...alerts,
   ...portal,
-} as never;
+};
 
 /** Validates the arguments of one command without touching the database. */
 export const parseCommand = (argv: string[]) => checkArgs(COMMANDS, argv);

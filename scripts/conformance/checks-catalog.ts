@@ -28,7 +28,7 @@ function amountProblems(p: Obj): string[] {
 async function firstPage(ctx: Context, query = "") {
   const r = await ctx.send({ path: pathOf("listProducts") + query });
   expectOk(r, `GET /products${query}`);
-  return r.json as Obj;
+  return r.json;
 }
 
 const createWith = (ctx: Context, body: string) => ctx.send({ method: "POST", path: pathOf("createOrder"), body });

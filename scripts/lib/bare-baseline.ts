@@ -51,7 +51,7 @@ export async function startBareServer(o: { pageBody: Buffer; detailBody: Buffer;
   };
   try {
     await new Promise<void>((resolve, reject) => {
-      child.stdout!.once("data", () => resolve());
+      child.stdout.once("data", () => resolve());
       child.once("exit", (code) => reject(new Error(`the bare baseline server exited (${code})`)));
     });
   } catch (err) {

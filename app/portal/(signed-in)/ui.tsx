@@ -45,10 +45,7 @@ export function Pager({
 }) {
   const href = (p: number) =>
     "?" +
-    new URLSearchParams({ ...Object.fromEntries(Object.entries(params).filter(([, v]) => v)), page: String(p) } as Record<
-      string,
-      string
-    >).toString();
+    new URLSearchParams({ ...Object.fromEntries(Object.entries(params).filter(([, v]) => v)), page: String(p) }).toString();
   return (
     <nav className="pager" aria-label={t("portal.common.pageOf", { page, pages })}>
       {page > 1 ? <a href={href(page - 1)}>{t("portal.common.previous")}</a> : null}

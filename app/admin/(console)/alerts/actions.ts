@@ -98,7 +98,7 @@ export async function setChannelRulesAction(_prev: ActionState, form: FormData):
     ...Object.fromEntries(ALERT_KIND_NAMES.map((k) => [k, z.enum(["true", "false"]).optional()])),
   });
   return runAdminAction(schema, form, async (f, { admin, t }) => {
-    const channelId = f.id as number;
+    const channelId = f.id;
     const current = (await listAlertChannels()).find((c) => c.id === channelId);
     for (const kind of ALERT_KIND_NAMES) {
       const value = (f as Record<string, unknown>)[kind];
@@ -116,7 +116,7 @@ export async function setThresholdsAction(_prev: ActionState, form: FormData): P
   return runAdminAction(schema, form, async (f, { admin, t }) => {
     for (const kind of kinds as AlertKind[]) {
       const value = blank((f as Record<string, string | undefined>)[kind]);
-      if (value !== undefined) await setAlertRule({ event: kind, threshold: value as unknown as number }, { actor: adminActor(admin) });
+      if (value !== undefined) await setAlertRule({ event: kind, threshold: value }, { actor: adminActor(admin) });
     }
     revalidatePath("/admin/alerts");
     return { ok: true, message: t("alerts.thresholdsSaved") };

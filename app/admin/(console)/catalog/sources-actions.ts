@@ -13,7 +13,7 @@ export async function skuSourcesAction(_prev: ActionState, form: FormData): Prom
     .object({ skuCode: z.string().trim().min(1).max(200), skuId: z.string().regex(/^\d{1,10}$/) })
     .and(SkuSourcesChangeSchema);
   return runAdminAction(schema, form, async ({ skuCode, skuId, ...change }, { admin, t }) => {
-    await editSkuSources({ skuCode, change: change as z.output<typeof SkuSourcesChangeSchema>, actor: adminActor(admin) });
+    await editSkuSources({ skuCode, change: change, actor: adminActor(admin) });
     revalidatePath(`/admin/catalog/skus/${skuId}/sources`);
     return { ok: true, message: t("sources.saved") };
   });

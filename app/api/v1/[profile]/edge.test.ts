@@ -92,7 +92,7 @@ describe("wrapper rules over HTTP", () => {
     expect(a.headers["x-request-id"]).not.toBe(b.headers["x-request-id"]);
     // The server logs the line before it answers, but the line reaches this
     // process through the server's stdout pipe, which can lag behind the socket.
-    await expect.poll(() => server.output(), { timeout: 5000 }).toContain(a.headers["x-request-id"] as string);
+    await expect.poll(() => server.output(), { timeout: 5000 }).toContain(a.headers["x-request-id"]);
   });
 
   it("D30: a chunked body over 1 MiB is refused with 413 while streaming; exactly 1 MiB passes the limit", async () => {
