@@ -77,5 +77,5 @@ export async function apiCall(creds: { apiKey: string; apiSecret: string }, meth
   };
   if (text) headers["Content-Type"] = "application/json";
   const res = await fetch(`${BASE_URL}${path}`, { method, headers, body: text || undefined });
-  return { status: res.status, json: (await res.json()) };  
+  return { status: res.status, json: await res.json() };
 }

@@ -27,7 +27,7 @@ describe("createOrder under concurrency", () => {
     const input = { downstreamOrderNo: "DUP-1", skuId: sku.id, quantity: 1, traceId: "same" };
     const results = await Promise.allSettled(Array.from({ length: 50 }, () => createOrder({ credential, profile: "U", input })));
     const failures = results.filter((r) => r.status === "rejected");
-    expect(failures.map((f) => String((f).reason))).toEqual([]);
+    expect(failures.map((f) => String(f.reason))).toEqual([]);
     const ids = new Set(results.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof createOrder>>>).value.order.id));
     expect(ids.size).toBe(1);
     expect(await db().order.count({ where: { credentialId: buyer.id } })).toBe(1);
@@ -46,10 +46,8 @@ describe("createOrder under concurrency", () => {
         createOrder({ credential, profile: "U", input: { downstreamOrderNo: `RACE-${i}`, skuId: sku.id, quantity: 1 } }),
       ),
     );
-    const ok = results
-      .filter((r) => r.status === "fulfilled")
-      .map((r) => (r).value.order);
-    const refused = results.filter((r) => r.status === "rejected").map((r) => (r).reason as AppError);
+    const ok = results.filter((r) => r.status === "fulfilled").map((r) => r.value.order);
+    const refused = results.filter((r) => r.status === "rejected").map((r) => r.reason as AppError);
     expect(ok).toHaveLength(40);
     expect(refused.map((e) => e.code)).toEqual(Array(60).fill("insufficient_stock"));
     const delivered = ok.flatMap((o) => o.fulfillment!.lines);
@@ -73,11 +71,7 @@ describe("createOrder under concurrency", () => {
       ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(7);
-    expect(
-      results
-        .filter((r) => r.status === "rejected")
-        .every((r) => ((r).reason as AppError).code === "insufficient_balance"),
-    ).toBe(true);
+    expect(results.filter((r) => r.status === "rejected").every((r) => (r.reason as AppError).code === "insufficient_balance")).toBe(true);
     expect(await db().cardKey.count({ where: { skuId: sku.id, status: "delivered" } })).toBe(7);
     expect(await balanceMatchesLedger(buyer.user.id)).toBe(0n);
   });

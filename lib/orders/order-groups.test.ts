@@ -35,7 +35,7 @@ describe("concurrent orders, grouped (issue 28.1)", () => {
     const refused: string[] = [];
     results.forEach((r, j) => {
       if (r.status === "rejected") refused.push((r.reason as AppError).code);
-      else placed.set(`GRP-${j % 40}`, (placed.get(`GRP-${j % 40}`) ?? new Set()).add((r.value).order.id));
+      else placed.set(`GRP-${j % 40}`, (placed.get(`GRP-${j % 40}`) ?? new Set()).add(r.value.order.id));
     });
     // Exactly floor(1350 / 100) orders; a number placed answers both of its copies with the same order.
     expect(placed.size).toBe(13);
@@ -70,8 +70,8 @@ describe("concurrent orders, grouped (issue 28.1)", () => {
         createOrder({ credential, profile: "U", input: { downstreamOrderNo: `GRPK-${i}`, skuId: sku.id, quantity: 1 } }),
       ),
     );
-    const ok = results.filter((r) => r.status === "fulfilled").map((r) => (r).value.order);
-    const refused = results.filter((r) => r.status === "rejected").map((r) => ((r).reason as AppError).code);
+    const ok = results.filter((r) => r.status === "fulfilled").map((r) => r.value.order);
+    const refused = results.filter((r) => r.status === "rejected").map((r) => (r.reason as AppError).code);
     expect(ok).toHaveLength(9);
     expect(refused).toEqual(Array(15).fill("insufficient_stock"));
     expect(ok.flatMap((o) => o.fulfillment!.lines).sort()).toEqual([...keys].sort());
@@ -96,7 +96,7 @@ describe("concurrent orders, grouped (issue 28.1)", () => {
       ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(36);
-    const refused = results.filter((r) => r.status === "rejected").map((r) => ((r).reason as AppError).code);
+    const refused = results.filter((r) => r.status === "rejected").map((r) => (r.reason as AppError).code);
     expect(refused).toEqual(Array(12).fill("insufficient_balance"));
     for (const b of buyers) {
       expect(await db().order.count({ where: { credentialId: b.id } })).toBe(3);

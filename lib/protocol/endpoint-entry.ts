@@ -53,4 +53,4 @@ export interface EndpointEntry {
 }
 
 /** The schema of `profile`. */
-export const schemaFor = (s: ProfileSchema, profile: Profile): z.ZodType => ("U" in s && "P" in s ? s[profile] : (s));
+export const schemaFor = (s: ProfileSchema, profile: Profile): z.ZodType => ("U" in s && "P" in s ? s[profile] : s);

@@ -11,7 +11,7 @@ export const LanguageTextSchema = z
 export function toLanguageText(value: unknown): LanguageText {
   const v = (value ?? {}) as Record<string, unknown>;
   return {
-    "zh-CN": typeof v["zh-CN"] === "string" ? (v["zh-CN"]) : "",
-    en: typeof v.en === "string" ? (v.en) : "",
+    "zh-CN": typeof v["zh-CN"] === "string" ? v["zh-CN"] : "",
+    en: typeof v.en === "string" ? v.en : "",
   };
 }

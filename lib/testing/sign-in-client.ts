@@ -46,7 +46,7 @@ export function send(
           resolve({
             status: res.statusCode ?? 0,
             setCookies: sc,
-            location: (res.headers.location) ?? null,
+            location: res.headers.location ?? null,
             body: text,
           });
         });

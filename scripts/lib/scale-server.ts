@@ -81,7 +81,7 @@ export interface CliRun {
   json: any;
   seconds: number;
   peakRssMb: number;
-}  
+}
 
 /** `npm run cli`'s environment and node arguments (package.json), so the CLI runs as operators run it, without npm in between. */
 const cliScript = (JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.cli as string).split(" ");

@@ -44,8 +44,7 @@ export function Pager({
   t: Translate;
 }) {
   const href = (p: number) =>
-    "?" +
-    new URLSearchParams({ ...Object.fromEntries(Object.entries(params).filter(([, v]) => v)), page: String(p) }).toString();
+    "?" + new URLSearchParams({ ...Object.fromEntries(Object.entries(params).filter(([, v]) => v)), page: String(p) }).toString();
   return (
     <nav className="pager" aria-label={t("portal.common.pageOf", { page, pages })}>
       {page > 1 ? <a href={href(page - 1)}>{t("portal.common.previous")}</a> : null}
