@@ -73,7 +73,7 @@ export async function authOptions(): Promise<NextAuthOptions> {
         if (!(await findLiveAdmin(token.adminId, token.sv))) throw new SessionRevoked("session revoked");
         return token;
       },
-      async session({ session, token }) {
+      session({ session, token }) {
         return { ...session, adminId: typeof token.adminId === "number" ? token.adminId : undefined, sv: token.sv };
       },
     },

@@ -1,4 +1,4 @@
-import { getServerSession } from "next-auth";
+import { getServerSession, type NextAuthOptions } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { AdminSession } from "./admin-session";
@@ -16,7 +16,7 @@ export interface SessionOptions {
 }
 
 async function liveSession(): Promise<{ admin: AdminSession; passwordChangeRequired: boolean } | null> {
-  const session = (await getServerSession(await authOptions())) as { adminId?: number; sv?: number } | null;
+  const session = await getServerSession<NextAuthOptions, { adminId?: number; sv?: number }>(await authOptions());
   if (!session?.adminId) return null;
   // The JWT alone would outlive a sign-out or a disabled account: check the row every time.
   const admin = await findLiveAdmin(session.adminId, session.sv);

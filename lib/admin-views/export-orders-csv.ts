@@ -44,7 +44,7 @@ export function csvCell(value: string | number | null | undefined): string {
  * appears MASKED (field names only: "phone=***"); no API secret, card key,
  * delivered payload or form value is ever selected.
  */
-export async function* exportOrdersCsv(filters: OrderFilters, batchSize = 500): AsyncGenerator<string> {
+export async function* exportOrdersCsv(filters: OrderFilters, batchSize = 500): AsyncGenerator<string, void> {
   // A byte-order mark so spreadsheet programs read the UTF-8 (Chinese titles) correctly.
   yield "\uFEFF" + HEADER.map(csvCell).join(",") + "\r\n";
   const where = orderWhere(filters);

@@ -34,7 +34,7 @@ export async function getOrderDetail(orderNo: string) {
   if (fulfillment) {
     try {
       // An auto delivery stores no payload: its lines are the order's card keys (lib/orders/order-view.ts deliveredLines).
-      const parsed = fulfillment.payloadCiphertext ? JSON.parse(decryptText(fulfillment.payloadCiphertext)) : null;
+      const parsed: unknown = fulfillment.payloadCiphertext ? JSON.parse(decryptText(fulfillment.payloadCiphertext)) : null;
       deliveredLines = Array.isArray(parsed) ? parsed.length : await db().cardKey.count({ where: { orderId: order.id } });
     } catch {
       deliveredLines = 0;

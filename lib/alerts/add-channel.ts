@@ -118,7 +118,7 @@ export async function addAlertChannel(input: ChannelInput, { actor = SYSTEM_ACTO
     secret = { url: p.url, keyId, signingSecret };
     if (p.kind === "webhook") signing = { key_id: keyId, secret: signingSecret };
   }
-  const name = p.name ?? `${p.kind} ${p.kind === "telegram" ? p.chatId : p.kind === "email" ? p.to[0] : config.host}`;
+  const name = p.name ?? `${p.kind} ${p.kind === "telegram" ? p.chatId : p.kind === "email" ? p.to[0] : new URL(p.url).host}`;
   const row = await db().$transaction(async (tx) => {
     const created = await tx.alertChannel.create({
       data: { name, kind: p.kind, config: config, secretCiphertext: encryptText(JSON.stringify(secret)) },

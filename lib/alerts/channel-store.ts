@@ -4,7 +4,7 @@ import type { AlertMessage } from "./format-message";
 import { sendEmail } from "./channels/email";
 import type { SendResult } from "./channels/send-result";
 import { sendTelegram } from "./channels/telegram";
-import { sendWebhook, type WebhookFormat } from "./channels/webhook";
+import { sendWebhook } from "./channels/webhook";
 
 // Issue 25: what a channel row holds, opened for sending. `config` is what
 // the console may show; the secrets (bot token, SMTP URL, webhook URL and

@@ -23,7 +23,7 @@ export interface ArchiveReader {
   secretKey: string;
   keys?: ArchiveKeys;
   /** After the manifest is authenticated and checked; may refuse (throw) before any table is read. `mac` tells one archive from another. */
-  onManifest?: (manifest: Manifest, mac: string) => Promise<void>;
+  onManifest?: (manifest: Manifest, mac: string) => void | Promise<void>;
   /** Consumes one table's COPY text; the reader checks size, rows and checksum as it flows. */
   onTable?: (table: TableEntry, data: Readable) => Promise<void>;
 }
@@ -49,7 +49,7 @@ export async function readArchive(file: string, reader: ArchiveReader): Promise<
     stream.on("error", () => {});
     handle(header.name, header.size ?? 0, stream as unknown as Readable).then(
       () => done(),
-      (err) => extract.destroy(err),
+      (err: Error) => extract.destroy(err),
     );
   });
   async function handle(name: string, size: number, stream: Readable): Promise<void> {
@@ -111,7 +111,7 @@ function authenticate(bytes: Buffer, mac: Buffer, secretKey: string): Manifest {
     // Say which: made with another SECRET_KEY (opened with an off-site key), or altered.
     let claimed: unknown;
     try {
-      claimed = JSON.parse(bytes.toString("utf8"))?.secretKeyCheck;
+      claimed = (JSON.parse(bytes.toString("utf8")) as { secretKeyCheck?: unknown } | null)?.secretKeyCheck;
     } catch {
       // Not JSON: then it is simply tampered, said below.
     }

@@ -54,7 +54,7 @@ export async function restoreBackup(opts: {
   await readArchive(opts.in, {
     secretKey,
     keys: opts.keys,
-    onManifest: async (m, mac) => {
+    onManifest: (m, mac) => {
       const newer = unknownMigrations(m.migrations);
       if (newer.length)
         throw refuse(

@@ -85,7 +85,7 @@ export function productData(p: CatalogFile["products"][number], categoryIds: Map
     deliveryFormat: p.delivery_format,
     deliveryDelimiter: p.delivery_delimiter,
     // Through JSON: drops undefined optional keys, so stored and compared values agree.
-    manualFormSchema: JSON.parse(JSON.stringify(p.manual_form_schema)),
+    manualFormSchema: JSON.parse(JSON.stringify(p.manual_form_schema)) as object,
     logo: p.logo,
     images: p.images,
     priceCents: p.price_amount,

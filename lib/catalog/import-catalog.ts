@@ -218,7 +218,7 @@ async function upsert<T extends { id: number }>({
   counts: ImportCounts;
   kind: "categories" | "products" | "skus";
   create: () => Promise<{ id: number }>;
-  update: (id: number, changed: any) => Promise<unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each model's own update input
+  update: (id: number, changed: object) => Promise<unknown>; // each model's own update input
 }): Promise<number> {
   if (!existing) {
     counts[`${kind}Created`]++;

@@ -38,7 +38,7 @@ export async function updateChanged({
 }: {
   existing: Record<string, unknown>;
   data: Record<string, unknown>;
-  update: (changed: any) => Promise<unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each model's own update input
+  update: (changed: object) => Promise<unknown>; // each model's own update input
 }): Promise<boolean> {
   const changed = changedFields(existing, data);
   if (!Object.keys(changed).length) return false;

@@ -56,7 +56,7 @@ export async function saveProduct(raw: SaveProductInput, { actor }: { actor: Act
     deliveryFormat: input.deliveryFormat,
     deliveryDelimiter: input.deliveryDelimiter,
     // Through JSON: drops undefined optional keys, as the import stores it.
-    manualFormSchema: JSON.parse(JSON.stringify(input.manualFormSchema)),
+    manualFormSchema: JSON.parse(JSON.stringify(input.manualFormSchema)) as object,
     priceCents: input.price,
     originalPriceCents: input.originalPrice ?? input.price,
     isActive: input.isActive,

@@ -58,8 +58,8 @@ function readOrGenerate(envName: string, fileName: string): string {
     fs.writeFileSync(tmp, value + "\n", { mode: 0o600 });
     try {
       fs.linkSync(tmp, file);
-    } catch (err: any) {
-      if (err?.code !== "EEXIST") throw err;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       return readOrGenerate(envName, fileName); // theirs won: use it
     } finally {
       fs.rmSync(tmp, { force: true });

@@ -102,14 +102,14 @@ export async function ensureAppRole(adminUrl: string, password: string): Promise
     const attributes = `LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${admin.escapeLiteral(password)}`;
     await admin.query(`${exists ? "ALTER" : "CREATE"} ROLE ${role} WITH ${attributes}`);
     await admin.query(
-      `ALTER DATABASE ${admin.escapeIdentifier((await admin.query("SELECT current_database() AS d")).rows[0].d)} OWNER TO ${role}`,
+      `ALTER DATABASE ${admin.escapeIdentifier((await admin.query<{ d: string }>("SELECT current_database() AS d")).rows[0].d)} OWNER TO ${role}`,
     );
     const { rows } = await admin.query<{ sql: string }>(NOT_OWNED_SQL, [APP_ROLE]);
     for (const { sql } of rows) await admin.query(sql);
     // Decision 0035: the owner may already disable its tables' triggers and
     // drop their keys; replica mode adds nothing in a cluster that holds only
     // its database, and keeps the card-key move twice as fast (decision 0024).
-    if (Number((await admin.query("SHOW server_version_num")).rows[0].server_version_num) >= 150000) {
+    if (Number((await admin.query<{ server_version_num: string }>("SHOW server_version_num")).rows[0].server_version_num) >= 150000) {
       await admin.query(`GRANT SET ON PARAMETER session_replication_role TO ${role}`);
     }
     await admin.query("COMMIT");

@@ -85,8 +85,8 @@ export async function createDatabaseIfMissing(serverUrl: string, database: strin
   try {
     const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
     if (!rowCount) {
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((err) => {
-        if (err?.code !== "42P04") throw err; // created concurrently
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((err: Error & { code?: string }) => {
+        if (err.code !== "42P04") throw err; // created concurrently
       });
     }
   } finally {
@@ -105,8 +105,8 @@ export function readOrCreatePassword(dir: string, name = "pg-password"): string 
     fs.writeFileSync(tmp, crypto.randomBytes(18).toString("base64url"), { mode: 0o600 });
     try {
       fs.linkSync(tmp, file);
-    } catch (err: any) {
-      if (err?.code !== "EEXIST") throw err;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     } finally {
       fs.rmSync(tmp, { force: true });
     }
@@ -155,8 +155,8 @@ async function initialiseOnce(bins: PgBinaries, pgDir: string, password: string)
   try {
     await initdb(bins, tmp, password);
     fs.renameSync(tmp, pgDir);
-  } catch (err: any) {
-    if (err?.code !== "ENOTEMPTY" && err?.code !== "EEXIST") throw err;
+  } catch (err) {
+    if (!["ENOTEMPTY", "EEXIST"].includes((err as NodeJS.ErrnoException).code ?? "")) throw err;
     // Another process put its cluster in place first: use that one.
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });

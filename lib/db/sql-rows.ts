@@ -29,7 +29,7 @@ export const onPool: SqlRows = async (sql, params, name) => {
   const client = await dbPool().connect();
   let broken: Error | undefined;
   try {
-    return (await client.query(name ? { name, text: sql, values: params } : { text: sql, values: params })).rows;
+    return (await client.query<Record<string, unknown>>(name ? { name, text: sql, values: params } : { text: sql, values: params })).rows;
   } catch (err) {
     if (!answeredByServer(err)) broken = err as Error;
     throw err;

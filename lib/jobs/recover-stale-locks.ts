@@ -21,7 +21,7 @@ export function newWorkerId(index: number): string {
 /** Takes the liveness lock of each id on `client` (a connection held for the worker's life). */
 export async function holdLivenessLocks(client: pg.ClientBase, workerIds: string[]): Promise<void> {
   for (const id of workerIds) {
-    const { rows } = await client.query("SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok", [LIVENESS_NAMESPACE, id]);
+    const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok", [LIVENESS_NAMESPACE, id]);
     // Two live ids hashing alike is improbable; refuse rather than share a lock.
     if (!rows[0].ok) throw new Error(`worker liveness lock for ${id} is taken`);
   }
@@ -38,7 +38,10 @@ export async function recoverStaleLocks(pool: pg.Pool, ownWorkerIds: string[] = 
     );
     for (const { locked_by: id } of rows) {
       if (ownWorkerIds.includes(id)) continue;
-      const { rows: got } = await client.query("SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok", [LIVENESS_NAMESPACE, id]);
+      const { rows: got } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok", [
+        LIVENESS_NAMESPACE,
+        id,
+      ]);
       if (!got[0].ok) continue; // its process is alive
       await client.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LIVENESS_NAMESPACE, id]);
       await client.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [[id]]);

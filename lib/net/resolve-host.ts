@@ -189,7 +189,7 @@ export function lookupFrom(addressesOf: (hostname: string) => Promise<ResolvedAd
         if (options.all) callback(null, addresses);
         else callback(null, addresses[0].address, addresses[0].family);
       },
-      (err) => callback(err, "", 0),
+      (err: NodeJS.ErrnoException) => callback(err, "", 0),
     );
   };
 }

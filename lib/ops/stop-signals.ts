@@ -13,7 +13,7 @@ export function onStopSignals(program: string, stop: () => Promise<void>, repeat
       firstAt = Date.now();
       log.info({ signal }, `${program}: stopping (send the signal again to stop at once)`);
       stop().catch((err) => {
-        log.error({ err: String(err?.message ?? err) }, `${program}: error while stopping`);
+        log.error({ err: String(err instanceof Error ? err.message : err) }, `${program}: error while stopping`);
         process.exit(1);
       });
     } else if (Date.now() - firstAt >= repeatAfterMs) {

@@ -74,7 +74,7 @@ export async function readOrderContext(
         : {
             id: Number(r.existingId),
             digest: String(r.existingDigest),
-            rawDigest: r.existingRawDigest == null ? null : String(r.existingRawDigest),
+            rawDigest: r.existingRawDigest == null ? null : (r.existingRawDigest as string),
           },
     pointsDebitEnabled: r.pointsDebitEnabled !== false,
     sku:

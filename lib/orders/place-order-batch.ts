@@ -176,13 +176,13 @@ async function placeGroup(group: Waiting[]): Promise<void> {
 
 /** The error of one order of the group, shaped as the pool's driver reports one, so callers read it the same way. */
 function groupError(r: Record<string, unknown>): Error {
-  const message = String(r.errMessage ?? "");
+  const message = (r.errMessage as string | null) ?? "";
   const code = String(r.errState);
   // place_order's RAISE carries our code as its whole message (refusal reads it exactly).
   const known = refusal(Object.assign(new Error(message), { code }));
   if (known) return known;
   // The constraint's name in the message: createOrder recognises an order-number collision by it.
-  return Object.assign(new Error(r.errConstraint ? `${message} (${String(r.errConstraint)})` : message), { code });
+  return Object.assign(new Error(r.errConstraint ? `${message} (${r.errConstraint as string})` : message), { code });
 }
 
 // createdAt as timestamptz, as in place-order.ts (both drivers read the same instant).

@@ -34,7 +34,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** D1 error body. */
 export interface ErrorBody {
   ok: false;
-  error_code: ErrorCode | string;
+  error_code: string; // an ErrorCode, or a far side's own
   error_message: string;
 }
 

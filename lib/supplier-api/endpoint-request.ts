@@ -19,7 +19,7 @@ export interface EndpointRequest {
    */
   acceptEncoding: string | null;
   /** The raw body, refused above 1 MiB (D30). */
-  readBody(): Promise<Buffer>;
+  readBody: () => Promise<Buffer>;
 }
 
 export function endpointRequest(r: {

@@ -25,7 +25,7 @@ import { refusal, toResponse, type Answer } from "./responses";
  * development) through `serveWeb`. Both answer alike (router.test.ts).
  */
 export interface SupplierRouter extends NodeRouter {
-  serveWeb(req: Request): Promise<Response>;
+  serveWeb: (req: Request) => Promise<Response>; // a property: Next exports it unbound
 }
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;

@@ -19,7 +19,10 @@ export function startWorkerInServer(): Promise<WorkerHandle | undefined> {
     // Stopped by the server's drain (lib/ops/drain.ts, issue 10.4), which owns the signals.
     (worker) => worker,
     (err) => {
-      log.error({ component: "jobs", err: String(err?.message ?? err) }, "job worker failed to start: jobs will not run in this server");
+      log.error(
+        { component: "jobs", err: String(err instanceof Error ? err.message : err) },
+        "job worker failed to start: jobs will not run in this server",
+      );
       return undefined;
     },
   );

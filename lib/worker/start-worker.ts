@@ -1,5 +1,5 @@
 import pg from "pg";
-import { run, type Runner, type RunnerOptions } from "graphile-worker";
+import { run, type Runner } from "graphile-worker";
 import { env } from "../config/env";
 import { allowPrivateNetworks } from "../callbacks/callback-config";
 import { log } from "../log";
@@ -75,7 +75,7 @@ export async function startWorker(opts: StartWorkerOptions = {}): Promise<Worker
   const sweep = setInterval(() => {
     // Nothing here is left rejected: the sweep's failure is logged, and runRepairs logs each repair's.
     void recoverStaleLocks(pool, workerIds)
-      .catch((err) => log.warn({ component: "jobs", err: String(err?.message ?? err) }, "stale lock sweep failed"))
+      .catch((err) => log.warn({ component: "jobs", err: String(err instanceof Error ? err.message : err) }, "stale lock sweep failed"))
       .then(runRepairs);
   }, sweepInterval);
   sweep.unref();
@@ -102,7 +102,7 @@ export async function startWorker(opts: StartWorkerOptions = {}): Promise<Worker
 async function runRepairs(): Promise<void> {
   for (const repair of repairs) {
     const count = await repair.run().catch((err) => {
-      log.error({ component: "jobs", err: String(err?.message ?? err) }, `repair failed: ${repair.name}`);
+      log.error({ component: "jobs", err: String(err instanceof Error ? err.message : err) }, `repair failed: ${repair.name}`);
       return 0;
     });
     if (count) log.warn({ component: "jobs", count }, `repaired: ${repair.name}`);

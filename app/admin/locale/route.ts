@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
  * cookie for a year and goes back. `back` must be an admin path (no open
  * redirect). Changing the language needs no session (the sign-in page has it too).
  */
-export async function GET(req: NextRequest) {
+export function GET(req: NextRequest) {
   const to = req.nextUrl.searchParams.get("to") ?? "";
   const backRaw = req.nextUrl.searchParams.get("back") ?? "/admin";
   const back = /^\/admin(\/[\w\-./()[\]]*)?(\?[^\\]*)?$/.test(backRaw) && !backRaw.startsWith("//") ? backRaw : "/admin";

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { signIn } from "next-auth/react";
+import { formText } from "@/lib/input/form-text";
 
 // No "locked": a locked account answers exactly like a wrong password (issue 8.4).
 type ErrorKey = "invalid" | "totp_required" | "generic";
@@ -25,9 +26,9 @@ export function SignInForm({
     const form = new FormData(e.currentTarget);
     const res = await signIn("credentials", {
       redirect: false,
-      email: String(form.get("email") ?? ""),
-      password: String(form.get("password") ?? ""),
-      code: String(form.get("code") ?? ""),
+      email: formText(form, "email"),
+      password: formText(form, "password"),
+      code: formText(form, "code"),
     });
     if (res?.ok && !res.error) {
       window.location.assign("/admin");

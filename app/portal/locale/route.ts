@@ -5,7 +5,7 @@ import { LOCALE_COOKIE } from "@/lib/i18n/negotiate";
 export const dynamic = "force-dynamic";
 
 /** The portal's language switch (as /admin/locale): `back` must be a portal path (no open redirect). */
-export async function GET(req: NextRequest) {
+export function GET(req: NextRequest) {
   const to = req.nextUrl.searchParams.get("to") ?? "";
   const backRaw = req.nextUrl.searchParams.get("back") ?? "/portal";
   const back = /^\/portal(\/[\w\-./()[\]]*)?(\?[^\\]*)?$/.test(backRaw) && !backRaw.startsWith("//") ? backRaw : "/portal";

@@ -6,6 +6,7 @@ import { createBuyerSession, PORTAL_SESSION_COOKIE, PORTAL_SESSION_MAX_AGE_SECON
 import { CODE_STEP_COOKIE, CODE_STEP_SECONDS, issueCodeStepTicket, readCodeStepTicket } from "@/lib/portal-auth/code-step-ticket";
 import { cookieValue, sameOrigin } from "@/lib/portal-auth/portal-route";
 import { buyerAccountName, verifyBuyerSignIn } from "@/lib/portal-auth/verify-buyer-sign-in";
+import { formText } from "@/lib/input/form-text";
 
 export const dynamic = "force-dynamic";
 
@@ -28,17 +29,12 @@ export async function POST(req: Request) {
   const codeStep = form.has("code");
   const ticket = codeStep ? readCodeStepTicket(cookieValue(req, CODE_STEP_COOKIE)) : null;
   if (codeStep && !ticket) return back(req, "/portal/sign-in?error=expired");
-  const email =
-    ticket?.email ??
-    String(form.get("email") ?? "")
-      .trim()
-      .toLowerCase()
-      .slice(0, 254);
+  const email = ticket?.email ?? formText(form, "email").trim().toLowerCase().slice(0, 254);
   const trustedDevice = isTrustedDevice(cookieValue(req, PORTAL_DEVICE_COOKIE), buyerAccountName(email));
   const result = await verifyBuyerSignIn(
     ticket
-      ? { email, passwordProof: ticket.passwordProof, code: String(form.get("code") ?? ""), ip, trustedDevice }
-      : { email, password: String(form.get("password") ?? ""), ip, trustedDevice },
+      ? { email, passwordProof: ticket.passwordProof, code: formText(form, "code"), ip, trustedDevice }
+      : { email, password: formText(form, "password"), ip, trustedDevice },
   );
   const secure = await cookiesMustBeSecure();
   const cookie = (maxAge: number) => ({ httpOnly: true, sameSite: "lax" as const, secure, path: "/portal", maxAge });

@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
 import { sameOrigin } from "@/lib/portal-auth/portal-route";
 import { LinkTokenSchema, setPasswordWithLink } from "@/lib/users/set-password-with-link";
+import { formText } from "@/lib/input/form-text";
 
 export const dynamic = "force-dynamic";
 
@@ -15,10 +16,10 @@ export async function POST(req: Request) {
   } catch {
     return to(req, "/portal/sign-in");
   }
-  const token = String(form.get("token") ?? "");
+  const token = formText(form, "token");
   if (!LinkTokenSchema.safeParse(token).success || !sameOrigin(req)) return to(req, "/portal/sign-in");
-  const password = String(form.get("password") ?? "");
-  if (password !== String(form.get("confirm") ?? "")) return to(req, `/portal/link/${token}?error=mismatch`);
+  const password = formText(form, "password");
+  if (password !== formText(form, "confirm")) return to(req, `/portal/link/${token}?error=mismatch`);
   try {
     await setPasswordWithLink({ token, password });
   } catch (err) {

@@ -86,7 +86,7 @@ export async function callBotApi(
       limit: MAX_ANSWER_BYTES,
       tooLarge: () => new Error("too large"),
     });
-    answer = JSON.parse(raw.toString("utf8"));
+    answer = JSON.parse(raw.toString("utf8")) as typeof answer; // its fields are checked where read
   } catch {
     answer = {};
   }

@@ -67,7 +67,8 @@ export function responseChecker(doc: OpenApiDocument = openApiDocument()) {
       const where = `${method.toUpperCase()} ${path.split("?")[0]} → ${status}`;
       let pointer: string | null;
       if (route) {
-        const responses = doc.paths[route.template][route.method.toLowerCase()].responses as Record<string, unknown>;
+        const paths = doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+        const responses = paths[route.template][route.method.toLowerCase()].responses;
         if (!responses[String(status)])
           return { operationId: route.operationId, problems: [`${where}: status ${status} is not documented for ${route.operationId}`] };
         pointer = `/paths/${ptr(route.template)}/${route.method.toLowerCase()}/responses/${status}/content/application~1json/schema`;

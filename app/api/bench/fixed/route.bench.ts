@@ -21,7 +21,7 @@ function fixedBody(bytes: number): Uint8Array<ArrayBuffer> {
   return body;
 }
 
-export async function GET(req: Request) {
+export function GET(req: Request) {
   if (env().ENABLE_BENCH_ROUTES !== "1") {
     return Response.json({ ok: false, error_code: "not_found", error_message: "no such endpoint" }, { status: 404 });
   }

@@ -4,6 +4,7 @@ import { reserveAttempt } from "@/lib/admin-auth/attempt-counter";
 import { sameOrigin } from "@/lib/portal-auth/portal-route";
 import { EmailSchema } from "@/lib/users/email";
 import { requestPasswordReset } from "@/lib/users/request-password-reset";
+import { formText } from "@/lib/input/form-text";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,7 @@ export async function POST(req: Request) {
   const done = NextResponse.redirect(new URL("/portal/forgot?sent=1", req.url), 303);
   if (!sameOrigin(req)) return done;
   const form = await req.formData().catch(() => null);
-  const email = EmailSchema.safeParse(String(form?.get("email") ?? ""));
+  const email = EmailSchema.safeParse(formText(form, "email"));
   const ip = clientIp(req.headers);
   if (!email.success) return done;
   const gate = await reserveAttempt(`reset-ip:${encodeURIComponent(throttleGroup(ip ?? "unknown"))}`, 5, 15 * 60);

@@ -4,6 +4,7 @@ import { reserveAttempt } from "@/lib/admin-auth/attempt-counter";
 import { sameOrigin } from "@/lib/portal-auth/portal-route";
 import { EmailSchema } from "@/lib/users/email";
 import { registerBuyer } from "@/lib/users/register-buyer";
+import { formText } from "@/lib/input/form-text";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,7 @@ export async function POST(req: Request) {
   const done = NextResponse.redirect(new URL("/portal/register?done=1", req.url), 303);
   if (!sameOrigin(req)) return done;
   const form = await req.formData().catch(() => null);
-  const email = EmailSchema.safeParse(String(form?.get("email") ?? ""));
+  const email = EmailSchema.safeParse(formText(form, "email"));
   const ip = clientIp(req.headers);
   if (!email.success) return NextResponse.redirect(new URL("/portal/register", req.url), 303);
   const gate = await reserveAttempt(`register-ip:${encodeURIComponent(throttleGroup(ip ?? "unknown"))}`, 5, 3600);
