@@ -4,6 +4,7 @@ import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, MAX_BODY_BYTES } fr
 import { ALL_PREFIXES } from "../protocol/profiles";
 import { servedIn, type EndpointSpec } from "./endpoint-samples";
 import { signedRawRequest, type Creds, type RawResponse, type SignedRawRequest } from "./test-client";
+import type { AnyAnswer } from "./wire-types";
 
 // THE SHARED SECURITY SUITE (architecture habit 5): the same table of attacks
 // against every endpoint under every prefix. Each attack must fail with the
@@ -121,7 +122,7 @@ export function defineSecuritySuite(endpoints: readonly EndpointSpec[], fixtures
       it(`${endpoint.method} ${prefix}${endpoint.path}: a correctly signed request passes authentication`, async () => {
         const f = fixtures();
         const res = await signedRawRequest(f.baseUrl, f.valid, base(crypto.randomUUID()));
-        const body = res.json();
+        const body = res.json<AnyAnswer>();
         const label = `${res.status} ${res.text.slice(0, 200)}`;
         // Past authentication: a success, or a business error of this endpoint
         // (unknown product/order/SKU), never 401/413 or the router's not_found.

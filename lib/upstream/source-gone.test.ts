@@ -10,6 +10,7 @@ import { addUpstreamConnection } from "./add-upstream-connection";
 import { editSkuSources } from "./edit-sku-sources";
 import { importUpstreamCatalog } from "./import-upstream-catalog";
 import { refreshSourceStock } from "./refresh-source-stock";
+import type { ProductDetail } from "@/lib/testing/wire-types";
 
 // Issue 26.1: the stock a downstream sees counts only what can be bought. An
 // upstream that removes a product (a tombstone: `is_active: false`,
@@ -113,7 +114,7 @@ async function stocks(productId: number, prefix: "/api/v1/upstream" | "/api/v1/p
   });
   if (res.status === 404) return []; // a new product reaches the catalogue within about a second
   expect(res.status, res.text).toBe(200);
-  return res.json().skus.map((s: { stock_quantity: number }) => s.stock_quantity);
+  return res.json<ProductDetail>().skus.map((s: { stock_quantity: number }) => s.stock_quantity);
 }
 
 /** Polls Profile U until it shows `expected`, then Profile P must show the same. */
@@ -162,7 +163,7 @@ async function send(body: string): Promise<number> {
     timestamp: Math.floor(Date.now() / 1000),
   });
   expect(res.status, res.text).toBe(200);
-  return res.json().stock_updated;
+  return res.json<{ stock_updated: number }>().stock_updated;
 }
 
 const refresh = async () => expect((await refreshSourceStock({ connectionId }))[0].outcome).toBe("done");

@@ -11,6 +11,7 @@ import { useTestDatabase } from "../testing/test-database";
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { editSkuSources } from "./edit-sku-sources";
 import { refreshSourceStock } from "./refresh-source-stock";
+import type { ProductDetail } from "@/lib/testing/wire-types";
 
 // Issue 26.1: "the last known stock of the enabled upstream sources (from
 // imports, catalogue events or a stock refresh)". The stock refresh is a
@@ -76,7 +77,7 @@ async function visibleStock(productId = product.id): Promise<number | undefined>
   });
   if (res.status === 404) return undefined; // a new product reaches the catalogue within about a second
   expect(res.status).toBe(200);
-  return res.json().skus[0].stock_quantity;
+  return res.json<ProductDetail>().skus[0].stock_quantity;
 }
 
 async function shows(expected: number, productId = product.id) {

@@ -10,6 +10,7 @@ import { useTestDatabase } from "../testing/test-database";
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { editSkuSources } from "./edit-sku-sources";
 import { setUpstreamEnabled } from "./set-upstream-enabled";
+import type { ProductDetail } from "@/lib/testing/wire-types";
 
 // Issue 26.1: "the stock a downstream sees is our available keys plus the
 // last known stock of the enabled upstream sources". Read over HTTP from the
@@ -44,7 +45,7 @@ async function visibleStock(productId: number): Promise<number> {
     timestamp: Math.floor(Date.now() / 1000), // Profile U keeps no replay record (D8 is Profile P's): the same second may repeat
   });
   expect(res.status).toBe(200);
-  return res.json().skus[0].stock_quantity;
+  return res.json<ProductDetail>().skus[0].stock_quantity;
 }
 
 async function shows(productId: number, expected: number) {

@@ -9,6 +9,7 @@ import { signedRawRequest } from "../testing/test-client";
 import { useTestDatabase } from "../testing/test-database";
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { editSkuSources } from "./edit-sku-sources";
+import type { ProductDetail } from "@/lib/testing/wire-types";
 
 // Issue 26.1: "the last known stock of the enabled upstream sources (from
 // imports, catalogue events or a stock refresh)". We register our callback
@@ -62,7 +63,7 @@ async function visibleStock(): Promise<number> {
     path: `/api/v1/upstream/products/${product.id}`,
     timestamp: Math.floor(Date.now() / 1000),
   });
-  return res.json().skus[0].stock_quantity;
+  return res.json<ProductDetail>().skus[0].stock_quantity;
 }
 
 async function shows(expected: number) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ALL_PREFIXES } from "@/lib/protocol/profiles";
 import { get, ids, skuIds, useCatalogFixture } from "@/lib/testing/catalog-fixture";
+import type { ProductDetail, ProductPage } from "@/lib/testing/wire-types";
 
 // The catalogue over real HTTP as data and settings change: D13 freshness,
 // D15 image exposure (the catalogue is in lib/testing/catalog-fixture.ts).
@@ -10,15 +11,15 @@ useCatalogFixture();
 describe("freshness and settings", () => {
   it("stock figures are never more than one second stale (D13)", async () => {
     const path = `/api/v1/upstream/products/${ids.autoB}`;
-    const before = (await get("", path)).json().skus[0].stock_quantity;
+    const before = (await get("", path)).json<ProductDetail>().skus[0].stock_quantity;
     const key = await db().cardKey.findFirstOrThrow({ where: { skuId: skuIds.autoB, status: "available" } });
     await db().cardKey.update({ where: { id: key.id }, data: { status: "delivered", deliveredAt: new Date() } });
     await db().sku.update({ where: { id: skuIds.manualA }, data: { stockQuantity: 4 } });
     const committed = Date.now();
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() - committed)));
     for (const prefix of ["/api/v1/upstream", "/v1/provider"]) {
-      expect((await get(prefix, `/products/${ids.autoB}`)).json().skus[0].stock_quantity).toBe(before - 1);
-      const list = (await get(prefix, "/products")).json().items as { id: number; skus: { stock_quantity: number }[] }[];
+      expect((await get(prefix, `/products/${ids.autoB}`)).json<ProductDetail>().skus[0].stock_quantity).toBe(before - 1);
+      const list = (await get(prefix, "/products")).json<ProductPage>().items as { id: number; skus: { stock_quantity: number }[] }[];
       expect(list.find((p) => p.id === ids.manualA)!.skus[0].stock_quantity).toBe(4);
     }
   });
@@ -28,7 +29,7 @@ describe("freshness and settings", () => {
     await new Promise((r) => setTimeout(r, 1100));
     for (const { prefix } of ALL_PREFIXES) {
       const detail = (await get(prefix, `/products/${ids.autoB}`)).json();
-      const listed = ((await get(prefix, "/products")).json().items as { id: number }[]).find((p) => p.id === ids.autoB);
+      const listed = ((await get(prefix, "/products")).json<ProductPage>().items as { id: number }[]).find((p) => p.id === ids.autoB);
       for (const p of [detail, listed] as Record<string, any>[]) {
         expect(p.logo_url).toBe("");
         expect(p.images).toEqual([]);

@@ -8,6 +8,7 @@ import { signedRawRequest, type Creds } from "@/lib/testing/test-client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";
+import type { ProductDetail, ProductPage } from "@/lib/testing/wire-types";
 
 // Issue 12.1 (incremental sync) and 13.2 (the incremental snapshot), over real
 // HTTP: each kind of change moves `updated_at` of exactly the products it
@@ -81,7 +82,7 @@ describe("incremental sync (issue 12.1)", () => {
     }
     expect(page.sync_token).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     // A plain listing is unchanged: no sync token (nothing changes meaning for a downstream that knows only the spec).
-    expect((await get("/products")).json().sync_token).toBeUndefined();
+    expect((await get("/products")).json<ProductPage>().sync_token).toBeUndefined();
   });
 
   it("a sale, a key import, an admin edit and a batch undo each move exactly their product; reads and no-op saves move nothing", async () => {
@@ -170,7 +171,7 @@ describe("incremental sync (issue 12.1)", () => {
       const res = await get(`/products?updated_after=${bad}`, "/api/v1/provider");
       expect(res.status).toBe(400);
       expect(res.json()).toMatchObject({ ok: false, error_code: "bad_request" });
-      const u = (await get(`/products?updated_after=${bad}`)).json();
+      const u = (await get(`/products?updated_after=${bad}`)).json<ProductPage>();
       expect(u.ok).toBe(true);
       expect(u.sync_token).toBeUndefined();
     }
@@ -196,7 +197,7 @@ describe("incremental sync (issue 12.1)", () => {
       { apiKey: other.apiKey, apiSecret: other.apiSecret },
       { method: "GET", path: `/api/v1/upstream/products/${p.edited.id}` },
     );
-    expect(theirs.json().skus[0].price_amount).toBe("7.77");
+    expect(theirs.json<ProductDetail>().skus[0].price_amount).toBe("7.77");
   });
 });
 

@@ -5,6 +5,7 @@ import { signedRawRequest, type Creds } from "@/lib/testing/test-client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer, makeCategory, makeProduct } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";
+import type { ProductPage } from "@/lib/testing/wire-types";
 
 // Issue 22.5, over real HTTP under all four prefixes: a product that is no
 // longer listed (deleted, or its category deleted) shows in
@@ -49,7 +50,7 @@ afterAll(async () => {
 describe("issue 22.5: incremental sync shows deleted products only as tombstones", () => {
   it("issue 22.5: a deleted and a delisted product are tombstones in updated_after with include_inactive, under all four prefixes; an inactive one stays whole", async () => {
     await settle();
-    const token = (await get("/api/v1/upstream", "/products?updated_after=0&page_size=100")).json().sync_token as string;
+    const token = (await get("/api/v1/upstream", "/products?updated_after=0&page_size=100")).json<ProductPage>().sync_token as string;
     await db().product.update({ where: { id: made.deleted.id }, data: { deletedAt: new Date() } });
     await db().category.update({ where: { id: made.delisted.categoryId }, data: { deletedAt: new Date() } });
     await db().product.update({ where: { id: made.inactive.id }, data: { priceCents: 4322n } }); // moves it too
@@ -58,7 +59,7 @@ describe("issue 22.5: incremental sync shows deleted products only as tombstones
     for (const { profile, prefix } of ALL_PREFIXES) {
       const res = await get(prefix, `/products?updated_after=${encodeURIComponent(token)}&include_inactive=true&page_size=100`);
       expect(res.status).toBe(200);
-      const items = res.json().items as Record<string, unknown>[];
+      const items = res.json<ProductPage>().items as Record<string, unknown>[];
       expect(items.map((i) => i.id).sort()).toEqual([made.deleted.id, made.delisted.id, made.inactive.id].sort());
       for (const name of ["deleted", "delisted"] as const) {
         const item = items.find((i) => i.id === made[name].id);

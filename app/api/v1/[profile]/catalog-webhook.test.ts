@@ -6,6 +6,7 @@ import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { signedRawRequest, type Creds } from "@/lib/testing/test-client";
+import type { AnyAnswer } from "@/lib/testing/wire-types";
 
 // Issue 12.2 over real HTTP: the catalogue webhook endpoints of Profile U
 // (docs/protocol.md "Catalogue events", decision 0022). Private networks are
@@ -47,8 +48,8 @@ describe("issue 12.2: the catalogue webhook endpoints", () => {
     await call("PUT", "/api/v1/upstream", { url: PUBLIC_URL });
     await call("PUT", "/v1/upstream", { url: "http://93.184.216.34/second" });
     await call("PUT", "/v1/upstream", { url: "http://93.184.216.35/other" }, other);
-    expect((await call("GET", "/api/v1/upstream")).json().url).toBe("http://93.184.216.34/second");
-    expect((await call("GET", "/api/v1/upstream", undefined, other)).json().url).toBe("http://93.184.216.35/other");
+    expect((await call("GET", "/api/v1/upstream")).json<{ url: string }>().url).toBe("http://93.184.216.34/second");
+    expect((await call("GET", "/api/v1/upstream", undefined, other)).json<{ url: string }>().url).toBe("http://93.184.216.35/other");
     expect(await db().catalogWebhook.count({ where: { credentialId: buyer.id } })).toBe(1);
     await call("DELETE", "/api/v1/upstream");
   });
@@ -64,8 +65,8 @@ describe("issue 12.2: the catalogue webhook endpoints", () => {
       "http://[::ffff:127.0.0.1]/x",
     ]) {
       const res = await call("PUT", "/api/v1/upstream", { url });
-      expect([res.status, res.json().error_code], url).toEqual([400, "bad_request"]);
-      expect(res.json().error_message, url).toMatch(/^url /);
+      expect([res.status, res.json<AnyAnswer>().error_code], url).toEqual([400, "bad_request"]);
+      expect(res.json<AnyAnswer>().error_message, url).toMatch(/^url /);
     }
     for (const body of [{}, { url: "" }, { url: 5 }, { url: `https://93.184.216.34/${"x".repeat(2048)}` }]) {
       expect((await call("PUT", "/api/v1/upstream", body)).status, JSON.stringify(body).slice(0, 40)).toBe(400);
@@ -88,7 +89,11 @@ describe("issue 12.2: the catalogue webhook endpoints", () => {
 
   it("Profile U: other methods are 405 with Allow; an unsigned request is 401", async () => {
     const res = await call("POST", "/api/v1/upstream", { url: PUBLIC_URL });
-    expect([res.status, res.json().error_code, res.headers.allow]).toEqual([405, "method_not_allowed", "GET, HEAD, PUT, DELETE"]);
+    expect([res.status, res.json<AnyAnswer>().error_code, res.headers.allow]).toEqual([
+      405,
+      "method_not_allowed",
+      "GET, HEAD, PUT, DELETE",
+    ]);
     expect((await call("PUT", "/v1/upstream", { url: PUBLIC_URL }, { ...buyer, apiSecret: "wrong" })).status).toBe(401);
   });
 

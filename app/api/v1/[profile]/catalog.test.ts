@@ -15,6 +15,8 @@ import {
   skuIds,
   useCatalogFixture,
 } from "@/lib/testing/catalog-fixture";
+import type { AnyAnswer, ProductDetail, ProductPage } from "@/lib/testing/wire-types";
+import type { Category } from "@/lib/protocol/wire-responses";
 
 // Ping and the catalogue endpoints over real HTTP, for each profile and
 // prefix: sections 2.1-2.4 and 4.1-4.4, D2-D5, D10-D16 (the catalogue is in
@@ -33,7 +35,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
       });
       expect(res.status).toBe(200);
       expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
-      const body = res.json();
+      const body = res.json<object>();
       expect(Object.keys(body)[0]).toBe("ok"); // D2
       expect(body).toEqual({
         ok: true,
@@ -52,7 +54,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
   it("categories: parent_id 0 at the top, sort order, no deleted ones (2.2)", async () => {
     const res = await get(prefix, "/categories");
     expect(res.status).toBe(200);
-    const { ok, categories } = res.json();
+    const { ok, categories } = res.json<{ ok: boolean; categories: Category[] }>();
     expect(ok).toBe(true);
     expect(categories.map((c: { id: number }) => c.id)).toEqual([categoryIds.child, categoryIds.b, categoryIds.a]);
     const child = categories[0];
@@ -69,7 +71,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
   it("products: defaults, order and totals (4.3, D10)", async () => {
     const res = await get(prefix, "/products");
     expect(res.status).toBe(200);
-    const body = res.json();
+    const body = res.json<ProductPage>();
     expect(Object.keys(body)).toEqual(["ok", "items", "total", "page", "page_size", "includes_inactive"]);
     expect(body).toMatchObject({ ok: true, total: 6, page: 1, page_size: 50, includes_inactive: false });
     expect(body.items.map((p: { id: number }) => p.id)).toEqual(expectedActiveOrder());
@@ -77,13 +79,13 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
 
   it("products: include_inactive true/1 adds inactive ones, false/0 does not; paging slices (D10)", async () => {
     for (const v of ["true", "1"]) {
-      const body = (await get(prefix, `/products?include_inactive=${v}`)).json();
+      const body = (await get(prefix, `/products?include_inactive=${v}`)).json<ProductPage>();
       expect(body.includes_inactive).toBe(true);
       expect(body.total).toBe(7);
       expect(body.items.find((p: { id: number }) => p.id === ids.inactiveA)?.is_active).toBe(false);
     }
-    for (const v of ["false", "0"]) expect((await get(prefix, `/products?include_inactive=${v}`)).json().total).toBe(6);
-    const page2 = (await get(prefix, "/products?page=2&page_size=4")).json();
+    for (const v of ["false", "0"]) expect((await get(prefix, `/products?include_inactive=${v}`)).json<ProductPage>().total).toBe(6);
+    const page2 = (await get(prefix, "/products?page=2&page_size=4")).json<ProductPage>();
     expect(page2).toMatchObject({ total: 6, page: 2, page_size: 4 });
     expect(page2.items.map((p: { id: number }) => p.id)).toEqual(expectedActiveOrder().slice(4, 8));
     const beyond = (await get(prefix, "/products?page=9&page_size=4")).json();
@@ -105,7 +107,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
         expect(res.status, q).toBe(400);
         expect(res.json()).toEqual({ ok: false, error_code: "bad_request", error_message: expect.stringContaining(field) });
       }
-      expect((await get(prefix, "/products?page_size=100")).json().page_size).toBe(100);
+      expect((await get(prefix, "/products?page_size=100")).json<ProductPage>().page_size).toBe(100);
     });
   } else {
     it("products: Profile U clamps page_size into 1..100 and uses defaults for malformed values (D10)", async () => {
@@ -126,7 +128,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
   }
 
   it("product fields: amounts as two-decimal strings (D3), stock (D13), SKUs (D12), images (D15), form schema only in P (2.3, 2.4)", async () => {
-    const items = (await get(prefix, "/products?include_inactive=1")).json().items as Record<string, any>[];
+    const items = (await get(prefix, "/products?include_inactive=1")).json<ProductPage>().items as Record<string, any>[];
     const byId = new Map(items.map((p) => [p.id, p]));
     const auto = byId.get(ids.autoB)!;
     expect(Object.keys(auto)).toEqual([
@@ -223,15 +225,15 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
   });
 
   it("product detail equals the list item; inactive is 200 with is_active false (4.4, D11)", async () => {
-    const items = (await get(prefix, "/products?include_inactive=1")).json().items as Record<string, unknown>[];
+    const items = (await get(prefix, "/products?include_inactive=1")).json<ProductPage>().items as Record<string, unknown>[];
     for (const name of ["autoB", "inactiveA", "manualA"]) {
       const res = await get(prefix, `/products/${ids[name]}`);
       expect(res.status).toBe(200);
-      const body = res.json();
+      const body = res.json<object>();
       expect(Object.keys(body)[0]).toBe("ok");
       expect(body).toEqual({ ok: true, ...items.find((p) => p.id === ids[name]) });
     }
-    expect((await get(prefix, `/products/${ids.inactiveA}`)).json().is_active).toBe(false);
+    expect((await get(prefix, `/products/${ids.inactiveA}`)).json<ProductDetail>().is_active).toBe(false);
   });
 
   it("product detail: unknown or deleted → 404 (P product_not_found, U product_unavailable); non-numeric id → 400 (D11)", async () => {
@@ -244,7 +246,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     for (const id of ["abc", "0", "-1", "1.5"]) {
       const res = await get(prefix, `/products/${id}`);
       expect(res.status, id).toBe(400);
-      expect(res.json().error_code).toBe("bad_request");
+      expect(res.json<AnyAnswer>().error_code).toBe("bad_request");
     }
   });
 });

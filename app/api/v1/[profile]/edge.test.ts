@@ -9,6 +9,7 @@ import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer, makeProduct } from "@/lib/testing/factories";
 import { servedIn, SUPPLIER_ENDPOINTS } from "@/lib/testing/endpoint-samples";
 import { rawRequest, signedRawRequest, type Creds } from "@/lib/testing/test-client";
+import type { AnyAnswer } from "@/lib/testing/wire-types";
 
 // The HTTP edge over real HTTP: the four prefixes and their route files,
 // X-Request-Id (D1), the body limit while streaming (D30), replay (D8),
@@ -51,7 +52,7 @@ describe("the four prefixes expose the same endpoints (section 4 and the extensi
           body: endpoint.body(crypto.randomUUID()) || undefined,
         });
         expect(res.headers["content-type"], `${endpoint.name} ${prefix}`).toBe("application/json; charset=utf-8");
-        const body = res.json();
+        const body = res.json<AnyAnswer>();
         // A one-profile extension (issue 12.2) does not exist under the other profile's prefixes.
         if (servedIn(endpoint, profile)) expect(body.error_code, `${endpoint.name} ${prefix}`).not.toBe("not_found");
         else expect([res.status, body.error_code], `${endpoint.name} ${prefix}`).toEqual([404, "not_found"]);
@@ -77,7 +78,7 @@ describe("the four prefixes expose the same endpoints (section 4 and the extensi
     for (const path of ["/api/v1/downstream/ping", "/api/v1/UPSTREAM/ping"]) {
       const res = await signedRawRequest(server.baseUrl, buyer, { method: "GET", path });
       expect(res.status, path).toBe(404);
-      expect(res.json().error_code).toBe("not_found");
+      expect(res.json<AnyAnswer>().error_code).toBe("not_found");
     }
     expect((await rawRequest(server.baseUrl, { method: "GET", path: "/v1/downstream/ping" })).status).toBe(404);
   });
@@ -133,7 +134,7 @@ describe("wrapper rules over HTTP", () => {
       body: Buffer.alloc(MAX_BODY_BYTES + 10, 0x20),
     });
     expect(res.status).toBe(413);
-    expect(res.json().error_code).toBe("request_too_large");
+    expect(res.json<AnyAnswer>().error_code).toBe("request_too_large");
   });
 
   it("D30: a declared Content-Length over the limit is refused before the body is read", async () => {
@@ -190,10 +191,10 @@ describe("wrapper rules over HTTP", () => {
   it("D17 strict JSON on a body endpoint: P duplicate key or broken JSON → invalid_json, array → bad_request; U → bad_request", async () => {
     const post = (prefix: string, body: string) =>
       signedRawRequest(server.baseUrl, buyer, { method: "POST", path: `${prefix}/orders`, body });
-    expect((await post("/api/v1/provider", '{"sku_id":1,"sku_id":2}')).json().error_code).toBe("invalid_json");
-    expect((await post("/v1/provider", '{"sku_id":')).json().error_code).toBe("invalid_json");
-    expect((await post("/api/v1/provider", "[]")).json().error_code).toBe("bad_request");
-    expect((await post("/api/v1/upstream", '{"sku_id":')).json().error_code).toBe("bad_request");
+    expect((await post("/api/v1/provider", '{"sku_id":1,"sku_id":2}')).json<AnyAnswer>().error_code).toBe("invalid_json");
+    expect((await post("/v1/provider", '{"sku_id":')).json<AnyAnswer>().error_code).toBe("invalid_json");
+    expect((await post("/api/v1/provider", "[]")).json<AnyAnswer>().error_code).toBe("bad_request");
+    expect((await post("/api/v1/upstream", '{"sku_id":')).json<AnyAnswer>().error_code).toBe("bad_request");
   });
 });
 

@@ -8,6 +8,7 @@ import { fuzzRequest, type FuzzRequest } from "@/lib/testing/fuzz-requests";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "@/lib/protocol/headers";
 import { signRequest } from "@/lib/protocol/signing";
 import { rawRequest, type RawResponse } from "@/lib/testing/test-client";
+import type { AnyAnswer } from "@/lib/testing/wire-types";
 
 // Issue 8.2: a bounded property-based fuzz test of every endpoint of both
 // profiles on the real server. Generated methods, paths, query strings,
@@ -75,7 +76,7 @@ function checkAnswer(r: FuzzRequest, res: RawResponse) {
   expect(res.headers["x-request-id"], what).toMatch(/^[0-9a-f-]{36}$/);
   expect(res.headers["content-type"], what).toBe("application/json; charset=utf-8");
   if (r.method === "HEAD") return;
-  const body = res.json();
+  const body = res.json<AnyAnswer>();
   if (res.status >= 400) {
     expect(body, what).toEqual({ ok: false, error_code: expect.any(String), error_message: expect.any(String) });
     if (res.status === 405) expect(res.headers.allow, what).toBeTruthy();

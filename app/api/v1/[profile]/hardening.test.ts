@@ -5,6 +5,7 @@ import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { cardKeysFor, makeBuyer, makeProduct } from "@/lib/testing/factories";
 import { rawRequest, signedRawRequest, type RawResponse } from "@/lib/testing/test-client";
+import type { AnyAnswer } from "@/lib/testing/wire-types";
 
 // Issue 8, items 1, 2 and 7 (D23) over real HTTP against the real server.
 
@@ -132,7 +133,7 @@ describe("issue 8.2: text PostgreSQL cannot store is 400 bad_request naming the 
             body: JSON.stringify(body),
           });
           expectD1(res, 400, "bad_request", what);
-          expect(res.json().error_message, what).toContain(`"${field}"`);
+          expect(res.json<AnyAnswer>().error_message, what).toContain(`"${field}"`);
           expect(res.text, what).not.toMatch(/\\u0000|\\ud800|\\udc00/i);
         }
       }
@@ -150,7 +151,7 @@ describe("issue 8.2: text PostgreSQL cannot store is 400 bad_request naming the 
   it("issue 8.2: NUL in a products query parameter is 400 in P and the default in U", async () => {
     const p = await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/api/v1/provider/products?page=%00" });
     expectD1(p, 400, "bad_request", "P page=%00");
-    expect(p.json().error_message).toContain("page");
+    expect(p.json<AnyAnswer>().error_message).toContain("page");
     expect(
       (await signedRawRequest(server.baseUrl, buyer, { method: "GET", path: "/api/v1/upstream/products?page=%00&x=%00" })).status,
     ).toBe(200);
@@ -165,7 +166,7 @@ describe("issue 8.7 (D23): Profile U ignores cancel bodies", () => {
       path: "/api/v1/upstream/orders",
       body: JSON.stringify({ downstream_order_no: no(), sku_id: sku.id, quantity: 1 }),
     });
-    const path = `/orders/${created.json().order_id}/cancel`;
+    const path = `/orders/${created.json<{ order_id: number }>().order_id}/cancel`;
     for (const prefix of ["/api/v1/upstream", "/v1/upstream"]) {
       for (const body of ["not json", "[1,", "[1,2]", '{"reason":"x"}', "\u0000"]) {
         expectD1(
@@ -184,6 +185,6 @@ describe("issue 8.7 (D23): Profile U ignores cancel bodies", () => {
       );
     }
     const p = await signedRawRequest(server.baseUrl, buyer, { method: "POST", path: `/api/v1/provider${path}`, body: "not json" });
-    expect(p.json().error_code).toBe("invalid_json");
+    expect(p.json<AnyAnswer>().error_code).toBe("invalid_json");
   });
 });

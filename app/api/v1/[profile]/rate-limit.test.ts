@@ -4,6 +4,7 @@ import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
 import { signedRawRequest, type Creds } from "@/lib/testing/test-client";
+import type { AnyAnswer } from "@/lib/testing/wire-types";
 
 // D31 rate limits and D8 replay records across TWO app instances on one
 // database: both are stored in PostgreSQL, so neither can be dodged by
@@ -70,7 +71,7 @@ describe("D8 replay records hold across instances", () => {
     expect((await signedRawRequest(one.baseUrl, buyer, req)).status).toBe(200);
     const again = await signedRawRequest(two.baseUrl, buyer, req);
     expect(again.status).toBe(409);
-    expect(again.json().error_code).toBe("replay_detected");
+    expect(again.json<AnyAnswer>().error_code).toBe("replay_detected");
   });
 
   it("concurrent copies of one signed request: exactly one is processed", async () => {

@@ -8,6 +8,7 @@ import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { SUPPLIER_ENDPOINTS, servedIn } from "@/lib/testing/endpoint-samples";
 import { signedRawRequest, type RawResponse } from "@/lib/testing/test-client";
 import { creds, ids, server, skuIds, useCatalogFixture } from "@/lib/testing/catalog-fixture";
+import type { AnyAnswer } from "@/lib/testing/wire-types";
 
 // Issue 23, decision 0036: one router, built from the endpoint table
 // (lib/protocol/endpoints.ts), answers every request under the four
@@ -68,8 +69,8 @@ describe("issue 23: one router from the endpoint table, two callers (decision 00
         const label = `${endpoint.name} ${endpoint.method} ${prefix}${endpoint.path}`;
         expectAlike(ours, next, label);
         // The sample reached its handler (or, for the other profile's extension, the router's 404).
-        if (servedIn(endpoint, profile)) expect(ours.json().error_code, label).not.toBe("not_found");
-        else expect([ours.status, ours.json().error_code], label).toEqual([404, "not_found"]);
+        if (servedIn(endpoint, profile)) expect(ours.json<AnyAnswer>().error_code, label).not.toBe("not_found");
+        else expect([ours.status, ours.json<AnyAnswer>().error_code], label).toEqual([404, "not_found"]);
       }
     }
   }, 300_000); // about a hundred requests: seconds alone, minutes on a loaded shared machine
@@ -142,7 +143,10 @@ describe("our server answers the supplier API without Next's router (decisions 0
     // Next decodes %41 to "A": so does the router, answering as /products/A is.
     const encoded = await send("GET", "/api/v1/upstream/products/%41");
     expect(dispatched(encoded)).toBe(true);
-    expect(encoded.json()).toMatchObject({ ok: false, error_code: (await send("GET", "/api/v1/upstream/products/A")).json().error_code });
+    expect(encoded.json()).toMatchObject({
+      ok: false,
+      error_code: (await send("GET", "/api/v1/upstream/products/A")).json<AnyAnswer>().error_code,
+    });
     const head = await send("HEAD", "/api/v1/upstream/ping");
     expect([head.status, dispatched(head), head.text]).toEqual([200, true, ""]);
     const patch = await send("PATCH", "/api/v1/upstream/orders");
@@ -194,10 +198,14 @@ describe("our server answers the supplier API without Next's router (decisions 0
     });
     expect(dispatched(order)).toBe(true);
     expect(order.json()).toMatchObject({ ok: true });
-    const read = await send("GET", `/api/v1/upstream/orders/${order.json().order_id}`);
-    expect([read.status, dispatched(read), read.json().order_no]).toEqual([200, true, order.json().order_no]);
+    const read = await send("GET", `/api/v1/upstream/orders/${order.json<{ order_id: number }>().order_id}`);
+    expect([read.status, dispatched(read), read.json<{ order_no: string }>().order_no]).toEqual([
+      200,
+      true,
+      order.json<{ order_no: string }>().order_no,
+    ]);
     const invalid = await signedRawRequest(server.baseUrl, creds, { method: "POST", path: "/v1/provider/orders", body: '{"a":1,"a":2}' });
-    expect([invalid.status, invalid.json().error_code]).toEqual([400, "invalid_json"]);
+    expect([invalid.status, invalid.json<AnyAnswer>().error_code]).toEqual([400, "invalid_json"]);
     const big = "x".repeat(1024 * 1024 + 1);
     for (const chunked of [false, true]) {
       const tooLarge = await signedRawRequest(server.baseUrl, creds, {
