@@ -26,7 +26,7 @@ import path from "node:path";
 import { loadEnvOrExit } from "../lib/config/env";
 import { pathOf } from "../lib/protocol/endpoints";
 import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
-import { importWhileRead, walkScaleCatalog, writeScaleCatalog } from "./lib/catalog-scale-file";
+import { importWhileRead, type ScalePage, walkScaleCatalog, writeScaleCatalog } from "./lib/catalog-scale-file";
 import { arg } from "./lib/load";
 import { orderAgents, placeOrders } from "./lib/scale-orders";
 import { freePort, procMemoryMb, runCli, startServer, type ScaleServer } from "./lib/scale-server";
@@ -80,11 +80,12 @@ try {
   const get = async (p: string) => {
     const res = await signedHttpRequest(agent, auth, new URL(`${server!.baseUrl}${PROFILE_PREFIXES.U[0]}${p}`));
     if (res.status !== 200) throw new Error(`GET ${p}: HTTP ${res.status}`);
-    return JSON.parse(res.body.toString("utf8"));
+    return JSON.parse(res.body.toString("utf8")) as ScalePage;
   };
   const { imported, importedAt } = await importWhileRead(() => runCli(env, ["catalog:import", catalogFile]), get);
   fs.rmSync(catalogFile);
-  if (imported.json.card_keys_added !== keys || imported.json.products_created !== products)
+  const counts = imported.json as { card_keys_added: number; products_created: number };
+  if (counts.card_keys_added !== keys || counts.products_created !== products)
     throw new Error(`expected ${products} products and ${keys} keys added, got ${JSON.stringify(imported.json)}`);
   // Every SKU of this run, by walking the catalogue (also warms the server).
   const { skus, pages, listedAfterMs, walkMs } = await walkScaleCatalog(get, { run, products, keys, importedAt });

@@ -15,9 +15,9 @@ const keys = Number(process.env.BENCH_KEYS ?? 10_000);
 const buyers = Number(process.env.BENCH_BUYERS ?? 32);
 const run = crypto.randomBytes(3).toString("hex");
 
-function cli(...args: string[]): any {
+function cli<T = unknown>(...args: string[]): T {
   const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { encoding: "utf8" });
-  return JSON.parse(out.trimEnd().split("\n").at(-1)!);
+  return JSON.parse(out.trimEnd().split("\n").at(-1)!) as T;
 }
 
 const lang = (s: string) => ({ "zh-CN": s, en: s });
@@ -65,7 +65,7 @@ cli("catalog:import", file);
 fs.rmSync(file);
 const email = `bench-${run}@example.test`;
 cli("user:create", "--email", email, "--points", "10000000.00");
-const key = cli("apikey:create", "--email", email, "--name", "bench");
+const key = cli<{ api_key: string; api_secret: string }>("apikey:create", "--email", email, "--name", "bench");
 cli("settings:set", "rate_limit_per_key=1000000", "rate_limit_per_ip=1000000");
 
 // The SKU id: the CLI prints counts only, so read it with the same configuration.

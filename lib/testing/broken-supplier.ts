@@ -63,8 +63,8 @@ export async function startBrokenSupplier(targetBaseUrl: string, faults: Faults)
       });
       let text = await up.text();
       if (up.ok && (faults.amountsAsNumbers || faults.dropField)) {
-        let json = JSON.parse(text);
-        if (faults.amountsAsNumbers) json = numbersForAmounts(json);
+        let json = JSON.parse(text) as Record<string, unknown>;
+        if (faults.amountsAsNumbers) json = numbersForAmounts(json) as Record<string, unknown>;
         if (faults.dropField) delete json[faults.dropField];
         text = JSON.stringify(json);
       }

@@ -20,7 +20,7 @@ export interface CallbackReceiver {
 
 /** A real HTTP server on 127.0.0.1 that records every request (loopback only, per the test rules). */
 export async function startCallbackReceiver(): Promise<CallbackReceiver> {
-  const receiver: CallbackReceiver = { origin: "", received: [], respond: () => ({ status: 200 }), close: async () => undefined };
+  const receiver: CallbackReceiver = { origin: "", received: [], respond: () => ({ status: 200 }), close: () => Promise.resolve() };
   const server = await startLoopbackServer((req, body, res) => {
     const rec = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: body.toString("utf8") };
     const index = receiver.received.push(rec) - 1;

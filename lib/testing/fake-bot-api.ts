@@ -42,7 +42,7 @@ export async function startFakeBotApi(token = "123456:TEST-token-abcdefghijklmno
     polls: [],
     conflicts: 0,
     failNext: 0,
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
   let messageId = 0;
   let holding = false;
@@ -56,7 +56,7 @@ export async function startFakeBotApi(token = "123456:TEST-token-abcdefghijklmno
     if (m[1] !== api.token) return reply(401, { ok: false, error_code: 401, description: "Unauthorized" });
     let params: Record<string, unknown>;
     try {
-      params = body.length ? JSON.parse(body.toString("utf8")) : {};
+      params = body.length ? (JSON.parse(body.toString("utf8")) as Record<string, unknown>) : {};
     } catch {
       return reply(400, { ok: false, error_code: 400, description: "Bad Request: invalid JSON" });
     }

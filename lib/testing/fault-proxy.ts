@@ -35,7 +35,7 @@ export interface FaultProxy {
 
 /** A tiny HTTP proxy on 127.0.0.1 that injects faults in front of a loopback server (tests only). */
 export async function startFaultProxy(target = ""): Promise<FaultProxy> {
-  const proxy: FaultProxy = { origin: "", target, requests: [], fault: () => "pass", delayMs: 0, close: async () => undefined };
+  const proxy: FaultProxy = { origin: "", target, requests: [], fault: () => "pass", delayMs: 0, close: () => Promise.resolve() };
   const server = await startLoopbackServer((req, body, res) => {
     const base = { method: req.method ?? "GET", url: req.url ?? "/", body: body.toString("utf8") };
     const fault = proxy.fault(base, proxy.requests.length);
@@ -51,7 +51,7 @@ export async function startFaultProxy(target = ""): Promise<FaultProxy> {
     const forward = () => {
       const out = http.request(new URL(base.url, proxy.target), { method: base.method, headers }, (answer) => {
         const parts: Buffer[] = [];
-        answer.on("data", (c) => parts.push(c));
+        answer.on("data", (c: Buffer) => parts.push(c));
         answer.on("end", () => {
           record.targetStatus = answer.statusCode;
           if (fault === "forward-then-hang") return;

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 export interface LoopbackServer {
   /** http://127.0.0.1:<port> */
   origin: string;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /**

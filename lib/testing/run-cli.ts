@@ -1,15 +1,19 @@
 import { spawn } from "node:child_process";
 
-export interface CliResult {
+export interface CliResult<T = unknown> {
   code: number | null;
   stdout: string;
   stderr: string;
   /** The last line of stdout, parsed (the CLI's contract); undefined when it is not JSON. */
-  json: any;
+  json: T;
 }
 
 /** Runs `scripts/cli.ts` as an operator would (a separate process, through tsx); `stdin` is piped in when given. */
-export function runCli(args: string[], env: Record<string, string | undefined>, opts: { stdin?: string } = {}): Promise<CliResult> {
+export function runCli<T = unknown>(
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: { stdin?: string } = {},
+): Promise<CliResult<T>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
       cwd: process.cwd(),
@@ -25,13 +29,13 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      let json: any;
+      let json: unknown;
       try {
         json = JSON.parse(stdout.trimEnd().split("\n").at(-1) ?? "");
       } catch {
         json = undefined;
       }
-      resolve({ code, stdout, stderr, json });
+      resolve({ code, stdout, stderr, json: json as T }); // T: the shape the test expects of its command
     });
   });
 }

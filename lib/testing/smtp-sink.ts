@@ -24,7 +24,7 @@ export interface SmtpSink {
 }
 
 export async function startSmtpSink(user = "alerts", password = "smtp-pass-S3cret"): Promise<SmtpSink> {
-  const sink: SmtpSink = { port: 0, url: "", user, password, mails: [], failNext: 0, close: async () => undefined };
+  const sink: SmtpSink = { port: 0, url: "", user, password, mails: [], failNext: 0, close: () => Promise.resolve() };
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ["STARTTLS"],
@@ -67,7 +67,7 @@ export function mailText(raw: string): string {
   const body = rest.join("\n\n");
   if (/content-transfer-encoding:\s*base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) {
-    const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)));
+    const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
     return Buffer.from(bytes, "latin1").toString("utf8");
   }
   return body;

@@ -51,7 +51,7 @@ export async function startStubOrderSupplier(name: string, price = "5.00"): Prom
     decide: () => "deliver",
     loseFirstAnswer: false,
     down: false,
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
   const json = (res: http.ServerResponse, status: number, body: object) =>
     res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));

@@ -35,7 +35,7 @@ export async function startStubUpstream(): Promise<StubUpstream> {
     requests: [],
     streamed: new Map(),
     answer: () => ({ status: 404, body: { ok: false, error_code: "not_found", error_message: "no route" } }),
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
   const respond = (res: http.ServerResponse, index: number, request: { method: string; path: string; body: string }) => {
     const a = stub.answer(request);

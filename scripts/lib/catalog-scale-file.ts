@@ -81,8 +81,11 @@ export async function importWhileRead<T>(runImport: () => Promise<T>, get: (path
  * every imported product (the snapshot is swapped whole, so that answer is
  * already the complete one); `walkMs` is that walk's length.
  */
+/** The fields of a product page (GET /products) the walk reads. */
+export type ScalePage = { total: number; items: { id: number; skus: { id: number; sku_code: string }[] }[] };
+
 export async function walkScaleCatalog(
-  get: (path: string) => Promise<{ total: number; items: { id: number; skus: { id: number; sku_code: string }[] }[] }>,
+  get: (path: string) => Promise<ScalePage>,
   { run, products, keys, importedAt }: { run: string; products: number; keys: number; importedAt: number },
 ): Promise<{ skus: ScaleSku[]; pages: number; listedAfterMs: number; walkMs: number }> {
   const perSku = new Map<string, number>();

@@ -78,14 +78,16 @@ export async function startServer({ port, env, log }: { port: number; env: NodeJ
 }
 
 export interface CliRun {
-  json: any;
+  json: unknown;
   seconds: number;
   peakRssMb: number;
 }
 
 /** `npm run cli`'s environment and node arguments (package.json), so the CLI runs as operators run it, without npm in between. */
-const cliScript = (JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.cli as string).split(" ");
-const cliEnv = Object.fromEntries(cliScript.filter((w, i) => i < cliScript.indexOf("node") && w.includes("=")).map((w) => w.split("=", 2)));
+const cliScript = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: { cli: string } }).scripts.cli.split(" ");
+const cliEnv = Object.fromEntries(
+  cliScript.filter((w, i) => i < cliScript.indexOf("node") && w.includes("=")).map((w) => w.split("=", 2) as [string, string]),
+);
 const cliArgs = cliScript.slice(cliScript.indexOf("node") + 1);
 
 /** One CLI command; its peak RSS sampled from /proc (VmHWM) while it runs. */
