@@ -16,7 +16,7 @@ let url: string;
 let bot: FakeBotApi;
 let dir: string;
 // The fake Bot API is on loopback: reached through the D29 switch, as a closed network would (issue 33.2).
-const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
+const cli = <T = unknown>(...args: string[]) => runCli<T>(args, { DATABASE_URL: url, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
 /** Without the switch, as a server on the internet runs. */
 const strictCli = (...args: string[]) => runCli(args, { DATABASE_URL: url, CALLBACK_ALLOW_PRIVATE_NETWORKS: undefined });
 
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe("npm run cli: alerts (issue 25.1)", () => {
   it("issue 25.1: alerts:channel:add (token from a file), alerts:test, alerts:rule:set, alerts:channel:list, sku:threshold, alerts:channel:remove", async () => {
-    const added = await cli(
+    const added = await cli<{ id: number }>(
       "alerts:channel:add",
       "--kind",
       "telegram",
@@ -63,7 +63,7 @@ describe("npm run cli: alerts (issue 25.1)", () => {
 
     const rule = await cli("alerts:rule:set", "--event", "stock_low", "--channel", id, "--off", "--threshold", "5");
     expect(rule.json).toEqual({ event: "stock_low", channel_id: Number(id), enabled: false, threshold: 5 });
-    const list = await cli("alerts:channel:list");
+    const list = await cli<{ channels: { rules: unknown }[] }>("alerts:channel:list");
     expect(list.json.channels).toHaveLength(1);
     expect(list.json.channels[0].rules).toMatchObject({ stock_low: false, order_review: true });
     expect(list.stdout).not.toContain(bot.token);
@@ -74,7 +74,7 @@ describe("npm run cli: alerts (issue 25.1)", () => {
 
     const removed = await cli("alerts:channel:remove", "--id", id);
     expect(removed.json).toEqual({ id: Number(id), removed: true });
-    expect((await cli("alerts:channel:list")).json.channels).toHaveLength(0);
+    expect((await cli<{ channels: unknown[] }>("alerts:channel:list")).json.channels).toHaveLength(0);
     expect((await db().auditLog.findMany({ where: { action: { startsWith: "alert." } } })).map((r) => r.actor)).toEqual(
       expect.arrayContaining(["cli"]),
     );
@@ -83,10 +83,13 @@ describe("npm run cli: alerts (issue 25.1)", () => {
   it("issue 22.8: a robot URL, which carries its access token, is read from --url-file, never needing the command line; --url and --url-file at once are refused", async () => {
     const robot = `${bot.origin}/cgi-bin/webhook/send?key=robot-token-0123456789`;
     fs.writeFileSync(path.join(dir, "robot-url"), `${robot}\n`);
-    const added = await runCli(["alerts:channel:add", "--kind", "wecom", "--name", "robot", "--url-file", path.join(dir, "robot-url")], {
-      DATABASE_URL: url,
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", // the robot is on loopback
-    });
+    const added = await runCli<{ id: number }>(
+      ["alerts:channel:add", "--kind", "wecom", "--name", "robot", "--url-file", path.join(dir, "robot-url")],
+      {
+        DATABASE_URL: url,
+        CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", // the robot is on loopback
+      },
+    );
     expect(added.code, added.stderr).toBe(0);
     expect(added.json).toMatchObject({ kind: "wecom", config: { host: new URL(bot.origin).host } });
     expect(added.stdout).not.toContain("robot-token");

@@ -7,7 +7,7 @@ import { runCli } from "../lib/testing/run-cli";
 // in the change's transaction), and `audit:list` prints the trail.
 
 let url: string;
-const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
+const cli = <T = unknown>(...args: string[]) => runCli<T>(args, { DATABASE_URL: url });
 
 describe("issue 22.10: the CLI and the audit trail", () => {
   beforeAll(async () => {
@@ -20,7 +20,7 @@ describe("issue 22.10: the CLI and the audit trail", () => {
     expect((await cli("points:adjust", "--email", "cli-22@example.test", "--amount", "-2.50", "--reason", "correction")).json).toEqual({
       balance: "7.50",
     });
-    const key = await cli("apikey:create", "--email", "cli-22@example.test", "--name", "shop");
+    const key = await cli<{ api_key: string; api_secret: string }>("apikey:create", "--email", "cli-22@example.test", "--name", "shop");
     expect(key.code).toBe(0);
     expect((await cli("apikey:disable", "--key", key.json.api_key)).json).toEqual({ ok: true });
 
@@ -38,7 +38,7 @@ describe("issue 22.10: the CLI and the audit trail", () => {
   });
 
   it("issue 22.10: audit:list prints the rows newest first as one JSON line; --since and --limit narrow it; a bad limit writes nothing (exit 2)", async () => {
-    const all = await cli("audit:list");
+    const all = await cli<{ rows: { id: string }[] }>("audit:list");
     expect(all.code).toBe(0);
     expect(all.stdout.trimEnd().split("\n")).toHaveLength(1);
     const ids = all.json.rows.map((r: { id: string }) => BigInt(r.id));
@@ -46,10 +46,9 @@ describe("issue 22.10: the CLI and the audit trail", () => {
     expect(ids).toEqual([...ids].sort((a: bigint, b: bigint) => (a < b ? 1 : -1)));
     expect(all.json.rows[0]).toMatchObject({ actor: "cli", action: "api_key.disable", target_type: "api_credential" });
 
-    expect((await cli("audit:list", "--limit", "2")).json.rows.map((r: { action: string }) => r.action)).toEqual([
-      "api_key.disable",
-      "api_key.create",
-    ]);
+    expect(
+      (await cli<{ rows: { action: string }[] }>("audit:list", "--limit", "2")).json.rows.map((r: { action: string }) => r.action),
+    ).toEqual(["api_key.disable", "api_key.create"]);
     const future = await cli("audit:list", "--since", "2999-01-01T00:00:00Z");
     expect(future.json).toEqual({ rows: [] });
     const bad = await cli("audit:list", "--limit", "0");

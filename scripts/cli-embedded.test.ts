@@ -89,8 +89,8 @@ describe("the CLI on the embedded database", () => {
       if (pid) holders.add(pid);
     }, 20);
     const [a, b] = await Promise.all([
-      runCli(["user:create", "--email", "one@example.com", "--points", "1.00"], env),
-      runCli(["user:create", "--email", "two@example.com", "--points", "2.00"], env),
+      runCli<{ email: string }>(["user:create", "--email", "one@example.com", "--points", "1.00"], env),
+      runCli<{ email: string }>(["user:create", "--email", "two@example.com", "--points", "2.00"], env),
     ]);
     clearInterval(sampler);
     expect([a.code, a.stderr], a.stderr).toEqual([0, ""]);
@@ -127,7 +127,10 @@ describe("the CLI on the embedded database", () => {
     const [pid] = postmasters(dir);
     expect(pid).toBeGreaterThan(0);
 
-    const run = await runCli(["user:create", "--email", "joined@example.com"], { DATA_DIR: dir, DATABASE_URL: undefined });
+    const run = await runCli<{ email: string }>(["user:create", "--email", "joined@example.com"], {
+      DATA_DIR: dir,
+      DATABASE_URL: undefined,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.email).toBe("joined@example.com");
     expect(postmasters(dir)).toEqual([pid]); // the same server, still running

@@ -8,7 +8,7 @@ import { runCli } from "../lib/testing/run-cli";
 // nothing written, refusals exit 1; every change audited as actor "cli".
 
 let url: string;
-const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
+const cli = <T = unknown>(...args: string[]) => runCli<T>(args, { DATABASE_URL: url });
 
 function expectCleanError(r: { code: number | null; stdout: string; stderr: string }, code: number, message: RegExp) {
   expect(r.code).toBe(code);
@@ -23,7 +23,7 @@ describe("npm run cli: member levels (issue 12.4)", () => {
   });
 
   it("issue 12.4: level:create, level:rename and level:list; bad slugs, empty names and duplicates are refused", async () => {
-    const created = await cli("level:create", "--slug", "gold", "--name-en", "Gold", "--name-zh", "黄金会员");
+    const created = await cli<{ id: number }>("level:create", "--slug", "gold", "--name-en", "Gold", "--name-zh", "黄金会员");
     expect(created.code).toBe(0);
     expect(created.json).toEqual({
       id: expect.any(Number),

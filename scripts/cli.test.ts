@@ -13,7 +13,7 @@ import { runCli } from "../lib/testing/run-cli";
 
 let url: string;
 let tmp: string;
-const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
+const cli = <T = unknown>(...args: string[]) => runCli<T>(args, { DATABASE_URL: url });
 
 function expectCleanError(r: { code: number | null; stdout: string; stderr: string }, code: number, message: RegExp) {
   expect(r.code).toBe(code);
@@ -65,7 +65,7 @@ describe("npm run cli", () => {
 
   it("apikey:create and apikey:disable", async () => {
     await cli("user:create", "--email", "keys@example.com");
-    const created = await cli("apikey:create", "--email", "keys@example.com", "--name", "shop");
+    const created = await cli<{ api_key: string; api_secret: string }>("apikey:create", "--email", "keys@example.com", "--name", "shop");
     expect(created.json).toEqual({ api_key: expect.stringMatching(/^sk_/), api_secret: expect.any(String) });
     const credential = await db().apiCredential.findUniqueOrThrow({ where: { apiKey: created.json.api_key } });
     expect(credential).toMatchObject({ name: "shop", isActive: true });

@@ -73,14 +73,14 @@ const opensPortal = async (cookie: string) => (await get("/portal", cookie)).sta
 describe("issue 24.1: accounts and sign-in", { timeout: SLOW }, () => {
   it("issue 24.1: an invitation link sets a password once; the buyer signs in; a wrong password and an unknown e-mail answer alike", async () => {
     const b = await makeBuyer();
-    const invite = await runCli(["user:invite", "--email", b.user.email], { DATABASE_URL: url });
+    const invite = await runCli<{ invite_url: string }>(["user:invite", "--email", b.user.email], { DATABASE_URL: url });
     expect(invite.code).toBe(0);
     expect(invite.json).toEqual({
       id: b.user.id,
       email: b.user.email,
       invite_url: expect.stringMatching(/\/portal\/link\/[A-Za-z0-9_-]{43}$/),
     });
-    const token = (invite.json.invite_url as string).split("/").at(-1)!;
+    const token = invite.json.invite_url.split("/").at(-1)!;
     const page = await get(`/portal/link/${token}`);
     expect(await page.text()).toContain(b.user.email);
     await setPasswordWithLink({ token, password: PASSWORD });
@@ -347,7 +347,7 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     expect(statement).toContain("1250.00");
     const rejectAgain = await runCli(["topup:reject", "--id", String(asked.id), "--reason", "late"], { DATABASE_URL: url });
     expect(rejectAgain.code).toBe(1);
-    const list = await runCli(["topup:list", "--state", "approved"], { DATABASE_URL: url });
+    const list = await runCli<{ top_ups: unknown[] }>(["topup:list", "--state", "approved"], { DATABASE_URL: url });
     expect(list.json.top_ups).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: asked.id, amount: "250.00", state: "approved", email: b.user.email })]),
     );

@@ -140,7 +140,7 @@ function withManifest(entries: Entry[], manifest: string, macKey: string): Entry
   );
 }
 
-const verify = (file: string, ...args: string[]) => runCli(["backup:verify", "--in", file, ...args], {});
+const verify = (file: string, ...args: string[]) => runCli<{ rows: number }>(["backup:verify", "--in", file, ...args], {});
 
 describe("issue 22.4: backups are encrypted and authenticated", () => {
   it("issue 22.4: the archive is not readable plaintext: no admin e-mail, password hash or buyer e-mail in it, even gunzipped", async () => {
@@ -172,12 +172,14 @@ describe("issue 22.4: backups are encrypted and authenticated", () => {
     expect(withKey.json).toMatchObject({ ok: true });
 
     const target = await emptyDatabase();
-    const restored = await runCli(["restore", "--in", offsite, "--identity-file", identityFile], { DATABASE_URL: target });
+    const restored = await runCli<{ rows: number }>(["restore", "--in", offsite, "--identity-file", identityFile], {
+      DATABASE_URL: target,
+    });
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.json.rows).toBe(withKey.json.rows);
     expect(await stateOf(target)).toContain(adminHash);
     // Issue 22.10: the restore leaves its own audit row, after the restored trail.
-    const trail = await runCli(["audit:list", "--limit", "1"], { DATABASE_URL: target });
+    const trail = await runCli<{ rows: unknown[] }>(["audit:list", "--limit", "1"], { DATABASE_URL: target });
     expect(trail.json.rows[0]).toMatchObject({
       actor: "cli",
       action: "backup.restore",

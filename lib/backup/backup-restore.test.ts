@@ -25,7 +25,7 @@ fs.chmodSync(scratch, 0o755); // as root the embedded PostgreSQL (user postgres)
 const archive = path.join(scratch, "site.backup");
 let buyer: Awaited<ReturnType<typeof makeBuyer>>;
 let acknowledgedBefore: { id: number; orderNo: string; lines: string[] }[] = [];
-let backupJson: any;
+let backupJson: { tables: number; rows: number };
 
 async function emptyDatabase(): Promise<string> {
   const serverUrl = inject("testServerUrl");
@@ -66,7 +66,7 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
     const writers = [0, 1, 2, 3].map(writer);
     while (acked.length < 40) await new Promise((r) => setTimeout(r, 20));
     acknowledgedBefore = acked.slice();
-    const res = await runCli(["backup", "--out", archive], { DATABASE_URL: sourceUrl });
+    const res = await runCli<typeof backupJson>(["backup", "--out", archive], { DATABASE_URL: sourceUrl });
     const ackedDuring = acked.length - acknowledgedBefore.length;
     stop = true;
     await Promise.all(writers);
@@ -130,16 +130,16 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
       const dataDir = fs.mkdtempSync(path.join(scratch, "data-"));
       fs.chmodSync(dataDir, 0o755);
       const env = { DATABASE_URL: undefined, DATA_DIR: dataDir };
-      const first = await runCli(["restore", "--in", archive], env);
+      const first = await runCli<{ rows: number }>(["restore", "--in", archive], env);
       expect(first.code, first.stderr).toBe(0);
       expect(first.json.rows).toBe(backupJson.rows);
       const again = await runCli(["restore", "--in", archive], env);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/not empty.*--force/);
-      const forced = await runCli(["restore", "--in", archive, "--force"], env);
+      const forced = await runCli<{ rows: number }>(["restore", "--in", archive, "--force"], env);
       expect(forced.code, forced.stderr).toBe(0);
       expect(forced.json.rows).toBe(backupJson.rows);
-      const count = await runCli(["backup", "--out", path.join(scratch, "again.backup")], env);
+      const count = await runCli<{ rows: number }>(["backup", "--out", path.join(scratch, "again.backup")], env);
       expect(count.code, count.stderr).toBe(0);
       expect(count.json.rows).toBe(backupJson.rows + 1); // and the forced restore's own audit row (issue 22.10)
     },

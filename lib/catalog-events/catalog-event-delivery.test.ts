@@ -206,7 +206,7 @@ describe("issue 22.9: disabled keys and buyers stop receiving catalogue events",
         apiKey: hook.buyer.apiKey,
         status: "cancelled",
       });
-      const cli = await runCli(["catalog-event:list", "--status", "cancelled"], { DATABASE_URL: dbUrl });
+      const cli = await runCli<{ events: unknown[] }>(["catalog-event:list", "--status", "cancelled"], { DATABASE_URL: dbUrl });
       expect(cli.code).toBe(0);
       expect(cli.json.events).toContainEqual(
         expect.objectContaining({

@@ -17,7 +17,7 @@ let bUrl: string;
 let B: AppServer;
 let bPool: pg.Pool;
 let seed: Awaited<ReturnType<typeof seedB>>;
-const cli = (...args: string[]) => runCli(args, { DATABASE_URL: aUrl });
+const cli = <T = unknown>(...args: string[]) => runCli<T>(args, { DATABASE_URL: aUrl });
 
 const FORM = {
   fields: [
@@ -91,7 +91,15 @@ describe("upstream CLI and catalogue import", () => {
     expect(bad.stderr).toMatch(/--base-url: must be an http or https URL/);
     expect(await db().upstreamConnection.count()).toBe(0);
 
-    const ok = await cli(...base, "--base-url", `${B.baseUrl}/`, "--api-secret", seed.account.apiSecret, "--max-wait-seconds", "600");
+    const ok = await cli<{ id: number }>(
+      ...base,
+      "--base-url",
+      `${B.baseUrl}/`,
+      "--api-secret",
+      seed.account.apiSecret,
+      "--max-wait-seconds",
+      "600",
+    );
     expect(ok.code).toBe(0);
     expect(ok.json).toEqual({ id: expect.any(Number) });
     connectionId = ok.json.id;
@@ -100,7 +108,7 @@ describe("upstream CLI and catalogue import", () => {
     expect(Buffer.from(stored.secretCiphertext).toString("latin1")).not.toContain(seed.account.apiSecret);
     expect(decryptText(stored.secretCiphertext)).toBe(seed.account.apiSecret);
 
-    const list = await cli("upstream:list");
+    const list = await cli<{ connections: unknown[] }>("upstream:list");
     expect(list.json.connections).toEqual([
       expect.objectContaining({
         id: connectionId,
@@ -162,7 +170,13 @@ describe("upstream CLI and catalogue import", () => {
     expect((await mapped(seed.unlimited.product.id)).skus[0]).toMatchObject({ priceCents: 367n, stockQuantity: null }); // 3.663 → 3.67; -1 → unlimited
     expect(await mapped(seed.inactive.product.id)).toMatchObject({ isActive: false });
 
-    const again = await cli("upstream:import", "--connection", String(connectionId), "--markup-percent", "10");
+    const again = await cli<Record<string, unknown[] | number>>(
+      "upstream:import",
+      "--connection",
+      String(connectionId),
+      "--markup-percent",
+      "10",
+    );
     const { skipped, held, ...counts } = again.json;
     expect(skipped).toEqual([]);
     expect(held).toEqual([]);

@@ -77,7 +77,7 @@ let a: StubOrderSupplier;
 let b: StubOrderSupplier;
 let connA: number;
 let connB: number;
-const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
+const cli = <T = unknown>(...args: string[]) => runCli<T>(args, { DATABASE_URL: url });
 
 beforeAll(async () => {
   Object.assign(process.env, { UPSTREAM_BREAKER_FAILURES: "3", UPSTREAM_BREAKER_OPEN_SECONDS: "1" });
@@ -131,7 +131,7 @@ describe("issue 26.1: lists of sources in the database", () => {
     expect(shown.code).toBe(0);
     expect(shown.json).toMatchObject({ sku_id: sku.id, own_list: false, policy: "priority", sources: [{ position: 1, kind: "local" }] });
 
-    const added = await cli(
+    const added = await cli<{ sources: unknown[] }>(
       "sku:sources",
       "--sku-code",
       sku.skuCode,
@@ -148,7 +148,15 @@ describe("issue 26.1: lists of sources in the database", () => {
       { position: 2, kind: "upstream", connection_id: connA, upstream_sku_id: 10, max_cost: "4.50", enabled: true, breaker: "closed" },
     ]);
     await edit({ op: "add-upstream", connectionId: connB, upstreamSkuId: 10, maxCostCents: null });
-    const moved = await cli("sku:sources", "--sku-code", sku.skuCode, "--move", "3", "--to", "2");
+    const moved = await cli<{ sources: { connection_id: number | null }[] }>(
+      "sku:sources",
+      "--sku-code",
+      sku.skuCode,
+      "--move",
+      "3",
+      "--to",
+      "2",
+    );
     expect(moved.json.sources.map((s: { connection_id: number | null }) => s.connection_id)).toEqual([null, connB, connA]);
     expect((await edit({ op: "disable", position: 3 })).sources[2].isEnabled).toBe(false);
     expect((await edit({ op: "policy", policy: "cheapest" })).policy).toBe("cheapest");

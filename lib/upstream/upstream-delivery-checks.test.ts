@@ -22,7 +22,7 @@ import { setUpstreamMaxCost } from "./set-upstream-max-cost";
 let url: string;
 let sup: StubSupplier;
 let connectionId: number;
-const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
+const cli = <T = unknown>(...args: string[]) => runCli<T>(args, { DATABASE_URL: url });
 
 /** What the stub answers to the next create: a delivered order with these lines and this amount. */
 let delivery: { lines: string[]; amount: string } = { lines: [], amount: "0.00" };
@@ -192,7 +192,7 @@ describe("issue 22.1: a suspicious upstream price holds the product until an adm
       upstreamProduct(5, { price_amount: "5.00", skus: [halfSku] }), // exactly half: not more than 50 %
       upstreamProduct(6, { price_amount: "0.00", skus: [{ ...zeroSku, id: 60, sku_code: "S6" }] }), // new, and free
     ];
-    const r = await cli("upstream:import", "--connection", String(connectionId));
+    const r = await cli<{ held: unknown[] }>("upstream:import", "--connection", String(connectionId));
     expect(r.code, r.stderr).toBe(0);
     const p3 = await local(3),
       p4 = await local(4),
@@ -230,7 +230,7 @@ describe("issue 22.1: a suspicious upstream price holds the product until an adm
 
     // Accepted: the next import at that price does not hold it again; the CLI lists and accepts the rest.
     expect((await importUpstreamCatalog({ connectionId })).held.map((h) => h.upstreamProductId)).toEqual([3, 6]);
-    const list = await cli("upstream:held");
+    const list = await cli<{ held: { product_id: number }[] }>("upstream:held");
     expect(list.json.held.map((h: { product_id: number }) => h.product_id)).toEqual([p3.id, p6.id]);
     const acc = await cli("upstream:accept", "--product", String(p3.id));
     expect(acc.json).toEqual({ product_id: p3.id, is_active: true });

@@ -23,7 +23,7 @@ const EVIL = "EVIL-ECHO <b>call +1-555-0100</b>";
 let url: string;
 let sup: StubSupplier;
 let connectionId: number;
-const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
+const cli = <T = unknown>(...args: string[]) => runCli<T>(args, { DATABASE_URL: url });
 
 beforeAll(async () => {
   url = await useTestDatabase();
@@ -60,7 +60,7 @@ describe("issue 8.3: prices can never mint points", () => {
         skus: [{ id: 10, sku_code: "S10", spec_values: {}, price_amount: "1.00", stock_quantity: 1, is_active: true }],
       }),
     ];
-    const r = await cli("upstream:import", "--connection", String(connectionId));
+    const r = await cli<{ skipped: unknown[] }>("upstream:import", "--connection", String(connectionId));
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ products_created: 1, skus_created: 1 });
     expect(r.json.skipped).toEqual([
