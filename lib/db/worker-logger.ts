@@ -10,8 +10,10 @@ export const workerLogger = new Logger((scope) => (level, message, meta) => {
   const fields = { component: "jobs", task: scope.taskIdentifier, jobId: scope.jobId, workerId: scope.workerId };
   const error = (meta as { error?: unknown } | undefined)?.error;
   // Only the message of an error: a stack or an object could carry more than we want in logs.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an object shows as "[object Object]" on purpose
   const err = error instanceof Error ? error.message : error === undefined ? undefined : String(error);
-  if (level === "error") log.error({ ...fields, err }, message);
-  else if (level === "warning") log.warn({ ...fields, err }, message);
+  const name: string = level; // an ambient const enum (isolatedModules cannot import it): compare its values
+  if (name === "error") log.error({ ...fields, err }, message);
+  else if (name === "warning") log.warn({ ...fields, err }, message);
   else log.debug(fields, message);
 });

@@ -152,7 +152,7 @@ async function importInto(
       deliveryFormat: (FORMATS.has(up.delivery_format) ? up.delivery_format : "text") as DeliveryFormat,
       deliveryDelimiter: up.delivery_delimiter.slice(0, 16) || "----",
       // Through JSON: drops undefined keys, so stored and compared values agree.
-      manualFormSchema: form?.success ? JSON.parse(JSON.stringify(form.data)) : { fields: [] },
+      manualFormSchema: form?.success ? (JSON.parse(JSON.stringify(form.data)) as object) : { fields: [] },
       logo: up.logo_url,
       images: up.images,
       priceCents: applyMarkup(upstreamPriceCents, bp),
@@ -182,7 +182,7 @@ async function importInto(
       listedSkus.add(s.id);
       const skuData = {
         skuCode: `up${connId}-${s.id}-${s.sku_code}`.slice(0, 200),
-        specValues: JSON.parse(JSON.stringify(s.spec_values)),
+        specValues: JSON.parse(JSON.stringify(s.spec_values)) as object,
         priceCents: applyMarkup(parseAmount(s.price_amount), bp),
         upstreamPriceCents: parseAmount(s.price_amount),
         isActive: s.is_active,

@@ -53,7 +53,7 @@ export async function receiveUpstreamCallback(
 
   let body: { event?: unknown; downstream_order_no?: unknown; order_id?: unknown };
   try {
-    body = JSON.parse(rawBody.toString("utf8"));
+    body = JSON.parse(rawBody.toString("utf8")) as typeof body; // every field is checked where read
   } catch {
     throw appError("bad_request", "callback body must be JSON");
   }

@@ -71,7 +71,7 @@ export const commands = {
         fs.accessSync(files[0], fs.constants.R_OK);
         if (!fs.statSync(files[0]).isFile()) throw Object.assign(new Error(), { code: "not a file" });
       } catch (err) {
-        throw new UsageError(`cannot read ${files[0]}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+        throw new UsageError(`cannot read ${files[0]}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
       }
       return files[0];
     },

@@ -7,7 +7,7 @@ import { type Context, expectError, expectOk, expectThat } from "./context";
 
 export interface Check {
   name: string;
-  run: (ctx: Context) => Promise<void>;
+  run: (ctx: Context) => void | Promise<void>;
 }
 
 const now = () => Math.floor(Date.now() / 1000);

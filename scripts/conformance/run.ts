@@ -19,7 +19,7 @@ export interface ConformanceReport {
 const finalChecks: Check[] = [
   {
     name: "D1: every response carries X-Request-Id",
-    run: async (ctx) =>
+    run: (ctx) =>
       expectThat(
         ctx.missingRequestId.length === 0,
         `missing on ${ctx.missingRequestId.length}: ${ctx.missingRequestId.slice(0, 3).join("; ")}`,
@@ -27,7 +27,7 @@ const finalChecks: Check[] = [
   },
   {
     name: "OpenAPI: every response matches the document for its operation and status (D1 bodies, shapes)",
-    run: async (ctx) =>
+    run: (ctx) =>
       expectThat(ctx.shapeProblems.length === 0, `${ctx.shapeProblems.length} problem(s): ${ctx.shapeProblems.slice(0, 3).join("; ")}`),
   },
 ];
