@@ -74,24 +74,26 @@ async function fill(c: pg.Client) {
     [user, 1_000_000_000],
   );
   const cred = (
-    await c.query(
+    await c.query<{ id: number }>(
       `INSERT INTO "ApiCredential" ("userId", "apiKey", "secretCiphertext", name) VALUES ($1, 'bench-key', '\\x00', 'bench') RETURNING id`,
       [user],
     )
   ).rows[0].id;
-  const cat = (await c.query(`INSERT INTO "Category" (slug, name, "updatedAt") VALUES ('bench', '{"en":"Bench"}', now()) RETURNING id`))
-    .rows[0].id;
+  const cat = (
+    await c.query<{ id: number }>(`INSERT INTO "Category" (slug, name, "updatedAt") VALUES ('bench', '{"en":"Bench"}', now()) RETURNING id`)
+  ).rows[0].id;
   const prod = (
-    await c.query(
+    await c.query<{ id: number }>(
       `INSERT INTO "Product" (slug, "categoryId", title, description, content, "priceCents", "originalPriceCents", "updatedAt")
     VALUES ('bench', $1, '{"en":"Bench"}', '{}', '{}', 100, 100, now()) RETURNING id`,
       [cat],
     )
   ).rows[0].id;
   const sku = (
-    await c.query(`INSERT INTO "Sku" ("productId", "skuCode", "priceCents", "updatedAt") VALUES ($1, 'BENCH', 100, now()) RETURNING id`, [
-      prod,
-    ])
+    await c.query<{ id: number }>(
+      `INSERT INTO "Sku" ("productId", "skuCode", "priceCents", "updatedAt") VALUES ($1, 'BENCH', 100, now()) RETURNING id`,
+      [prod],
+    )
   ).rows[0].id;
   // 64 bytes of ciphertext-like data per key (core sha256, no extension needed).
   await c.query(

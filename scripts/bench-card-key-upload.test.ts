@@ -21,7 +21,8 @@ describe("bench:card-key-upload", () => {
   it("prints each round's preview and confirm of 20,000 keys, the medians and the 50,000 keys/s target", () => {
     const run = bench("--rounds", "2");
     expect(run.status, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout);
+    type Round = { keys: number; confirm_keys_per_second: number; confirm_ms: number };
+    const out = JSON.parse(run.stdout) as { rounds: Round[]; target: unknown; median: Round };
     expect(out.rounds).toHaveLength(2);
     for (const round of out.rounds) {
       expect(round.keys).toBe(20_000);

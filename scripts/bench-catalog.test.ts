@@ -31,7 +31,8 @@ describe("bench:catalog", () => {
       timeout: 60_000,
     });
     expect(run.status, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout);
+    type Side = { requests_per_second: number; p50_ms: number; p99_ms: number };
+    const out = JSON.parse(run.stdout) as { items_per_page: number; catalog: Side; baseline: Side; ratio: number };
     expect(out.items_per_page).toBe(3);
     for (const side of [out.catalog, out.baseline]) {
       expect(side).toMatchObject({ requests: 60, concurrency: 4, errors: 0 });
@@ -47,6 +48,6 @@ describe("bench:catalog", () => {
     expect(res.status).toBe(200);
     const body = await res.text();
     expect(Buffer.byteLength(body)).toBe(1234);
-    expect(JSON.parse(body).ok).toBe(true);
+    expect((JSON.parse(body) as { ok: boolean }).ok).toBe(true);
   });
 });

@@ -24,8 +24,8 @@ function runExample(env: Record<string, string>): Promise<{ status: number | nul
     const child = spawn("npx", ["tsx", "examples/downstream.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("exit", (status) => resolve({ status, stdout, stderr }));
   });
 }

@@ -120,7 +120,7 @@ describe("issue 10.6: as root, under a folder only root may enter", () => {
       server = await connectOrStartEmbedded(dataDir, { nativeDir: path.join(pkg, "native") });
       const client = new pg.Client({ connectionString: server.serverUrl });
       await client.connect();
-      const { rows } = await client.query("SELECT current_setting('server_version_num')::int / 10000 AS major");
+      const { rows } = await client.query<{ major: number }>("SELECT current_setting('server_version_num')::int / 10000 AS major");
       await client.end();
       expect(rows[0].major).toBe(18);
       // The cluster is reachable by postgres and still found from DATA_DIR.

@@ -62,7 +62,7 @@ describe("issue 25.4: Telegram inline buttons", () => {
       { update_id: 12, callback_query: { id: 5, from: "not an object" } }, // hostile: skipped
     );
     pollers = [startTelegramPoller(url, { pollSeconds: 2, retryMs: 200 }), startTelegramPoller(url, { pollSeconds: 2, retryMs: 200 })];
-    await waitFor(async () => bot.answered.length >= 2, 15_000, 50);
+    await waitFor(() => bot.answered.length >= 2, 15_000, 50);
     const answers = Object.fromEntries(bot.answered.map((x) => [x.callback_query_id, x.text]));
     // A manual order has no upstream purchase to check: the service refuses, in its own words.
     expect(answers["q-admin"]).toMatch(/has no upstream purchase to check/);
@@ -74,7 +74,7 @@ describe("issue 25.4: Telegram inline buttons", () => {
     ]);
 
     // Held long polls, one at a time: the offset moves past the hostile update, no 409 from two pollers.
-    await waitFor(async () => bot.polls.some((p) => p.offset === 13 && p.timeout === 2), 10_000, 50);
+    await waitFor(() => bot.polls.some((p) => p.offset === 13 && p.timeout === 2), 10_000, 50);
     await new Promise((r) => setTimeout(r, 2500)); // a held poll runs out and the next is sent
     expect(bot.conflicts).toBe(0);
     expect(bot.polls.filter((p) => p.offset === 13).length).toBeLessThanOrEqual(3); // held, not a short poll per check
@@ -110,9 +110,9 @@ describe("issue 25.4: Telegram inline buttons", () => {
 
     const data = `recheck:${order.orderNo}`;
     bot.updates.push(press(20, "q-first", ADMIN_TG, data));
-    await waitFor(async () => bot.answered.some((a) => a.callback_query_id === "q-first"), 15_000, 50);
+    await waitFor(() => bot.answered.some((a) => a.callback_query_id === "q-first"), 15_000, 50);
     bot.updates.push(press(21, "q-again", ADMIN_TG, data));
-    await waitFor(async () => bot.answered.some((a) => a.callback_query_id === "q-again"), 15_000, 50);
+    await waitFor(() => bot.answered.some((a) => a.callback_query_id === "q-again"), 15_000, 50);
     const text = Object.fromEntries(bot.answered.map((x) => [x.callback_query_id, x.text]));
     expect(text["q-first"]).toBe(`check of order ${order.orderNo} queued`);
     expect(text["q-again"]).toBe(`check of order ${order.orderNo} already queued`);
@@ -128,7 +128,7 @@ describe("issue 25.4: Telegram inline buttons", () => {
     expect(locks[0].n).toBe(0);
     pollers = [startTelegramPoller(url, { pollSeconds: 2, retryMs: 200 })];
     bot.updates.push(press(22, "q-later", STRANGER_TG, data));
-    await waitFor(async () => bot.answered.some((a) => a.callback_query_id === "q-later"), 15_000, 50);
+    await waitFor(() => bot.answered.some((a) => a.callback_query_id === "q-later"), 15_000, 50);
     expect(bot.conflicts).toBe(0);
   });
 });

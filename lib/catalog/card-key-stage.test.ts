@@ -168,7 +168,7 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
     try {
       await client.query("BEGIN");
       expect(await maySkipRowChecks(client as unknown as pg.PoolClient)).toBe(false);
-      expect((await client.query("SELECT 1 AS one")).rows[0].one).toBe(1);
+      expect((await client.query<{ one: number }>("SELECT 1 AS one")).rows[0].one).toBe(1);
       await client.query("COMMIT");
       const su = new pg.Client({ connectionString: env().DATABASE_URL });
       await su.connect();

@@ -23,7 +23,7 @@ async function signs(apiKey: string, secret: string): Promise<boolean> {
   ]);
   const req = { method: "GET", headers: { get: (n: string) => headers.get(n.toLowerCase()) ?? null } };
   try {
-    await authenticate(req, "/api/v1/provider/ping", async () => Buffer.alloc(0), null);
+    await authenticate(req, "/api/v1/provider/ping", () => Promise.resolve(Buffer.alloc(0)), null);
     return true;
   } catch {
     return false;

@@ -90,7 +90,7 @@ describe("issue 8.7: SKIP LOCKED never refuses keys that are only locked", () =>
   /** Waits (bounded) until the order is waiting for a row lock, or has already finished. */
   async function waitingOrSettled(settled: () => boolean) {
     for (let i = 0; i < 100 && !settled(); i++) {
-      const { rows } = await pool.query(
+      const { rows } = await pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`,
       );
       if (rows[0].n > 0) return;

@@ -79,7 +79,9 @@ async function round(name: string, write: typeof readsBefore) {
   let idleInTx = 0;
   const sampler = setInterval(() => {
     void probe
-      .query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`)
+      .query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`,
+      )
       .then(
         ({ rows }) => {
           samples++;

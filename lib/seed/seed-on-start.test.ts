@@ -43,12 +43,14 @@ describe("seeding on start", () => {
       expect(new Set(products.map((p) => p.deliveryFormat))).toEqual(
         new Set(["text", "account_password", "card_password", "apple_account"]),
       );
-      expect(products.some((p) => p.fulfillmentType === "manual" && (p.manualFormSchema as any).fields.length > 0)).toBe(true);
+      expect(products.some((p) => p.fulfillmentType === "manual" && (p.manualFormSchema as { fields: unknown[] }).fields.length > 0)).toBe(
+        true,
+      );
       expect(products.some((p) => !p.isActive)).toBe(true);
       expect(products.filter((p) => p.fulfillmentType === "auto").every((p) => p.skus.every((s) => s._count.cardKeys > 0))).toBe(true);
 
       let out = "";
-      printBox(lines, { write: (s: string) => (out += s) } as any);
+      printBox(lines, { write: (s: string) => (out += s) } as unknown as NodeJS.WritableStream);
       expect(out).toContain(apiSecret);
       expect(out).toMatch(/^\n╔═+╗\n║ /);
 

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { AnyAnswer } from "../testing/wire-types";
 import { db } from "../db/client";
 import { AppError } from "../errors";
 import { signedHeaders } from "../protocol/client";
@@ -43,7 +44,7 @@ async function call(segment: string, body: string, opts: { timestamp?: number; p
     body: () => Readable.from([Buffer.from(body)]),
   });
   const res = toResponse(await endpoint.serve(req, { segment, prefix: `/api/v1/${segment}`, params: opts.id ? { id: opts.id } : {} }));
-  return { status: res.status, headers: res.headers, body: await res.json() };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as AnyAnswer & { replayed?: boolean } };
 }
 
 beforeAll(async () => {

@@ -20,7 +20,8 @@ afterAll(async () => {
 
 const shared = async (scope: string, id: string) =>
   Number(
-    (await client.query(`SELECT points FROM rate_limit.counters WHERE key = $1`, [`supplier-api:${scope}:${id}`])).rows[0]?.points ?? 0,
+    (await client.query<{ points: number }>(`SELECT points FROM rate_limit.counters WHERE key = $1`, [`supplier-api:${scope}:${id}`]))
+      .rows[0]?.points ?? 0,
   );
 
 async function admitted(id: string, perMinute: number, attempts: number): Promise<{ ok: number; refused: AppError[] }> {

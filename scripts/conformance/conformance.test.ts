@@ -138,7 +138,7 @@ describe("issue 11.3: each fault of a broken server is reported", () => {
         const run = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
           const child = spawn("npx", args, { stdio: ["ignore", "pipe", "inherit"] });
           let stdout = "";
-          child.stdout.on("data", (d: Buffer) => (stdout += d));
+          child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
           child.on("exit", (status) => resolve({ status, stdout }));
         });
         expect(run.status).toBe(1);
