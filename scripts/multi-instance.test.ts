@@ -187,7 +187,7 @@ function runLoad(phase: string, signal: { stop: boolean }) {
           JSON.stringify({ downstream_order_no: a.no, sku_id: loadSkuId, quantity: 1 }),
         );
         a.status = res.status;
-        if (res.status === 200) a.orderId = JSON.parse(res.body.toString("utf8")).order_id;
+        if (res.status === 200) a.orderId = (JSON.parse(res.body.toString("utf8")) as { order_id: number }).order_id;
       } catch {
         a.status = 0; // the connection itself failed: unanswered
       }
@@ -218,8 +218,8 @@ async function checkOrders(attempts: Attempt[]) {
       "POST",
       JSON.stringify({ downstream_order_no: a.no, sku_id: loadSkuId, quantity: 1 }),
     );
-    expect(res.status, `${a.no}: ${res.body}`).toBe(200);
-    return JSON.parse(res.body.toString("utf8")).order_id as number;
+    expect(res.status, `${a.no}: ${res.body.toString("utf8")}`).toBe(200);
+    return (JSON.parse(res.body.toString("utf8")) as { order_id: number }).order_id;
   };
   const answered = attempts.filter((a) => a.status === 200);
   for (const a of attempts.filter((x) => x.status !== 200)) await retry(a);
@@ -428,7 +428,7 @@ describe("issue 27.2: two app instances and a worker behind HAProxy", () => {
     const replay = await httpRequest(agent, new URL(`${apps[1].base}/api/v1/provider/ping`), "GET", headers);
     agent.destroy();
     expect(replay.status).toBe(409);
-    expect(JSON.parse(replay.body.toString("utf8")).error_code).toBe("replay_detected");
+    expect((JSON.parse(replay.body.toString("utf8")) as { error_code: string }).error_code).toBe("replay_detected");
   });
 
   it("issue 27.2: a per-key rate limit holds across both instances (their sum, not twice the limit; D31)", async () => {

@@ -130,7 +130,7 @@ async function checkAfterRestart(attempts: Attempt[]) {
   const url = new URL(`http://127.0.0.1:${port}/api/v1/upstream/orders`);
   for (const no of unanswered) {
     const res = await signedHttpRequest(agent, buyer, url, "POST", JSON.stringify({ downstream_order_no: no, sku_id: skuId, quantity: 1 }));
-    expect(res.status, `${no}: ${res.body}`).toBe(200);
+    expect(res.status, `${no}: ${res.body.toString("utf8")}`).toBe(200);
   }
   agent.destroy();
   await onDatabase(embeddedUrl(), async () => {

@@ -160,7 +160,7 @@ describe("issue 25.1: channels and the test button", () => {
 
     const wecom = (await listAlertChannels()).find((c) => c.kind === "wecom")!;
     expect((await testAlertChannel({ id: wecom.id })).ok).toBe(true);
-    const robot = JSON.parse(hooksFor("/cgi-bin", "Test message")[0].body);
+    const robot = JSON.parse(hooksFor("/cgi-bin", "Test message")[0].body) as { msgtype: string; text: { content: string } };
     expect(robot.msgtype).toBe("text");
     expect(robot.text.content).toContain("[Shop <&>] Test message");
 

@@ -39,7 +39,7 @@ describe("catalogue page cache (issue 13.4)", () => {
     expect(page.gzip).not.toBeNull();
     const body = Buffer.from(pageBody(page));
     expect(body.length).toBe(page.length);
-    expect(JSON.parse(body.toString("utf8")).items).toHaveLength(20);
+    expect((JSON.parse(body.toString("utf8")) as { items: unknown[] }).items).toHaveLength(20);
     expect(zlib.gunzipSync(page.gzip!).equals(body)).toBe(true);
     expect(page.gzip!.length).toBeLessThan(page.length);
     expect(productPage(view, 2, 20, false)).toBe(page);
@@ -76,6 +76,6 @@ describe("catalogue page cache (issue 13.4)", () => {
     const res = await call();
     expect(res.status).toBe(200);
     expect(res.headers.get("content-encoding")).toBeNull();
-    expect(JSON.parse(await res.text()).items).toHaveLength(20);
+    expect((JSON.parse(await res.text()) as { items: unknown[] }).items).toHaveLength(20);
   });
 });

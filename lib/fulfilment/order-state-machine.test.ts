@@ -169,7 +169,7 @@ describe("callbacks queued with the change (D26, D28)", () => {
     const [cb] = await db().callback.findMany({ where: { orderId: o.id } });
     expect(cb).toMatchObject({ url: "http://93.184.216.34/hook?t=1", status: "pending", attemptCount: 0 });
     expect(cb.body).not.toContain("CARD-1"); // card keys are not stored in the clear
-    const body = JSON.parse(openCallbackBody(cb.body));
+    const body = JSON.parse(openCallbackBody(cb.body)) as { timestamp: unknown };
     expect(body).toMatchObject({
       event: "order.updated",
       ok: true,
@@ -188,7 +188,7 @@ describe("callbacks queued with the change (D26, D28)", () => {
     const f = await order();
     await failOrder({ orderNo: f.orderNo, reason: "refused" });
     const [fcb] = await db().callback.findMany({ where: { orderId: f.id } });
-    const fbody = JSON.parse(openCallbackBody(fcb.body));
+    const fbody = JSON.parse(openCallbackBody(fcb.body)) as { status: string; fulfillment?: unknown };
     expect(fbody.status).toBe("failed");
     expect(fbody.fulfillment).toBeUndefined();
   });

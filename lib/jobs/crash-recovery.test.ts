@@ -120,10 +120,14 @@ describe("crash in the middle of deliveries and upstream purchases", () => {
     expect(purchases).toHaveLength(UPSTREAM_ORDERS);
     expect(purchases.every((p) => p.status === "delivered")).toBe(true);
     expect(new Set(purchases.map((p) => p.upstreamOrderId)).size).toBe(UPSTREAM_ORDERS);
-    const bOrders = (await bPool.query(`SELECT "id", "downstreamOrderNo" FROM "Order"`)).rows;
+    const bOrders = (await bPool.query<{ id: number; downstreamOrderNo: string }>(`SELECT "id", "downstreamOrderNo" FROM "Order"`)).rows;
     expect(bOrders).toHaveLength(UPSTREAM_ORDERS);
     expect(new Set(bOrders.map((o) => o.downstreamOrderNo))).toEqual(new Set(upstreamOrders.map((o) => o.orderNo)));
-    const bKeys = (await bPool.query(`SELECT "orderId", "ciphertext" FROM "CardKey" WHERE "status" = 'delivered'`)).rows;
+    const bKeys = (
+      await bPool.query<{ orderId: number; ciphertext: Buffer }>(
+        `SELECT "orderId", "ciphertext" FROM "CardKey" WHERE "status" = 'delivered'`,
+      )
+    ).rows;
     expect(bKeys).toHaveLength(UPSTREAM_ORDERS);
     expect(new Set(bKeys.map((k) => k.orderId)).size).toBe(UPSTREAM_ORDERS);
 
@@ -137,7 +141,7 @@ describe("crash in the middle of deliveries and upstream purchases", () => {
     // A callback being sent at the kill may arrive twice (at least once); its content is the same.
     const callbacks = await db().callback.findMany({ where: { orderId: { in: all } } });
     expect(callbacks).toHaveLength(all.length);
-    const received = receiver.received.map((r) => JSON.parse(r.body));
+    const received = receiver.received.map((r) => JSON.parse(r.body) as { order_id: number });
     expect(new Set(received.map((r) => r.order_id))).toEqual(new Set(all));
     expect(received.length - all.length).toBeLessThanOrEqual(4); // at most the attempts running at the kill (WORKER_CONCURRENCY)
 

@@ -105,7 +105,7 @@ describe("job queue", () => {
       );
       await new Promise((r) => setTimeout(r, 200));
       expect(receiver.received).toHaveLength(12);
-      expect(new Set(receiver.received.map((r) => JSON.parse(r.body).order_id)).size).toBe(12);
+      expect(new Set(receiver.received.map((r) => (JSON.parse(r.body) as { order_id: number }).order_id)).size).toBe(12);
       expect(await db().callbackAttempt.count({ where: { callback: { orderId: { in: orders.map((o) => o.id) } } } })).toBe(12);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
@@ -137,7 +137,9 @@ describe("job queue", () => {
         await liveClient.end();
         expect(await recoverStaleLocks(pool)).toEqual(["other-host-2-0-alive"]);
         await waitFor(async () => (await db().callback.findUniqueOrThrow({ where: { id: cbAlive.id } })).status === "delivered");
-        expect(receiver.received.map((r) => JSON.parse(r.body).order_id).sort()).toEqual([dead.id, alive.id].sort());
+        expect(receiver.received.map((r) => (JSON.parse(r.body) as { order_id: number }).order_id).sort()).toEqual(
+          [dead.id, alive.id].sort(),
+        );
       } finally {
         await worker.stop();
       }

@@ -11,6 +11,7 @@ import { useTestDatabase } from "@/lib/testing/test-database";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
 import { rawRequest, signedRawRequest, type Creds } from "@/lib/testing/test-client";
+import type { AnyAnswer } from "../testing/wire-types";
 
 // Issue 22.2 and 22.7 against the real server over real sockets: what an
 // unauthenticated client can make the server do (answer before the body,
@@ -150,7 +151,7 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
       localAddress: "127.0.0.5",
       waitMs: 5000,
     });
-    expect([big.status, JSON.parse(big.body).error_code]).toEqual([413, "request_too_large"]);
+    expect([big.status, (JSON.parse(big.body) as AnyAnswer).error_code]).toEqual([413, "request_too_large"]);
     // A correctly signed request still reads its body and is answered as before.
     const ok = await exchange(`${signedHead(buyer, "POST", "/api/v1/upstream/ping", "{}")}Content-Length: 2\r\n`, {
       localAddress: "127.0.0.5",
@@ -164,7 +165,7 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
     const head = ["POST /api/upstream-callbacks/1 HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", ""].join("\r\n");
     const res = await exchange(`${head}Content-Length: 100\r\n`, { localAddress: "127.0.0.7", waitMs: 10_000 });
     expect(res.status).toBe(401); // before: the 15 s body wait, then 408
-    const json = (body: string) => JSON.parse(body.slice(body.indexOf("{"), body.lastIndexOf("}") + 1)); // Next answers chunked
+    const json = (body: string) => JSON.parse(body.slice(body.indexOf("{"), body.lastIndexOf("}") + 1)) as AnyAnswer; // Next answers chunked
     expect(json(res.body)).toEqual({ ok: false, error_code: "unauthorized", error_message: expect.any(String) });
     expect(res.closed).toBe(true);
     const big = await exchange(`${head}Content-Length: ${MAX_BODY_BYTES + 1}\r\n`, { localAddress: "127.0.0.7", waitMs: 10_000 });

@@ -243,7 +243,7 @@ describe("createOrder", () => {
     expect(callbacks).toHaveLength(1);
     expect(callbacks[0]).toMatchObject({ url, status: "pending" });
     expect(callbacks[0].body).not.toContain(keys[0]);
-    const body = JSON.parse(openCallbackBody(callbacks[0].body));
+    const body = JSON.parse(openCallbackBody(callbacks[0].body)) as { timestamp: unknown };
     expect(body).toMatchObject({
       event: "order.updated",
       ok: true,

@@ -35,7 +35,7 @@ beforeAll(async () => {
   stub.answer = ({ method, path, body }) => {
     if (path.startsWith("/ping")) return { body: { ok: true, balance: "100.00" } };
     if (method === "PUT" && path === "/catalog-webhook") {
-      webhooks.push(JSON.parse(body).url);
+      webhooks.push((JSON.parse(body) as { url: string }).url);
       return { body: { ok: true, url: webhooks.at(-1) } };
     }
     return { status: 404 };

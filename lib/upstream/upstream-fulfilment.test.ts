@@ -135,7 +135,7 @@ describe("A buys from B through the protocol", () => {
     const client = supplierClient(A.baseUrl, "/api/v1/provider", buyer);
     const res = await client.post("/orders", { downstream_order_no: `HAPPY-${Date.now()}`, sku_id: sku.id, quantity: 1 });
     expect(res.status).toBe(200);
-    const created = await res.json();
+    const created = (await res.json()) as { order_id: number };
     expect(created).toMatchObject({ status: "processing", amount: "11.00" });
 
     await waitFor(async () => (await statusOf(created.order_id)) === "delivered", 20_000);
@@ -150,7 +150,7 @@ describe("A buys from B through the protocol", () => {
 
     const [theirs] = await bOrders(ours.orderNo);
     expect(theirs).toMatchObject({ id: purchase.upstreamOrderId, status: "delivered" });
-    const read = await (await client.get(`/orders/${created.order_id}`)).json();
+    const read = (await (await client.get(`/orders/${created.order_id}`)).json()) as { fulfillment: { delivery_data: string[] } };
     expect((await bQuery(`SELECT "id" FROM "CardKey" WHERE "orderId" = $1`, [theirs.id])).length).toBe(1);
     expect(read).toMatchObject({ status: "delivered", amount: "11.00", fulfillment: { type: "provider_delivery", status: "delivered" } }); // D21
     expect(read.fulfillment.delivery_data).toHaveLength(1);
@@ -169,7 +169,7 @@ describe("A buys from B through the protocol", () => {
     const faulted = new Set<number>();
     proxyB.fault = (r) => {
       if (r.method !== "POST" || !r.url.endsWith("/orders")) return "pass";
-      const skuId = JSON.parse(r.body).sku_id as number;
+      const skuId = (JSON.parse(r.body) as { sku_id: number }).sku_id;
       if (!faults.has(skuId) || faulted.has(skuId)) return "pass";
       faulted.add(skuId);
       return faults.get(skuId)!;
@@ -211,7 +211,9 @@ describe("A buys from B through the protocol", () => {
     expect(purchase.lastError).toMatch(/no answer within 1500 ms/);
     expect(await bOrders(order.orderNo)).toHaveLength(0);
     expect(await balanceOf(buyer.user.id)).toBe(100_000n - 1100n); // not refunded: an administrator decides
-    const read = await (await supplierClient(A.baseUrl, "/api/v1/provider", buyer).get(`/orders/${order.id}`)).json();
+    const read = (await (await supplierClient(A.baseUrl, "/api/v1/provider", buyer).get(`/orders/${order.id}`)).json()) as {
+      status: string;
+    };
     expect(read.status).toBe("processing");
   }, 60_000);
 
@@ -248,7 +250,7 @@ describe("purchase task at order creation", () => {
         credential,
         profile: "P",
         input: { downstreamOrderNo: `OFF-${Date.now()}`, skuId: sku.id, quantity: 1 },
-      }).catch((e) => e);
+      }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: "sku_unavailable" });
       expect(await db().order.count({ where: { credentialId: buyer.id } })).toBe(0);
       expect(await balanceOf(buyer.user.id)).toBe(10_000n);

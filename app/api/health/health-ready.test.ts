@@ -17,7 +17,7 @@ afterAll(async () => {
 
 const get = async (s: AppServer, path: string) => {
   const res = await fetch(`${s.baseUrl}${path}`);
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as unknown };
 };
 
 describe("issue 10.7: /api/health/live and /api/health/ready", () => {

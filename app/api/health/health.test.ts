@@ -39,7 +39,7 @@ describe("GET /api/health", () => {
       for (let i = 0; i < 200; i++) {
         try {
           const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-          return { status: res.status, body: await res.json() };
+          return { status: res.status, body: (await res.json()) as unknown };
         } catch {
           await new Promise((r) => setTimeout(r, 150));
         }
