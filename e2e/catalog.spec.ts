@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall, cli, DEMO_BUYER, signIn } from "./helpers";
+import { apiCall, cli, DEMO_BUYER, signIn, type ProductsAnswer } from "./helpers";
 
 // Issue 5, catalogue: a category, a product and a SKU made in the console;
 // card keys imported with duplicates and malformed lines (counts previewed
@@ -112,7 +112,7 @@ test("the product appears over the supplier API with its stock", async () => {
   const out = cli("apikey:create", "--email", DEMO_BUYER, "--name", "e2e catalogue") as { api_key: string; api_secret: string };
   const creds = { apiKey: out.api_key, apiSecret: out.api_secret };
   const find = async () => {
-    const res = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
+    const res = await apiCall<ProductsAnswer>(creds, "GET", "/v1/provider/products?page_size=100");
     expect(res.status).toBe(200);
     return (res.json.items as { title: Record<string, string> | string; skus: { stock_quantity: number }[] }[]).find((p) =>
       JSON.stringify(p.title).includes("E2E keys product"),

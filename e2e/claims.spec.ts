@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall, cli, DEMO_BUYER, signIn } from "./helpers";
+import { apiCall, cli, DEMO_BUYER, signIn, type OrderAnswer, type ProductsAnswer } from "./helpers";
 
 // Issue 26.3, the after-sales claims queue in a real browser: a buyer claims
 // two lines of a delivered order over the API; the administrator sees them
@@ -21,7 +21,7 @@ test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
   const key = cli("apikey:create", "--email", DEMO_BUYER, "--name", "e2e after-sales") as { api_key: string; api_secret: string };
   creds = { apiKey: key.api_key, apiSecret: key.api_secret };
-  const products = (await apiCall(creds, "GET", "/api/v1/provider/products?page_size=100")).json.items as {
+  const products = (await apiCall<ProductsAnswer>(creds, "GET", "/api/v1/provider/products?page_size=100")).json.items as {
     fulfillment_type: string;
     skus: { id: number; stock_quantity: number; is_active: boolean }[];
   }[];
@@ -30,7 +30,7 @@ test.beforeAll(async ({ browser }) => {
     .flatMap((p) => p.skus)
     .find((s) => s.is_active && s.stock_quantity >= 2);
   expect(sku, "an auto SKU with two keys in stock").toBeDefined();
-  const created = await apiCall(creds, "POST", "/api/v1/upstream/orders", {
+  const created = await apiCall<OrderAnswer>(creds, "POST", "/api/v1/upstream/orders", {
     downstream_order_no: `E2E-AS-${Date.now()}`,
     sku_id: sku!.id,
     quantity: 2,
@@ -38,9 +38,9 @@ test.beforeAll(async ({ browser }) => {
   expect(created.json).toMatchObject({ status: "delivered" });
   orderId = created.json.order_id;
   orderNo = created.json.order_no;
-  keys = created.json.fulfillment.delivery_data;
+  keys = created.json.fulfillment!.delivery_data;
   for (const line of [0, 1]) {
-    const claim = await apiCall(creds, "POST", `/api/v1/provider/orders/${orderId}/after-sales`, {
+    const claim = await apiCall<{ claim_id: number }>(creds, "POST", `/api/v1/provider/orders/${orderId}/after-sales`, {
       request_id: `e2e-${Date.now()}-${line}`,
       line,
       reason: `line ${line} says already used`,
@@ -83,10 +83,16 @@ test("issue 26.3: refund one line and reject the other with a reason; the buyer 
   await expect(page.getByTestId("claims-resolved").locator("tr", { hasText: "refunded" })).toHaveCount(1);
   await expect(page.getByTestId("claims-resolved")).toContainText(orderNo);
 
-  const list = (await apiCall(creds, "GET", `/api/v1/provider/orders/${orderId}/after-sales`)).json;
+  const list = (
+    await apiCall<{ claims: { state: string; resolution: unknown }[]; refunded_amount: string }>(
+      creds,
+      "GET",
+      `/api/v1/provider/orders/${orderId}/after-sales`,
+    )
+  ).json;
   expect(list.claims.map((c: { state: string }) => c.state)).toEqual(["refunded", "rejected"]);
   expect(list.claims[1].resolution).toMatchObject({ action: "reject", note: "the key was redeemed on your account" });
-  const order = (await apiCall(creds, "GET", `/api/v1/provider/orders/${orderId}`)).json;
+  const order = (await apiCall<OrderAnswer>(creds, "GET", `/api/v1/provider/orders/${orderId}`)).json;
   expect(order.refunded_amount).toBe(list.refunded_amount);
   expect(cli("claim:list", "--state", "open")).toMatchObject({
     claims: expect.not.arrayContaining([expect.objectContaining({ id: claimIds[0] })]),

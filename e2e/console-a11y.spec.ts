@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations, seriousAxeViolations } from "./axe";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, apiCall, BASE_URL, cli, DEMO_BUYER } from "./helpers";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, apiCall, BASE_URL, cli, DEMO_BUYER, type OrderAnswer, type ProductsAnswer } from "./helpers";
 
 // Issue 24.4: axe-core on every console page, signed in, in both languages at
 // desktop size and in English on a phone: no serious or critical violation
@@ -72,11 +72,11 @@ test.beforeAll(async ({ browser }) => {
   // same shop over Profile P, so its ping answers), API keys.
   const key = cli("apikey:create", "--email", DEMO_BUYER, "--name", "e2e a11y") as { api_key: string; api_secret: string };
   const creds = { apiKey: key.api_key, apiSecret: key.api_secret };
-  const products = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
+  const products = await apiCall<ProductsAnswer>(creds, "GET", "/v1/provider/products?page_size=100");
   const auto = (products.json.items as { fulfillment_type: string; skus: { id: number; stock?: number }[] }[]).find(
     (p) => p.fulfillment_type === "auto",
   )!;
-  const order = await apiCall(creds, "POST", "/v1/provider/orders", {
+  const order = await apiCall<OrderAnswer>(creds, "POST", "/v1/provider/orders", {
     downstream_order_no: `A11Y-${Date.now()}`,
     sku_id: auto.skus[0].id,
     quantity: 1,

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall, cli, DEMO_BUYER, signIn } from "./helpers";
+import { apiCall, cli, DEMO_BUYER, signIn, type OrderAnswer, type ProductsAnswer } from "./helpers";
 
 // The console end to end against the seeded demo shop: settings change the
 // API, an API key made here works over the API, a manual order placed over
@@ -41,7 +41,7 @@ test("the image exposure switch changes what the API returns", async () => {
   // The demo catalogue has no pictures: import one product that has a logo, images and an image in its content.
   cli("catalog:import", "e2e/fixtures/image-product.json");
   const imagesIn = async () => {
-    const res = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
+    const res = await apiCall<ProductsAnswer>(creds, "GET", "/v1/provider/products?page_size=100");
     expect(res.status).toBe(200);
     return (res.json.items as { logo?: string; images?: string[] }[]).some((p) => !!p.logo || (p.images ?? []).length > 0);
   };
@@ -68,13 +68,13 @@ test("the image exposure switch changes what the API returns", async () => {
 });
 
 test("a manual order placed over the API is listed with its form masked and delivered from the queue", async () => {
-  const products = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
+  const products = await apiCall<ProductsAnswer>(creds, "GET", "/v1/provider/products?page_size=100");
   const manual = (products.json.items as { fulfillment_type: string; skus: { id: number }[] }[]).find(
     (p) => p.fulfillment_type === "manual",
   )!;
   const downstream = `E2E-${Date.now()}`;
   const phone = "13800138000";
-  const created = await apiCall(creds, "POST", "/v1/provider/orders", {
+  const created = await apiCall<OrderAnswer>(creds, "POST", "/v1/provider/orders", {
     downstream_order_no: downstream,
     sku_id: manual.skus[0].id,
     quantity: 1,
@@ -102,7 +102,7 @@ test("a manual order placed over the API is listed with its form masked and deli
   // Delivered orders leave the queue (the page re-renders without it).
   await expect(page.getByTestId(`queue-${orderNo}`)).toHaveCount(0);
 
-  const after = await apiCall(creds, "GET", `/v1/provider/orders/${created.json.order_id}`);
+  const after = await apiCall<OrderAnswer>(creds, "GET", `/v1/provider/orders/${created.json.order_id}`);
   expect(after.status, JSON.stringify([created.json, after.json])).toBe(200);
   expect(after.json.status).toBe("delivered");
 

@@ -64,9 +64,25 @@ export function cli(...args: string[]): unknown {
   return JSON.parse(out.trim().split("\n").pop()!);
 }
 
+/** The order answer's fields the browser tests read (section 4.5/4.6; U delivers in `fulfillment`). */
+export interface OrderAnswer {
+  order_id: number;
+  order_no: string;
+  status: string;
+  amount: string;
+  error_message?: string | null;
+  downstream_order_no?: string;
+  delivery_data?: string[];
+  fulfillment?: { delivery_data: string[] };
+  refunded_amount?: string;
+}
+/** A product page, its items read as each test declares them. */
+export type ProductsAnswer = { items: unknown[] };
+
 let lastTs = 0;
 /** A signed supplier API request (section 5), as a downstream system sends it. */
-export async function apiCall(creds: { apiKey: string; apiSecret: string }, method: string, path: string, body?: unknown) {
+/** `T`: the answer's shape as the test reads it (unknown unless named). */
+export async function apiCall<T = unknown>(creds: { apiKey: string; apiSecret: string }, method: string, path: string, body?: unknown) {
   const text = body === undefined ? "" : JSON.stringify(body);
   // Profile P remembers (key, timestamp, signature): use a fresh second per call.
   lastTs = Math.max(Math.floor(Date.now() / 1000), lastTs + 1);
@@ -77,5 +93,5 @@ export async function apiCall(creds: { apiKey: string; apiSecret: string }, meth
   };
   if (text) headers["Content-Type"] = "application/json";
   const res = await fetch(`${BASE_URL}${path}`, { method, headers, body: text || undefined });
-  return { status: res.status, json: await res.json() };
+  return { status: res.status, json: (await res.json()) as T };
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall, cli, DEMO_BUYER, signIn } from "./helpers";
+import { apiCall, cli, DEMO_BUYER, signIn, type OrderAnswer } from "./helpers";
 
 // Issue 12.4, member-level prices in the console: a level created and
 // renamed on the Levels page, a buyer moved to it on the buyer's page, a price
@@ -104,7 +104,7 @@ test("a level price typed on the SKU form is what that buyer's order costs; blan
   const member = cli("apikey:create", "--email", buyer, "--name", "e2e level") as { api_key: string; api_secret: string };
   const demo = cli("apikey:create", "--email", DEMO_BUYER, "--name", "e2e level demo") as { api_key: string; api_secret: string };
   const order = (creds: { api_key: string; api_secret: string }) =>
-    apiCall({ apiKey: creds.api_key, apiSecret: creds.api_secret }, "POST", "/v1/provider/orders", {
+    apiCall<OrderAnswer>({ apiKey: creds.api_key, apiSecret: creds.api_secret }, "POST", "/v1/provider/orders", {
       downstream_order_no: `E2E-LVL-${Date.now()}-${Math.random()}`,
       sku_id: skuId,
       quantity: 2,

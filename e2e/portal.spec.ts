@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { currentTotp } from "../lib/admin-auth/totp";
-import { apiCall, cli, signIn as adminSignIn } from "./helpers";
+import { apiCall, cli, signIn as adminSignIn, type OrderAnswer, type ProductsAnswer } from "./helpers";
 
 // Issue 24.4: the buyer portal in a real browser, on a desktop and on a phone:
 // invitation → password → sign-in → key → an order through the API with that
@@ -97,7 +97,7 @@ for (const device of [
 
     // An order through the API with that key.
     const creds = { apiKey, apiSecret };
-    const products = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
+    const products = await apiCall<ProductsAnswer>(creds, "GET", "/v1/provider/products?page_size=100");
     type P = {
       fulfillment_type: string;
       manual_form_schema?: { fields: unknown[] };
@@ -107,7 +107,7 @@ for (const device of [
       (p) => p.fulfillment_type === "auto" && p.skus.some((s) => s.stock_status === "available" && Number(s.price_amount) <= 50),
     )!;
     const sku = product.skus.find((s) => s.stock_status === "available")!;
-    const created = await apiCall(creds, "POST", "/v1/provider/orders", {
+    const created = await apiCall<OrderAnswer>(creds, "POST", "/v1/provider/orders", {
       downstream_order_no: `E2E-${device.name}-${Date.now()}`,
       sku_id: sku.id,
       quantity: 1,
@@ -118,7 +118,7 @@ for (const device of [
     await page.goto("/portal/orders");
     await page.getByRole("link", { name: orderNo }).click();
     await expect(page.getByTestId("portal-order-status")).toHaveText("Delivered");
-    const order = await apiCall(creds, "GET", `/v1/provider/orders/${created.json.order_id}`);
+    const order = await apiCall<OrderAnswer>(creds, "GET", `/v1/provider/orders/${created.json.order_id}`);
     const keyLine = String(order.json.delivery_data?.[0] ?? order.json.fulfillment?.delivery_data?.[0] ?? "");
     if (keyLine) expect(await page.content()).not.toContain(keyLine);
     await page.getByTestId("portal-reveal-form").locator("button[type=submit]").click();

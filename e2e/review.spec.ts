@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall, BASE_URL, cli, DEMO_BUYER, signIn } from "./helpers";
+import { apiCall, BASE_URL, cli, DEMO_BUYER, signIn, type OrderAnswer, type ProductsAnswer } from "./helpers";
 
 // Issue 5, review queue and upstream suppliers, end to end. The e2e shop is
 // made an upstream supplier of itself (added and imported on the Upstream
@@ -105,7 +105,7 @@ const reviewOrders: { orderNo: string; orderId: number }[] = [];
 test("orders of the imported product go to the review queue when the upstream gives no final answer in time", async () => {
   type P = { id: number; title: unknown; fulfillment_type: string; skus: { id: number; price: string }[] };
   const topUpsNow = async () =>
-    ((await apiCall(creds, "GET", "/v1/provider/products?page_size=100")).json.items as P[]).filter((p) =>
+    ((await apiCall<ProductsAnswer>(creds, "GET", "/v1/provider/products?page_size=100")).json.items as P[]).filter((p) =>
       JSON.stringify(p.title).includes("Mobile top-up (demo)"),
     );
   // The API's catalogue snapshot is refreshed at most once a second.
@@ -115,7 +115,7 @@ test("orders of the imported product go to the review queue when the upstream gi
   const copy = topUps.find((p) => p.id !== original.id)!;
   expect(copy, JSON.stringify(topUps)).toBeTruthy();
   for (let i = 0; i < 2; i++) {
-    const created = await apiCall(creds, "POST", "/v1/provider/orders", {
+    const created = await apiCall<OrderAnswer>(creds, "POST", "/v1/provider/orders", {
       downstream_order_no: `E2E-REVIEW-${Date.now()}-${i}`,
       sku_id: copy.skus[0].id,
       quantity: 1,
@@ -140,7 +140,7 @@ test("orders of the imported product go to the review queue when the upstream gi
   // The form is listed by field name only.
   expect(await page.content()).not.toContain(PHONE);
   // Publicly the order is still processing.
-  const pub = await apiCall(creds, "GET", `/v1/provider/orders/${a.orderId}`);
+  const pub = await apiCall<OrderAnswer>(creds, "GET", `/v1/provider/orders/${a.orderId}`);
   expect(pub.json.status).toBe("processing");
 });
 
@@ -148,7 +148,7 @@ test("resolves one by delivering upstream and checking the upstream again; fails
   const [a, b] = reviewOrders;
   const upstreamOrderId = Number((await page.getByTestId(`purchase-${a.orderNo}`).locator("dd").nth(2).textContent())!.trim());
   expect(upstreamOrderId).toBeGreaterThan(0);
-  const upstreamOrder = await apiCall(creds, "GET", `/v1/provider/orders/${upstreamOrderId}`);
+  const upstreamOrder = await apiCall<OrderAnswer>(creds, "GET", `/v1/provider/orders/${upstreamOrderId}`);
   expect(upstreamOrder.json.downstream_order_no).toBe(a.orderNo);
 
   // The supplier (this same shop) delivers its order by hand.
@@ -163,9 +163,12 @@ test("resolves one by delivering upstream and checking the upstream again; fails
   await recheck.getByRole("button", { name: "Check the upstream again" }).click();
   await expect(recheck.locator(".msg[role=status]")).toContainText("Check queued");
   await expect
-    .poll(async () => (await apiCall(creds, "GET", `/v1/provider/orders/${a.orderId}`)).json.status, { timeout: 20_000, intervals: [500] })
+    .poll(async () => (await apiCall<OrderAnswer>(creds, "GET", `/v1/provider/orders/${a.orderId}`)).json.status, {
+      timeout: 20_000,
+      intervals: [500],
+    })
     .toBe("delivered");
-  const delivered = await apiCall(creds, "GET", `/v1/provider/orders/${a.orderId}`);
+  const delivered = await apiCall<OrderAnswer>(creds, "GET", `/v1/provider/orders/${a.orderId}`);
   expect(JSON.stringify(delivered.json)).toContain("TOPUP-UPSTREAM-RECEIPT-42");
   await page.goto("/admin/review");
   await expect(page.getByTestId(`review-${a.orderNo}`)).toHaveCount(0);
@@ -174,7 +177,7 @@ test("resolves one by delivering upstream and checking the upstream again; fails
   await fail.locator("input[name=reason]").fill("supplier could not confirm");
   await fail.getByRole("button", { name: "Fail and refund" }).click();
   await expect(page.getByTestId(`review-${b.orderNo}`)).toHaveCount(0);
-  const failed = await apiCall(creds, "GET", `/v1/provider/orders/${b.orderId}`);
+  const failed = await apiCall<OrderAnswer>(creds, "GET", `/v1/provider/orders/${b.orderId}`);
   expect(failed.json.status).toBe("failed");
   expect(failed.json.error_message).toBe("supplier could not confirm");
 
