@@ -50,7 +50,7 @@ describe("restricted addresses", () => {
   it.each(RESTRICTED)("refuses %s at creation (400 bad_request, URL not echoed)", async (url) => {
     const err = await assertCallbackUrlAllowed(url, resolverFor({})).then(
       () => null,
-      (e) => e,
+      (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: "bad_request", status: 400 });

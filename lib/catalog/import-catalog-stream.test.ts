@@ -42,7 +42,7 @@ async function bothErrors(content: unknown): Promise<[string, string]> {
   const p = write(content);
   const streamed = await importCatalogFile({ path: p }).then(
     () => "accepted",
-    (err) => err.publicMessage ?? String(err),
+    (err: Error & { publicMessage?: string }) => err.publicMessage ?? String(err),
   );
   let inMemory = "accepted";
   try {

@@ -119,7 +119,7 @@ describe("issue 22.3: host names resolved off the thread pool", () => {
       input: { downstreamOrderNo: `DNS-${++seq}`, skuId: sku.id, quantity: 1, callbackUrl: "https://hooks-silent.example.test/cb" },
     }).then(
       () => null,
-      (e) => e,
+      (e: unknown) => e,
     );
     // 100 more look-ups at once: more than the per-process bound, all waiting on the silent nameserver.
     const flood = Promise.allSettled(Array.from({ length: 100 }, (_, i) => assertCallbackUrlAllowed(`https://h${i}.example.test/cb`)));
@@ -143,7 +143,11 @@ describe("issue 22.3: host names resolved off the thread pool", () => {
 
     const results = await flood;
     expect(Date.now() - started).toBeLessThan(4500); // the queued look-ups gave up at their own deadline, not after the queue
-    expect(results.every((r) => r.status === "rejected" && r.reason.publicMessage === "callback host did not resolve")).toBe(true);
+    expect(
+      results.every(
+        (r) => r.status === "rejected" && (r.reason as { publicMessage?: string }).publicMessage === "callback host did not resolve",
+      ),
+    ).toBe(true);
   });
 
   it("issue 22.3: a callback whose host does not resolve in time is an attempt that failed and is retried on the D28 schedule, then delivered", async () => {
@@ -185,7 +189,7 @@ describe("issue 22.3: host names resolved off the thread pool", () => {
       .ping()
       .then(
         () => null,
-        (e) => e,
+        (e: unknown) => e,
       );
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err).toMatchObject({ kind: "network", message: "connection failed: ETIMEOUT" });

@@ -18,8 +18,6 @@ beforeAll(async () => {
   await useTestDatabase();
 });
 
-type Created = Awaited<ReturnType<typeof createOrder>>;
-
 describe("concurrent orders, grouped (issue 28.1)", () => {
   it("issue 28.1: 40 orders each sent twice at once with points for 13: exactly 13 placed once, the rest insufficient_balance, ledger = balance, reconcile ok", async () => {
     const buyer = await makeBuyer({ pointsCents: 1_350n });
