@@ -170,7 +170,7 @@ beforeAll(async () => {
   await new Promise((r) => setTimeout(r, 1500)); // the server's settings cache (1 s) sees the raised limits
 }, 200_000);
 
-afterAll(async () => {
+afterAll(() => {
   if (child && child.exitCode === null && child.signalCode === null) {
     try {
       process.kill(-child.pid!, "SIGKILL");

@@ -12,10 +12,10 @@ const creds = { apiKey: "sk_test", apiSecret: "secret-never-logged" };
 /** A lying resolver: what a hostile DNS server (or a rebinding one) could answer. */
 const resolverFor =
   (map: Record<string, string[]>): Resolver =>
-  async (host) => {
+  (host) => {
     const list = map[host];
-    if (!list) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
-    return list.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+    if (!list) return Promise.reject(Object.assign(new Error("not found"), { code: "ENOTFOUND" }));
+    return Promise.resolve(list.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
   };
 
 afterEach(() => {
@@ -77,7 +77,7 @@ describe("restricted addresses", () => {
 
   it("DNS rebinding: a host that was public at creation and resolves to 127.0.0.1 at connect time is refused", async () => {
     let calls = 0;
-    const rebinding: Resolver = async () => [{ address: calls++ === 0 ? "93.184.216.34" : "127.0.0.1", family: 4 }];
+    const rebinding: Resolver = () => Promise.resolve([{ address: calls++ === 0 ? "93.184.216.34" : "127.0.0.1", family: 4 }]);
     await assertCallbackUrlAllowed("http://rebind.example.com/cb", rebinding); // passes: public at creation
     const result = await sendCallback("http://rebind.example.com/cb", "{}", creds, { resolve: rebinding });
     expect(result.error).toBe("refused to connect: loopback address");

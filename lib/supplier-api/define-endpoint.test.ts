@@ -24,7 +24,7 @@ const endpoint = defineEndpoint({
     U: z.object({ n: z.number().int().max(10), secret_note: z.string().max(5).optional() }),
     P: z.strictObject({ n: z.number().int().max(10), secret_note: z.string().max(5).optional() }),
   },
-  allowReplay: async (ctx) => ctx.body.n === 7,
+  allowReplay: (ctx) => Promise.resolve(ctx.body.n === 7),
   handler: async (ctx) => {
     seen.push(ctx);
     if (ctx.body.n === 9) throw new Error("database said: value 'hunter2' violates something");

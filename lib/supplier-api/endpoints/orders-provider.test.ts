@@ -56,7 +56,7 @@ describe("Profile P: create and read", () => {
 
     // All four prefixes reach the same order; P reads omit titles and show the fulfilment.
     for (const prefix of ["/api/v1/provider", "/v1/provider"]) {
-      const read = await call(api(buyer, prefix).get(`/orders/${created.body.order_id}`));
+      const read = await call(api(buyer, prefix).get(`/orders/${created.body.order_id as number}`));
       expect(read.status).toBe(200);
       expect(read.body).toMatchObject({
         ok: true,
@@ -78,7 +78,7 @@ describe("Profile P: create and read", () => {
   it("D21: P says apple_account for auto delivery of apple_account products", async () => {
     const { sku } = await autoProduct(1, { deliveryFormat: "apple_account" });
     const created = await call(api(buyer, "/v1/provider").post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }));
-    const read = await call(api().get(`/orders/${created.body.order_id}`));
+    const read = await call(api().get(`/orders/${created.body.order_id as number}`));
     expect((read.body.fulfillment as { type: string }).type).toBe("apple_account");
   });
 
@@ -104,7 +104,7 @@ describe("Profile P: create and read", () => {
     );
     expect(created.status).toBe(200);
     expect(created.body.status).toBe("processing");
-    const read = await call(api().get(`/orders/${created.body.order_id}`));
+    const read = await call(api().get(`/orders/${created.body.order_id as number}`));
     expect(read.body.status).toBe("processing");
     expect(read.body).not.toHaveProperty("fulfillment");
     expect((await db().sku.findUniqueOrThrow({ where: { id: sku.id } })).stockQuantity).toBe(7);
@@ -168,7 +168,7 @@ describe("Profile P: create and read", () => {
       status: 409,
       body: { error_code: "replay_detected" },
     });
-    const read = `/orders/${first.body.order_id}`;
+    const read = `/orders/${first.body.order_id as number}`;
     expect((await call(api().get(read, { timestamp: ts }))).status).toBe(200);
     expect(await call(api().get(read, { timestamp: ts }))).toMatchObject({ status: 409, body: { error_code: "replay_detected" } });
   });
@@ -177,7 +177,7 @@ describe("Profile P: create and read", () => {
     const { sku } = await autoProduct(1);
     const created = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }));
     const other = await makeBuyer();
-    const foreign = await call(api(other).get(`/orders/${created.body.order_id}`));
+    const foreign = await call(api(other).get(`/orders/${created.body.order_id as number}`));
     const missing = await call(api(other).get(`/orders/2000000000`));
     expect(foreign).toMatchObject({ status: 404, body: { ok: false, error_code: "order_not_found" } });
     expect(missing.body).toEqual(foreign.body);
@@ -260,7 +260,7 @@ describe("Profile P: cancel (D23)", () => {
   it("409 cancel_not_allowed for an own order with an empty body or {}; other bodies 400; foreign or missing 404", async () => {
     const { sku } = await autoProduct(1);
     const created = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }));
-    const path = `/orders/${created.body.order_id}/cancel`;
+    const path = `/orders/${created.body.order_id as number}/cancel`;
     for (const body of ["", "{}"]) {
       expect(await call(api().post(path, body)), JSON.stringify(body)).toMatchObject({
         status: 409,

@@ -54,7 +54,7 @@ describe("Profile U: create and read", () => {
       expect(keys).toContain(f.payload);
       expect(f.delivery_data).toEqual([f.payload]);
 
-      const read = await call(api(buyer, prefix).get(`/orders/${created.body.order_id}`));
+      const read = await call(api(buyer, prefix).get(`/orders/${created.body.order_id as number}`));
       expect(read.body).toEqual(created.body); // D20: U items keep their title
     }
   });
@@ -152,20 +152,20 @@ describe("Profile U: create and read", () => {
     const { sku } = await autoProduct(1);
     const created = await call(api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 1 }));
     const other = await makeBuyer();
-    expect(await call(api(other).get(`/orders/${created.body.order_id}`))).toMatchObject({
+    expect(await call(api(other).get(`/orders/${created.body.order_id as number}`))).toMatchObject({
       status: 404,
       body: { error_code: "order_not_found" },
     });
     expect(await call(api().get(`/orders/x1`))).toMatchObject({ status: 400, body: { error_code: "bad_request" } });
-    expect(await call(api().post(`/orders/${created.body.order_id}/cancel`, "{}"))).toMatchObject({
+    expect(await call(api().post(`/orders/${created.body.order_id as number}/cancel`, "{}"))).toMatchObject({
       status: 409,
       body: { error_code: "cancel_not_allowed" },
     });
-    expect(await call(api(buyer, "/v1/upstream").post(`/orders/${created.body.order_id}/cancel`))).toMatchObject({
+    expect(await call(api(buyer, "/v1/upstream").post(`/orders/${created.body.order_id as number}/cancel`))).toMatchObject({
       status: 409,
       body: { error_code: "cancel_not_allowed" },
     });
-    expect(await call(api(other).post(`/orders/${created.body.order_id}/cancel`, "{}"))).toMatchObject({
+    expect(await call(api(other).post(`/orders/${created.body.order_id as number}/cancel`, "{}"))).toMatchObject({
       status: 404,
       body: { error_code: "order_not_found" },
     });
