@@ -113,7 +113,7 @@ for (const device of [
       quantity: 1,
     });
     expect(created.status).toBe(200);
-    const orderNo = created.json.order_no as string;
+    const orderNo = created.json.order_no;
 
     await page.goto("/portal/orders");
     await page.getByRole("link", { name: orderNo }).click();

@@ -37,7 +37,7 @@ function launch(args: string[], env: Record<string, string | undefined> = {}): P
   });
 }
 
-const buildDir = () => JSON.parse(fs.readFileSync(MANIFEST, "utf8")).dir as string;
+const buildDir = () => (JSON.parse(fs.readFileSync(MANIFEST, "utf8")) as { dir: string }).dir;
 
 describe("the built CLI (issue 28.4)", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-cli-launch-"));
@@ -67,7 +67,7 @@ describe("the built CLI (issue 28.4)", () => {
     expect((await launch(["help"])).code).toBe(2);
     expect(buildDir()).toBe(before);
     // As if scripts/cli.ts had been edited since the build: its recorded size and time no longer match.
-    const manifest = JSON.parse(fs.readFileSync(MANIFEST, "utf8"));
+    const manifest = JSON.parse(fs.readFileSync(MANIFEST, "utf8")) as { inputs: Record<string, string> };
     manifest.inputs["scripts/cli.ts"] = "0:0";
     fs.writeFileSync(MANIFEST, JSON.stringify(manifest));
     const rebuilt = await launch(["help"]);

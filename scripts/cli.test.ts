@@ -146,7 +146,9 @@ describe("npm run cli", () => {
       card_keys_skipped: 17,
     });
 
-    const demo = JSON.parse(fs.readFileSync("lib/seed/demo-catalog.json", "utf8"));
+    const demo = JSON.parse(fs.readFileSync("lib/seed/demo-catalog.json", "utf8")) as {
+      products: { slug: string; skus: { card_keys: string[] }[] }[];
+    };
     demo.products[0].slug = "would-be-new";
     demo.products[1].skus[0].card_keys.push("NO-DELIMITER-SECRET");
     const badFile = path.join(tmp, "bad.json");

@@ -69,9 +69,9 @@ async function scripted(script: Script) {
     apiKey: "k",
     apiSecret: SECRET,
     profile: "P",
-    sleep: async (ms) => void sleeps.push(ms),
+    sleep: (ms) => Promise.resolve(void sleeps.push(ms)),
   });
-  const sleep = async (ms: number) => void sleeps.push(ms);
+  const sleep = (ms: number) => Promise.resolve(void sleeps.push(ms));
   return { client, seen, sleeps, sleep };
 }
 

@@ -95,7 +95,7 @@ describe("issue 8.3: prices can never mint points", () => {
       credential: { id: buyer.id, userId: buyer.user.id },
       profile: "P",
       input: { downstreamOrderNo: "NEG-1", skuId: p.skus[0].id, quantity: 1 },
-    }).catch((e) => e);
+    }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "sku_unavailable" });
     expect((await db().user.findUniqueOrThrow({ where: { id: buyer.user.id } })).balanceCents).toBe(500n);
   }, 60_000);

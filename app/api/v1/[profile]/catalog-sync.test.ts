@@ -36,7 +36,7 @@ const get = (path: string, prefix = "/api/v1/upstream") => signedRawRequest(serv
 const sync = async (after: string, extra = "", prefix?: string) => {
   const res = await get(`/products?updated_after=${encodeURIComponent(after)}&page_size=100${extra}`, prefix);
   expect(res.status).toBe(200);
-  return res.json() as SyncPage;
+  return res.json<SyncPage>();
 };
 /** The ids an `updated_after` answer lists, and the token to continue from. */
 const changedSince = async (token: string) => {
@@ -161,7 +161,7 @@ describe("incremental sync (issue 12.1)", () => {
       } else if (page.items.length === 0) break;
     }
     for (const id of many) {
-      const now = (await get(`/products/${id}`)).json() as Item;
+      const now = (await get(`/products/${id}`)).json<Item>();
       expect(seen.get(id), `product ${id}`).toBe(now.updated_at);
     }
   });
@@ -203,7 +203,7 @@ describe("incremental sync (issue 12.1)", () => {
 
 describe("freshness under orders (issue 13.1)", () => {
   it("a cached list page shows a changed product and a new product after a refresh (pages are dropped one by one)", async () => {
-    const page = async () => (await get("/products?page=1&page_size=100&include_inactive=1")).json() as { items: Item[]; total: number };
+    const page = async () => (await get("/products?page=1&page_size=100&include_inactive=1")).json<{ items: Item[]; total: number }>();
     const before = await page();
     await page(); // served from the page cache now
     await db().sku.update({ where: { id: p.quiet.skuId }, data: { priceCents: 4321n } });
@@ -226,7 +226,7 @@ describe("freshness under orders (issue 13.1)", () => {
         path: `/api/v1/upstream/products/${p.sold.id}`,
         timestamp: Math.floor(Date.now() / 1000),
       });
-    const stock = async () => ((await poll()).json() as Item).skus[0].stock_quantity;
+    const stock = async () => (await poll()).json<Item>().skus[0].stock_quantity;
     let expected = await stock();
     let worst = 0;
     for (let i = 0; i < 8; i++) {
