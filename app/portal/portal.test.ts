@@ -334,7 +334,7 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     expect((await db().user.findUniqueOrThrow({ where: { id: b.user.id } })).balanceCents).toBe(100_000n);
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => approveTopUp({ id: asked.id, actor: CLI_ACTOR })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(results.filter((r) => r.status === "rejected").map((r) => r.reason.code)).toEqual([
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r.reason as { code: string }).code)).toEqual([
       "conflict",
       "conflict",
       "conflict",

@@ -30,7 +30,7 @@ describe("freshness and settings", () => {
     for (const { prefix } of ALL_PREFIXES) {
       const detail = (await get(prefix, `/products/${ids.autoB}`)).json();
       const listed = ((await get(prefix, "/products")).json<ProductPage>().items as { id: number }[]).find((p) => p.id === ids.autoB);
-      for (const p of [detail, listed] as Record<string, any>[]) {
+      for (const p of [detail, listed] as { logo_url: string; images: string[]; content: Record<string, string> }[]) {
         expect(p.logo_url).toBe("");
         expect(p.images).toEqual([]);
         for (const lang of ["zh-CN", "en"]) {

@@ -69,7 +69,7 @@ describe("issue 8.5: client addresses", () => {
     const csrf = await request(plain, "127.0.0.6", "GET", "/api/auth/csrf");
     const cookie = csrf.cookies.join("; ");
     const body = new URLSearchParams({
-      csrfToken: JSON.parse(csrf.text).csrfToken,
+      csrfToken: (JSON.parse(csrf.text) as { csrfToken: string }).csrfToken,
       email: "addr@example.com",
       password: "wrong password!!",
       json: "true",
