@@ -39,7 +39,11 @@ export async function claimOutlooks(claims: { id: number; orderId: number; line:
         id: true,
         amountCents: true,
         refundedCents: true,
-        items: { orderBy: { id: "asc" }, take: 1, select: { skuId: true, sku: { select: { product: { select: { afterSalesReplaces: true } } } } } },
+        items: {
+          orderBy: { id: "asc" },
+          take: 1,
+          select: { skuId: true, sku: { select: { product: { select: { afterSalesReplaces: true } } } } },
+        },
       },
     }),
     replacesOfLines(db(), orderIds),

@@ -39,7 +39,8 @@ export const catalog = defineMessages(
     "catalog.afterSalesHours": "After-sales window (hours after delivery)",
     "catalog.afterSalesHoursHelp": "A buyer may claim a delivered key as defective for this many hours; 0 = no after-sales.",
     "catalog.afterSalesReplaces": "Replacements per line within the window",
-    "catalog.afterSalesReplacesHelp": "How many times one delivered key may be replaced; a further claim on it can only be refunded. 0 = refund only.",
+    "catalog.afterSalesReplacesHelp":
+      "How many times one delivered key may be replaced; a further claim on it can only be refunded. 0 = refund only.",
     "catalog.active": "Active (on sale)",
     "catalog.logo": "Logo",
     "catalog.externalImage": "External picture (not loaded in the console)",
