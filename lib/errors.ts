@@ -33,6 +33,8 @@ const INTERNAL_ERROR_STATUS = {
   claim_not_found: 404,
   claim_resolved: 409,
   claim_replacing: 409,
+  // Issue 33.4: the line used up its replacements within the window; a claim on it is refunded or rejected.
+  replace_limit_reached: 409,
   refund_exceeds_paid: 409,
 } as const;
 

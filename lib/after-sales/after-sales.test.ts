@@ -95,7 +95,9 @@ describe("issue 26.3: opening a claim", () => {
 
 describe("issue 26.3: resolving a claim", () => {
   it("issue 26.3: replace puts the SKU's next card key at the same index of delivery_data; the old line stays in the claim, and the new one may be claimed again", async () => {
-    const { buyer, order, keys } = await deliveredOrder({ quantity: 2, spare: 1 });
+    const { buyer, order, keys, product } = await deliveredOrder({ quantity: 2, spare: 1 });
+    // Issue 33.4: a line is replaced once by default; this product allows the second replace below.
+    await db().product.update({ where: { id: product.id }, data: { afterSalesReplaces: 2 } });
     const { claim: c } = await claim(buyer.id, order.id, 0);
     const resolved = await resolveClaim({ claimId: c.id, action: "replace", actor: CLI_ACTOR });
     expect(resolved.state).toBe("replaced");
@@ -191,9 +193,8 @@ describe("issue 26.4: partial refunds never exceed what was paid", () => {
     await refundOrderPart({ orderNo: order.orderNo, amount: "4.50", reason: "the rest" });
     const stored = await db().order.findUniqueOrThrow({ where: { id: order.id } });
     expect(stored.refundedCents).toBe(stored.amountCents);
-    // The last line's claim now has nothing left to refund.
-    const { claim: c } = await claim(buyer.id, order.id, 2);
-    await expectError(resolveClaim({ claimId: c.id, action: "refund" }), "refund_exceeds_paid");
+    // Nothing left to give back: issue 33.4 closes the order to claims (it used to open one that could only fail to refund).
+    await expectError(claim(buyer.id, order.id, 2), "after_sales_closed", 409);
     expect(await balanceOf(buyer.user.id)).toBe(100_000n);
     await expectError(refundOrderPart({ orderNo: order.orderNo, reason: "neither" }), "bad_request");
   });

@@ -101,6 +101,9 @@ export async function runUpstreamClaimJob({ claimId, run = 0 }: { claimId: numbe
     if (err instanceof AppError && err.code === "claim_resolved") return setUpstream(claimId, theirs.state, null);
     // Decision 0059: a replacement of ours is being bought; its outcome decides first, then this job reads the claim again.
     if (err instanceof AppError && err.code === "claim_replacing") return scheduleNext(claimId, run);
+    // Issue 33.4: ours may not be replaced (refunded in full, or the line's replacements used up): the administrator refunds or rejects it.
+    if (err instanceof AppError && (err.code === "replace_limit_reached" || err.code === "after_sales_closed"))
+      return setUpstream(claimId, theirs.state, `the upstream replaced the line; ours was not: ${err.publicMessage}`);
     if (err instanceof UpstreamError) return scheduleNext(claimId, run);
     throw err;
   }

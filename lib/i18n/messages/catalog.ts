@@ -38,6 +38,9 @@ export const catalog = defineMessages(
     "catalog.originalPrice": "Original price (empty = price)",
     "catalog.afterSalesHours": "After-sales window (hours after delivery)",
     "catalog.afterSalesHoursHelp": "A buyer may claim a delivered key as defective for this many hours; 0 = no after-sales.",
+    "catalog.afterSalesReplaces": "Replacements per line within the window",
+    "catalog.afterSalesReplacesHelp":
+      "How many times one delivered key may be replaced; a further claim on it can only be refunded. 0 = refund only.",
     "catalog.active": "Active (on sale)",
     "catalog.logo": "Logo",
     "catalog.externalImage": "External picture (not loaded in the console)",
@@ -110,6 +113,8 @@ export const catalog = defineMessages(
     "catalog.originalPrice": "原价（留空 = 价格）",
     "catalog.afterSalesHours": "售后期限（交付后小时数）",
     "catalog.afterSalesHoursHelp": "交付后在此小时数内，买家可申报某个卡密有问题；0 = 不提供售后。",
+    "catalog.afterSalesReplaces": "售后期内每个卡密可补发次数",
+    "catalog.afterSalesReplacesHelp": "同一个已交付卡密最多可补发的次数；再次申报只能退款。0 = 只退款。",
     "catalog.active": "上架",
     "catalog.logo": "Logo",
     "catalog.externalImage": "外部图片（控制台不加载）",

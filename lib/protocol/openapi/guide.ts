@@ -74,5 +74,6 @@ Apply a product only when its \`updated_at\` is newer than the one you hold.
 ## After-sales (extension, both profiles)
 \`POST {prefix}/orders/{id}/after-sales\` with \`request_id\`, \`line\` (0-based index in \`delivery_data\`) and \`reason\`
 claims one delivered line as defective (idempotent on \`request_id\`); \`GET\` on the same path lists the order's claims
-(\`open\`, \`replaced\`, \`refunded\`, \`rejected\`). Outside the product's window or for a line already claimed: 409
-\`after_sales_closed\` / \`line_already_claimed\`. A refund shows as \`refunded_amount\` on the order.`;
+(\`open\`, \`replaced\`, \`refunded\`, \`rejected\`). Outside the product's window, on an order refunded in full, or for a
+line already claimed: 409 \`after_sales_closed\` / \`line_already_claimed\`. A refund shows as \`refunded_amount\` on the
+order; a line is replaced at most once within the window unless the supplier allows more (then it is refunded).`;

@@ -29,6 +29,7 @@ export interface EditableProduct {
   logo: string;
   images: string[];
   afterSalesHours: number;
+  afterSalesReplaces: number;
 }
 
 /** The product form (create when `product` is undefined): both languages, fulfilment, form schema, pictures. */
@@ -112,6 +113,13 @@ export function ProductEditor({
         label={t("catalog.afterSalesHours")}
         help={t("catalog.afterSalesHoursHelp")}
         defaultValue={String(product?.afterSalesHours ?? 24)}
+      />
+      <TextField
+        name="after_sales_replaces"
+        inputMode="numeric"
+        label={t("catalog.afterSalesReplaces")}
+        help={t("catalog.afterSalesReplacesHelp")}
+        defaultValue={String(product?.afterSalesReplaces ?? 1)}
       />
       <Toggle name="is_active" label={t("catalog.active")} defaultChecked={product?.isActive ?? true} />
       <FormSchemaEditor
