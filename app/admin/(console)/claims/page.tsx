@@ -10,6 +10,9 @@ import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
 import { refundOrderPartAction, resolveClaimAction, revealClaimLineAction } from "./actions";
 
+/** Our claim's state at the upstream (lib/after-sales/claim-upstream.ts). */
+type UpstreamClaimState = "pending" | "open" | "replaced" | "refunded" | "rejected" | "unsupported" | "failed";
+
 export const dynamic = "force-dynamic";
 
 /**
@@ -127,10 +130,10 @@ export default async function ClaimsPage() {
                       <Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link>
                     </td>
                     <td>{c.line}</td>
-                    <td>{c.state}</td>
+                    <td>{t(`claims.state.${c.state}`)}</td>
                     <td>{c.refundCents === null ? "—" : formatAmount(c.refundCents)}</td>
                     <td>{c.resolvedBy ?? "—"}</td>
-                    <td>{c.upstreamState ?? "—"}</td>
+                    <td>{c.upstreamState ? t(`claims.upstream.${c.upstreamState as UpstreamClaimState}`) : "—"}</td>
                   </tr>
                 ))}
               </tbody>
