@@ -28,7 +28,7 @@ const evaluated = async (email: string) =>
   db().auditLog.count({ where: { actor: email, action: { in: ["admin.sign_in_failed", "admin.sign_in"] } } });
 
 describe("admin sign-in under guessing", { timeout: SLOW_MACHINE_MS }, () => {
-  it("issue 8.4, 35.4: 40 concurrent wrong guesses then the right password: at most 5 scrypt runs, the right one refused as locked, a wrong one like any wrong password", async () => {
+  it("issue 8.4: 40 concurrent wrong guesses then the right password: at most 5 scrypt runs, the right one refused while locked, like a wrong password", async () => {
     await createAdmin({ email: "burst@example.com", password: PASSWORD });
     const from = "127.0.0.11";
     const guesses = await Promise.all(
@@ -37,20 +37,15 @@ describe("admin sign-in under guessing", { timeout: SLOW_MACHINE_MS }, () => {
     expect(guesses.every((g) => g.error === "invalid" && !g.session)).toBe(true);
     expect(await evaluated("burst@example.com")).toBe(5);
 
-    // Issue 35.4: the right password of the locked account says so (and the sign-in page says how it is unlocked) ...
     const right = await signIn(server.baseUrl, { email: "burst@example.com", password: PASSWORD, from });
     expect(right.session).toBeUndefined();
-    expect(right.error).toBe("locked");
-    // ... while a wrong one there answers exactly like a wrong password elsewhere and an unknown e-mail: "locked" names no admin to a guesser.
-    const wrongHere = await signIn(server.baseUrl, { email: "burst@example.com", password: "wrong while locked", from });
+    // Exactly the answer of a wrong password (and of an unknown e-mail): this address is throttled as a whole, which
+    // tells nothing about the account (issue 35.4's "locked" answer is for an account lock-out only: admin-sign-in.test.ts).
     const wrongElsewhere = await signIn(server.baseUrl, { email: "burst@example.com", password: "wrong again!", from: "127.0.0.12" });
     const unknown = await signIn(server.baseUrl, { email: "nobody@example.com", password: PASSWORD, from: "127.0.0.12" });
-    for (const r of [wrongHere, wrongElsewhere, unknown]) expect([r.raw.status, r.raw.body]).toEqual([wrongHere.raw.status, wrongHere.raw.body]);
-    expect(wrongHere.error).toBe("invalid");
+    for (const r of [right, wrongElsewhere, unknown]) expect([r.raw.status, r.raw.body]).toEqual([right.raw.status, right.raw.body]);
+    expect(right.error).toBe("invalid");
     expect(await evaluated("burst@example.com")).toBe(6); // the one from 127.0.0.12 only
-    // The answer "locked" is not a guessing channel: a few checks per window, then "invalid" even for the right password.
-    for (let i = 0; i < 3; i++) await signIn(server.baseUrl, { email: "burst@example.com", password: `late guess ${i}`, from });
-    expect((await signIn(server.baseUrl, { email: "burst@example.com", password: PASSWORD, from })).error).toBe("invalid");
 
     // The operator lifts the lock-out.
     const unlock = await runCli(["admin:unlock", "--email", "Burst@Example.com"], { DATABASE_URL: url });

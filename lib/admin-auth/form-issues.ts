@@ -38,7 +38,8 @@ function sentence(issue: z.core.$ZodIssue, t: Translate): string {
   if (/amount/.test(issue.message)) return t("form.amount");
   switch (issue.code) {
     case "too_small":
-      if (issue.origin === "string") return Number(issue.minimum) <= 1 ? t("form.required") : t("form.tooShort", { n: String(issue.minimum) });
+      if (issue.origin === "string")
+        return Number(issue.minimum) <= 1 ? t("form.required") : t("form.tooShort", { n: String(issue.minimum) });
       return t("form.tooSmall", { n: String(issue.minimum) });
     case "too_big":
       return issue.origin === "string" ? t("form.tooLong", { n: String(issue.maximum) }) : t("form.tooBig", { n: String(issue.maximum) });

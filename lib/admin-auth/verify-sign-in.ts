@@ -5,7 +5,8 @@ import { checkSignIn, type CheckAttempt, type SignInAccount, type SignInDoor } f
 export type SignInAttempt = Omit<CheckAttempt, "passwordProof"> & { password: string };
 
 export type SignInResult =
-  { ok: true; admin: { id: number; email: string; sessionVersion: number } } | { ok: false; reason: "invalid" | "totp_required" | "locked" };
+  | { ok: true; admin: { id: number; email: string; sessionVersion: number } }
+  | { ok: false; reason: "invalid" | "totp_required" | "locked" };
 
 type AdminAccount = SignInAccount & { id: number; sessionVersion: number };
 

@@ -12,7 +12,8 @@ export const topUps = defineMessages(
     "topUps.reference": "Transfer reference",
     "topUps.state": "State",
     "topUps.approve": "Approve",
-    "topUps.approveConfirm": "Credit {amount} points to {email}? Approve only after the transfer has arrived: the points can be spent at once.",
+    "topUps.approveConfirm":
+      "Credit {amount} points to {email}? Approve only after the transfer has arrived: the points can be spent at once.",
     "topUps.approveYes": "Yes, credit the points",
     "topUps.approveNo": "Cancel",
     "topUps.state.pending": "Waiting",

@@ -124,13 +124,7 @@ export default async function AlertsPage() {
       <Card title={t("alerts.thresholds")}>
         <ActionForm action={setThresholdsAction} submitLabel={t("common.save")} keepValues testId="thresholds-form">
           {ALERT_KIND_NAMES.filter(hasThreshold).map((k) => (
-            <TextField
-              key={k}
-              name={k}
-              label={t(`alerts.threshold.${k}`)}
-              defaultValue={thresholds[k]}
-              inputMode="numeric"
-            />
+            <TextField key={k} name={k} label={t(`alerts.threshold.${k}`)} defaultValue={thresholds[k]} inputMode="numeric" />
           ))}
         </ActionForm>
       </Card>

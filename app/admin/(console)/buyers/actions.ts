@@ -72,7 +72,11 @@ export async function inviteBuyerAction(_prev: ActionState, form: FormData): Pro
     const r = await inviteBuyer({ email: input.email, actor: adminActor(admin) });
     revalidatePath("/admin/buyers");
     // Issue 35.4: say whether the mail went, so the operator knows to pass the link on.
-    return { ok: true, message: t(r.emailed ? "topUps.invitedMailed" : "topUps.invited"), reveal: [{ label: t("topUps.inviteLink"), value: r.inviteUrl }] };
+    return {
+      ok: true,
+      message: t(r.emailed ? "topUps.invitedMailed" : "topUps.invited"),
+      reveal: [{ label: t("topUps.inviteLink"), value: r.inviteUrl }],
+    };
   });
 }
 

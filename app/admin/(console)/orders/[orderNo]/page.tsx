@@ -125,8 +125,8 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
       <Card title={t("orders.fulfilment")}>
         {order.fulfillment ? (
           <p>
-            {t(`catalog.fulfillment.${order.fulfillment.source}`)} · {t(`catalog.format.${order.fulfillment.deliveryFormat}`)} · {formatDateTime(order.fulfillment.createdAt)} ·{" "}
-            {t("orders.payloadHidden", { lines: order.fulfillment.deliveredLines })}
+            {t(`catalog.fulfillment.${order.fulfillment.source}`)} · {t(`catalog.format.${order.fulfillment.deliveryFormat}`)} ·{" "}
+            {formatDateTime(order.fulfillment.createdAt)} · {t("orders.payloadHidden", { lines: order.fulfillment.deliveredLines })}
           </p>
         ) : (
           <p>{t("orders.notFulfilled")}</p>
