@@ -25,7 +25,7 @@ test("a wrong password is refused with a message, and the right one signs in", a
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 });
 
-test("issue 8.4: five failures lock the account for this browser, answered like a wrong password, even against the right password", async ({
+test("issue 8.4, 35.4: five failures lock the account for this browser; the right password is told it is locked and how to unlock, a wrong one is not", async ({
   page,
 }) => {
   const email = `locked-${Date.now()}@example.com`;
@@ -44,8 +44,16 @@ test("issue 8.4: five failures lock the account for this browser, answered like 
   await page.locator("#password").fill(password);
   await submit.click();
   await expect(submit).toBeEnabled();
-  await expect(wrong).toContainText("Wrong e-mail or password.");
+  await expect(wrong).toContainText("This account is locked");
+  await expect(wrong).toContainText("admin:unlock");
   await expect(page).toHaveURL(/\/admin\/sign-in/);
+  // A wrong password learns nothing: the usual answer.
+  await page.locator("#password").fill("wrong-password-6");
+  await submit.click();
+  await expect(submit).toBeEnabled();
+  await expect(wrong).toContainText("Wrong e-mail or password.");
+  await expect(wrong).not.toContainText("locked");
+  await page.locator("#password").fill(password);
   // The operator lifts the lock.
   cli("admin:unlock", "--email", email);
   await submit.click();

@@ -26,7 +26,41 @@ export const ADMIN_PAGES = [
   "/admin/settings",
   "/admin/audit",
   "/admin/security",
+  "/admin/alerts",
+  "/admin/top-ups",
+  "/admin/password",
 ];
+
+/**
+ * Every console page with a short name for its screenshot: ADMIN_PAGES, then
+ * one order, one buyer, one product, and that product's first SKU's card-key
+ * and sources pages, when there are some.
+ */
+export async function consolePages(page: Page): Promise<{ path: string; name: string }[]> {
+  const named = (path: string, name?: string) => ({
+    path,
+    name: name ?? (path.replace(/^\/admin\/?/, "").replace(/\//g, "-") || "dashboard"),
+  });
+  const pages = ADMIN_PAGES.map((p) => named(p));
+  const firstLink = async (at: string, testId: string, selector = "tbody a") => {
+    await page.goto(at);
+    const link = page.getByTestId(testId).locator(selector).first();
+    return (await link.count()) ? (await link.getAttribute("href"))! : undefined;
+  };
+  const order = await firstLink("/admin/orders", "orders-table");
+  if (order) pages.push(named(order, "order-detail"));
+  const buyer = await firstLink("/admin/buyers", "buyers-table");
+  if (buyer) pages.push(named(buyer, "buyer-detail"));
+  const product = await firstLink("/admin/catalog/products", "products-table");
+  if (product) {
+    pages.push(named(product, "catalog-product-detail"));
+    const keys = await firstLink(product, "skus-table", 'tbody a[href^="/admin/catalog/skus/"]:not([href$="/sources"])');
+    if (keys) pages.push(named(keys, "catalog-sku-keys"));
+    const sources = await firstLink(product, "skus-table", 'tbody a[href$="/sources"]');
+    if (sources) pages.push(named(sources, "catalog-sku-sources"));
+  }
+  return pages;
+}
 
 export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
   await page.goto("/admin/sign-in");

@@ -47,10 +47,13 @@ async function approveTopUpInConsole(browser: Browser, id: number) {
   await adminSignIn(admin);
   await admin.goto("/admin/top-ups");
   const card = admin.getByTestId(`top-up-${id}`);
-  await card.getByTestId("approve-top-up-form").locator("button[type=submit]").click();
+  // Approving moves money: the console asks first (issue 35.3).
+  const form = card.getByTestId("approve-top-up-form");
+  await form.getByRole("button", { name: "Approve" }).click();
+  await form.getByRole("button", { name: "Yes, credit the points" }).click();
   // Decided, it leaves the queue for the "decided recently" list.
   await expect(card).toHaveCount(0);
-  await expect(admin.getByText(new RegExp(`^#${id} · .* · approved`))).toBeVisible();
+  await expect(admin.getByText(new RegExp(`^#${id} · .* · Approved`))).toBeVisible();
   await admin.close();
 }
 

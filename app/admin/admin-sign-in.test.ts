@@ -85,11 +85,12 @@ describe("admin console access", { timeout: SLOW_MACHINE_MS }, () => {
     expect(await db().adminSignInCounter.count({ where: { key: { startsWith: "acct-ip:ok%40example.com:" } } })).toBe(0);
   });
 
-  it("issue 8.4: locks an account for this address after 5 failures, even for the right password, answering like a wrong password", async () => {
+  it("issue 8.4, 35.4: locks an account for this address after 5 failures, even for the right password, which is told it is locked", async () => {
     await createAdmin({ email: "lock@example.com", password: PASSWORD });
     for (let i = 1; i <= 5; i++) expect((await signIn("lock@example.com", `wrong-${i}-password`)).error).toBe("invalid");
     const locked = await signIn("lock@example.com", PASSWORD);
-    expect(locked.error).toBe("invalid");
+    expect(locked.error).toBe("locked");
+    expect((await signIn("lock@example.com", "wrong-6-password")).error).toBe("invalid");
     expect(locked.session).toBeUndefined();
     const actions = (await db().auditLog.findMany({ where: { actor: "lock@example.com" }, orderBy: { id: "asc" } })).map((r) => r.action);
     expect(actions).toEqual([...Array(5).fill("admin.sign_in_failed"), "admin.sign_in_throttled"]);

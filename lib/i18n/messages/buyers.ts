@@ -20,6 +20,8 @@ export const buyers = defineMessages(
     "buyers.delta": "Change",
     "buyers.balanceAfter": "Balance after",
     "buyers.order": "Order",
+    "buyers.status.active": "Active",
+    "buyers.status.disabled": "Disabled",
   },
   {
     "buyers.changeLevel": "修改会员等级",
@@ -39,5 +41,7 @@ export const buyers = defineMessages(
     "buyers.delta": "变动",
     "buyers.balanceAfter": "变动后余额",
     "buyers.order": "订单",
+    "buyers.status.active": "正常",
+    "buyers.status.disabled": "已停用",
   },
 );

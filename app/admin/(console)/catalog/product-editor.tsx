@@ -84,7 +84,7 @@ export function ProductEditor({
       {select(
         "delivery_format",
         t("catalog.deliveryFormat"),
-        DELIVERY_FORMATS.map((f) => ({ value: f, label: f })),
+        DELIVERY_FORMATS.map((f) => ({ value: f, label: t(`catalog.format.${f}`) })),
         product?.deliveryFormat,
       )}
       <TextField

@@ -12,6 +12,9 @@ import type { Translate } from "@/lib/i18n/messages";
 import { formatAmount } from "@/lib/protocol/amount";
 import { refundOrderPartAction, resolveClaimAction, revealClaimLineAction } from "./actions";
 
+/** Our claim's state at the upstream (lib/after-sales/claim-upstream.ts). */
+type UpstreamClaimState = "pending" | "open" | "replaced" | "refunded" | "rejected" | "unsupported" | "failed";
+
 export const dynamic = "force-dynamic";
 
 /**
@@ -151,10 +154,10 @@ export default async function ClaimsPage() {
                       <Link href={`/admin/orders/${c.orderNo}`}>{c.orderNo}</Link>
                     </td>
                     <td>{c.line}</td>
-                    <td>{c.state}</td>
+                    <td>{t(`claims.state.${c.state}`)}</td>
                     <td>{c.refundCents === null ? "—" : formatAmount(c.refundCents)}</td>
                     <td>{c.resolvedBy ?? "—"}</td>
-                    <td>{c.upstreamState ?? "—"}</td>
+                    <td>{c.upstreamState ? t(`claims.upstream.${c.upstreamState as UpstreamClaimState}`) : "—"}</td>
                   </tr>
                 ))}
               </tbody>

@@ -45,7 +45,7 @@ export async function CatalogEventsCard() {
             key: e.apiKey,
             url: e.url,
             products: String(e.products),
-            status: { text: e.status, badge: BADGE[e.status] },
+            status: { text: t(`jobs.delivery.${e.status}`), badge: BADGE[e.status] },
             attempts: String(e.attempts),
             lastError: e.lastError ?? "",
             next: when(e.nextAttemptAt),
