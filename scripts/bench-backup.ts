@@ -66,7 +66,7 @@ try {
 }
 process.exit(code);
 
-/** One buyer, key, product and SKU; CARD_KEYS keys, ORDERS delivered orders of one key each with item, fulfilment and ledger entry. */
+/** One buyer, key, product and SKU; CARD_KEYS keys, ORDERS delivered orders of one key each with item, fulfillment and ledger entry. */
 async function fill(c: pg.Client) {
   const user = "00000000-0000-4000-8000-000000000001";
   await c.query(

@@ -3,7 +3,7 @@ import { SYSTEM_ACTOR } from "../audit/actor";
 import { encryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { AppError } from "../errors";
-import { transitionOrder } from "../fulfilment/transition-order";
+import { transitionOrder } from "../fulfillment/transition-order";
 import { listJobs } from "../jobs/list-jobs";
 import { createOrder } from "../orders/create-order";
 import { makeBuyer, makeProduct } from "../testing/factories";

@@ -15,7 +15,7 @@ import { resolveClaim } from "./resolve-claim";
 
 // Issue 26.3 over real HTTP: the after-sales endpoints in both profiles on
 // one instance, and "up the chain" with two instances of the app, each with
-// its own database, as the fulfilment tests do: a downstream claims at A, A
+// its own database, as the fulfillment tests do: a downstream claims at A, A
 // claims at B (a durable job), B's administrator resolves, A's claim follows,
 // and both sites reconcile.
 

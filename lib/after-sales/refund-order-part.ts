@@ -7,7 +7,7 @@ import { appError } from "../errors";
 import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { queueOrderCallback } from "../callbacks/queue-callback";
-import { OrderNoSchema } from "../fulfilment/manual-input";
+import { OrderNoSchema } from "../fulfillment/manual-input";
 import { AmountInputSchema, formatAmount } from "../protocol/amount";
 import { AFTER_SALES_TX, applyRefund } from "./apply-refund";
 import { checkLine, lockDeliveredOrder } from "./order-lines";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "../admins/create-admin";
 import { db } from "../db/client";
-import { transitionOrder } from "../fulfilment/transition-order";
+import { transitionOrder } from "../fulfillment/transition-order";
 import { createOrder } from "../orders/create-order";
 import { startFakeBotApi, type FakeBotApi } from "../testing/fake-bot-api";
 import { makeBuyer, makeProduct } from "../testing/factories";

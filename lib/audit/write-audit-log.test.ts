@@ -3,15 +3,15 @@ import { useTestDatabase } from "../testing/test-database";
 import { makeBuyer, makeProduct } from "../testing/factories";
 import { createAdmin } from "../admins/create-admin";
 import { createOrder } from "../orders/create-order";
-import { deliverOrder } from "../fulfilment/deliver-order";
-import { failOrder } from "../fulfilment/fail-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
+import { failOrder } from "../fulfillment/fail-order";
 import { db } from "../db/client";
 import { adminActor } from "./actor";
 
 // Issue 5: the audit log records who, what, when and from which IP — also for
 // actions whose audit row is written by a service (manual deliver/fail).
 
-describe("audit rows of manual fulfilment", () => {
+describe("audit rows of manual fulfillment", () => {
   beforeAll(async () => {
     await useTestDatabase();
   });

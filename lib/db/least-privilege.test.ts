@@ -7,7 +7,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { createBackup } from "../backup/create-backup";
 import { restoreBackup } from "../backup/restore-backup";
 import { maySkipRowChecks } from "../catalog/card-key-move";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { startWorker } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { seedOnStart } from "../seed/seed-on-start";

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { createOrder } from "../orders/create-order";
 import { openPayload } from "../order-read/order-view";
 import { startAppServer, type AppServer } from "../testing/app-server";
@@ -127,10 +127,10 @@ describe("crash in the middle of deliveries and upstream purchases", () => {
     expect(bKeys).toHaveLength(UPSTREAM_ORDERS);
     expect(new Set(bKeys.map((k) => k.orderId)).size).toBe(UPSTREAM_ORDERS);
 
-    // Our deliveries: each order one fulfilment; the upstream lines are exactly B's keys, none twice.
-    const fulfilments = await db().fulfillment.findMany({ where: { orderId: { in: all } } });
-    expect(fulfilments).toHaveLength(all.length);
-    const upstreamLines = fulfilments.filter((f) => ids.includes(f.orderId)).flatMap((f) => openPayload(f.payloadCiphertext!));
+    // Our deliveries: each order one fulfillment; the upstream lines are exactly B's keys, none twice.
+    const fulfillments = await db().fulfillment.findMany({ where: { orderId: { in: all } } });
+    expect(fulfillments).toHaveLength(all.length);
+    const upstreamLines = fulfillments.filter((f) => ids.includes(f.orderId)).flatMap((f) => openPayload(f.payloadCiphertext!));
     expect(upstreamLines.sort()).toEqual(bKeys.map((k) => decryptText(k.ciphertext)).sort());
 
     // Callbacks: one row per public change, each delivered; every order's callback reached the receiver.

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { createOrder } from "../orders/create-order";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
 import { makeBuyer, makeProduct } from "../testing/factories";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertCallbackUrlAllowed } from "../callbacks/address-policy";
 import { sendCallback } from "../callbacks/send-callback";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";

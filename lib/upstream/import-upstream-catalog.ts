@@ -37,7 +37,7 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * first, then ONE transaction creates or updates the mapped local categories,
  * products and SKUs (keyed by the upstream ids: Category.upstreamCategoryId,
  * Product.upstreamProductId, Sku.upstreamSkuId). Products are `upstream`
- * fulfilment with the upstream's titles, description, content, delivery
+ * fulfillment with the upstream's titles, description, content, delivery
  * format, delimiter and form schema; stock mirrors the upstream's
  * stock_quantity (-1 → unlimited); prices are the upstream's plus the markup,
  * rounded up to 0.01. What the upstream delisted or no longer lists is

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { createOrder } from "../orders/create-order";
 import { HEADER_SIGNATURE } from "../protocol/headers";
 import { startAppServer, type AppServer } from "../testing/app-server";

@@ -28,7 +28,7 @@ export const catalog = defineMessages(
     "catalog.contentZh": "Content, Markdown or HTML (Chinese)",
     "catalog.contentEn": "Content, Markdown or HTML (English)",
     "catalog.preview": "Preview",
-    "catalog.fulfillmentType": "Fulfilment type",
+    "catalog.fulfillmentType": "Fulfillment type",
     "catalog.fulfillment.auto": "Automatic (card keys)",
     "catalog.fulfillment.manual": "Manual",
     "catalog.fulfillment.upstream": "Upstream supplier",

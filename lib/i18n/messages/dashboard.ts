@@ -14,7 +14,7 @@ export const dashboard = defineMessages(
     "dashboard.title": "Dashboard",
     "dashboard.ordersToday": "Orders today",
     "dashboard.salesToday": "Sales today (points)",
-    "dashboard.waitingManual": "Waiting for manual fulfilment",
+    "dashboard.waitingManual": "Waiting for manual fulfillment",
     "dashboard.waitingReview": "Waiting for review",
     "dashboard.failedCallbacks": "Failed callbacks",
     "dashboard.buyers": "Buyers",

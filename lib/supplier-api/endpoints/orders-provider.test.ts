@@ -54,7 +54,7 @@ describe("Profile P: create and read", () => {
     });
     expect(Object.keys(created.body)[0]).toBe("ok");
 
-    // All four prefixes reach the same order; P reads omit titles and show the fulfilment.
+    // All four prefixes reach the same order; P reads omit titles and show the fulfillment.
     for (const prefix of ["/api/v1/provider", "/v1/provider"]) {
       const read = await call(api(buyer, prefix).get(`/orders/${created.body.order_id}`));
       expect(read.status).toBe(200);
@@ -82,7 +82,7 @@ describe("Profile P: create and read", () => {
     expect((read.body.fulfillment as { type: string }).type).toBe("apple_account");
   });
 
-  it("manual products stay processing with no fulfilment, stock decremented and the normalised form stored", async () => {
+  it("manual products stay processing with no fulfillment, stock decremented and the normalised form stored", async () => {
     const { sku } = await makeProduct({
       fulfillmentType: "manual",
       stockQuantity: 10,

@@ -36,7 +36,7 @@ async function autoProduct(n = 5, opts: Parameters<typeof makeProduct>[0] = {}) 
 }
 
 describe("Profile U: create and read", () => {
-  it("D19/D21: auto delivery answers delivered with the fulfilment (type card_key), titled items and no error_message", async () => {
+  it("D19/D21: auto delivery answers delivered with the fulfillment (type card_key), titled items and no error_message", async () => {
     const { product, sku, keys } = await autoProduct(3, { deliveryFormat: "apple_account" });
     for (const prefix of ["/api/v1/upstream", "/v1/upstream"]) {
       const created = await call(
@@ -59,7 +59,7 @@ describe("Profile U: create and read", () => {
     }
   });
 
-  it("manual products answer processing without fulfilment and decrement the stock number", async () => {
+  it("manual products answer processing without fulfillment and decrement the stock number", async () => {
     const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 4 });
     const created = await call(
       api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 4, manual_form_data: { reserved: "x" } }),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../../audit/actor";
 import { db } from "../../db/client";
-import { failOrder } from "../../fulfilment/fail-order";
+import { failOrder } from "../../fulfillment/fail-order";
 import { adjustPoints } from "../../users/adjust-points";
 import { parseAmount } from "../../protocol/amount";
 import { createSupplierClient, supplierClient } from "../../protocol/client";

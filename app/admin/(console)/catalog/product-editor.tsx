@@ -32,7 +32,7 @@ export interface EditableProduct {
   afterSalesReplaces: number;
 }
 
-/** The product form (create when `product` is undefined): both languages, fulfilment, form schema, pictures. */
+/** The product form (create when `product` is undefined): both languages, fulfillment, form schema, pictures. */
 export function ProductEditor({
   product,
   categories,

@@ -122,7 +122,7 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
           </dl>
         )}
       </Card>
-      <Card title={t("orders.fulfilment")}>
+      <Card title={t("orders.fulfillment")}>
         {order.fulfillment ? (
           <p>
             {t(`catalog.fulfillment.${order.fulfillment.source}`)} · {t(`catalog.format.${order.fulfillment.deliveryFormat}`)} ·{" "}

@@ -48,7 +48,7 @@ async function setup(
 }
 
 describe("manual delivery and failure", () => {
-  it("processing → delivered: payload lines become the encrypted fulfilment (D21), audited without the payload", async () => {
+  it("processing → delivered: payload lines become the encrypted fulfillment (D21), audited without the payload", async () => {
     const { buyer, order } = await setup();
     const o = await order();
     expect(o.status).toBe("processing");

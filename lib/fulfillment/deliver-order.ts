@@ -19,7 +19,7 @@ export interface DeliverOrderInput {
 }
 
 /**
- * Manual fulfilment (admin UI, `npm run cli -- order:deliver`): a processing
+ * Manual fulfillment (admin UI, `npm run cli -- order:deliver`): a processing
  * or review order becomes delivered with the given lines, its Profile U
  * callback is queued, and the audit log records who did it (line count only,
  * never the payload). Refuses any other state with a clear 409.

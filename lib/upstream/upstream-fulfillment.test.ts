@@ -1,8 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
-import { failOrder } from "../fulfilment/fail-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
+import { failOrder } from "../fulfillment/fail-order";
 import { createOrder } from "../orders/create-order";
 import { signedHeaders, supplierClient } from "../protocol/client";
 import { startAppServer, type AppServer } from "../testing/app-server";
@@ -14,7 +14,7 @@ import { cloneTestDatabase, onDatabase, useTestDatabase } from "../testing/test-
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { importUpstreamCatalog } from "./import-upstream-catalog";
 
-// Issue 4, upstream fulfilment, with two real instances of the app on
+// Issue 4, upstream fulfillment, with two real instances of the app on
 // loopback, each with its own database: A buys from B through the protocol.
 // A fault-injecting proxy sits in front of B; A runs its job worker in the
 // server with fast polls. Profile P connection for the purchase paths, a
