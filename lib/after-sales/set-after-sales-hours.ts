@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { writeAuditLog } from "../audit/write-audit-log";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 
 /**
  * Issue 26.3: a product's after-sales window, in whole hours after delivery
@@ -24,7 +24,7 @@ export const AfterSalesHoursTextSchema = z
   .pipe(AfterSalesHoursSchema);
 
 /** Sets one product's window (CLI), audited; claims already open are not touched. */
-export async function setAfterSalesHours(input: { productId: number; hours: number; actor?: Actor }) {
+export async function setAfterSalesHours(input: { productId: number; hours: number; actor: Actor }) {
   const hours = AfterSalesHoursSchema.safeParse(input.hours);
   if (!hours.success) throw appError("bad_request", `after-sales hours ${hours.error.issues[0].message}`);
   return db().$transaction(async (tx) => {
@@ -35,7 +35,7 @@ export async function setAfterSalesHours(input: { productId: number; hours: numb
     if (!product) throw appError("not_found", `product ${input.productId} not found`);
     await tx.product.update({ where: { id: product.id }, data: { afterSalesHours: hours.data } });
     await writeAuditLog(tx, {
-      actor: input.actor ?? SYSTEM_ACTOR,
+      actor: input.actor,
       action: "product.after_sales",
       targetType: "product",
       targetId: String(product.id),
