@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeOwnPassword } from "@/lib/admins/change-own-password";
@@ -38,7 +39,7 @@ async function twoSessions(email: string, password = PASSWORD) {
 
 describe("admin sessions end on the server", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 8.4: a session cookie copied before sign-out is refused after it, and so is every other session of that admin", async () => {
-    await createAdmin({ email: "out@example.com", password: PASSWORD });
+    await createAdmin({ email: "out@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const [mine, other] = await twoSessions("out@example.com");
     const copied = mine;
     const out = await signOut(server.baseUrl, mine, "127.0.0.31");
@@ -55,7 +56,7 @@ describe("admin sessions end on the server", { timeout: SLOW_MACHINE_MS }, () =>
   });
 
   it("issue 8.4: a password change needs the current password and ends every session; admin:password does the same", async () => {
-    const { id } = await createAdmin({ email: "pw@example.com", password: PASSWORD });
+    const { id } = await createAdmin({ email: "pw@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const [a, b] = await twoSessions("pw@example.com");
     const me = { id, email: "pw@example.com", ip: "127.0.0.31" };
     await expect(changeOwnPassword(me, "not my password", "a brand new password")).rejects.toThrow(/current password is wrong/);
@@ -80,7 +81,7 @@ describe("admin sessions end on the server", { timeout: SLOW_MACHINE_MS }, () =>
   });
 
   it("issue 8.4: admin:disable ends every session at once and the admin cannot sign in", async () => {
-    await createAdmin({ email: "gone@example.com", password: PASSWORD });
+    await createAdmin({ email: "gone@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const [a, b] = await twoSessions("gone@example.com");
     const r = await cli("admin:disable", "--email", "gone@example.com");
     expect(r.code).toBe(0);
@@ -94,7 +95,7 @@ describe("admin sessions end on the server", { timeout: SLOW_MACHINE_MS }, () =>
 
 describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 8.4: a TOTP code is accepted once: a replay, even at once from two places, is refused", async () => {
-    const { id } = await createAdmin({ email: "otp@example.com", password: PASSWORD });
+    const { id } = await createAdmin({ email: "otp@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
     await db().adminUser.update({ where: { id }, data: { totpEnabled: true, totpSecretCiphertext: encryptText(secret) } });
     const code = currentTotp(secret);
@@ -115,7 +116,7 @@ describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
     expect(hashRecoveryCode(code)).not.toBe(crypto.createHash("sha256").update(code.replace(/-/g, "")).digest("hex"));
     expect(hashRecoveryCode(code.toUpperCase().replace(/-/g, " "))).toBe(hashRecoveryCode(code));
 
-    const { id } = await createAdmin({ email: "rec@example.com", password: PASSWORD });
+    const { id } = await createAdmin({ email: "rec@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     await db().adminUser.update({
       where: { id },
       data: {
@@ -133,7 +134,7 @@ describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
 
 describe("cookies behind https", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 8.4: cookies are Secure whenever the public base URL is https", async () => {
-    await createAdmin({ email: "tls@example.com", password: PASSWORD });
+    await createAdmin({ email: "tls@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const plain = await signIn(server.baseUrl, { email: "tls@example.com", password: PASSWORD, from: "127.0.0.51" });
     expect(plain.setCookies.some((c) => /;\s*secure/i.test(c))).toBe(false);
 

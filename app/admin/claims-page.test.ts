@@ -31,7 +31,7 @@ let seq = 0;
 beforeAll(async () => {
   const url = await useTestDatabase();
   [server, upstream] = await Promise.all([startAppServer(url), startStubOrderSupplier("UP-CLAIMS")]);
-  await createAdmin({ email: "claims-page@example.com", password: PASSWORD });
+  await createAdmin({ email: "claims-page@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
   session = (await signIn(server.baseUrl, { email: "claims-page@example.com", password: PASSWORD, from: "127.0.0.62" })).session!;
 }, SLOW_MACHINE_MS);
 afterAll(async () => Promise.all([server?.stop(), upstream?.close()]));
@@ -63,14 +63,17 @@ const field = (html: string, testId: string) => {
 describe("issue 33.4: the claims page shows the refunded amount and what a replace would do", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 33.4: the console claim page shows the order's refunded amount and the upstream replace's source and cost; a replace that would be refused is not offered", async () => {
     // Our keys are gone and the SKU's only source is an upstream whose last hop cost 7.50, at most 9.00.
-    const conn = await addUpstreamConnection({
-      name: upstream.name,
-      baseUrl: upstream.origin,
-      profile: "P",
-      apiKey: "k",
-      apiSecret: "s",
-      maxWaitSeconds: 60,
-    });
+    const conn = await addUpstreamConnection(
+      {
+        name: upstream.name,
+        baseUrl: upstream.origin,
+        profile: "P",
+        apiKey: "k",
+        apiSecret: "s",
+        maxWaitSeconds: 60,
+      },
+      { actor: SYSTEM_ACTOR },
+    );
     const bought = await claimedOrder(1, 0, [0]);
     const change = { op: "add-upstream" as const, connectionId: conn.id, upstreamSkuId: 7, maxCostCents: 900n };
     await editSkuSources({ skuCode: bought.sku.skuCode, change, actor: SYSTEM_ACTOR });

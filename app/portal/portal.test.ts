@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "@/lib/admins/create-admin";
-import { CLI_ACTOR } from "@/lib/audit/actor";
+import { CLI_ACTOR, SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { db } from "@/lib/db/client";
 import { supplierClient } from "@/lib/protocol/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
@@ -98,7 +98,7 @@ describe("issue 24.1: accounts and sign-in", { timeout: SLOW }, () => {
     const b = await portalBuyer();
     const portal = (await signIn(b.user.email))!;
     const admin = await adminSignIn(server.baseUrl, {
-      email: (await createAdmin({ email: `admin-${++seq}@example.test`, password: PASSWORD })).email,
+      email: (await createAdmin({ email: `admin-${++seq}@example.test`, password: PASSWORD }, { actor: SYSTEM_ACTOR })).email,
       password: PASSWORD,
     });
     expect((await get("/admin/settings", portal)).status).toBe(307);

@@ -114,7 +114,7 @@ describe("issue 33.4: after-sales cannot give more than the order was worth", ()
     const c = await claim(none.buyer.id, none.order.id, 0);
     await expectError(resolveClaim({ claimId: c.id, action: "replace", actor: CLI_ACTOR }), "replace_limit_reached", 409);
     expect(await keysTaken(none.order.id)).toBe(1);
-    await expectError(setAfterSalesHours({ productId: none.product.id, hours: 24, replaces: 101 }), "bad_request", 400);
+    await expectError(setAfterSalesHours({ productId: none.product.id, hours: 24, replaces: 101, actor: CLI_ACTOR }), "bad_request", 400);
   });
 
   it("issue 33.4: concurrent replaces give one key: of parallel replaces of a claim one wins; of the next claim on that line none does", async () => {

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { AppError } from "../errors";
 import { log } from "../log";
@@ -88,14 +89,21 @@ export async function runUpstreamClaimJob({ claimId, run = 0 }: { claimId: numbe
   if (theirs.state === "rejected") return setUpstream(claimId, "rejected", "rejected by the upstream; decide ours");
   try {
     if (theirs.state === "refunded") {
-      await resolveClaim({ claimId, action: "refund", note: "refunded by the upstream", upstreamState: "refunded" });
+      await resolveClaim({ claimId, action: "refund", note: "refunded by the upstream", upstreamState: "refunded", actor: SYSTEM_ACTOR });
     } else {
       const order = await client.getOrder(purchase.upstreamOrderId);
       const replacement = order.fulfillment?.delivery_data?.[claim.line];
       if (typeof replacement !== "string" || !replacement.trim() || replacement.length > 10_000) {
         return setUpstream(claimId, "failed", "the upstream replaced the line but its order shows no usable line");
       }
-      await resolveClaim({ claimId, action: "replace", replacement, note: "replaced by the upstream", upstreamState: "replaced" });
+      await resolveClaim({
+        claimId,
+        action: "replace",
+        replacement,
+        note: "replaced by the upstream",
+        upstreamState: "replaced",
+        actor: SYSTEM_ACTOR,
+      });
     }
   } catch (err) {
     if (err instanceof AppError && err.code === "claim_resolved") return setUpstream(claimId, theirs.state, null);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { appError } from "../errors";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { queueOrderCallback } from "../callbacks/queue-callback";
@@ -27,7 +27,7 @@ export const ResolveClaimSchema = z
   })
   .refine((v) => v.action !== "reject" || !!v.note, { message: "a rejection needs a reason", path: ["note"] });
 export type ResolveClaimInput = z.input<typeof ResolveClaimSchema> & {
-  actor?: Actor;
+  actor: Actor;
   onceToken?: string;
   /** Set by the upstream claim job: what our claim at the upstream became, stored with the resolution. */
   upstreamState?: string;
@@ -60,7 +60,7 @@ export async function resolveClaim(input: ResolveClaimInput): Promise<ClaimView>
   }
   return db().$transaction(async (tx) => {
     await consumeOnceToken(tx, input.onceToken, "claim.resolve");
-    return resolveClaimInTx(tx, { ...parsed.data, actor: input.actor ?? SYSTEM_ACTOR, upstreamState: input.upstreamState });
+    return resolveClaimInTx(tx, { ...parsed.data, actor: input.actor, upstreamState: input.upstreamState });
   }, AFTER_SALES_TX);
 }
 

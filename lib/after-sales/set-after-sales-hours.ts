@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { writeAuditLog } from "../audit/write-audit-log";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 
 /**
  * Issue 26.3: a product's after-sales window, in whole hours after delivery
@@ -46,7 +46,7 @@ export const AfterSalesReplacesTextSchema = z
  * replaced within it; audited. Claims already open are not touched; the
  * replace limit applies to the next resolution.
  */
-export async function setAfterSalesHours(input: { productId: number; hours: number; replaces?: number; actor?: Actor }) {
+export async function setAfterSalesHours(input: { productId: number; hours: number; replaces?: number; actor: Actor }) {
   const hours = AfterSalesHoursSchema.safeParse(input.hours);
   if (!hours.success) throw appError("bad_request", `after-sales hours ${hours.error.issues[0].message}`);
   const replaces = AfterSalesReplacesSchema.optional().safeParse(input.replaces);
@@ -60,7 +60,7 @@ export async function setAfterSalesHours(input: { productId: number; hours: numb
     const afterSalesReplaces = replaces.data ?? product.afterSalesReplaces;
     await tx.product.update({ where: { id: product.id }, data: { afterSalesHours: hours.data, afterSalesReplaces } });
     await writeAuditLog(tx, {
-      actor: input.actor ?? SYSTEM_ACTOR,
+      actor: input.actor,
       action: "product.after_sales",
       targetType: "product",
       targetId: String(product.id),

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "./actor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../testing/test-database";
 import { makeBuyer, makeProduct } from "../testing/factories";
@@ -19,7 +20,7 @@ describe("audit rows of manual fulfillment", () => {
   it("carry the admin's IP and never the payload", async () => {
     const buyer = await makeBuyer();
     const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 5 });
-    const { id } = await createAdmin({ email: "ops@example.com", password: "a-test-password-123" });
+    const { id } = await createAdmin({ email: "ops@example.com", password: "a-test-password-123" }, { actor: SYSTEM_ACTOR });
     const place = (no: string) =>
       createOrder({
         credential: { id: buyer.id, userId: buyer.user.id },

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decryptText } from "../crypto/secret-box";
@@ -61,14 +62,17 @@ beforeAll(async () => {
   });
   B = await startAppServer(bUrl);
   proxyB = await startFaultProxy(B.baseUrl);
-  const conn = await addUpstreamConnection({
-    name: "B",
-    baseUrl: proxyB.origin,
-    profile: "P",
-    apiKey: seed.account.apiKey,
-    apiSecret: seed.account.apiSecret,
-  });
-  await importUpstreamCatalog({ connectionId: conn.id });
+  const conn = await addUpstreamConnection(
+    {
+      name: "B",
+      baseUrl: proxyB.origin,
+      profile: "P",
+      apiKey: seed.account.apiKey,
+      apiSecret: seed.account.apiSecret,
+    },
+    { actor: SYSTEM_ACTOR },
+  );
+  await importUpstreamCatalog({ connectionId: conn.id, actor: SYSTEM_ACTOR });
   A = await startAppServer(aUrl, aEnv);
 }, 180_000);
 
@@ -98,7 +102,7 @@ describe("crash in the middle of deliveries and upstream purchases", () => {
     for (let i = 0; i < UPSTREAM_ORDERS; i++) upstreamOrders.push(await order(upstreamSku.id, i));
     const manualOrders = [];
     for (let i = 0; i < MANUAL_ORDERS; i++) manualOrders.push(await order(manualSku.id, i));
-    await Promise.all(manualOrders.map((o) => deliverOrder({ orderNo: o.orderNo, payloadText: `MANUAL-${o.id}` })));
+    await Promise.all(manualOrders.map((o) => deliverOrder({ orderNo: o.orderNo, payloadText: `MANUAL-${o.id}`, actor: SYSTEM_ACTOR })));
 
     // Kill as soon as the first purchase is done, while the others are in flight.
     const ids = upstreamOrders.map((o) => o.id);

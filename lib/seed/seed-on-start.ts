@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { getSettings } from "../settings/get-settings";
 import { updateSettings } from "../settings/update-settings";
 import { ensureFirstAdmin } from "./ensure-first-admin";
@@ -53,7 +54,7 @@ const UNSET_BASE_URL = "http://localhost:3000";
 async function announceBaseUrl(baseUrl: string): Promise<void> {
   const { publicBaseUrl } = await getSettings();
   const url = baseUrl.replace(/\/+$/, "");
-  if (publicBaseUrl === UNSET_BASE_URL && url !== UNSET_BASE_URL) await updateSettings({ public_base_url: url });
+  if (publicBaseUrl === UNSET_BASE_URL && url !== UNSET_BASE_URL) await updateSettings({ public_base_url: url }, { actor: SYSTEM_ACTOR });
 }
 
 const row = (label: string, value: string) => `${label.padEnd(17)}${value}`;

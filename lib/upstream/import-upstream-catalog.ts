@@ -3,7 +3,7 @@ import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { DeliveryFormat } from "../generated/prisma/enums";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { updateChanged } from "../catalog/same-content";
 import { parseAmount } from "../protocol/amount";
@@ -55,7 +55,7 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
 export async function importUpstreamCatalog(input: {
   connectionId: number;
   markupPercent?: string;
-  actor?: Actor;
+  actor: Actor;
 }): Promise<UpstreamImportResult> {
   const bp = markupBasisPoints(input.markupPercent ?? "0");
   const conn = await loadConnection(input.connectionId);
@@ -76,7 +76,7 @@ export async function importUpstreamCatalog(input: {
       const held: HeldUpstreamProduct[] = [];
       const counts = await importInto(tx, { connId: conn.id, bp, categories, products, skipped, held });
       await writeAuditLog(tx, {
-        actor: input.actor ?? SYSTEM_ACTOR,
+        actor: input.actor,
         action: "upstream.import",
         targetType: "upstream_connection",
         targetId: String(conn.id),
