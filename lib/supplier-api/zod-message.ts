@@ -12,7 +12,7 @@ export function zodMessage(error: z.ZodError): string {
       return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k.slice(0, 64))).join(", ")}`;
     }
     const field = issue.path.length ? issue.path.map(String).join(".") : "body";
-    if (issue.code === "invalid_type") return `field "${field}" ${wrongType(issue)}`;
+    if (issue.code === "invalid_type") return `field "${field}"${wrongType(issue)}`;
     return `field "${field}": ${issue.message}`;
   });
   return parts.join("; ");
@@ -28,9 +28,9 @@ export function zodMessage(error: z.ZodError): string {
 function wrongType(issue: z.core.$ZodIssueInvalidType): string {
   if (!("input" in issue)) return `: ${issue.message}`; // parsed without reportInput: nothing to tell apart
   const input = issue.input;
-  if (input === undefined) return "is required";
+  if (input === undefined) return " is required";
   if (issue.expected === "int" && typeof input === "number") return ": must be a whole number";
-  if (typeof input === "number") return ": must be a finite number"; // Infinity from 1e400
+  if (issue.expected === "number" && typeof input === "number") return ": must be a finite number"; // Infinity from 1e400
   return `: must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${kindOf(input)}`;
 }
 
