@@ -46,11 +46,19 @@ export function ensureBuild(root = process.cwd(), flags: { ENABLE_BENCH_ROUTES?:
   log.info(builtAt ? "sources or build flags changed since the last build: building" : "no build found: building (about a minute)");
   const buildEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   delete buildEnv.ENABLE_BENCH_ROUTES;
+  // Issue 35.5: Next's route table and progress are a hundred lines a first
+  // start would scroll the banner's one-time credentials away with; they are
+  // shown with LOG_LEVEL=debug, and in full when the build fails.
+  const verbose = log.isLevelEnabled("debug");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
-    stdio: "inherit",
+    stdio: verbose ? "inherit" : ["ignore", "pipe", "pipe"],
     env: { ...buildEnv, ...flags },
+    maxBuffer: 256 * 1024 * 1024,
   });
-  if (result.status !== 0) throw new Error("next build failed");
+  if (result.status !== 0) {
+    if (!verbose) process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+    throw new Error("next build failed");
+  }
   fs.writeFileSync(flagsFile, wanted);
 }

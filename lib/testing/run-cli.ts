@@ -4,8 +4,10 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** The last line of stdout, parsed (the CLI's contract); undefined when it is not JSON. */
+  /** The last line of stdout, parsed (the CLI's contract), without `_target`; undefined when it is not JSON. */
   json: any;
+  /** The `_target` every database command's result carries (issue 35.5): where it ran, which base URL. */
+  target?: { data_dir?: string; database?: string; base_url: string | null };
 }
 
 /** Runs `scripts/cli.ts` as an operator would (a separate process, through tsx); `stdin` is piped in when given. */
@@ -25,13 +27,20 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      let json: any;
-      try {
-        json = JSON.parse(stdout.trimEnd().split("\n").at(-1) ?? "");
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
+      resolve({ code, stdout, stderr, ...parseCliOutput(stdout) });
     });
   });
+}
+
+/** The result line of a CLI run: the command's own answer and, apart, its `_target` (so a test compares each whole). */
+export function parseCliOutput(stdout: string): Pick<CliResult, "json" | "target"> {
+  let json: any;
+  try {
+    json = JSON.parse(stdout.trimEnd().split("\n").at(-1) ?? "");
+  } catch {
+    return { json: undefined };
+  }
+  if (!json || typeof json !== "object") return { json };
+  const { _target: target, ...rest } = json;
+  return { json: rest, target };
 }

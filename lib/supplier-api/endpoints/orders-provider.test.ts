@@ -220,6 +220,26 @@ describe("Profile P: request validation (D17)", () => {
     expect(await db().order.count({ where: { items: { some: { skuId: sku.id } } } })).toBe(0);
   });
 
+  it("issue 35.5: Profile P: a field of the wrong type is named as such, a fraction is not a whole number, and only a missing field is required", async () => {
+    const { sku } = await autoProduct(1);
+    const ok = { downstream_order_no: no(), sku_id: sku.id, quantity: 1 };
+    const { quantity: _q, ...noQuantity } = ok;
+    const cases: [object, string][] = [
+      [{ ...ok, sku_id: String(sku.id) }, 'field "sku_id": must be a number, not a string'],
+      [{ ...ok, quantity: 1.5 }, 'field "quantity": must be a whole number'],
+      [{ ...ok, quantity: null }, 'field "quantity": must be a number, not null'],
+      [{ ...ok, quantity: [1] }, 'field "quantity": must be a number, not an array'],
+      [{ ...ok, trace_id: true }, 'field "trace_id": must be a string, not a boolean'],
+      [{ ...ok, manual_form_data: "x" }, 'field "manual_form_data": must be an object, not a string'],
+      [noQuantity, 'field "quantity" is required'],
+    ];
+    for (const [body, message] of cases) {
+      const r = await call(api().post("/orders", body));
+      expect([r.status, r.body.error_code, r.body.error_message], JSON.stringify(body)).toEqual([400, "bad_request", message]);
+    }
+    expect(await db().order.count({ where: { items: { some: { skuId: sku.id } } } })).toBe(0);
+  });
+
   it("section 7: sku_unavailable (unknown, inactive SKU, inactive product, D32), insufficient_stock, insufficient_balance", async () => {
     const inactiveSku = await autoProduct(1, { skuActive: false });
     const inactiveProduct = await autoProduct(1, { isActive: false });
