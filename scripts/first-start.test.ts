@@ -22,11 +22,10 @@ afterAll(() => {
 async function startOnce(dataDir: string, port: number): Promise<string> {
   const { DATABASE_URL: _d, SECRET_KEY: _s, NEXTAUTH_SECRET: _n, ADMIN_PASSWORD: _a, ...env } = process.env;
   let output = "";
-  // ENABLE_BENCH_ROUTES: the build the test run made has the bench route in (decision 0081); without it start would build again.
   child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "info", LOG_FORMAT: "pretty", ENABLE_BENCH_ROUTES: "1" },
+    env: { ...env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "info", LOG_FORMAT: "pretty" },
   });
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
