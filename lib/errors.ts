@@ -34,6 +34,8 @@ const INTERNAL_ERROR_STATUS = {
   claim_resolved: 409,
   claim_replacing: 409,
   refund_exceeds_paid: 409,
+  // Issue 33.3: a self-registered buyer the administrators have not approved yet.
+  account_pending: 403,
 } as const;
 
 export type AppErrorCode = ErrorCode | keyof typeof INTERNAL_ERROR_STATUS;
