@@ -15,4 +15,4 @@ export const POST = portalAction(z.object({}), async (_input, { buyer, params })
     throw appError("not_found", "no such session");
   await writeAuditLog(db(), { actor: buyerActor(buyer), action: "buyer.session_end", targetType: "buyer_session", targetId: id });
   return {};
-});
+}, { pending: "allowed" }); // issue 33.3: the account page works while the account waits
