@@ -15,6 +15,11 @@ export const security = defineMessages(
     "security.disable": "Turn off two-factor",
     "security.disabledDone": "Two-factor is off.",
     "security.password": "Your password",
+    "security.passwordHelp": "Changing two-factor asks for your current password.",
+    "security.enabledSignIn":
+      "Two-factor is on and every session of this account has ended, this one too. Store these recovery codes now (each works once, shown only this once), then sign in again with a code from the app:",
+    "security.enabledOthersOut":
+      "Two-factor is on; your other sessions were signed out. Store these recovery codes now; each works once and they are shown only this once:",
   },
   {
     "security.title": "两步验证登录",
@@ -29,5 +34,8 @@ export const security = defineMessages(
     "security.disable": "关闭两步验证",
     "security.disabledDone": "两步验证已关闭。",
     "security.password": "您的密码",
+    "security.passwordHelp": "更改两步验证需要输入当前密码。",
+    "security.enabledSignIn": "两步验证已开启，此账户的所有会话（包括当前会话）均已结束。请立即保存以下恢复码（每个只能使用一次，且只显示这一次），然后使用应用中的动态码重新登录：",
+    "security.enabledOthersOut": "两步验证已开启，您的其他会话已退出。请立即保存以下恢复码，每个只能使用一次，且只显示这一次：",
   },
 );
