@@ -382,7 +382,11 @@ describe("issue 33: what a session may do", { timeout: SLOW }, () => {
       const res =
         route.method === "GET"
           ? await get(p, cookie)
-          : await post(p, cookie, bodies[route.path] ?? { amount: "1000000.00", transferReference: "PENDING-REF", name: "k", password: "x" });
+          : await post(
+              p,
+              cookie,
+              bodies[route.path] ?? { amount: "1000000.00", transferReference: "PENDING-REF", name: "k", password: "x" },
+            );
       const what = `${route.method} ${route.path}`;
       if (open.has(route.path)) expect(res.status, what).toBe(200);
       else if (route.kind === "page") expect([res.status, res.headers.get("location")], what).toEqual([307, "/portal"]);
@@ -402,7 +406,11 @@ describe("issue 33: what a session may do", { timeout: SLOW }, () => {
     const b = await portalBuyer();
     const keys = cardKeysFor("XSITE", 1);
     const { sku } = await makeProduct({ priceCents: 600n, cardKeys: keys });
-    await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", { downstream_order_no: `X-${++seq}`, sku_id: sku.id, quantity: 1 });
+    await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", {
+      downstream_order_no: `X-${++seq}`,
+      sku_id: sku.id,
+      quantity: 1,
+    });
     const cookie = (await signIn(b.user.email))!;
     const csv = (method: "GET" | "POST", path: string, headers: Record<string, string>) =>
       fetch(server.baseUrl + path, { method, redirect: "manual", headers: { cookie, ...headers } });
@@ -421,7 +429,11 @@ describe("issue 33: what a session may do", { timeout: SLOW }, () => {
     }
     expect(await db().auditLog.count({ where: { action: "orders.export_keys", actor: `buyer:${b.user.email}` } })).toBe(0);
     // The orders page's button: a form POST the browser marks same-origin.
-    const own = await csv("POST", "/portal/orders.csv?status=delivered", { ...form, "sec-fetch-site": "same-origin", origin: server.baseUrl });
+    const own = await csv("POST", "/portal/orders.csv?status=delivered", {
+      ...form,
+      "sec-fetch-site": "same-origin",
+      origin: server.baseUrl,
+    });
     expect(own.status).toBe(200);
     expect(own.headers.get("content-disposition")).toContain("orders-with-keys.csv");
     expect(await own.text()).toContain(keys[0]);

@@ -36,8 +36,10 @@ async function pendingBuyer() {
 
 const alertJobs = async () =>
   Number(
-    (await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs j
-      JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'alert:dispatch'`)[0]!.n,
+    (
+      await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs j
+      JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'alert:dispatch'`
+    )[0]!.n,
   );
 const written = async (userId: string) => ({
   topUps: await db().topUpRequest.count({ where: { userId } }),
@@ -64,8 +66,7 @@ describe("issue 33.3: an account waiting for approval", () => {
       ["orders export with keys", () => exportOrderKeys({ userId, orderIds: [], actor })],
       ["statement", () => listStatement({ userId, page: 1, pageSize: 10 })],
     ];
-    for (const [name, call] of calls)
-      await expect(call(), name).rejects.toMatchObject({ code: "account_pending", status: 403 });
+    for (const [name, call] of calls) await expect(call(), name).rejects.toMatchObject({ code: "account_pending", status: 403 });
     expect(await written(userId)).toEqual(before);
 
     // Approved, the same services answer (the rule is the approval, not the account).

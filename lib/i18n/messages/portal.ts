@@ -14,7 +14,8 @@ export const portal = defineMessages(
     "portal.nav.account": "Account",
     "portal.nav.signOut": "Sign out",
     "portal.signedInAs": "Signed in as {email}",
-    "portal.pending": "Your account is waiting for an administrator's approval. Until then only this overview and your account page are open.",
+    "portal.pending":
+      "Your account is waiting for an administrator's approval. Until then only this overview and your account page are open.",
     "portal.signIn.title": "Sign in to the buyer portal",
     "portal.signIn.error": "Wrong e-mail or password. After several failed attempts, sign-in from this network pauses for 15 minutes.",
     "portal.signIn.signedOut": "You have been signed out.",
