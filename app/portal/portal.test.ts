@@ -374,8 +374,17 @@ describe("issue 33: what a session may do", { timeout: SLOW }, () => {
     const other = (await signIn(email))!;
     const otherId = (await db().buyerSession.findFirstOrThrow({ where: { userId: user.id }, orderBy: { createdAt: "desc" } })).id;
     const ids: Record<string, string> = { orderNo: "ORD-NONE", apiKey: "sk_none", eventId: "1", sessionId: otherId };
-    const open = new Set(["/portal", "/portal/account", "/portal/api/sessions/[sessionId]/end", "/portal/api/two-factor/begin"]);
-    const bodies: Record<string, object> = { "/portal/api/two-factor/begin": { password: PASSWORD } };
+    const open = new Set([
+      "/portal",
+      "/portal/account",
+      "/portal/api/sessions/[sessionId]/end",
+      "/portal/api/two-factor/begin",
+      "/portal/api/two-factor/disable",
+    ]);
+    const bodies: Record<string, object> = {
+      "/portal/api/two-factor/begin": { password: PASSWORD },
+      "/portal/api/two-factor/disable": { password: PASSWORD },
+    };
     const auditBefore = await db().auditLog.count({ where: { actor: `buyer:${email}` } });
     for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public" && r.path !== "/portal/api/two-factor/enable")) {
       const p = route.path.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(ids[k]!));
@@ -396,9 +405,9 @@ describe("issue 33: what a session may do", { timeout: SLOW }, () => {
     expect(await db().topUpRequest.count({ where: { userId: user.id } })).toBe(0);
     expect(await db().alertEvent.count({ where: { kind: "topup_request", params: { path: ["buyer"], equals: email } } })).toBe(0);
     expect(await db().apiCredential.count({ where: { userId: user.id } })).toBe(0);
-    // Only the account page's own acts were audited: the other session ended, two-factor set-up begun.
+    // Only the account page's own acts were audited: the other session ended, two-factor set-up begun and abandoned.
     const audit = await db().auditLog.findMany({ where: { actor: `buyer:${email}` }, orderBy: { id: "asc" }, skip: auditBefore });
-    expect(audit.map((a) => a.action).sort()).toEqual(["buyer.session_end", "buyer.totp_setup_started"]);
+    expect(audit.map((a) => a.action).sort()).toEqual(["buyer.session_end", "buyer.totp_disabled", "buyer.totp_setup_started"]);
     expect(await opensPortal(other)).toBe(false);
   });
 
