@@ -196,11 +196,14 @@ test("issue 24.1: two-factor in the portal: set up with an authenticator code, t
   await expect(page).toHaveURL(/\/portal$/);
 
   await page.goto("/portal/account");
+  // Issue 33.6: each step asks for the current password.
+  await page.locator("#totp-begin-password").fill(PASSWORD);
   await page.getByTestId("portal-totp-begin-form").locator("button[type=submit]").click();
   const secret = (await page.getByTestId("portal-totp-begin-form").locator("[data-reveal]").first().textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]+$/);
   const enable = page.getByTestId("portal-totp-enable-form");
   await enable.locator("#totp-code").fill(currentTotp(secret));
+  await enable.locator("#totp-enable-password").fill(PASSWORD);
   await enable.locator("button[type=submit]").click();
   const codes = enable.getByTestId("reveal").locator("[data-reveal]");
   await expect(codes).toHaveCount(8);

@@ -3,7 +3,10 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeOwnPassword } from "@/lib/admins/change-own-password";
 import { createAdmin } from "@/lib/admins/create-admin";
+import { adminTotpOwner, beginTotpSetup, enableTotp } from "@/lib/admin-auth/manage-totp";
 import { currentTotp, hashRecoveryCode, newRecoveryCodes } from "@/lib/admin-auth/totp";
+import { addAlertChannel } from "@/lib/alerts/add-channel";
+import { mailText, startSmtpSink } from "@/lib/testing/smtp-sink";
 import { encryptText } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
@@ -129,6 +132,53 @@ describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
     expect((await signIn(server.baseUrl, { email: "rec@example.com", password: PASSWORD, code, from: "127.0.0.43" })).error).toBe(
       "invalid",
     );
+  });
+});
+
+describe("issue 33.6: console two-factor needs the password", { timeout: SLOW_MACHINE_MS }, () => {
+  it("issue 33.6: begin/enable without or with a wrong password are refused and throttled; enabling ends every session (an old cookie is signed out) and mails the account", async () => {
+    const smtp = await startSmtpSink();
+    // The site's mail goes through its first e-mail channel: this test's, removed after it (a retry adds its own).
+    const channel = await addAlertChannel(
+      {
+        kind: "email",
+        name: "site mail",
+        smtpUrl: smtp.url,
+        from: "shop@example.test",
+        to: ["ops@example.test"],
+      },
+      { actor: SYSTEM_ACTOR },
+    );
+    try {
+      const email = "tfa-on@example.com";
+      const { id } = await createAdmin({ email, password: PASSWORD }, { actor: SYSTEM_ACTOR });
+      const [a, b] = await twoSessions(email);
+      const thief = adminTotpOwner({ id, email, ip: "127.0.0.61" });
+      await expect(beginTotpSetup(thief, "")).rejects.toMatchObject({ code: "bad_request" });
+      await expect(beginTotpSetup(thief, "not the password")).rejects.toMatchObject({ code: "bad_request" });
+      expect((await db().adminUser.findUniqueOrThrow({ where: { id } })).totpSecretCiphertext).toBeNull();
+      const { secret } = await beginTotpSetup(thief, PASSWORD);
+      const code = currentTotp(secret);
+      for (let i = 0; i < 3; i++)
+        await expect(enableTotp(thief, { code, password: "not the password" })).rejects.toMatchObject({ code: "bad_request" });
+      // Five wrong passwords from this address: the right one is refused too, and so is a sign-in from here.
+      await expect(enableTotp(thief, { code, password: PASSWORD })).rejects.toMatchObject({ code: "rate_limited" });
+      expect((await signIn(server.baseUrl, { email, password: PASSWORD, from: "127.0.0.61" })).error).toBe("invalid");
+      expect((await db().adminUser.findUniqueOrThrow({ where: { id } })).totpEnabled).toBe(false);
+      expect([await sessionWorks(server.baseUrl, a), await sessionWorks(server.baseUrl, b)]).toEqual([true, true]);
+
+      await enableTotp(adminTotpOwner({ id, email, ip: "127.0.0.62" }), { code, password: PASSWORD });
+      expect([await sessionWorks(server.baseUrl, a), await sessionWorks(server.baseUrl, b)]).toEqual([false, false]);
+      // Sent before the answer; the invitation mailed to the same address is not it.
+      const turnedOn = () =>
+        smtp.mails.filter((m) => m.to.includes(email) && /Two-factor sign-in was turned on|开启两步验证/.test(mailText(m.raw)));
+      await expect.poll(() => turnedOn().length, { timeout: 10_000 }).toBe(1);
+      expect(mailText(turnedOn()[0]!.raw)).not.toContain(secret);
+      expect(await db().auditLog.count({ where: { action: "admin.password_confirm_failed", targetId: String(id) } })).toBe(5);
+    } finally {
+      await db().alertChannel.update({ where: { id: channel.id }, data: { deletedAt: new Date() } });
+      await smtp.close();
+    }
   });
 });
 

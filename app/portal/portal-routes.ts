@@ -36,6 +36,7 @@ export const PORTAL_ROUTES: readonly PortalRoute[] = [
   // Signed in: exports.
   { path: "/portal/prices.csv", method: "GET", kind: "export" },
   { path: "/portal/orders.csv", method: "GET", kind: "export" },
+  { path: "/portal/orders.csv", method: "POST", kind: "export" },
   { path: "/portal/statement.csv", method: "GET", kind: "export" },
   // Signed in: actions.
   { path: "/portal/api/keys", method: "POST", kind: "action" },

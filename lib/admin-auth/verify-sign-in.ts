@@ -1,6 +1,7 @@
 import { alertAdminLocked, alertAdminNewDevice } from "../alerts/admin-alerts";
 import { db } from "../db/client";
 import { checkSignIn, type CheckAttempt, type SignInAccount, type SignInDoor } from "./check-sign-in";
+import { signInName } from "./totp-account";
 
 export type SignInAttempt = Omit<CheckAttempt, "passwordProof"> & { password: string };
 
@@ -13,7 +14,7 @@ type AdminAccount = SignInAccount & { id: number; sessionVersion: number };
 /** The console's door to the shared sign-in rule (check-sign-in.ts): accounts are AdminUser rows, counted under their e-mail. */
 const ADMIN_DOOR: SignInDoor<AdminAccount> = {
   kind: "admin",
-  throttleName: (email) => email,
+  throttleName: (email) => signInName("admin", email),
   async find(email) {
     const admin = await db().adminUser.findUnique({ where: { email } });
     return admin && { ...admin, ref: { kind: "admin", id: admin.id }, active: admin.isActive };

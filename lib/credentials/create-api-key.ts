@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { encryptText } from "../crypto/secret-box";
 import { appError } from "../errors";
+import { assertApprovedBuyer } from "../users/approved-buyer";
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 
@@ -14,8 +15,7 @@ import { writeAuditLog } from "../audit/write-audit-log";
 export async function createApiKey({ userId, name = "", actor }: { userId: string; name?: string; actor: Actor }) {
   return db().$transaction(async (tx) => {
     // Issue 24.1: an account that signed up under buyer_registration = approval waits for an administrator.
-    const user = await tx.user.findUnique({ where: { id: userId }, select: { registrationPending: true } });
-    if (user?.registrationPending) throw appError("conflict", "this account is waiting for an administrator's approval");
+    await assertApprovedBuyer(userId, tx);
     const key = await insertApiKey(tx, userId, name);
     await writeAuditLog(tx, {
       actor,

@@ -1,5 +1,6 @@
 import { db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
+import { accountPendingError } from "../users/approved-buyer";
 
 export interface ListStatementInput {
   userId: string;
@@ -58,7 +59,8 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
   const offset = (page - 1) * pageSize;
   return db().$transaction(
     async (tx) => {
-      const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceCents: true } });
+      const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceCents: true, registrationPending: true } });
+      if (user.registrationPending) throw accountPendingError(); // issue 33.3
       const total = await tx.pointsLedger.count({ where });
       const rows =
         offset >= total

@@ -81,7 +81,7 @@ describe("issue 24.1: open registration with approval", () => {
     expect(user).toMatchObject({ registrationPending: true, status: "active", balanceCents: 0n, passwordHash: null });
     // The buyer proves the address and chooses a password: still pending.
     await setPasswordWithLink({ token: registered.url!.split("/").at(-1)!, password: "sign-up password 42" });
-    await expect(createApiKey({ userId: user.id, name: "shop", actor: CLI_ACTOR })).rejects.toMatchObject({ code: "conflict" });
+    await expect(createApiKey({ userId: user.id, name: "shop", actor: CLI_ACTOR })).rejects.toMatchObject({ code: "account_pending" });
     expect(await db().apiCredential.count({ where: { userId: user.id } })).toBe(0);
     // Ten approvals at once (two administrators, double clicks): all say approved, one is recorded.
     const approvals = await Promise.all(Array.from({ length: 10 }, () => approveRegistration({ userId: user.id, actor: CLI_ACTOR })));

@@ -14,7 +14,8 @@ export const portal = defineMessages(
     "portal.nav.account": "Account",
     "portal.nav.signOut": "Sign out",
     "portal.signedInAs": "Signed in as {email}",
-    "portal.pending": "Your account is waiting for an administrator's approval. Until then you cannot create API keys or order.",
+    "portal.pending":
+      "Your account is waiting for an administrator's approval. Until then only this overview and your account page are open.",
     "portal.signIn.title": "Sign in to the buyer portal",
     "portal.signIn.error": "Wrong e-mail or password. After several failed attempts, sign-in from this network pauses for 15 minutes.",
     "portal.signIn.signedOut": "You have been signed out.",
@@ -181,7 +182,7 @@ export const portal = defineMessages(
     "portal.nav.account": "账户",
     "portal.nav.signOut": "退出登录",
     "portal.signedInAs": "当前登录：{email}",
-    "portal.pending": "您的账户正在等待管理员审核。审核通过前无法创建 API 密钥或下单。",
+    "portal.pending": "您的账户正在等待管理员审核。审核通过前仅可查看概览和账户页面。",
     "portal.signIn.title": "登录采购商门户",
     "portal.signIn.error": "邮箱或密码错误。多次失败后，此网络的登录将暂停 15 分钟。",
     "portal.signIn.signedOut": "您已退出登录。",

@@ -16,7 +16,7 @@ export const dynamic = "force-dynamic";
  * go through a reset link.
  */
 export default async function PortalAccountPage() {
-  const buyer = await requireBuyer();
+  const buyer = await requireBuyer({ pending: "allowed" }); // issue 33.3: its own sessions and two-factor
   const { t } = await getI18n();
   const sessions = await listBuyerSessions(buyer.userId);
   const { totpEnabled } = await readTotpState(db(), { kind: "buyer", id: buyer.userId });
@@ -74,18 +74,28 @@ export default async function PortalAccountPage() {
               okMessage={t("security.start")}
               testId="portal-totp-begin-form"
               refresh={false}
-            />
+            >
+              <div className="field">
+                <label htmlFor="totp-begin-password">{t("security.password")}</label>
+                <input id="totp-begin-password" name="password" type="password" autoComplete="current-password" required />
+                <div className="help">{t("security.passwordHelp")}</div>
+              </div>
+            </PortalForm>
             <PortalForm
               action="/portal/api/two-factor/enable"
               submitLabel={t("security.enable")}
               labels={labels}
-              okMessage={t("security.enabledDone")}
+              okMessage={t("security.enabledOthersOut")}
               testId="portal-totp-enable-form"
               refresh={false}
             >
               <div className="field">
                 <label htmlFor="totp-code">{t("security.confirmCode")}</label>
                 <input id="totp-code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required />
+              </div>
+              <div className="field">
+                <label htmlFor="totp-enable-password">{t("security.password")}</label>
+                <input id="totp-enable-password" name="password" type="password" autoComplete="current-password" required />
               </div>
             </PortalForm>
           </>

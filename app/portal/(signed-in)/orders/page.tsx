@@ -29,14 +29,12 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
         <a className="btn" href={`/portal/orders.csv?${exportQuery}`} download>
           {t("portal.orders.export")}
         </a>{" "}
-        <a
-          className="btn"
-          href={`/portal/orders.csv?${exportQuery}${exportQuery ? "&" : ""}keys=1`}
-          download
-          title={t("portal.orders.exportKeysHelp")}
-        >
-          {t("portal.orders.exportKeys")}
-        </a>
+        {/* Issue 33.5: with card keys it is a POST from this page (a plain form, no script needed), never a link. */}
+        <form method="post" action={`/portal/orders.csv${exportQuery ? `?${exportQuery}` : ""}`} style={{ display: "inline" }}>
+          <button type="submit" className="btn" title={t("portal.orders.exportKeysHelp")} data-testid="portal-export-keys">
+            {t("portal.orders.exportKeys")}
+          </button>
+        </form>
       </PageHeader>
       <form className="table-tools" method="get" role="search">
         <div className="field">
