@@ -3,7 +3,7 @@ import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { encryptText } from "../crypto/secret-box";
 import { appError } from "../errors";
-import { assertApprovedBuyer } from "../users/approved-buyer";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 

@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
-import { accountPendingError } from "../users/approved-buyer";
+import { accountPendingError } from "../buyer-access/approved-buyer";
 
 export interface ListStatementInput {
   userId: string;

@@ -6,7 +6,7 @@ import { log } from "../log";
 import { clientIp } from "../net/client-address";
 import { findLiveBuyer, PORTAL_SESSION_COOKIE } from "./buyer-session";
 import type { BuyerSession } from "./require-buyer";
-import { PENDING_MESSAGE } from "../users/approved-buyer";
+import { PENDING_MESSAGE } from "../buyer-access/approved-buyer";
 
 // The frame of every portal route handler (actions and exports), as
 // runAdminAction is for the console: same-origin check, the buyer's session

@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { assertApprovedBuyer } from "../users/approved-buyer";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 /**
  * Issue 24.2: the buyer's API keys (never a secret: the portal shows a secret

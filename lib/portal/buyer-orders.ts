@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import type { OrderStatus } from "../generated/prisma/enums";
-import { assertApprovedBuyer } from "../users/approved-buyer";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 // Issue 24.2-24.3: a buyer's orders, always under `userId` (the signed-in
 // buyer), here in the service, never filtered by a page. unknown_review is

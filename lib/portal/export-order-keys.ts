@@ -2,7 +2,7 @@ import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { deliveredLines } from "../order-read/order-view";
-import { assertApprovedBuyer } from "../users/approved-buyer";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 /**
  * Issue 24.2: the delivered lines of several of the buyer's orders, for an

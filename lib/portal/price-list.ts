@@ -3,7 +3,7 @@ import { loadCatalog } from "../catalog/load-catalog";
 import type { DeliveryFormat } from "../generated/prisma/enums";
 import type { LanguageText } from "../protocol/language";
 import { db } from "../db/client";
-import { accountPendingError } from "../users/approved-buyer";
+import { accountPendingError } from "../buyer-access/approved-buyer";
 
 // Issue 24.2: the price list a buyer sees, by the catalogue API's rules: the
 // same snapshot (loadCatalog), the same listing rule (active and listed, D11),

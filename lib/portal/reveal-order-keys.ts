@@ -3,7 +3,7 @@ import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { deliveredLines } from "../order-read/order-view";
-import { assertApprovedBuyer } from "../users/approved-buyer";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 /**
  * Issue 24.2: the delivered card keys (or delivered lines) of one of the

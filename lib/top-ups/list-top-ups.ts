@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { db } from "../db/client";
-import { assertApprovedBuyer } from "../users/approved-buyer";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 export const TopUpStateSchema = z.enum(["pending", "approved", "rejected"]);
 

@@ -6,7 +6,7 @@ import { db } from "../db/client";
 import { alertTopUpRequest } from "../alerts/order-alerts";
 import { appError } from "../errors";
 import { formatAmount, isAmount, parseAmount } from "../protocol/amount";
-import { accountPendingError } from "../users/approved-buyer";
+import { accountPendingError } from "../buyer-access/approved-buyer";
 
 // Issue 24.2: a buyer asks for points against a bank transfer. Nothing moves
 // here: money moves only when an administrator approves (approve-top-up.ts).

@@ -1,6 +1,5 @@
-import { SYSTEM_ACTOR } from "../audit/actor";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buyerActor } from "../audit/actor";
+import { buyerActor, SYSTEM_ACTOR } from "../audit/actor";
 import { createApiKey } from "../credentials/create-api-key";
 import { db } from "../db/client";
 import { listStatement } from "../points/list-statement";
@@ -13,8 +12,8 @@ import { updateSettings } from "../settings/update-settings";
 import { useTestDatabase } from "../testing/test-database";
 import { listTopUps } from "../top-ups/list-top-ups";
 import { requestTopUp } from "../top-ups/request-top-up";
-import { approveRegistration } from "./approve-registration";
-import { registerBuyer } from "./register-buyer";
+import { approveRegistration } from "../users/approve-registration";
+import { registerBuyer } from "../users/register-buyer";
 
 // Issue 33.3: an account waiting for approval is refused by each buyer
 // service itself (not only by the portal's pages and guard), against real
