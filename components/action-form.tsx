@@ -80,7 +80,9 @@ export function ActionForm({
     startTransition(() => formAction(data));
   };
   return (
-    <form ref={ref} onSubmit={submit} className="form-grid" data-testid={testId}>
+    // `action` as well as onSubmit: without JavaScript (or before it loads) the
+    // form still posts to its server action; with it, submit() sends it by hand.
+    <form ref={ref} action={formAction} onSubmit={submit} className="form-grid" data-testid={testId}>
       {token ? <input type="hidden" name="once_token" value={token} /> : null}
       {children}
       {confirm && asking ? (
