@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { encryptText } from "../crypto/secret-box";
-import { appError } from "../errors";
 import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
