@@ -27,6 +27,7 @@ const PASSWORD = "correct horse battery staple";
 const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
 
 beforeAll(async () => {
+  process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true"; // the SMTP server is on loopback (D29, issue 33.2)
   url = await useTestDatabase();
   server = await startAppServer(url);
 });

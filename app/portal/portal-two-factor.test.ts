@@ -26,6 +26,7 @@ let databaseUrl: string;
 let ipSeq = 0;
 
 beforeAll(async () => {
+  process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true"; // the SMTP server is on loopback (D29, issue 33.2)
   databaseUrl = await useTestDatabase();
   // One proxy hop trusted: each test's X-Forwarded-For names its own client address for the guessing counters.
   server = await startAppServer(databaseUrl, { TRUSTED_PROXIES: "127.0.0.1/32" });
