@@ -162,9 +162,10 @@ describe("issue 33.6: console two-factor needs the password", { timeout: SLOW_MA
       const code = currentTotp(secret);
       for (let i = 0; i < 3; i++)
         await expect(enableTotp(thief, { code, password: "not the password" })).rejects.toMatchObject({ code: "bad_request" });
-      // Five wrong passwords from this address: the right one is refused too, and so is a sign-in from here.
+      // Five wrong passwords from this address: the right one is refused too, and so is a sign-in from here
+      // (the right password is told the account is locked, issue 35.4, decision 0083).
       await expect(enableTotp(thief, { code, password: PASSWORD })).rejects.toMatchObject({ code: "rate_limited" });
-      expect((await signIn(server.baseUrl, { email, password: PASSWORD, from: "127.0.0.61" })).error).toBe("invalid");
+      expect((await signIn(server.baseUrl, { email, password: PASSWORD, from: "127.0.0.61" })).error).toBe("locked");
       expect((await db().adminUser.findUniqueOrThrow({ where: { id } })).totpEnabled).toBe(false);
       expect([await sessionWorks(server.baseUrl, a), await sessionWorks(server.baseUrl, b)]).toEqual([true, true]);
 
