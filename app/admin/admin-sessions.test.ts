@@ -5,8 +5,7 @@ import { changeOwnPassword } from "@/lib/admins/change-own-password";
 import { createAdmin } from "@/lib/admins/create-admin";
 import { adminTotpOwner, beginTotpSetup, enableTotp } from "@/lib/admin-auth/manage-totp";
 import { currentTotp, hashRecoveryCode, newRecoveryCodes } from "@/lib/admin-auth/totp";
-import { addAlertChannel } from "@/lib/alerts/add-channel";
-import { mailText, startSmtpSink } from "@/lib/testing/smtp-sink";
+import { mailText, startSmtpSink, addSiteMailChannel } from "@/lib/testing/smtp-sink";
 import { encryptText } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
@@ -139,17 +138,8 @@ describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
 describe("issue 33.6: console two-factor needs the password", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 33.6: begin/enable without or with a wrong password are refused and throttled; enabling ends every session (an old cookie is signed out) and mails the account", async () => {
     const smtp = await startSmtpSink();
-    // The site's mail goes through its first e-mail channel: this test's, removed after it (a retry adds its own).
-    const channel = await addAlertChannel(
-      {
-        kind: "email",
-        name: "site mail",
-        smtpUrl: smtp.url,
-        from: "shop@example.test",
-        to: ["ops@example.test"],
-      },
-      { actor: SYSTEM_ACTOR },
-    );
+    // This test's channel, removed after it (a retry adds its own).
+    const channel = await addSiteMailChannel(smtp);
     try {
       const email = "tfa-on@example.com";
       const { id } = await createAdmin({ email, password: PASSWORD }, { actor: SYSTEM_ACTOR });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentTotp } from "@/lib/admin-auth/totp";
-import { addAlertChannel } from "@/lib/alerts/add-channel";
-import { mailText, startSmtpSink } from "@/lib/testing/smtp-sink";
-import { CLI_ACTOR, SYSTEM_ACTOR } from "@/lib/audit/actor";
+import { mailText, startSmtpSink, addSiteMailChannel } from "@/lib/testing/smtp-sink";
+import { CLI_ACTOR } from "@/lib/audit/actor";
 import { decryptText } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
@@ -211,17 +210,8 @@ describe("issue 24.1: buyer two-factor sign-in", { timeout: SLOW }, () => {
 
   it("issue 33.6: enabling two-factor ends the buyer's other sessions (an old cookie is signed out) and mails the account", async () => {
     const smtp = await startSmtpSink();
-    // The site's mail goes through its first e-mail channel: this test's, removed after it (a retry adds its own).
-    const channel = await addAlertChannel(
-      {
-        kind: "email",
-        name: "site mail",
-        smtpUrl: smtp.url,
-        from: "shop@example.test",
-        to: ["ops@example.test"],
-      },
-      { actor: SYSTEM_ACTOR },
-    );
+    // This test's channel, removed after it (a retry adds its own).
+    const channel = await addSiteMailChannel(smtp);
     try {
       const user = await buyer();
       const old = (await signIn(user.email, null))!;
