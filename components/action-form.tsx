@@ -3,6 +3,7 @@
 import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { CopyButton } from "./copy-button";
+import { issueLine, markIssues, type LabelledIssue } from "./mark-issues";
 
 type Variant = "primary" | "danger" | "plain";
 const buttonClass = (variant: Variant) => (variant === "primary" ? "btn btn-primary" : variant === "danger" ? "btn btn-danger" : "btn");
@@ -57,21 +58,14 @@ export function ActionForm({
   const ref = useRef<HTMLFormElement>(null);
   const [token, setToken] = useState(once);
   const [asking, setAsking] = useState(false);
-  const [labelled, setLabelled] = useState<{ label: string; colon: string; message: string }[]>([]);
+  const [labelled, setLabelled] = useState<LabelledIssue[]>([]);
   useEffect(() => {
     setAsking(false);
     if (state?.ok && !keepValues) ref.current?.reset();
     if (state?.ok && once) setToken(freshToken());
     const form = ref.current;
     if (!form) return;
-    for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
-    const issues = state?.issues ?? [];
-    const fields = issues.map((i) => form.querySelector<HTMLElement>(`[name="${CSS.escape(i.field)}"]:not([type=hidden])`));
-    fields.forEach((el) => el?.setAttribute("aria-invalid", "true"));
-    fields.find(Boolean)?.focus();
-    // The label the administrator reads, not the field's internal name.
-    const colon = form.closest("[lang]")?.getAttribute("lang")?.startsWith("zh") ? "：" : ": ";
-    setLabelled(issues.map((i, n) => ({ label: labelOf(form, fields[n]), colon, message: i.message })));
+    setLabelled(markIssues(form, state?.issues ?? []));
   }, [state, keepValues, once]);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -112,7 +106,7 @@ export function ActionForm({
           {labelled.length ? (
             <ul className="msg-issues">
               {labelled.map((i, n) => (
-                <li key={n}>{i.label ? `${i.label}${i.colon}${i.message}` : i.message}</li>
+                <li key={n}>{issueLine(i)}</li>
               ))}
             </ul>
           ) : null}
@@ -139,12 +133,6 @@ export function ActionForm({
       ) : null}
     </form>
   );
-}
-
-/** The visible label of a form control (its <label for>), without a trailing colon. */
-function labelOf(form: HTMLFormElement, el: HTMLElement | null): string {
-  const label = el?.id ? form.querySelector(`label[for="${CSS.escape(el.id)}"]`) : el?.closest("label");
-  return (label?.textContent ?? "").trim().replace(/[:：]$/, "");
 }
 
 /** 128 random bits, base64url, as OnceTokenSchema wants (getRandomValues works on plain-http consoles too). */

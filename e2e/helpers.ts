@@ -113,3 +113,46 @@ export async function apiCall(creds: { apiKey: string; apiSecret: string }, meth
   const res = await fetch(`${BASE_URL}${path}`, { method, headers, body: text || undefined });
   return { status: res.status, json: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
+
+export const BUYER_PASSWORD = "buyer portal password 42";
+
+/**
+ * A buyer signed in to the portal in `page` (invited with the CLI, password
+ * set through the link), with points, an API key made in the portal, and one
+ * delivered order placed through the API with it.
+ */
+export async function portalBuyerWithOrder(page: Page, tag: string) {
+  const email = `${tag}-${Date.now()}@example.com`;
+  const invite = cli("user:invite", "--email", email) as { invite_url: string };
+  cli("points:adjust", "--email", email, "--amount", "100.00", "--reason", "e2e opening");
+  await page.goto(new URL(invite.invite_url).pathname);
+  await page.locator("#password").fill(BUYER_PASSWORD);
+  await page.locator("#confirm").fill(BUYER_PASSWORD);
+  await page.getByTestId("portal-set-password-form").locator("button[type=submit]").click();
+  await expect(page).toHaveURL(/\/portal\/sign-in\?passwordSet=1$/);
+  await page.locator("#email").fill(email);
+  await page.locator("#password").fill(BUYER_PASSWORD);
+  await page.getByTestId("portal-sign-in-form").locator("button[type=submit]").click();
+  await expect(page).toHaveURL(/\/portal$/);
+  await page.goto("/portal/keys");
+  const create = page.getByTestId("portal-create-key-form");
+  await create.locator("input[name=name]").fill("shop");
+  await create.locator("button[type=submit]").click();
+  const creds = {
+    apiKey: (await create.locator('[data-reveal="API key"]').textContent())!,
+    apiSecret: (await create.locator('[data-reveal="API secret"]').textContent())!,
+  };
+  const products = await apiCall(creds, "GET", "/v1/provider/products?page_size=100");
+  type P = { fulfillment_type: string; skus: { id: number; stock_status: string; price_amount: string }[] };
+  const sku = (products.json.items as P[])
+    .filter((p) => p.fulfillment_type === "auto")
+    .flatMap((p) => p.skus)
+    .find((s) => s.stock_status === "available" && Number(s.price_amount) <= 50)!;
+  const order = await apiCall(creds, "POST", "/v1/provider/orders", {
+    downstream_order_no: `E2E-${tag}-${Date.now()}`,
+    sku_id: sku.id,
+    quantity: 1,
+  });
+  expect(order.status).toBe(200);
+  return { email, creds, skuId: sku.id, orderId: order.json.order_id as number, orderNo: order.json.order_no as string };
+}

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { ALERT_KIND_NAMES } from "../lib/alerts/event-kinds";
 import { MESSAGES } from "../lib/i18n/messages";
-import { consolePages, signIn } from "./helpers";
+import { consolePages, portalBuyerWithOrder, signIn } from "./helpers";
 
 // Issue 35.2: the console speaks in words, in the page's language. Every
 // console page, in zh-CN and en, at 1366 px and on a phone: the visible text
@@ -11,6 +11,7 @@ import { consolePages, signIn } from "./helpers";
 // must hold no enum value or code identifier shown raw, and in zh-CN no
 // English sentence of the message table that has a Chinese translation.
 // Screenshots go to e2e/screenshots/ (gitignored) to be looked at.
+// The portal's pages likewise, signed in as a buyer with an order (issue 35.2, portal side).
 
 /** Every value of an enum the console renders (prisma/schema.prisma, lib/alerts, audit actions). */
 const ENUM_VALUES = [
@@ -91,6 +92,41 @@ for (const [sizeName, viewport] of Object.entries(SIZES)) {
         await expect(page.locator(".admin")).toHaveAttribute("lang", locale);
         for (const p of problems(await visibleWords(page), locale)) failures.push(`${path} ${locale}: ${p}`);
         await page.screenshot({ path: `${OUT}/words-${name}.${locale}.${sizeName}.png`, fullPage: true });
+      }
+    }
+    await context.close();
+    expect(failures, failures.join("\n")).toEqual([]);
+  });
+}
+
+/** Every signed-in portal page (an order's page is added with the buyer's order). */
+const PORTAL_PAGES = [
+  "/portal",
+  "/portal/prices",
+  "/portal/orders",
+  "/portal/statement",
+  "/portal/keys",
+  "/portal/top-ups",
+  "/portal/integration",
+  "/portal/account",
+];
+
+for (const [sizeName, viewport] of Object.entries(SIZES)) {
+  test(`issue 35.2: every portal page shows words, not identifiers, in zh-CN and en (${sizeName})`, async ({ browser }) => {
+    test.setTimeout(300_000);
+    fs.mkdirSync(OUT, { recursive: true });
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const { orderNo } = await portalBuyerWithOrder(page, `words-${sizeName}`);
+    const failures: string[] = [];
+    for (const locale of ["zh-CN", "en"] as const) {
+      await context.addCookies([{ name: "admin_locale", value: locale, url: `${process.env.E2E_BASE_URL}/portal` }]);
+      for (const path of [...PORTAL_PAGES, `/portal/orders/${encodeURIComponent(orderNo)}`]) {
+        await page.goto(path);
+        await expect(page.locator(".admin")).toHaveAttribute("lang", locale);
+        for (const p of problems(await visibleWords(page), locale)) failures.push(`${path} ${locale}: ${p}`);
+        const name = path === "/portal" ? "overview" : path.split("/")[2];
+        await page.screenshot({ path: `${OUT}/portal-${name}.${locale}.${sizeName}.png`, fullPage: true });
       }
     }
     await context.close();

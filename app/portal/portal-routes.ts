@@ -49,6 +49,7 @@ export const PORTAL_ROUTES: readonly PortalRoute[] = [
   { path: "/portal/api/two-factor/begin", method: "POST", kind: "action" },
   { path: "/portal/api/two-factor/enable", method: "POST", kind: "action" },
   { path: "/portal/api/two-factor/disable", method: "POST", kind: "action" },
+  { path: "/portal/api/password", method: "POST", kind: "action" },
 ];
 
 /** The signed-in navigation, in order (labels are i18n keys). */

@@ -169,12 +169,14 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
       "/portal/api/two-factor/begin": { password: "not A's password" },
       "/portal/api/two-factor/enable": { code: "000000", password: "not A's password" },
       "/portal/api/two-factor/disable": { password: "not A's password" },
+      "/portal/api/password": { password: "not A's password", newPassword: "A's new password 1", confirm: "A's new password 1" },
     };
-    // Routes without an id act on the signed-in buyer only; these three refuse A's deliberately wrong input.
+    // Routes without an id act on the signed-in buyer only; these refuse A's deliberately wrong input.
     const refused: Record<string, number> = {
       "/portal/api/two-factor/begin": 400,
       "/portal/api/two-factor/enable": 400,
       "/portal/api/two-factor/disable": 400,
+      "/portal/api/password": 400,
     };
     const bMarkers = [orderNo, b.apiKey, b.user.email, "B-TRANSFER", "B-SECRET"];
     let checked = 0;
@@ -380,10 +382,12 @@ describe("issue 33: what a session may do", { timeout: SLOW }, () => {
       "/portal/api/sessions/[sessionId]/end",
       "/portal/api/two-factor/begin",
       "/portal/api/two-factor/disable",
+      "/portal/api/password",
     ]);
     const bodies: Record<string, object> = {
       "/portal/api/two-factor/begin": { password: PASSWORD },
       "/portal/api/two-factor/disable": { password: PASSWORD },
+      "/portal/api/password": { password: PASSWORD, newPassword: PASSWORD, confirm: PASSWORD },
     };
     const auditBefore = await db().auditLog.count({ where: { actor: `buyer:${email}` } });
     for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public" && r.path !== "/portal/api/two-factor/enable")) {
@@ -405,9 +409,14 @@ describe("issue 33: what a session may do", { timeout: SLOW }, () => {
     expect(await db().topUpRequest.count({ where: { userId: user.id } })).toBe(0);
     expect(await db().alertEvent.count({ where: { kind: "topup_request", params: { path: ["buyer"], equals: email } } })).toBe(0);
     expect(await db().apiCredential.count({ where: { userId: user.id } })).toBe(0);
-    // Only the account page's own acts were audited: the other session ended, two-factor set-up begun and abandoned.
+    // Only the account page's own acts were audited: the other session ended, two-factor set-up begun and abandoned, the password set.
     const audit = await db().auditLog.findMany({ where: { actor: `buyer:${email}` }, orderBy: { id: "asc" }, skip: auditBefore });
-    expect(audit.map((a) => a.action).sort()).toEqual(["buyer.session_end", "buyer.totp_disabled", "buyer.totp_setup_started"]);
+    expect(audit.map((a) => a.action).sort()).toEqual([
+      "buyer.password_change",
+      "buyer.session_end",
+      "buyer.totp_disabled",
+      "buyer.totp_setup_started",
+    ]);
     expect(await opensPortal(other)).toBe(false);
   });
 

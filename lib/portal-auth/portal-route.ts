@@ -7,6 +7,8 @@ import { clientIp } from "../net/client-address";
 import { findLiveBuyer, PORTAL_SESSION_COOKIE } from "./buyer-session";
 import type { BuyerSession } from "./require-buyer";
 import { PENDING_MESSAGE } from "../buyer-access/approved-buyer";
+import { formIssues } from "../admin-auth/form-issues";
+import { getI18n } from "../i18n/server";
 
 // The frame of every portal route handler (actions and exports), as
 // runAdminAction is for the console: same-origin check, the buyer's session
@@ -110,6 +112,8 @@ export function portalAction<S extends z.ZodType>(
         ok: false,
         code: "bad_request",
         message: parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "),
+        // The form shows these: one sentence per field in the page's language, after the field's label (issue 35.2).
+        issues: formIssues(parsed.error, (await getI18n()).t),
       });
     try {
       return json(200, { ok: true, ...(await work(parsed.data, { buyer, params: await ctx.params })) });

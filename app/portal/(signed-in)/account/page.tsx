@@ -12,8 +12,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * The buyer's signed-in sessions, each of which can be ended (decision 0038),
- * and two-factor sign-in (issue 24.1, the console's rules). Password changes
- * go through a reset link.
+ * the password (issue 35.4: the current one asked again) and two-factor
+ * sign-in (issue 24.1, the console's rules).
  */
 export default async function PortalAccountPage() {
   const buyer = await requireBuyer({ pending: "allowed" }); // issue 33.3: its own sessions and two-factor
@@ -47,6 +47,29 @@ export default async function PortalAccountPage() {
         <p>
           <a href="/portal/forgot">{t("portal.signIn.forgot")}</a>
         </p>
+      </Card>
+      <Card title={t("portal.account.password")}>
+        <p>{t("portal.account.passwordHelp")}</p>
+        <PortalForm
+          action="/portal/api/password"
+          submitLabel={t("password.submit")}
+          labels={labels}
+          okMessage={t("portal.account.passwordChanged")}
+          testId="portal-password-form"
+        >
+          <div className="field">
+            <label htmlFor="pw-current">{t("password.current")}</label>
+            <input id="pw-current" name="password" type="password" autoComplete="current-password" required />
+          </div>
+          <div className="field">
+            <label htmlFor="pw-new">{t("password.new")}</label>
+            <input id="pw-new" name="newPassword" type="password" autoComplete="new-password" minLength={10} required />
+          </div>
+          <div className="field">
+            <label htmlFor="pw-confirm">{t("password.confirm")}</label>
+            <input id="pw-confirm" name="confirm" type="password" autoComplete="new-password" required />
+          </div>
+        </PortalForm>
       </Card>
       <Card title={t("security.title")}>
         <p data-testid="portal-two-factor-state">{totpEnabled ? t("security.enabled") : t("security.disabledState")}</p>

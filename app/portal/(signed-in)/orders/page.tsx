@@ -71,6 +71,9 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
         testId="portal-orders"
         head={[
           t("portal.orders.orderNo"),
+          <>
+            {t("portal.orders.orderId")} <code translate="no">order_id</code>
+          </>,
           t("portal.orders.downstream"),
           t("portal.orders.status"),
           t("portal.orders.amount"),
@@ -80,13 +83,16 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
       >
         {rows.length === 0 ? (
           <tr>
-            <td colSpan={6}>{t("portal.common.none")}</td>
+            <td colSpan={7}>{t("portal.common.none")}</td>
           </tr>
         ) : (
           rows.map((o) => (
             <tr key={o.id}>
               <td>
                 <a href={`/portal/orders/${encodeURIComponent(o.orderNo)}`}>{o.orderNo}</a>
+              </td>
+              <td>
+                <code data-testid="order-id">{o.id}</code>
               </td>
               <td>{o.downstreamOrderNo}</td>
               <td>
