@@ -21,9 +21,10 @@ const SKU_PLACEHOLDER = "<sku_id from the price list>";
 /** bash with curl and openssl: sign and send POST /orders, then read the order back. */
 export function curlOrderExample({ baseUrl, apiKey, skuId }: ExampleInput): string {
   const create = PREFIX + pathOf("createOrder");
-  const read = PREFIX + pathOf("getOrder", "$ORDER_ID");
+  // The id is the shell's: pathOf would percent-encode the "$".
+  const read = PREFIX + ENDPOINTS.getOrder.path.replace("{id}", "$ORDER_ID");
   const sign = (method: string, path: string, md5: string) =>
-    `$(printf '${method}\\n${path}\\n%s\\n%s' "$TS" "${md5}" | openssl dgst -sha256 -hmac "$API_SECRET" | sed 's/^.* //')`;
+    `$(printf '%s\\n%s\\n%s\\n%s' ${method} "${path}" "$TS" "${md5}" | openssl dgst -sha256 -hmac "$API_SECRET" | sed 's/^.* //')`;
   return [
     `# API_SECRET holds your key's secret (shown once when the key was made): export API_SECRET=...`,
     `KEY=${apiKey}`,
