@@ -22,22 +22,27 @@ const ENUM_VALUES = [
   ...["active", "disabled", "available", "cheapest", "priority"], // buyer, card key, source policy
   ...ALERT_KIND_NAMES,
 ];
-/** An identifier: snake_case, or dotted words as audit actions are (orders.export_keys). */
-const IDENTIFIER = /\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+(?:\.[a-z_]+)+\b/g;
+/** An identifier: snake_case, or dotted words as audit actions are (orders.export_keys); "e.g." is not one. */
+const IDENTIFIER = /\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]{2,}(?:\.[a-z_]+)+\b/g;
 
 /** The visible text, without the parts marked as data (translate="no") and without e-mails and URLs. */
 async function visibleWords(page: Page): Promise<string> {
   const text = await page.evaluate(() => {
     const body = document.body.cloneNode(true) as HTMLElement;
     for (const el of body.querySelectorAll('[translate="no"], script, style, template')) el.remove();
-    // innerText needs layout: measure the clone in place, hidden.
+    // innerText needs layout: lay the clone out off screen. Not visibility:hidden,
+    // whose text innerText leaves out (the check would then read nothing).
     body.style.position = "absolute";
-    body.style.visibility = "hidden";
+    body.style.left = "-100000px";
+    body.style.top = "0";
+    body.style.opacity = "0";
     document.documentElement.appendChild(body);
     const out = body.innerText;
     body.remove();
     return out;
   });
+  // A page always has words: an empty reading means the reading is broken, not the page clean.
+  expect(text.trim().length).toBeGreaterThan(20);
   return text.replace(/\S+@\S+/g, " ").replace(/https?:\/\/\S+/g, " ");
 }
 

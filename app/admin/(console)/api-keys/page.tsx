@@ -52,7 +52,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
         testId="api-keys-table"
         columns={[
           // Issue 35.3: the Disable action beside the key and its state, in sight at 1366 px without scrolling the table.
-          { id: "apiKey", header: t("apiKeys.key") },
+          { id: "apiKey", header: t("apiKeys.key"), data: true },
           { id: "status", header: t("common.status") },
           { id: "actions", header: t("common.actions") },
           { id: "name", header: t("common.name") },

@@ -124,7 +124,7 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
         <DataTable
           testId="buyer-keys-table"
           columns={[
-            { id: "apiKey", header: t("apiKeys.key") },
+            { id: "apiKey", header: t("apiKeys.key"), data: true },
             { id: "status", header: t("common.status") },
             { id: "actions", header: t("common.actions") },
             { id: "name", header: t("common.name") },
