@@ -1,4 +1,4 @@
--- ---- A group of orders never waits for a key (issue 26.2 again, decision 0058 addendum) ----
+-- ---- A group of orders never waits for a key (issue 26.2 again, decision 0088) ----
 -- place_order gains p_wait_for_keys (default true: an order placed alone
 -- waits, as before). place_orders passes false: the second pass takes the
 -- first available key FOR UPDATE NOWAIT, so a group's block that meets a key
