@@ -12,6 +12,7 @@ const KNOWN: Record<string, MessageKey> = {
   "give either lines or an amount": "form.linesOrAmount",
   "must not be zero": "form.notZero",
   "must be an http or https URL": "form.httpUrl",
+  "must be an http(s) URL without credentials, query or fragment": "form.plainHttpUrl",
   "is required": "form.required",
 };
 

@@ -19,6 +19,7 @@ export const formErrors = defineMessages(
     "form.amount": "must be an amount with at most two decimals, like 10.00.",
     "form.notZero": "must not be zero.",
     "form.httpUrl": "must be an http:// or https:// address.",
+    "form.plainHttpUrl": "must be an http or https address without a user name, query or fragment.",
   },
   {
     "form.required": "请填写此项。",
@@ -36,5 +37,6 @@ export const formErrors = defineMessages(
     "form.amount": "请填写最多两位小数的金额，例如 10.00。",
     "form.notZero": "不能为零。",
     "form.httpUrl": "请填写以 http:// 或 https:// 开头的地址。",
+    "form.plainHttpUrl": "必须是不含用户名、查询参数或片段的 http 或 https 地址。",
   },
 );

@@ -82,7 +82,7 @@ export default async function PortalIntegrationPage() {
         {key ? (
           <>
             {sku ? <p>{t("portal.integration.sku", { skuId: sku.skuId, product: pickText(sku.productTitle, locale) })}</p> : null}
-            <pre className="example" data-testid="portal-example" translate="no">
+            <pre className="example" tabIndex={0} data-testid="portal-example" translate="no">
               <code translate="no">{curl}</code>
             </pre>
             <CopyButton value={curl} {...copy} />
@@ -93,14 +93,14 @@ export default async function PortalIntegrationPage() {
       </Card>
       {key ? (
         <Card title={t("portal.integration.clientExample")}>
-          <pre className="example" data-testid="portal-client-example" translate="no">
+          <pre className="example" tabIndex={0} data-testid="portal-client-example" translate="no">
             <code translate="no">{client}</code>
           </pre>
           <CopyButton value={client} {...copy} />
         </Card>
       ) : null}
       <Card title={t("portal.integration.kit")}>
-        <pre className="example" translate="no">
+        <pre className="example" tabIndex={0} translate="no">
           <code translate="no">{kit}</code>
         </pre>
       </Card>
