@@ -29,7 +29,7 @@ export async function CatalogEventsCard() {
       <DataTable
         testId="catalog-events-table"
         columns={[
-          { id: "key", header: t("jobs.apiKey") },
+          { id: "key", header: t("jobs.apiKey"), data: true },
           { id: "url", header: "URL", wrap: true },
           { id: "products", header: t("jobs.products") },
           { id: "status", header: t("common.status") },

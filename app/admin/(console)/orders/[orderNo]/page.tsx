@@ -43,7 +43,7 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
             <Link href={`/admin/buyers/${order.user.id}`}>{order.user.email}</Link>
           </dd>
           <dt>{t("apiKeys.key")}</dt>
-          <dd>{order.credential.apiKey}</dd>
+          <dd translate="no">{order.credential.apiKey}</dd>
           <dt>{t("orders.profile")}</dt>
           <dd>{order.profile}</dd>
           <dt>{t("common.amount")}</dt>
