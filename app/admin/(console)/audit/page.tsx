@@ -18,7 +18,12 @@ function AuditDetails({ details }: { details: unknown }) {
     <ul className="facts">
       {facts.map((f, i) => (
         <li key={i}>
-          {f.label ? <span className="fact-label">{f.label}: </span> : null}
+          {/* The recorded field name, kept in English (decision 0083): data, not page words. */}
+          {f.label ? (
+            <span className="fact-label" translate="no">
+              {f.label}:{" "}
+            </span>
+          ) : null}
           <span translate="no">{f.value}</span>
         </li>
       ))}
