@@ -19,6 +19,8 @@ const nextConfig = {
     "re2",
     "prom-client",
     "pino-pretty",
+    // Bundles the downloadable client and conformance kit at run time (lib/api-docs/downloads.ts).
+    "esbuild",
   ],
   // Issue 34.5 (decision 0081): the benchmark's baseline route
   // (app/api/bench/fixed/route.bench.ts) is built only for a benchmark build,

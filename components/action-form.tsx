@@ -1,15 +1,16 @@
 "use client";
 
-import { useActionState, useEffect, useRef, useState, type ReactNode } from "react";
-import { useFormStatus } from "react-dom";
+import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { CopyButton } from "./copy-button";
+import { issueLine, markIssues, type LabelledIssue } from "./mark-issues";
 
-function Submit({ label, variant }: { label: string; variant: "primary" | "danger" | "plain" }) {
-  const { pending } = useFormStatus();
-  const cls = variant === "primary" ? "btn btn-primary" : variant === "danger" ? "btn btn-danger" : "btn";
+type Variant = "primary" | "danger" | "plain";
+const buttonClass = (variant: Variant) => (variant === "primary" ? "btn btn-primary" : variant === "danger" ? "btn btn-danger" : "btn");
+
+function Submit({ label, variant, pending }: { label: string; variant: Variant; pending: boolean }) {
   return (
-    <button type="submit" className={cls} disabled={pending} aria-busy={pending}>
+    <button type="submit" className={buttonClass(variant)} disabled={pending} aria-busy={pending}>
       {label}
     </button>
   );
@@ -18,7 +19,13 @@ function Submit({ label, variant }: { label: string; variant: "primary" | "dange
 /**
  * The one form wrapper of the console: posts to a server action, shows its
  * message, and shows once-only values (secrets) with a copy button. Resets the
- * inputs after a success unless keepValues is set.
+ * inputs after a success unless keepValues is set. A refused form keeps what
+ * was typed, marks each refused field (aria-invalid) and says, after the
+ * field's own label, what is wrong (issue 35.2): the form is sent by hand
+ * rather than through `action`, which would empty every field.
+ *
+ * A form that moves money may pass `confirm` (issue 35.3): the button then
+ * asks the question in the page, and only its "yes" sends the form.
  *
  * A money form passes `once`, a one-time token made by the server (issue
  * 22.10): it is sent as `once_token`, so the same submission twice changes
@@ -34,6 +41,7 @@ export function ActionForm({
   copiedLabel = "Copied",
   testId,
   once,
+  confirm,
 }: {
   action: (state: ActionState, form: FormData) => Promise<ActionState>;
   submitLabel: string;
@@ -44,24 +52,64 @@ export function ActionForm({
   copiedLabel?: string;
   testId?: string;
   once?: string;
+  confirm?: { question: string; yes: string; no: string };
 }) {
-  const [state, formAction] = useActionState(action, null);
+  const [state, formAction, pending] = useActionState(action, null);
   const ref = useRef<HTMLFormElement>(null);
   const [token, setToken] = useState(once);
+  const [asking, setAsking] = useState(false);
+  const [labelled, setLabelled] = useState<LabelledIssue[]>([]);
   useEffect(() => {
+    setAsking(false);
     if (state?.ok && !keepValues) ref.current?.reset();
     if (state?.ok && once) setToken(freshToken());
+    const form = ref.current;
+    if (!form) return;
+    setLabelled(markIssues(form, state?.issues ?? []));
   }, [state, keepValues, once]);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (confirm && !asking) return setAsking(true);
+    const data = new FormData(e.currentTarget, (e.nativeEvent as SubmitEvent).submitter);
+    startTransition(() => formAction(data));
+  };
   return (
-    <form ref={ref} action={formAction} className="form-grid" data-testid={testId}>
+    // `action` as well as onSubmit: without JavaScript (or before it loads) the
+    // form still posts to its server action; with it, submit() sends it by hand.
+    <form ref={ref} action={formAction} onSubmit={submit} className="form-grid" data-testid={testId}>
       {token ? <input type="hidden" name="once_token" value={token} /> : null}
       {children}
-      <div>
-        <Submit label={submitLabel} variant={variant} />
-      </div>
+      {confirm && asking ? (
+        <div className="confirm" role="alertdialog" aria-label={submitLabel}>
+          <p>{confirm.question}</p>
+          <div className="btn-row">
+            <Submit label={confirm.yes} variant={variant} pending={pending} />
+            <button type="button" className="btn" onClick={() => setAsking(false)}>
+              {confirm.no}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div>
+          {confirm ? (
+            <button type="button" className={buttonClass(variant)} onClick={() => setAsking(true)}>
+              {submitLabel}
+            </button>
+          ) : (
+            <Submit label={submitLabel} variant={variant} pending={pending} />
+          )}
+        </div>
+      )}
       {state ? (
         <div role={state.ok ? "status" : "alert"} className={`msg ${state.ok ? "msg-ok" : "msg-error"}`}>
           {state.message}
+          {labelled.length ? (
+            <ul className="msg-issues">
+              {labelled.map((i, n) => (
+                <li key={n}>{issueLine(i)}</li>
+              ))}
+            </ul>
+          ) : null}
         </div>
       ) : null}
       {state?.reveal?.length ? (

@@ -2,12 +2,26 @@
 
 import { useState } from "react";
 
-export function CopyButton({ value, label, copiedLabel }: { value: string; label: string; copiedLabel: string }) {
+/** Copies `value`; `name` is the button's accessible name when several copy buttons share a page (a table's rows). */
+export function CopyButton({
+  value,
+  label,
+  copiedLabel,
+  name,
+  small = false,
+}: {
+  value: string;
+  label: string;
+  copiedLabel: string;
+  name?: string;
+  small?: boolean;
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <button
       type="button"
-      className="btn"
+      className={small ? "btn btn-small" : "btn"}
+      aria-label={name}
       onClick={() => {
         navigator.clipboard.writeText(value).then(
           () => {

@@ -22,6 +22,8 @@ export interface DataColumn {
   header: string;
   sortable?: boolean;
   wrap?: boolean;
+  /** The column holds data as typed (slugs, keys, codes): marked translate="no", never read as page words (issue 35.2). */
+  data?: boolean;
 }
 export interface DataRow {
   id: string;
@@ -159,11 +161,14 @@ export function DataTable({
             ) : (
               table.getRowModel().rows.map((row) => (
                 <tr key={row.id}>
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className={columns.find((c) => c.id === cell.column.id)?.wrap ? "wrap" : undefined}>
-                      <table.FlexRender cell={cell} />
-                    </td>
-                  ))}
+                  {row.getAllCells().map((cell) => {
+                    const column = columns.find((c) => c.id === cell.column.id);
+                    return (
+                      <td key={cell.id} className={column?.wrap ? "wrap" : undefined} translate={column?.data ? "no" : undefined}>
+                        <table.FlexRender cell={cell} />
+                      </td>
+                    );
+                  })}
                 </tr>
               ))
             )}

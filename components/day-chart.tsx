@@ -8,7 +8,7 @@ export function DayChart({
   labels,
 }: {
   data: { day: string; orders: number; sales: string; salesValue: number }[];
-  labels: { title: string; orders: string; sales: string };
+  labels: { title: string; orders: string; sales: string; ordersLegend: (max: number) => string };
 }) {
   const W = 700,
     H = 220,
@@ -54,7 +54,7 @@ export function DayChart({
       </svg>
       <figcaption className="chart-legend">
         <span>
-          <i style={{ background: "#0969da" }} /> {labels.orders} (max {maxOrders})
+          <i style={{ background: "#0969da" }} /> {labels.ordersLegend(maxOrders)}
         </span>
         <span>
           <i style={{ background: "#1a7f37" }} /> {labels.sales}

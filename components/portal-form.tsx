@@ -3,10 +3,13 @@
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { CopyButton } from "./copy-button";
+import { issueLine, markIssues, type LabelledIssue } from "./mark-issues";
 
 export interface PortalFormResult {
   ok: boolean;
   message?: string;
+  /** A refused form's fields, each after its label (issue 35.2). */
+  issues?: LabelledIssue[];
   /** Values shown once (a new API secret, revealed card keys); never stored in the page or the URL. */
   reveal?: { label: string; value: string }[];
 }
@@ -31,7 +34,7 @@ export function PortalForm({
   submitLabel: string;
   children?: ReactNode;
   variant?: "primary" | "danger" | "plain";
-  labels: { copy: string; copied: string; busy: string; error: string };
+  labels: { copy: string; copied: string; busy: string; error: string; fix: string };
   okMessage: string;
   testId?: string;
   /** Label of each value the action returns in `lines` (revealed card keys). */
@@ -55,6 +58,7 @@ export function PortalForm({
         message?: string;
         reveal?: PortalFormResult["reveal"];
         lines?: string[];
+        issues?: { field: string; message: string }[];
       };
       if (res.status === 401) {
         window.location.assign("/portal/sign-in");
@@ -63,10 +67,14 @@ export function PortalForm({
       const reveal =
         answer.reveal ??
         (answer.lines ? answer.lines.map((value, i) => ({ label: `${revealLabel ?? ""} ${i + 1}`.trim(), value })) : undefined);
+      // What was typed stays (no reset) and each refused field is marked, named by its label.
+      const issues = answer.ok ? [] : markIssues(form, answer.issues ?? []);
       setResult(
         answer.ok
           ? { ok: true, message: okMessage, reveal }
-          : { ok: false, message: labels.error.replace("{message}", answer.message ?? String(res.status)) },
+          : issues.length
+            ? { ok: false, message: labels.fix, issues }
+            : { ok: false, message: labels.error.replace("{message}", answer.message ?? String(res.status)) },
       );
       if (answer.ok) {
         form.reset();
@@ -88,6 +96,13 @@ export function PortalForm({
       {result ? (
         <div role={result.ok ? "status" : "alert"} className={`msg ${result.ok ? "msg-ok" : "msg-error"}`}>
           {result.message}
+          {result.issues?.length ? (
+            <ul className="msg-issues">
+              {result.issues.map((i, n) => (
+                <li key={n}>{issueLine(i)}</li>
+              ))}
+            </ul>
+          ) : null}
         </div>
       ) : null}
       {result?.reveal?.length ? (

@@ -15,6 +15,8 @@ export function PurchaseHops(props: {
     outcome: string;
     cost: string;
     margin: string;
+    /** Each purchase state in words (issue 35.2). */
+    states: Record<HopRow["status"], string>;
   };
 }) {
   const { labels } = props;
@@ -40,7 +42,7 @@ export function PurchaseHops(props: {
               <td>{h.connection}</td>
               <td>{h.upstreamSkuId}</td>
               <td>{h.number}</td>
-              <td>{h.status}</td>
+              <td>{labels.states[h.status]}</td>
               <td className="wrap">{h.outcome ?? "—"}</td>
               <td>{h.costCents === null ? "—" : formatAmount(h.costCents)}</td>
             </tr>

@@ -25,7 +25,7 @@ test("a wrong password is refused with a message, and the right one signs in", a
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 });
 
-test("issue 8.4: five failures lock the account for this browser, answered like a wrong password, even against the right password", async ({
+test("issue 8.4, 35.4: five failures lock the account for this browser; the right password is told it is locked and how to unlock, a wrong one is not", async ({
   page,
 }) => {
   const email = `locked-${Date.now()}@example.com`;
@@ -44,8 +44,16 @@ test("issue 8.4: five failures lock the account for this browser, answered like 
   await page.locator("#password").fill(password);
   await submit.click();
   await expect(submit).toBeEnabled();
-  await expect(wrong).toContainText("Wrong e-mail or password.");
+  await expect(wrong).toContainText("This account is locked");
+  await expect(wrong).toContainText("admin:unlock");
   await expect(page).toHaveURL(/\/admin\/sign-in/);
+  // A wrong password learns nothing: the usual answer.
+  await page.locator("#password").fill("wrong-password-6");
+  await submit.click();
+  await expect(submit).toBeEnabled();
+  await expect(wrong).toContainText("Wrong e-mail or password.");
+  await expect(wrong).not.toContainText("locked");
+  await page.locator("#password").fill(password);
   // The operator lifts the lock.
   cli("admin:unlock", "--email", email);
   await submit.click();
@@ -80,11 +88,14 @@ test("two-factor: set up with an authenticator code, then sign-in needs a code; 
   cli("admin:create", "--email", email, "--password", password);
   await signIn(page, email, password);
   await page.goto("/admin/security");
+  // Issue 33.6: each step asks for the current password; turning it on ends every session, this one too.
+  await page.locator("#f-begin-password").fill(password);
   await page.getByTestId("totp-begin-form").getByRole("button").first().click();
   const secret = (await page.getByTestId("totp-begin-form").locator("[data-reveal] ").first().textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]+$/);
   const enable = page.getByTestId("totp-enable-form");
   await enable.locator("#f-code").fill(currentTotp(secret));
+  await enable.locator("#f-enable-password").fill(password);
   await enable.getByRole("button", { name: "Turn on two-factor" }).click();
   const codes = enable.getByTestId("reveal").locator("[data-reveal]");
   await expect(codes).toHaveCount(8);

@@ -129,7 +129,7 @@ test("reveals one key at a time, with an audit row", async () => {
   expect(value).toMatch(/^u\d----p\d$/);
   await expect(page.getByTestId("keys-table").locator("[data-reveal]")).toHaveCount(1);
   await page.goto("/admin/audit");
-  await expect(page.locator("body")).toContainText("card_key.reveal");
+  await expect(page.locator("body")).toContainText("Card key shown"); // the audit action in words (issue 35.2)
   expect(await page.content()).not.toContain(value);
 });
 

@@ -52,7 +52,7 @@ test("the image exposure switch changes what the API returns", async () => {
   await page.locator("#f-image_exposure").uncheck();
   await page.locator("#f-site_name").fill("E2E Card Shop");
   await page.locator('[data-testid="settings-form"] button[type=submit]').click();
-  await expect(page.locator(".msg[role=status]")).toHaveText("Saved.");
+  await expect(page.getByTestId("settings-form").locator(".msg[role=status]")).toHaveText("Saved.");
   await expect.poll(imagesIn, { timeout: 5000 }).toBe(false);
   await page.reload();
   await expect(page.locator("#f-site_name")).toHaveValue("E2E Card Shop");
@@ -60,11 +60,12 @@ test("the image exposure switch changes what the API returns", async () => {
   // Bad input is refused and nothing is written.
   await page.locator("#f-public_base_url").fill("ftp://example.com");
   await page.locator('[data-testid="settings-form"] button[type=submit]').click();
-  await expect(page.locator(".msg[role=alert]")).toContainText("public_base_url");
+  // Named by its label, said in words (issue 35.2).
+  await expect(page.locator(".msg[role=alert]")).toContainText("Public base URL: must be an http or https address");
   await page.locator("#f-image_exposure").check();
   await page.locator("#f-public_base_url").fill("http://localhost:3000");
   await page.locator('[data-testid="settings-form"] button[type=submit]').click();
-  await expect(page.locator(".msg[role=status]")).toHaveText("Saved.");
+  await expect(page.getByTestId("settings-form").locator(".msg[role=status]")).toHaveText("Saved.");
 });
 
 test("a manual order placed over the API is listed with its form masked and delivered from the queue", async () => {
@@ -107,8 +108,8 @@ test("a manual order placed over the API is listed with its form masked and deli
   expect(after.json.status).toBe("delivered");
 
   await page.goto("/admin/audit");
-  await expect(page.getByTestId("audit-table")).toContainText("order.deliver");
-  await expect(page.getByTestId("audit-table")).toContainText("order.form_reveal");
+  await expect(page.getByTestId("audit-table")).toContainText("Order delivered by hand"); // audit actions in words (issue 35.2)
+  await expect(page.getByTestId("audit-table")).toContainText("Order form field shown");
   expect(await page.content()).not.toContain("TOPUP-RECEIPT-0001");
   expect(await page.content()).not.toContain(phone);
 });

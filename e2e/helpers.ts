@@ -26,7 +26,41 @@ export const ADMIN_PAGES = [
   "/admin/settings",
   "/admin/audit",
   "/admin/security",
+  "/admin/alerts",
+  "/admin/top-ups",
+  "/admin/password",
 ];
+
+/**
+ * Every console page with a short name for its screenshot: ADMIN_PAGES, then
+ * one order, one buyer, one product, and that product's first SKU's card-key
+ * and sources pages, when there are some.
+ */
+export async function consolePages(page: Page): Promise<{ path: string; name: string }[]> {
+  const named = (path: string, name?: string) => ({
+    path,
+    name: name ?? (path.replace(/^\/admin\/?/, "").replace(/\//g, "-") || "dashboard"),
+  });
+  const pages = ADMIN_PAGES.map((p) => named(p));
+  const firstLink = async (at: string, testId: string, selector = "tbody a") => {
+    await page.goto(at);
+    const link = page.getByTestId(testId).locator(selector).first();
+    return (await link.count()) ? (await link.getAttribute("href"))! : undefined;
+  };
+  const order = await firstLink("/admin/orders", "orders-table");
+  if (order) pages.push(named(order, "order-detail"));
+  const buyer = await firstLink("/admin/buyers", "buyers-table");
+  if (buyer) pages.push(named(buyer, "buyer-detail"));
+  const product = await firstLink("/admin/catalog/products", "products-table");
+  if (product) {
+    pages.push(named(product, "catalog-product-detail"));
+    const keys = await firstLink(product, "skus-table", 'tbody a[href^="/admin/catalog/skus/"]:not([href$="/sources"])');
+    if (keys) pages.push(named(keys, "catalog-sku-keys"));
+    const sources = await firstLink(product, "skus-table", 'tbody a[href$="/sources"]');
+    if (sources) pages.push(named(sources, "catalog-sku-sources"));
+  }
+  return pages;
+}
 
 export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
   await page.goto("/admin/sign-in");
@@ -94,4 +128,47 @@ export async function apiCall<T = unknown>(creds: { apiKey: string; apiSecret: s
   if (text) headers["Content-Type"] = "application/json";
   const res = await fetch(`${BASE_URL}${path}`, { method, headers, body: text || undefined });
   return { status: res.status, json: (await res.json()) as T };
+}
+
+export const BUYER_PASSWORD = "buyer portal password 42";
+
+/**
+ * A buyer signed in to the portal in `page` (invited with the CLI, password
+ * set through the link), with points, an API key made in the portal, and one
+ * delivered order placed through the API with it.
+ */
+export async function portalBuyerWithOrder(page: Page, tag: string) {
+  const email = `${tag}-${Date.now()}@example.com`;
+  const invite = cli("user:invite", "--email", email) as { invite_url: string };
+  cli("points:adjust", "--email", email, "--amount", "100.00", "--reason", "e2e opening");
+  await page.goto(new URL(invite.invite_url).pathname);
+  await page.locator("#password").fill(BUYER_PASSWORD);
+  await page.locator("#confirm").fill(BUYER_PASSWORD);
+  await page.getByTestId("portal-set-password-form").locator("button[type=submit]").click();
+  await expect(page).toHaveURL(/\/portal\/sign-in\?passwordSet=1$/);
+  await page.locator("#email").fill(email);
+  await page.locator("#password").fill(BUYER_PASSWORD);
+  await page.getByTestId("portal-sign-in-form").locator("button[type=submit]").click();
+  await expect(page).toHaveURL(/\/portal$/);
+  await page.goto("/portal/keys");
+  const create = page.getByTestId("portal-create-key-form");
+  await create.locator("input[name=name]").fill("shop");
+  await create.locator("button[type=submit]").click();
+  const creds = {
+    apiKey: (await create.locator('[data-reveal="API key"]').textContent())!,
+    apiSecret: (await create.locator('[data-reveal="API secret"]').textContent())!,
+  };
+  const products = await apiCall<ProductsAnswer>(creds, "GET", "/v1/provider/products?page_size=100");
+  type P = { fulfillment_type: string; skus: { id: number; stock_status: string; price_amount: string }[] };
+  const sku = (products.json.items as P[])
+    .filter((p) => p.fulfillment_type === "auto")
+    .flatMap((p) => p.skus)
+    .find((s) => s.stock_status === "available" && Number(s.price_amount) <= 50)!;
+  const order = await apiCall<OrderAnswer>(creds, "POST", "/v1/provider/orders", {
+    downstream_order_no: `E2E-${tag}-${Date.now()}`,
+    sku_id: sku.id,
+    quantity: 1,
+  });
+  expect(order.status).toBe(200);
+  return { email, creds, skuId: sku.id, orderId: order.json.order_id, orderNo: order.json.order_no };
 }

@@ -24,7 +24,7 @@ test("rotates an API key: the new one works, the old one is refused, the secret 
   await page.reload();
   expect(await page.content()).not.toContain(fresh.apiSecret);
   await page.goto("/admin/audit");
-  await expect(page.getByTestId("audit-table")).toContainText("api_key.rotate");
+  await expect(page.getByTestId("audit-table")).toContainText("API key replaced"); // the audit action in words (issue 35.2)
   expect(await page.content()).not.toContain(fresh.apiSecret);
 });
 

@@ -47,10 +47,13 @@ async function approveTopUpInConsole(browser: Browser, id: number) {
   await adminSignIn(admin);
   await admin.goto("/admin/top-ups");
   const card = admin.getByTestId(`top-up-${id}`);
-  await card.getByTestId("approve-top-up-form").locator("button[type=submit]").click();
+  // Approving moves money: the console asks first (issue 35.3).
+  const form = card.getByTestId("approve-top-up-form");
+  await form.getByRole("button", { name: "Approve" }).click();
+  await form.getByRole("button", { name: "Yes, credit the points" }).click();
   // Decided, it leaves the queue for the "decided recently" list.
   await expect(card).toHaveCount(0);
-  await expect(admin.getByText(new RegExp(`^#${id} · .* · approved`))).toBeVisible();
+  await expect(admin.getByText(new RegExp(`^#${id} · .* · Approved`))).toBeVisible();
   await admin.close();
 }
 
@@ -193,11 +196,14 @@ test("issue 24.1: two-factor in the portal: set up with an authenticator code, t
   await expect(page).toHaveURL(/\/portal$/);
 
   await page.goto("/portal/account");
+  // Issue 33.6: each step asks for the current password.
+  await page.locator("#totp-begin-password").fill(PASSWORD);
   await page.getByTestId("portal-totp-begin-form").locator("button[type=submit]").click();
   const secret = (await page.getByTestId("portal-totp-begin-form").locator("[data-reveal]").first().textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]+$/);
   const enable = page.getByTestId("portal-totp-enable-form");
   await enable.locator("#totp-code").fill(currentTotp(secret));
+  await enable.locator("#totp-enable-password").fill(PASSWORD);
   await enable.locator("button[type=submit]").click();
   const codes = enable.getByTestId("reveal").locator("[data-reveal]");
   await expect(codes).toHaveCount(8);

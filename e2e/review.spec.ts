@@ -95,9 +95,9 @@ test("adds an upstream supplier (pinged first, secret never shown again), tests 
   await expect(imp.locator(".msg[role=status]")).toContainText("Imported.", { timeout: 30_000 });
 
   await page.goto("/admin/audit");
-  await expect(page.getByTestId("audit-table")).toContainText("upstream.import");
-  await expect(page.getByTestId("audit-table")).toContainText("upstream.ping");
-  await expect(page.getByTestId("audit-table")).toContainText("upstream.disable");
+  await expect(page.getByTestId("audit-table")).toContainText("Upstream catalogue imported"); // audit actions in words (issue 35.2)
+  await expect(page.getByTestId("audit-table")).toContainText("Upstream supplier checked");
+  await expect(page.getByTestId("audit-table")).toContainText("Upstream supplier turned off");
 });
 
 const reviewOrders: { orderNo: string; orderId: number }[] = [];
@@ -182,8 +182,8 @@ test("resolves one by delivering upstream and checking the upstream again; fails
   expect(failed.json.error_message).toBe("supplier could not confirm");
 
   await page.goto("/admin/audit");
-  await expect(page.getByTestId("audit-table")).toContainText("order.upstream_recheck");
-  await expect(page.getByTestId("audit-table")).toContainText("order.fail");
+  await expect(page.getByTestId("audit-table")).toContainText("Upstream order checked again"); // audit actions in words (issue 35.2)
+  await expect(page.getByTestId("audit-table")).toContainText("Order failed and refunded");
 });
 
 test("the CSV export lists the order with its form fields masked; signed out it is refused", async ({ browser }) => {

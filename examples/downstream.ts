@@ -8,6 +8,7 @@
 // stderr so stdout carries only the delivered lines. Exit 1 when the order failed.
 import crypto from "node:crypto";
 import { createSupplierClient, SupplierApiError, waitForOrder } from "../lib/protocol/client";
+import { isInt4IdText } from "../lib/protocol/ids";
 
 const NAMES = ["SUPPLIER_BASE_URL", "SUPPLIER_API_KEY", "SUPPLIER_API_SECRET", "SUPPLIER_PROFILE", "SUPPLIER_SKU_ID"] as const;
 const missing = NAMES.filter((n) => !process.env[n]);
@@ -20,6 +21,11 @@ const env = (name: (typeof NAMES)[number]) => process.env[name]!;
 const profile = env("SUPPLIER_PROFILE");
 if (profile !== "U" && profile !== "P") {
   process.stderr.write("SUPPLIER_PROFILE must be U or P\n");
+  process.exit(2);
+}
+// Checked here, not by the supplier: a typo is a usage error, and ping and the catalogue would run first.
+if (!isInt4IdText(env("SUPPLIER_SKU_ID"))) {
+  process.stderr.write("SUPPLIER_SKU_ID must be a SKU id: a positive whole number, as the catalogue lists it\n");
   process.exit(2);
 }
 const skuId = Number(env("SUPPLIER_SKU_ID"));
@@ -59,7 +65,7 @@ try {
 } catch (err) {
   say(
     err instanceof SupplierApiError
-      ? `supplier answered ${err.status} ${err.code}: ${err.message} (request ${err.requestId})`
+      ? `supplier answered ${err.message} (request ${err.requestId})` // the message starts with status and code
       : String(err),
   );
   process.exit(1);

@@ -33,7 +33,11 @@ const INTERNAL_ERROR_STATUS = {
   claim_not_found: 404,
   claim_resolved: 409,
   claim_replacing: 409,
+  // Issue 33.4: the line used up its replacements within the window; a claim on it is refunded or rejected.
+  replace_limit_reached: 409,
   refund_exceeds_paid: 409,
+  // Issue 33.3: a self-registered buyer the administrators have not approved yet.
+  account_pending: 403,
 } as const;
 
 export type AppErrorCode = ErrorCode | keyof typeof INTERNAL_ERROR_STATUS;

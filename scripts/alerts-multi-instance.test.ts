@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "../lib/admins/create-admin";
 import { addAlertChannel } from "../lib/alerts/add-channel";
@@ -49,11 +50,14 @@ beforeAll(async () => {
   Object.assign(process.env, ENV);
   const url = await useTestDatabase();
   [bot, hooks] = await Promise.all([startFakeBotApi(), startCallbackReceiver()]);
-  await updateSettings({ language: "en" });
-  await addAlertChannel({ kind: "telegram", name: "ops chat", botToken: bot.token, chatId: "-100500", apiBase: bot.origin });
-  await addAlertChannel({ kind: "webhook", name: "ops hook", url: `${hooks.origin}/alerts` });
-  await createAdmin({ email: ADMIN.email, password: ADMIN.password });
-  await createAdmin({ email: ADMIN2.email, password: ADMIN2.password });
+  await updateSettings({ language: "en" }, { actor: SYSTEM_ACTOR });
+  await addAlertChannel(
+    { kind: "telegram", name: "ops chat", botToken: bot.token, chatId: "-100500", apiBase: bot.origin },
+    { actor: SYSTEM_ACTOR },
+  );
+  await addAlertChannel({ kind: "webhook", name: "ops hook", url: `${hooks.origin}/alerts` }, { actor: SYSTEM_ACTOR });
+  await createAdmin({ email: ADMIN.email, password: ADMIN.password }, { actor: SYSTEM_ACTOR });
+  await createAdmin({ email: ADMIN2.email, password: ADMIN2.password }, { actor: SYSTEM_ACTOR });
   apps = await Promise.all([startAppServer(url, ENV), startAppServer(url, ENV)]);
   worker = await startWorker({ connectionString: url, concurrency: 2, pollIntervalMs: 100 });
 }, 240_000);
@@ -95,11 +99,11 @@ describe("issue 25: alerts across two app instances and a worker", () => {
       input: { downstreamOrderNo: "MI-WAIT-1", skuId: manual.sku.id, quantity: 1, manualFormData: {} },
     });
     await db().order.update({ where: { id: order.id }, data: { createdAt: new Date(Date.now() - 31 * 60_000) } });
-    await setAlertRule({ event: "daily_summary", threshold: 0 });
+    await setAlertRule({ event: "daily_summary", threshold: 0 }, { actor: SYSTEM_ACTOR });
 
     // 1. Sales on both instances at once cross the SKU's threshold: one stock_low.
     const { sku } = await makeProduct({ cardKeys: cardKeysFor("MI-ALERT", KEYS) });
-    await setSkuThreshold({ skuCode: sku.skuCode, stock: THRESHOLD });
+    await setSkuThreshold({ skuCode: sku.skuCode, stock: THRESHOLD }, { actor: SYSTEM_ACTOR });
     // The check has seen the SKU above its threshold (the check is periodic: a first sight taken
     // between the SKU's creation and its keys' count reads it as low, until the next check).
     await waitFor(async () => (await db().alertCondition.count({ where: { key: `stock:${sku.id}`, active: false } })) === 1, 30_000, 100);

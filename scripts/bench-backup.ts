@@ -18,6 +18,7 @@ const { applyMigrations } = await import("../lib/db/migrate");
 const { withDatabase } = await import("../lib/db/embedded");
 const { createBackup } = await import("../lib/backup/create-backup");
 const { restoreBackup } = await import("../lib/backup/restore-backup");
+const { CLI_ACTOR } = await import("../lib/audit/actor");
 
 const conn = await connectDatabase();
 let code = 0;
@@ -43,7 +44,7 @@ try {
   await admin.query(`CREATE DATABASE "${new URL(target).pathname.slice(1)}" OWNER "${decodeURIComponent(new URL(conn.url).username)}"`);
   await admin.end();
   t = Date.now();
-  const restore = await restoreBackup({ in: archive, url: target });
+  const restore = await restoreBackup({ in: archive, url: target, actor: CLI_ACTOR });
   const restoreSeconds = (Date.now() - t) / 1000;
   console.log(
     JSON.stringify({
@@ -66,7 +67,7 @@ try {
 }
 process.exit(code);
 
-/** One buyer, key, product and SKU; CARD_KEYS keys, ORDERS delivered orders of one key each with item, fulfilment and ledger entry. */
+/** One buyer, key, product and SKU; CARD_KEYS keys, ORDERS delivered orders of one key each with item, fulfillment and ledger entry. */
 async function fill(c: pg.Client) {
   const user = "00000000-0000-4000-8000-000000000001";
   await c.query(

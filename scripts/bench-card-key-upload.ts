@@ -27,7 +27,7 @@ const { createAdmin } = await import("../lib/admins/create-admin");
 const { importCatalogFile } = await import("../lib/catalog/import-catalog-file");
 const { MAX_CARD_KEY_LINES, previewCardKeys } = await import("../lib/catalog/preview-card-keys");
 const { confirmCardKeys } = await import("../lib/catalog/confirm-card-keys");
-const { adminActor } = await import("../lib/audit/actor");
+const { adminActor, CLI_ACTOR } = await import("../lib/audit/actor");
 
 const conn = await connectDatabase();
 let code = 0;
@@ -36,9 +36,12 @@ try {
   const run = crypto.randomBytes(3).toString("hex");
   const file = path.join(scratch, "catalog.json");
   await writeScaleCatalog(file, { run, products: 1, keys: 0 });
-  await importCatalogFile({ path: file });
+  await importCatalogFile({ path: file, actor: CLI_ACTOR });
   const skus = await db().sku.findMany({ where: { skuCode: { in: [skuCode(run, 0, 0), skuCode(run, 0, 1)] } }, orderBy: { id: "asc" } });
-  const row = await createAdmin({ email: `upload-${run}@example.test`, password: crypto.randomBytes(12).toString("hex") });
+  const row = await createAdmin(
+    { email: `upload-${run}@example.test`, password: crypto.randomBytes(12).toString("hex") },
+    { actor: CLI_ACTOR },
+  );
   const admin = { actor: adminActor({ id: row.id, ip: "127.0.0.1" }) };
   const results = [];
   for (let r = 0; r < rounds; r++) {

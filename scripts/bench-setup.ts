@@ -76,10 +76,11 @@ const sku = await db().sku.findUniqueOrThrow({ where: { skuCode: `bench-${run}-o
 // The N buyers in this process, not the CLI: one CLI start per call would take minutes.
 const { createUser } = await import("../lib/users/create-user");
 const { createApiKey } = await import("../lib/credentials/create-api-key");
+const { CLI_ACTOR } = await import("../lib/audit/actor");
 const many: { api_key: string; api_secret: string }[] = [];
 for (let i = 0; i < buyers; i++) {
-  const user = await createUser({ email: `bench-${run}-${i}@example.test`, initialPointsCents: 1_000_000_000n });
-  const { apiKey, apiSecret } = await createApiKey({ userId: user.id, name: "bench" });
+  const user = await createUser({ email: `bench-${run}-${i}@example.test`, initialPointsCents: 1_000_000_000n, actor: CLI_ACTOR });
+  const { apiKey, apiSecret } = await createApiKey({ userId: user.id, name: "bench", actor: CLI_ACTOR });
   many.push({ api_key: apiKey, api_secret: apiSecret });
 }
 const keysFile = path.join(os.tmpdir(), `bench-keys-${run}.json`);

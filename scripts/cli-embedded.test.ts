@@ -89,8 +89,8 @@ describe("the CLI on the embedded database", () => {
       if (pid) holders.add(pid);
     }, 20);
     const [a, b] = await Promise.all([
-      runCli<{ email: string }>(["user:create", "--email", "one@example.com", "--points", "1.00"], env),
-      runCli<{ email: string }>(["user:create", "--email", "two@example.com", "--points", "2.00"], env),
+      runCli<{ email: string }>(["user:create", "--email", "one@example.com", "--points", "1.00", "--init"], env),
+      runCli<{ email: string }>(["user:create", "--email", "two@example.com", "--points", "2.00", "--init"], env),
     ]);
     clearInterval(sampler);
     expect([a.code, a.stderr], a.stderr).toEqual([0, ""]);
@@ -108,7 +108,7 @@ describe("the CLI on the embedded database", () => {
   it("issue 28.4, decision 0050: the server a CLI run starts stays up for the linger, the next runs join it, and it stops by itself with no client", async () => {
     dir = makeDataDir();
     const env = { DATA_DIR: dir, DATABASE_URL: undefined, CLI_EMBEDDED_LINGER_SECONDS: "10" };
-    const first = await runCli(["user:create", "--email", "linger@example.com"], env);
+    const first = await runCli(["user:create", "--email", "linger@example.com", "--init"], env);
     expect(first.code, first.stderr).toBe(0);
     const [pid] = postmasters(dir);
     expect(pid).toBeGreaterThan(0); // still up after the run ended
@@ -119,6 +119,43 @@ describe("the CLI on the embedded database", () => {
     }
     await stoppedWithin(dir, 40_000);
     expect(fs.readFileSync(path.join(dir, "postgres.log"), "utf8")).toContain("database system is shut down");
+  }, 180_000);
+
+  it("issue 35.5: a DATA_DIR that holds no database is refused, nothing written, unless --init; each result names the data directory and base URL", async () => {
+    dir = makeDataDir();
+    const env = {
+      DATA_DIR: dir,
+      DATABASE_URL: undefined,
+      SECRET_KEY: undefined,
+      NEXTAUTH_SECRET: undefined,
+      CLI_EMBEDDED_LINGER_SECONDS: "2",
+    };
+    const missing = path.join(dir, "mistyped");
+    for (const [dataDir, command] of [
+      [dir, ["user:create", "--email", "refused@example.com"]],
+      [missing, ["user:invite", "--email", "refused@example.com"]],
+    ] as const) {
+      const refused = await runCli([...command], { ...env, DATA_DIR: dataDir });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toBe(
+        `error: DATA_DIR ${dataDir} holds no database. Run the CLI with the DATA_DIR (or DATABASE_URL) the server uses, or pass --init to create a new, empty database there.\n`,
+      );
+      expect(refused.stdout).toBe("");
+    }
+    expect(fs.readdirSync(dir)).toEqual([]); // no secrets, no cluster, and no "mistyped" directory
+
+    const created = await runCli<{ email: string }>(["--init", "user:create", "--email", "init@example.com"], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json.email).toBe("init@example.com");
+    expect(created.target).toEqual({ data_dir: dir, base_url: "http://localhost:3000" });
+    expect(JSON.parse(created.stdout.trim().split("\n").at(-1)!)).toHaveProperty("_target.data_dir", dir);
+    // From now on the directory holds a database: no --init needed.
+    const again = await runCli(["points:reconcile"], env);
+    expect([again.json, again.target]).toEqual([
+      { ok: true, users_checked: 1, mismatches: [] },
+      { data_dir: dir, base_url: "http://localhost:3000" },
+    ]);
+    await stoppedWithin(dir, 30_000);
   }, 180_000);
 
   it("a CLI run joins the server another process holds, and leaves it running", async () => {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, type CliResult } from "../lib/testing/run-cli";
+import { parseCliOutput, runCli, type CliResult } from "../lib/testing/run-cli";
 
 // Issue 28.4 (decision 0048): `npm run cli` runs scripts/cli-launch.mjs, which
 // runs a build of scripts/cli.ts kept under node_modules/.cache/cli and made
@@ -26,13 +26,7 @@ function launch(args: string[], env: Record<string, string | undefined> = {}): P
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
     child.on("close", (code) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout.trimEnd().split("\n").at(-1) ?? "");
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
+      resolve({ code, stdout, stderr, ...parseCliOutput(stdout) });
     });
   });
 }
@@ -53,7 +47,7 @@ describe("the built CLI (issue 28.4)", () => {
 
   it("issue 28.4: a database command runs from the build: migrations on a new DATA_DIR, then the command", async () => {
     const env = { DATA_DIR: dataDir, DATABASE_URL: undefined, SECRET_KEY: undefined, NEXTAUTH_SECRET: undefined };
-    const first = await launch(["points:reconcile"], env);
+    const first = await launch(["points:reconcile", "--init"], env); // issue 35.5: a new DATA_DIR only with --init
     expect(first.code, first.stderr).toBe(0);
     expect(first.json).toEqual({ ok: true, users_checked: 0, mismatches: [] });
     const created = await launch(["user:create", "--email", "launch@example.com", "--points", "5.00"], env);

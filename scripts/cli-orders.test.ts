@@ -5,7 +5,7 @@ import { createOrder } from "../lib/orders/create-order";
 import { db } from "../lib/db/client";
 import { runCli } from "../lib/testing/run-cli";
 
-// Issue 4: `order:deliver` and `order:fail` run the manual-fulfilment services
+// Issue 4: `order:deliver` and `order:fail` run the manual-fulfillment services
 // from the ops CLI; both refuse an order that is no longer processing.
 
 let url: string;

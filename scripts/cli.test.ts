@@ -121,6 +121,22 @@ describe("npm run cli", () => {
     expect(await db().siteSettings.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({ siteName: "Demo Shop", rateLimitPerIp: 200 });
   }, 180_000);
 
+  it("issue 35.5: every database command's result names the database it used (host and name, never user or password) and the base URL of its links", async () => {
+    const { host, pathname, password, username } = new URL(url);
+    const set = await cli("settings:set", "public_base_url=https://links.example.com/");
+    expect(set.target).toEqual({ database: `${host}${pathname}`, base_url: "https://links.example.com" });
+    const invited = await cli<{ invite_url: string }>("user:invite", "--email", "target@example.com", "--init"); // --init changes nothing with DATABASE_URL
+    expect(invited.code, invited.stderr).toBe(0);
+    expect(invited.target).toEqual({ database: `${host}${pathname}`, base_url: "https://links.example.com" });
+    expect(invited.json.invite_url.startsWith(`${invited.target!.base_url}/portal/`)).toBe(true);
+    for (const r of [set, invited]) {
+      expect(r.stdout).not.toContain(decodeURIComponent(password));
+      expect(r.stdout).not.toContain(`${username}:`);
+    }
+    // What a shell script reads with jq: the field is on the result line itself.
+    expect(JSON.parse(invited.stdout.trim().split("\n").at(-1)!)._target.database).toBe(`${host}${pathname}`);
+  }, 180_000);
+
   it("catalog:import imports, re-imports as a no-op, and rejects a bad file whole", async () => {
     const first = await cli("catalog:import", "lib/seed/demo-catalog.json");
     expect(first.json).toEqual({

@@ -13,6 +13,7 @@
 import { checkArgs } from "./cli/check-args";
 import { UsageError } from "./cli/command";
 import { commandsFor } from "./cli/command-index";
+import { describeTarget, refuseEmptyDataDir, takeInitFlag } from "./cli/target";
 
 // An embedded server that a run starts outlives it for a while, so that the
 // next command joins it (decision 0050); this program, run again with
@@ -27,12 +28,18 @@ process.env.LOG_LEVEL ??= "warn";
 // Issue 10.5: a bad variable stops every command here, in one line (exit 2).
 (await import("../lib/config/env")).loadEnvOrExit("cli");
 
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  const { argv, init } = takeInitFlag(args);
   const { cmd, input } = checkArgs(await commandsFor(argv[0]), argv);
   if (cmd.database === false) {
     process.stdout.write(JSON.stringify(await cmd.run(input)) + "\n");
     return 0;
   }
+  const { env } = await import("../lib/config/env");
+  const { dataDir } = await import("../lib/config/paths");
+  const external = env().DATABASE_URL;
+  // Issue 35.5: before anything is written to DATA_DIR (secrets, a cluster).
+  if (!external && !init && !cmd.createsDatabase) refuseEmptyDataDir(dataDir());
   const { connectDatabase } = await import("../lib/db/connect");
   const { applyPendingMigrations } = await import("../lib/db/apply-pending-migrations");
   const { ensureSecrets } = await import("../lib/crypto/secrets");
@@ -40,7 +47,6 @@ async function main(argv: string[]): Promise<number> {
   ensureSecrets();
   const conn = await connectDatabase({ outlive: true });
   if (conn.startedPid) {
-    const { env } = await import("../lib/config/env");
     const { stopWhenIdleLater } = await import("../lib/db/stop-when-idle");
     const { withDatabase } = await import("../lib/db/embedded");
     // The maintenance database: a restore --force counts the sessions on its target database.
@@ -51,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
   let result: object;
   try {
     if (cmd.migrate !== false) await applyPendingMigrations(conn.url);
-    result = await cmd.run(input);
+    result = { ...(await cmd.run(input)), _target: await describeTarget({ external, dataDir: dataDir() }) };
   } finally {
     await disconnectDb();
   }

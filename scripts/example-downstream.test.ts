@@ -55,6 +55,37 @@ describe("issue 11.4: the example purchase", () => {
     });
   }
 
+  it("issue 35.5: a SUPPLIER_SKU_ID that is no SKU id exits 2 before any request is made", async () => {
+    for (const value of ["12abc", "0", "1.5", "-3"]) {
+      // A closed port: a run that called the supplier first would end in a connection error, exit 1.
+      const r = await runExample({
+        SUPPLIER_BASE_URL: "http://127.0.0.1:1",
+        SUPPLIER_API_KEY: buyer.apiKey,
+        SUPPLIER_API_SECRET: buyer.apiSecret,
+        SUPPLIER_PROFILE: "U",
+        SUPPLIER_SKU_ID: value,
+      });
+      expect([r.status, r.stderr], value).toEqual([
+        2,
+        "SUPPLIER_SKU_ID must be a SKU id: a positive whole number, as the catalogue lists it\n",
+      ]);
+    }
+  });
+
+  it("issue 35.5: the supplier's refusal is printed with one prefix: status and code once", async () => {
+    const r = await runExample({
+      SUPPLIER_BASE_URL: server.baseUrl,
+      SUPPLIER_API_KEY: buyer.apiKey,
+      SUPPLIER_API_SECRET: buyer.apiSecret,
+      SUPPLIER_PROFILE: "P",
+      SUPPLIER_SKU_ID: "2000000000",
+    });
+    expect(r.status).toBe(1);
+    const last = r.stderr.trim().split("\n").at(-1)!;
+    expect(last).toMatch(/^supplier answered 400 sku_unavailable: [^\d].* \(request [0-9a-f-]{36}\)$/);
+    expect(last.match(/400 sku_unavailable/g)).toHaveLength(1);
+  });
+
   it("exits 2 naming the missing variable", async () => {
     const r = await runExample({
       SUPPLIER_BASE_URL: server.baseUrl,

@@ -3,7 +3,7 @@
 // harness and Playwright (through `npm start`) run it too, so every client
 // address comes from the socket and TRUSTED_PROXIES (issue 8.5).
 import { parseArgs } from "node:util";
-import { loadEnvOrExit } from "../lib/config/env";
+import { loadEnvOrExit, trustedProxiesText } from "../lib/config/env";
 import { trustedProxiesWarning } from "../lib/config/trusted-proxies";
 import { onStopSignals } from "../lib/ops/stop-signals";
 import { drainAndClose } from "../lib/ops/drain";
@@ -26,7 +26,7 @@ const running = await startHttpServer({
   maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
 }).catch((err) => exitOnStartupError("server", err)); // a port in use: one line (issue 10.6)
 console.log(`server: listening on ${values.hostname ?? "*"}:${port}`);
-const trustWarning = trustedProxiesWarning(process.env.TRUSTED_PROXIES);
+const trustWarning = trustedProxiesWarning(trustedProxiesText());
 if (trustWarning) console.warn(`server: warning: ${trustWarning}`);
 // Issue 10.4: the first stop signal drains (no new connections, in-flight
 // requests finish within 10 s, the in-server worker finishes or releases its

@@ -27,7 +27,9 @@ try {
   database = await connectDatabase();
   if (!database.embedded) await warnIfSuperuser(database.url);
   const applied = await applyMigrations(database.url);
-  if (applied.length) log.info({ applied }, "migrations applied");
+  // Issue 35.5: the count; the list (dozens of names on a first start) with LOG_LEVEL=debug.
+  if (applied.length) log.info({ migrations: applied.length }, "migrations applied");
+  if (applied.length) log.debug({ applied }, "migrations applied");
   const uploads = await moveUploadsIntoDatabase(); // issue 27.1: files from before decision 0044
   if (uploads.moved.length || uploads.skipped.length) log.info(uploads, "DATA_DIR/uploads moved into the database");
   // A benchmark server is built with its baseline route (decision 0081); any other is built without it.

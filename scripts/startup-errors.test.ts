@@ -163,7 +163,12 @@ describe("issue 22.8: weak secrets stop the start", () => {
       const { DATABASE_URL: _own, SECRET_KEY: _key, NEXTAUTH_SECRET: _auth, ...rest } = process.env;
       const env = { ...rest, LOG_LEVEL: "fatal", PORT: "0", DATA_DIR: dataDir };
       const run = (script: string) => spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 90_000, env });
-      const cli = await runCli(["audit:list"], { ...env, DATABASE_URL: undefined, SECRET_KEY: undefined, NEXTAUTH_SECRET: undefined });
+      const cli = await runCli(["audit:list", "--init"], {
+        ...env,
+        DATABASE_URL: undefined,
+        SECRET_KEY: undefined,
+        NEXTAUTH_SECRET: undefined,
+      });
       const results: [string, { status: number | null; stderr: string }][] = [
         ["start", run("scripts/start.ts")],
         ["worker", run("scripts/worker.ts")],

@@ -160,6 +160,20 @@ describe("structure (issue 9)", { timeout: 180_000 }, () => {
       .map((d) => `${d.firstFile.name}:${d.firstFile.start} = ${d.secondFile.name}:${d.secondFile.start} (${d.lines} lines)`);
     expect(real).toEqual([]);
   });
+
+  it("issue 34.3: a lib/ service takes its actor, always: no optional `actor?:` and no fallback (`actor = SYSTEM_ACTOR`, `x.actor ?? …`)", () => {
+    // Line by line, so a new service that copies the old pattern is named with its line.
+    const FALLBACK = /\bactor\?\s*:|(^|[{,(])\s*actor\s*=(?!=)|\.actor\s*(\?\?|\|\|)/;
+    const offenders = sourceFiles()
+      .filter((f) => f.startsWith("lib/") && !f.startsWith("lib/generated/") && !isTest(f))
+      .flatMap((f) =>
+        fs
+          .readFileSync(path.join(ROOT, f), "utf8")
+          .split("\n")
+          .flatMap((line, i) => (FALLBACK.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(offenders).toEqual([]);
+  });
 });
 
 // Issue 34.2: adding an endpoint is one table entry (lib/protocol/endpoints.ts)

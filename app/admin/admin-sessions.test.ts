@@ -1,8 +1,11 @@
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeOwnPassword } from "@/lib/admins/change-own-password";
 import { createAdmin } from "@/lib/admins/create-admin";
+import { adminTotpOwner, beginTotpSetup, enableTotp } from "@/lib/admin-auth/manage-totp";
 import { currentTotp, hashRecoveryCode, newRecoveryCodes } from "@/lib/admin-auth/totp";
+import { mailText, startSmtpSink, addSiteMailChannel } from "@/lib/testing/smtp-sink";
 import { encryptText } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
@@ -23,6 +26,7 @@ const PASSWORD = "correct horse battery staple";
 const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
 
 beforeAll(async () => {
+  process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true"; // the SMTP server is on loopback (D29, issue 33.2)
   url = await useTestDatabase();
   server = await startAppServer(url);
 });
@@ -38,7 +42,7 @@ async function twoSessions(email: string, password = PASSWORD) {
 
 describe("admin sessions end on the server", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 8.4: a session cookie copied before sign-out is refused after it, and so is every other session of that admin", async () => {
-    await createAdmin({ email: "out@example.com", password: PASSWORD });
+    await createAdmin({ email: "out@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const [mine, other] = await twoSessions("out@example.com");
     const copied = mine;
     const out = await signOut(server.baseUrl, mine, "127.0.0.31");
@@ -55,7 +59,7 @@ describe("admin sessions end on the server", { timeout: SLOW_MACHINE_MS }, () =>
   });
 
   it("issue 8.4: a password change needs the current password and ends every session; admin:password does the same", async () => {
-    const { id } = await createAdmin({ email: "pw@example.com", password: PASSWORD });
+    const { id } = await createAdmin({ email: "pw@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const [a, b] = await twoSessions("pw@example.com");
     const me = { id, email: "pw@example.com", ip: "127.0.0.31" };
     await expect(changeOwnPassword(me, "not my password", "a brand new password")).rejects.toThrow(/current password is wrong/);
@@ -80,7 +84,7 @@ describe("admin sessions end on the server", { timeout: SLOW_MACHINE_MS }, () =>
   });
 
   it("issue 8.4: admin:disable ends every session at once and the admin cannot sign in", async () => {
-    await createAdmin({ email: "gone@example.com", password: PASSWORD });
+    await createAdmin({ email: "gone@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const [a, b] = await twoSessions("gone@example.com");
     const r = await cli("admin:disable", "--email", "gone@example.com");
     expect(r.code).toBe(0);
@@ -94,7 +98,7 @@ describe("admin sessions end on the server", { timeout: SLOW_MACHINE_MS }, () =>
 
 describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 8.4: a TOTP code is accepted once: a replay, even at once from two places, is refused", async () => {
-    const { id } = await createAdmin({ email: "otp@example.com", password: PASSWORD });
+    const { id } = await createAdmin({ email: "otp@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
     await db().adminUser.update({ where: { id }, data: { totpEnabled: true, totpSecretCiphertext: encryptText(secret) } });
     const code = currentTotp(secret);
@@ -115,7 +119,7 @@ describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
     expect(hashRecoveryCode(code)).not.toBe(crypto.createHash("sha256").update(code.replace(/-/g, "")).digest("hex"));
     expect(hashRecoveryCode(code.toUpperCase().replace(/-/g, " "))).toBe(hashRecoveryCode(code));
 
-    const { id } = await createAdmin({ email: "rec@example.com", password: PASSWORD });
+    const { id } = await createAdmin({ email: "rec@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     await db().adminUser.update({
       where: { id },
       data: {
@@ -131,9 +135,48 @@ describe("two-factor codes work once", { timeout: SLOW_MACHINE_MS }, () => {
   });
 });
 
+describe("issue 33.6: console two-factor needs the password", { timeout: SLOW_MACHINE_MS }, () => {
+  it("issue 33.6: begin/enable without or with a wrong password are refused and throttled; enabling ends every session (an old cookie is signed out) and mails the account", async () => {
+    const smtp = await startSmtpSink();
+    // This test's channel, removed after it (a retry adds its own).
+    const channel = await addSiteMailChannel(smtp);
+    try {
+      const email = "tfa-on@example.com";
+      const { id } = await createAdmin({ email, password: PASSWORD }, { actor: SYSTEM_ACTOR });
+      const [a, b] = await twoSessions(email);
+      const thief = adminTotpOwner({ id, email, ip: "127.0.0.61" });
+      await expect(beginTotpSetup(thief, "")).rejects.toMatchObject({ code: "bad_request" });
+      await expect(beginTotpSetup(thief, "not the password")).rejects.toMatchObject({ code: "bad_request" });
+      expect((await db().adminUser.findUniqueOrThrow({ where: { id } })).totpSecretCiphertext).toBeNull();
+      const { secret } = await beginTotpSetup(thief, PASSWORD);
+      const code = currentTotp(secret);
+      for (let i = 0; i < 3; i++)
+        await expect(enableTotp(thief, { code, password: "not the password" })).rejects.toMatchObject({ code: "bad_request" });
+      // Five wrong passwords from this address: the right one is refused too, and so is a sign-in from here
+      // (the right password is told the account is locked, issue 35.4, decision 0083).
+      await expect(enableTotp(thief, { code, password: PASSWORD })).rejects.toMatchObject({ code: "rate_limited" });
+      expect((await signIn(server.baseUrl, { email, password: PASSWORD, from: "127.0.0.61" })).error).toBe("locked");
+      expect((await db().adminUser.findUniqueOrThrow({ where: { id } })).totpEnabled).toBe(false);
+      expect([await sessionWorks(server.baseUrl, a), await sessionWorks(server.baseUrl, b)]).toEqual([true, true]);
+
+      await enableTotp(adminTotpOwner({ id, email, ip: "127.0.0.62" }), { code, password: PASSWORD });
+      expect([await sessionWorks(server.baseUrl, a), await sessionWorks(server.baseUrl, b)]).toEqual([false, false]);
+      // Sent before the answer; the invitation mailed to the same address is not it.
+      const turnedOn = () =>
+        smtp.mails.filter((m) => m.to.includes(email) && /Two-factor sign-in was turned on|开启两步验证/.test(mailText(m.raw)));
+      await expect.poll(() => turnedOn().length, { timeout: 10_000 }).toBe(1);
+      expect(mailText(turnedOn()[0]!.raw)).not.toContain(secret);
+      expect(await db().auditLog.count({ where: { action: "admin.password_confirm_failed", targetId: String(id) } })).toBe(5);
+    } finally {
+      await db().alertChannel.update({ where: { id: channel.id }, data: { deletedAt: new Date() } });
+      await smtp.close();
+    }
+  });
+});
+
 describe("cookies behind https", { timeout: SLOW_MACHINE_MS }, () => {
   it("issue 8.4: cookies are Secure whenever the public base URL is https", async () => {
-    await createAdmin({ email: "tls@example.com", password: PASSWORD });
+    await createAdmin({ email: "tls@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const plain = await signIn(server.baseUrl, { email: "tls@example.com", password: PASSWORD, from: "127.0.0.51" });
     expect(plain.setCookies.some((c) => /;\s*secure/i.test(c))).toBe(false);
 

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "@/lib/admins/create-admin";
 import { currentTotp, hashRecoveryCode } from "@/lib/admin-auth/totp";
@@ -68,7 +69,7 @@ describe("admin console access", { timeout: SLOW_MACHINE_MS }, () => {
   });
 
   it("signs in with the right password only, and the session opens the console", async () => {
-    await createAdmin({ email: "ok@example.com", password: PASSWORD });
+    await createAdmin({ email: "ok@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     expect((await signIn("ok@example.com", "wrong password!")).error).toBe("invalid");
     expect((await signIn("nobody@example.com", PASSWORD)).error).toBe("invalid");
     const good = await signIn("ok@example.com", PASSWORD);
@@ -85,11 +86,12 @@ describe("admin console access", { timeout: SLOW_MACHINE_MS }, () => {
     expect(await db().adminSignInCounter.count({ where: { key: { startsWith: "acct-ip:ok%40example.com:" } } })).toBe(0);
   });
 
-  it("issue 8.4: locks an account for this address after 5 failures, even for the right password, answering like a wrong password", async () => {
-    await createAdmin({ email: "lock@example.com", password: PASSWORD });
+  it("issue 8.4, 35.4: locks an account for this address after 5 failures, even for the right password, which is told it is locked", async () => {
+    await createAdmin({ email: "lock@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     for (let i = 1; i <= 5; i++) expect((await signIn("lock@example.com", `wrong-${i}-password`)).error).toBe("invalid");
     const locked = await signIn("lock@example.com", PASSWORD);
-    expect(locked.error).toBe("invalid");
+    expect(locked.error).toBe("locked");
+    expect((await signIn("lock@example.com", "wrong-6-password")).error).toBe("invalid");
     expect(locked.session).toBeUndefined();
     const actions = (await db().auditLog.findMany({ where: { actor: "lock@example.com" }, orderBy: { id: "asc" } })).map((r) => r.action);
     expect(actions).toEqual([...Array(5).fill("admin.sign_in_failed"), "admin.sign_in_throttled"]);
@@ -102,7 +104,7 @@ describe("admin console access", { timeout: SLOW_MACHINE_MS }, () => {
   });
 
   it("requires the TOTP code when two-factor is on; a recovery code works exactly once", async () => {
-    const { id } = await createAdmin({ email: "totp@example.com", password: PASSWORD });
+    const { id } = await createAdmin({ email: "totp@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
     const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
     await db().adminUser.update({
       where: { id },

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "@/lib/admins/create-admin";
 import { encryptText } from "@/lib/crypto/secret-box";
@@ -23,7 +24,7 @@ let session: string;
 beforeAll(async () => {
   const url = await useTestDatabase();
   [plain, tls] = await Promise.all([startAppServer(url), startAppServer(url, { NEXTAUTH_URL: "https://console.example.com" })]);
-  await createAdmin({ email: "headers@example.com", password: PASSWORD });
+  await createAdmin({ email: "headers@example.com", password: PASSWORD }, { actor: SYSTEM_ACTOR });
   session = (await signIn(plain.baseUrl, { email: "headers@example.com", password: PASSWORD, from: "127.0.0.61" })).session!;
 }, SLOW_MACHINE_MS);
 afterAll(async () => Promise.all([plain?.stop(), tls?.stop()]));

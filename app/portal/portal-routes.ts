@@ -36,6 +36,7 @@ export const PORTAL_ROUTES: readonly PortalRoute[] = [
   // Signed in: exports.
   { path: "/portal/prices.csv", method: "GET", kind: "export" },
   { path: "/portal/orders.csv", method: "GET", kind: "export" },
+  { path: "/portal/orders.csv", method: "POST", kind: "export" },
   { path: "/portal/statement.csv", method: "GET", kind: "export" },
   // Signed in: actions.
   { path: "/portal/api/keys", method: "POST", kind: "action" },
@@ -48,6 +49,7 @@ export const PORTAL_ROUTES: readonly PortalRoute[] = [
   { path: "/portal/api/two-factor/begin", method: "POST", kind: "action" },
   { path: "/portal/api/two-factor/enable", method: "POST", kind: "action" },
   { path: "/portal/api/two-factor/disable", method: "POST", kind: "action" },
+  { path: "/portal/api/password", method: "POST", kind: "action" },
 ];
 
 /** The signed-in navigation, in order (labels are i18n keys). */

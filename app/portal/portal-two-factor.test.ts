@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentTotp } from "@/lib/admin-auth/totp";
+import { mailText, startSmtpSink, addSiteMailChannel } from "@/lib/testing/smtp-sink";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { decryptText } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/client";
@@ -24,6 +25,7 @@ let databaseUrl: string;
 let ipSeq = 0;
 
 beforeAll(async () => {
+  process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true"; // the SMTP server is on loopback (D29, issue 33.2)
   databaseUrl = await useTestDatabase();
   // One proxy hop trusted: each test's X-Forwarded-For names its own client address for the guessing counters.
   server = await startAppServer(databaseUrl, { TRUSTED_PROXIES: "127.0.0.1/32" });
@@ -64,24 +66,24 @@ async function signIn(email: string, code: string | null, ip = `203.0.113.${++ip
   return second.to === "/portal" && second.session ? `cardkey-portal-session=${second.session}` : null;
 }
 
-const action = async (path: string, cookie: string, body: object = {}) => {
+const action = async (path: string, cookie: string, body: object = {}, ip = "127.0.0.1") => {
   const res = await fetch(server.baseUrl + path, {
     method: "POST",
-    headers: { cookie, "content-type": "application/json", origin: server.baseUrl },
+    headers: { cookie, "content-type": "application/json", origin: server.baseUrl, "x-forwarded-for": ip },
     body: JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json()) as { reveal?: { label: string; value: string }[] } };
 };
 
-/** Turns two-factor on in the Account page's way; answers the secret and the recovery codes. */
-async function turnOn(email: string) {
-  const cookie = (await signIn(email, null))!;
-  const begun = await action("/portal/api/two-factor/begin", cookie);
+/** Turns two-factor on in the Account page's way (each step with the password, issue 33.6); answers the secret and the recovery codes. */
+async function turnOn(email: string, cookie?: string) {
+  cookie ??= (await signIn(email, null))!;
+  const begun = await action("/portal/api/two-factor/begin", cookie, { password: PASSWORD });
   expect(begun.status).toBe(200);
-  const secret = begun.json.reveal![0].value;
-  expect((await action("/portal/api/two-factor/enable", cookie, { code: "000000" })).status).toBe(400);
+  const secret = begun.json.reveal![0]!.value;
+  expect((await action("/portal/api/two-factor/enable", cookie, { code: "000000", password: PASSWORD })).status).toBe(400);
   const enableCode = currentTotp(secret);
-  const enabled = await action("/portal/api/two-factor/enable", cookie, { code: enableCode });
+  const enabled = await action("/portal/api/two-factor/enable", cookie, { code: enableCode, password: PASSWORD });
   expect(enabled.status).toBe(200);
   return { cookie, secret, enableCode, recovery: enabled.json.reveal!.map((r) => r.value) };
 }
@@ -161,7 +163,7 @@ describe("issue 24.1: buyer two-factor sign-in", { timeout: SLOW }, () => {
   it("issue 24.1: turning two-factor off needs the password; then the password alone signs in again", async () => {
     const user = await buyer();
     const { cookie } = await turnOn(user.email);
-    expect((await action("/portal/api/two-factor/begin", cookie)).status).toBe(409);
+    expect((await action("/portal/api/two-factor/begin", cookie, { password: PASSWORD })).status).toBe(409);
     expect((await action("/portal/api/two-factor/disable", cookie, { password: "not my password 1" })).status).toBe(400);
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).totpEnabled).toBe(true);
     expect((await action("/portal/api/two-factor/disable", cookie, { password: PASSWORD })).status).toBe(200);
@@ -183,5 +185,52 @@ describe("issue 24.1: buyer two-factor sign-in", { timeout: SLOW }, () => {
     expect(again.json).toMatchObject({ was_on: false });
     expect(await db().auditLog.count({ where: { action: "buyer.totp_reset", targetId: user.id, actor: "cli" } })).toBe(1);
     expect((await runCli(["user:two-factor-off", "--email", "nobody@example.test"], { DATABASE_URL: databaseUrl })).code).not.toBe(0);
+  });
+
+  it("issue 33.6: two-factor begin/enable without or with a wrong password are refused and nothing changes; the guesses count on the sign-in throttle", async () => {
+    const user = await buyer();
+    const ip = `192.0.2.${++ipSeq}`;
+    const cookie = (await signIn(user.email, null, ip))!;
+    expect((await action("/portal/api/two-factor/begin", cookie, {}, ip)).status).toBe(400);
+    const begun = await action("/portal/api/two-factor/begin", cookie, { password: PASSWORD }, ip);
+    const code = currentTotp(begun.json.reveal![0]!.value);
+    expect((await action("/portal/api/two-factor/enable", cookie, { code }, ip)).status).toBe(400);
+    // Five wrong passwords from this address, at either step: then even the right one is refused, here and at sign-in.
+    for (const step of ["begin", "enable", "begin", "enable", "begin"])
+      expect((await action(`/portal/api/two-factor/${step}`, cookie, { code, password: "not my password 1" }, ip)).status).toBe(400);
+    expect((await action("/portal/api/two-factor/enable", cookie, { code, password: PASSWORD }, ip)).status).toBe(429);
+    expect((await action("/portal/api/two-factor/begin", cookie, { password: PASSWORD }, ip)).status).toBe(429);
+    expect((await postSession({ email: user.email, password: PASSWORD }, ip)).session).toBeUndefined();
+    expect(await db().user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ totpEnabled: false });
+    expect(await db().auditLog.count({ where: { action: "buyer.password_confirm_failed", targetId: user.id } })).toBe(5);
+    // The owner elsewhere is not locked out by a thief's guesses.
+    const elsewhere = `192.0.2.${++ipSeq}`;
+    expect((await action("/portal/api/two-factor/begin", cookie, { password: PASSWORD }, elsewhere)).status).toBe(200);
+  });
+
+  it("issue 33.6: enabling two-factor ends the buyer's other sessions (an old cookie is signed out) and mails the account", async () => {
+    const smtp = await startSmtpSink();
+    // This test's channel, removed after it (a retry adds its own).
+    const channel = await addSiteMailChannel(smtp);
+    try {
+      const user = await buyer();
+      const old = (await signIn(user.email, null))!;
+      const mine = (await signIn(user.email, null))!;
+      const opens = async (cookie: string) =>
+        (await fetch(server.baseUrl + "/portal", { headers: { cookie }, redirect: "manual" })).status === 200;
+      expect([await opens(old), await opens(mine)]).toEqual([true, true]);
+      const { secret } = await turnOn(user.email, mine);
+      expect([await opens(old), await opens(mine)]).toEqual([false, true]);
+      // Sent before the answer; the invitation mailed to the same address is not it.
+      const turnedOn = () =>
+        smtp.mails.filter((m) => m.to.includes(user.email) && /Two-factor sign-in was turned on|开启两步验证/.test(mailText(m.raw)));
+      await expect.poll(() => turnedOn().length, { timeout: 10_000 }).toBe(1);
+      const text = mailText(turnedOn()[0]!.raw);
+      expect(text).toMatch(/Every other signed-in session was ended|其他已登录的会话均已结束/);
+      expect(text).not.toContain(secret);
+    } finally {
+      await db().alertChannel.update({ where: { id: channel.id }, data: { deletedAt: new Date() } });
+      await smtp.close();
+    }
   });
 });

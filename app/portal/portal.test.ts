@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "@/lib/admins/create-admin";
-import { CLI_ACTOR } from "@/lib/audit/actor";
+import { CLI_ACTOR, SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { db } from "@/lib/db/client";
 import { supplierClient } from "@/lib/protocol/client";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
@@ -11,6 +11,8 @@ import { useTestDatabase } from "@/lib/testing/test-database";
 import { approveTopUp } from "@/lib/top-ups/approve-top-up";
 import { requestTopUp } from "@/lib/top-ups/request-top-up";
 import { inviteBuyer } from "@/lib/users/invite-buyer";
+import { registerBuyer } from "@/lib/users/register-buyer";
+import { updateSettings } from "@/lib/settings/update-settings";
 import { setMemberLevel } from "@/lib/users/set-member-level";
 import { setPasswordWithLink } from "@/lib/users/set-password-with-link";
 import { runCli } from "@/lib/testing/run-cli";
@@ -19,7 +21,8 @@ import { PORTAL_ROUTES } from "./portal-routes";
 
 // Issue 24: the buyer portal over real HTTP against the real built server:
 // sign-in and sessions (24.1), isolation between buyers on every route
-// (24.3), the secret rotation overlap (decision 0039) and top-ups (24.2).
+// (24.3), the secret rotation overlap (decision 0039) and top-ups (24.2);
+// issue 33: an account waiting for approval, and the key export's origin.
 
 // Every sign-in runs scrypt (128 MiB); on a shared 2-core machine it is slow.
 const SLOW = 300_000;
@@ -98,7 +101,7 @@ describe("issue 24.1: accounts and sign-in", { timeout: SLOW }, () => {
     const b = await portalBuyer();
     const portal = (await signIn(b.user.email))!;
     const admin = await adminSignIn(server.baseUrl, {
-      email: (await createAdmin({ email: `admin-${++seq}@example.test`, password: PASSWORD })).email,
+      email: (await createAdmin({ email: `admin-${++seq}@example.test`, password: PASSWORD }, { actor: SYSTEM_ACTOR })).email,
       password: PASSWORD,
     });
     expect((await get("/admin/settings", portal)).status).toBe(307);
@@ -163,11 +166,18 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
     const ids: Record<string, string> = { orderNo, apiKey: b.apiKey, eventId: String(event.id), sessionId: sessionB };
     const bodies: Record<string, object> = {
       "/portal/api/keys/[apiKey]/rotate": { overlapHours: 1 },
-      "/portal/api/two-factor/enable": { code: "000000" },
+      "/portal/api/two-factor/begin": { password: "not A's password" },
+      "/portal/api/two-factor/enable": { code: "000000", password: "not A's password" },
       "/portal/api/two-factor/disable": { password: "not A's password" },
+      "/portal/api/password": { password: "not A's password", newPassword: "A's new password 1", confirm: "A's new password 1" },
     };
-    // Routes without an id act on the signed-in buyer only; these two refuse A's deliberately wrong input.
-    const refused: Record<string, number> = { "/portal/api/two-factor/enable": 400, "/portal/api/two-factor/disable": 400 };
+    // Routes without an id act on the signed-in buyer only; these refuse A's deliberately wrong input.
+    const refused: Record<string, number> = {
+      "/portal/api/two-factor/begin": 400,
+      "/portal/api/two-factor/enable": 400,
+      "/portal/api/two-factor/disable": 400,
+      "/portal/api/password": 400,
+    };
     const bMarkers = [orderNo, b.apiKey, b.user.email, "B-TRANSFER", "B-SECRET"];
     let checked = 0;
     for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public")) {
@@ -254,7 +264,7 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     expect(await (await get("/portal/orders.csv", cookie)).text()).not.toContain(keys[0]);
     const revealed = (await (await post(`/portal/api/orders/${orderNo}/reveal`, cookie)).json()) as { lines: string[] };
     expect(revealed.lines).toEqual(keys);
-    expect(await (await get("/portal/orders.csv?keys=1", cookie)).text()).toContain(keys[0]);
+    expect(await (await post("/portal/orders.csv", cookie)).text()).toContain(keys[0]);
     expect(await db().auditLog.count({ where: { action: "order.keys_reveal", targetId: orderNo, actor: `buyer:${b.user.email}` } })).toBe(
       1,
     );
@@ -351,5 +361,102 @@ describe("issue 24.2: keys, orders and top-ups", { timeout: SLOW }, () => {
     expect(list.json.top_ups).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: asked.id, amount: "250.00", state: "approved", email: b.user.email })]),
     );
+  });
+});
+
+describe("issue 33: what a session may do", { timeout: SLOW }, () => {
+  it("issue 33.3: an account waiting for approval opens its overview (saying it waits) and account page only; every other page, export and action is refused, nothing written", async () => {
+    await updateSettings({ buyer_registration: "approval" }, { actor: SYSTEM_ACTOR });
+    const email = `pending-${++seq}@example.test`;
+    const { url: link } = await registerBuyer({ email, ip: null });
+    await setPasswordWithLink({ token: link!.split("/").at(-1)!, password: PASSWORD });
+    const user = await db().user.findUniqueOrThrow({ where: { email } });
+    await makeProduct({ priceCents: 4321n, stockQuantity: 17 });
+    const cookie = (await signIn(email))!;
+    const other = (await signIn(email))!;
+    const otherId = (await db().buyerSession.findFirstOrThrow({ where: { userId: user.id }, orderBy: { createdAt: "desc" } })).id;
+    const ids: Record<string, string> = { orderNo: "ORD-NONE", apiKey: "sk_none", eventId: "1", sessionId: otherId };
+    const open = new Set([
+      "/portal",
+      "/portal/account",
+      "/portal/api/sessions/[sessionId]/end",
+      "/portal/api/two-factor/begin",
+      "/portal/api/two-factor/disable",
+      "/portal/api/password",
+    ]);
+    const bodies: Record<string, object> = {
+      "/portal/api/two-factor/begin": { password: PASSWORD },
+      "/portal/api/two-factor/disable": { password: PASSWORD },
+      "/portal/api/password": { password: PASSWORD, newPassword: PASSWORD, confirm: PASSWORD },
+    };
+    const auditBefore = await db().auditLog.count({ where: { actor: `buyer:${email}` } });
+    for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public" && r.path !== "/portal/api/two-factor/enable")) {
+      const p = route.path.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(ids[k]!));
+      const res =
+        route.method === "GET"
+          ? await get(p, cookie)
+          : await post(
+              p,
+              cookie,
+              bodies[route.path] ?? { amount: "1000000.00", transferReference: "PENDING-REF", name: "k", password: "x" },
+            );
+      const what = `${route.method} ${route.path}`;
+      if (open.has(route.path)) expect(res.status, what).toBe(200);
+      else if (route.kind === "page") expect([res.status, res.headers.get("location")], what).toEqual([307, "/portal"]);
+      else expect([res.status, ((await res.json()) as { code: string }).code], what).toEqual([403, "account_pending"]);
+    }
+    expect(await (await get("/portal", cookie)).text()).toContain("waiting for an administrator");
+    expect(await db().topUpRequest.count({ where: { userId: user.id } })).toBe(0);
+    expect(await db().alertEvent.count({ where: { kind: "topup_request", params: { path: ["buyer"], equals: email } } })).toBe(0);
+    expect(await db().apiCredential.count({ where: { userId: user.id } })).toBe(0);
+    // Only the account page's own acts were audited: the other session ended, two-factor set-up begun and abandoned, the password set.
+    const audit = await db().auditLog.findMany({ where: { actor: `buyer:${email}` }, orderBy: { id: "asc" }, skip: auditBefore });
+    expect(audit.map((a) => a.action).sort()).toEqual([
+      "buyer.password_change",
+      "buyer.session_end",
+      "buyer.totp_disabled",
+      "buyer.totp_setup_started",
+    ]);
+    expect(await opensPortal(other)).toBe(false);
+  });
+
+  it("issue 33.5: cross-site key export refused with no audit row written (a link's GET, another site's POST, an unmarked request); the page's same-origin POST works", async () => {
+    const b = await portalBuyer();
+    const keys = cardKeysFor("XSITE", 1);
+    const { sku } = await makeProduct({ priceCents: 600n, cardKeys: keys });
+    await supplierClient(server.baseUrl, "/api/v1/provider", b).post("/orders", {
+      downstream_order_no: `X-${++seq}`,
+      sku_id: sku.id,
+      quantity: 1,
+    });
+    const cookie = (await signIn(b.user.email))!;
+    const csv = (method: "GET" | "POST", path: string, headers: Record<string, string>) =>
+      fetch(server.baseUrl + path, { method, redirect: "manual", headers: { cookie, ...headers } });
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    const refusals = [
+      await csv("GET", "/portal/orders.csv?keys=1", { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" }),
+      await csv("GET", "/portal/orders.csv?keys=1", { "sec-fetch-site": "same-origin" }),
+      await csv("POST", "/portal/orders.csv", { ...form, "sec-fetch-site": "cross-site", origin: "https://evil.example" }),
+      await csv("POST", "/portal/orders.csv", { ...form, "sec-fetch-site": "same-site", origin: "https://shop.evil.example" }),
+      await csv("POST", "/portal/orders.csv", { ...form, origin: "null" }),
+      await csv("POST", "/portal/orders.csv", form), // says nothing of where it came from
+    ];
+    for (const res of refusals) {
+      expect([403, 405]).toContain(res.status);
+      expect(await res.text()).not.toContain(keys[0]);
+    }
+    expect(await db().auditLog.count({ where: { action: "orders.export_keys", actor: `buyer:${b.user.email}` } })).toBe(0);
+    // The orders page's button: a form POST the browser marks same-origin.
+    const own = await csv("POST", "/portal/orders.csv?status=delivered", {
+      ...form,
+      "sec-fetch-site": "same-origin",
+      origin: server.baseUrl,
+    });
+    expect(own.status).toBe(200);
+    expect(own.headers.get("content-disposition")).toContain("orders-with-keys.csv");
+    expect(await own.text()).toContain(keys[0]);
+    expect(await db().auditLog.count({ where: { action: "orders.export_keys", actor: `buyer:${b.user.email}` } })).toBe(1);
+    // Without keys the GET export stays a plain download.
+    expect(await (await csv("GET", "/portal/orders.csv", { "sec-fetch-site": "cross-site" })).text()).not.toContain(keys[0]);
   });
 });

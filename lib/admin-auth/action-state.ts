@@ -8,6 +8,8 @@ export type ActionState = {
   message: string;
   reveal?: { label: string; value: string }[];
   revealNote?: string;
+  /** Issue 35.2: each field that was refused (its form name) and why, in the page's language. */
+  issues?: { field: string; message: string }[];
   /** Bumps on every result so the form can reset after success. */
   at?: number;
 } | null;

@@ -4,7 +4,7 @@ import { writeAuditLog } from "../audit/write-audit-log";
 import { deriveKey } from "../crypto/derive-key";
 import { db } from "../db/client";
 import { useSecondFactor } from "./second-factor";
-import { releaseSignIn, reserveSignIn, resetAfterSignIn } from "./sign-in-throttle";
+import { releaseSignIn, reserveLockedCheck, reserveSignIn, resetAfterSignIn } from "./sign-in-throttle";
 import type { TotpAccount } from "./totp-account";
 
 // THE sign-in rule, for both doors: the console (verify-sign-in.ts) and the
@@ -33,6 +33,8 @@ export interface SignInDoor<A extends SignInAccount> {
   /** The first refusal of a window by the lock-out or the account-wide slow-down. */
   onLocked?: (email: string, ip: string) => Promise<void>;
   onSignedIn: (account: A, ip: string, trustedDevice: boolean) => Promise<void>;
+  /** Issue 35.4: a locked account's right password is answered `locked` (the console; the portal keeps "invalid"). */
+  tellsLocked?: boolean;
 }
 
 export interface CheckAttempt {
@@ -48,7 +50,10 @@ export interface CheckAttempt {
 }
 
 export type CheckResult<A extends SignInAccount> =
-  { ok: true; account: A } | { ok: false; reason: "invalid" } | { ok: false; reason: "totp_required"; passwordProof: string };
+  | { ok: true; account: A }
+  // `locked`: the attempt was refused by a lock-out, and its password was right (doors with tellsLocked only).
+  | { ok: false; reason: "invalid"; locked?: true }
+  | { ok: false; reason: "totp_required"; passwordProof: string };
 
 // A real hash to compare against when no account matches, so an unknown e-mail
 // costs the same scrypt time as a wrong password (no account enumeration).
@@ -86,6 +91,13 @@ export async function checkSignIn<A extends SignInAccount>(door: SignInDoor<A>, 
   if (!gate.ok) {
     if (gate.first) await audit("sign_in_throttled", { refusedBy: gate.refusedBy });
     if (gate.first && gate.refusedBy !== "address") await door.onLocked?.(email, ip);
+    if (door.tellsLocked && gate.refusedBy !== "address" && (await reserveLockedCheck(email, ip))) {
+      // The same scrypt run for an unknown e-mail (DUMMY_HASH): the answer's time names no account.
+      const locked = email ? await door.find(email) : null;
+      const password = (attempt.password ?? "").length > MAX_PASSWORD_LENGTH ? "" : (attempt.password ?? "");
+      const right = (await verifyPassword(password, locked?.passwordHash ?? DUMMY_HASH)) && !!password;
+      if (right && locked?.active && locked.passwordHash) return { ok: false, reason: "invalid", locked: true };
+    }
     return { ok: false, reason: "invalid" };
   }
 

@@ -1,20 +1,21 @@
 import { db } from "../db/client";
 import { decryptText, encryptText } from "../crypto/secret-box";
 import { appError } from "../errors";
-import { verifyPassword } from "../crypto/password";
 import { adminActor, buyerActor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import type { AdminSession } from "./admin-session";
-import { reserveAttempt } from "./attempt-counter";
-import { WINDOW_SECONDS } from "./sign-in-throttle";
+import { confirmOwnPassword } from "./confirm-own-password";
 import { checkTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from "./totp";
-import { readTotpState, totpAudit, updateTotpState, type TotpOwner } from "./totp-account";
+import { endOtherSessions, readTotpState, totpAudit, updateTotpState, type TotpOwner } from "./totp-account";
+import { mailTwoFactorOn } from "./two-factor-mail";
 
 // Two-factor for one account, an administrator's (console "Security") or a
 // portal buyer's (issue 24.1, "Account"): begin (a new secret, stored
 // encrypted, not yet required), enable (proved by a code from the app;
-// recovery codes are made and shown once), disable (needs the password).
-// Each step audited in its own transaction.
+// recovery codes are made and shown once), disable. Each of the three asks
+// for the current password (issue 33.6, confirm-own-password.ts); enabling
+// also ends the account's other sessions and mails the owner. Each step
+// audited in its own transaction.
 
 /** The owner of a console session. */
 export const adminTotpOwner = (admin: AdminSession): TotpOwner => ({
@@ -24,13 +25,15 @@ export const adminTotpOwner = (admin: AdminSession): TotpOwner => ({
 });
 
 /** The owner of a portal session (issue 24.1). */
-export const buyerTotpOwner = (buyer: { userId: string; email: string; ip: string | null }): TotpOwner => ({
+export const buyerTotpOwner = (buyer: { userId: string; email: string; ip: string | null; sessionId?: string }): TotpOwner => ({
   account: { kind: "buyer", id: buyer.userId },
   email: buyer.email,
   actor: buyerActor(buyer),
+  sessionId: buyer.sessionId,
 });
 
-export async function beginTotpSetup(owner: TotpOwner): Promise<{ secret: string; uri: string }> {
+export async function beginTotpSetup(owner: TotpOwner, password: string): Promise<{ secret: string; uri: string }> {
+  await confirmOwnPassword(owner, password);
   const secret = newTotpSecret();
   await db().$transaction(async (tx) => {
     // Guarded: a setup begun in another tab while two-factor went on cannot replace the live secret.
@@ -41,7 +44,8 @@ export async function beginTotpSetup(owner: TotpOwner): Promise<{ secret: string
   return { secret, uri: totpUri(secret, owner.email) };
 }
 
-export async function enableTotp(owner: TotpOwner, code: string): Promise<string[]> {
+export async function enableTotp(owner: TotpOwner, { code, password }: { code: string; password: string }): Promise<string[]> {
+  await confirmOwnPassword(owner, password);
   const row = await readTotpState(db(), owner.account);
   if (row.totpEnabled) throw appError("conflict", "two-factor is already on");
   if (!row.totpSecretCiphertext) throw appError("bad_request", "start the setup first");
@@ -58,18 +62,15 @@ export async function enableTotp(owner: TotpOwner, code: string): Promise<string
     );
     // Two "turn on" at once, or a new setup begun meanwhile: only the first, with the secret it proved, counts.
     if (!enabled) throw appError("conflict", "two-factor changed meanwhile; reload and try again");
+    await endOtherSessions(tx, owner); // issue 33.6: whoever signed in before the change is out
     await writeAuditLog(tx, { actor: owner.actor, ...totpAudit(owner.account, "totp_enabled"), details: { recoveryCodes: codes.length } });
   });
+  await mailTwoFactorOn({ to: owner.email, kind: owner.account.kind, ip: owner.actor.ip });
   return codes;
 }
 
 export async function disableTotp(owner: TotpOwner, password: string): Promise<void> {
-  // A signed-in session is not proof of the password: bound the guesses a stolen one can make here.
-  const gate = await reserveAttempt(`totp-off:${owner.account.kind}:${owner.account.id}`, 5, WINDOW_SECONDS);
-  if (!gate.allowed) throw appError("bad_request", "too many wrong passwords; try again in 15 minutes");
-  const row = await readTotpState(db(), owner.account);
-  if (!row.passwordHash || !(await verifyPassword(password.slice(0, 1024), row.passwordHash)))
-    throw appError("bad_request", "wrong password");
+  await confirmOwnPassword(owner, password);
   await turnOff(owner, "totp_disabled");
 }
 

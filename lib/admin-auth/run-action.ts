@@ -7,6 +7,7 @@ import { log } from "../log";
 import { getI18n } from "../i18n/server";
 import type { Translate } from "../i18n/messages";
 import type { AdminSession } from "./admin-session";
+import { formIssues } from "./form-issues";
 import { requireAdmin, type SessionOptions } from "./require-admin";
 
 /**
@@ -29,8 +30,8 @@ export async function runAdminAction<S extends z.ZodType>(
   for (const [k, v] of form.entries()) if (typeof v === "string" && !k.startsWith("$ACTION")) raw[k] = v;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const message = parsed.error.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`).join("; ");
-    return { ok: false, message: t("common.invalid", { message }), at: Date.now() };
+    // Issue 35.2: sentences in the page's language, the fields named so the form highlights them.
+    return { ok: false, message: t("common.invalid"), issues: formIssues(parsed.error, t), at: Date.now() };
   }
   try {
     return { ...(await work(parsed.data, { admin, t })), at: Date.now() };

@@ -19,6 +19,10 @@ export const PER_ADDRESS_LIMIT = 20;
 export const PER_ACCOUNT_ADDRESS_LIMIT = 5;
 export const PER_ACCOUNT_UNTRUSTED_LIMIT = 10;
 
+/** Issue 35.4: password checks a locked account's owner gets per address and window, to learn that it is locked. */
+export const LOCKED_CHECK_LIMIT = 3;
+const lockedCheckPrefix = (email: string) => `locked:${enc(email)}:`;
+
 export type RefusedBy = "address" | "account_address" | "account";
 
 const enc = (s: string) => encodeURIComponent(s);
@@ -50,6 +54,17 @@ export async function reserveSignIn(email: string, ip: string, trustedDevice: bo
   };
 }
 
+/**
+ * Issue 35.4: whether a refused attempt may still have its password checked,
+ * so that the owner with the right password is told the account is locked
+ * (and how it is unlocked). A few per address and window: each answer says
+ * whether the password was right, so unbounded it would be a guessing channel
+ * around the lock-out; bounded it adds 3 guesses to the 5 a window allows.
+ */
+export async function reserveLockedCheck(email: string, ip: string): Promise<boolean> {
+  return (await reserveAttempt(`${lockedCheckPrefix(email)}${enc(throttleGroup(ip))}`, LOCKED_CHECK_LIMIT, WINDOW_SECONDS)).allowed;
+}
+
 /** The password was right (TOTP may still be pending): not a guess, give the reservations back. */
 export async function releaseSignIn(keys: Extract<Gate, { ok: true }>["keys"]): Promise<void> {
   await releaseAttempt(keys.address);
@@ -79,5 +94,5 @@ export async function unlockAccount(email: string, tx: Tx = db()): Promise<numbe
   const keys = await clearAttemptsWithPrefix(prefix, tx);
   let cleared = keys.length + (await clearAttempts(accountKey(email), tx));
   for (const key of keys) cleared += await clearAttempts(`ip:${key.slice(prefix.length)}`, tx);
-  return cleared;
+  return cleared + (await clearAttemptsWithPrefix(lockedCheckPrefix(email), tx)).length;
 }

@@ -15,7 +15,12 @@ export interface TotpOwner {
   account: TotpAccount;
   email: string;
   actor: Actor;
+  /** A buyer's portal session making the change: the one session turning two-factor on keeps (issue 33.6). */
+  sessionId?: string;
 }
+
+/** The account's name in the sign-in throttle's counters: an administrator's e-mail, "buyer:<e-mail>" for a buyer (both doors use it). */
+export const signInName = (kind: TotpAccount["kind"], email: string) => (kind === "admin" ? email : `buyer:${email}`);
 
 export interface TotpState {
   passwordHash: string | null;
@@ -44,6 +49,22 @@ export async function updateTotpState(tx: Tx, account: TotpAccount, guard: TotpG
       ? await tx.adminUser.updateMany({ where: { ...guard, id: account.id }, data })
       : await tx.user.updateMany({ where: { ...guard, id: account.id }, data });
   return count === 1;
+}
+
+/**
+ * Issue 33.6: two-factor went on, so whoever signed in before it did is
+ * signed out: a buyer's every session but the one that turned it on; an
+ * administrator's every session (one version number covers them all, so the
+ * console's own session ends too and the next page asks for the code).
+ */
+export async function endOtherSessions(tx: Tx, owner: TotpOwner): Promise<void> {
+  if (owner.account.kind === "admin")
+    await tx.adminUser.update({ where: { id: owner.account.id }, data: { sessionVersion: { increment: 1 } } });
+  else
+    await tx.buyerSession.updateMany({
+      where: { userId: owner.account.id, revokedAt: null, ...(owner.sessionId ? { id: { not: owner.sessionId } } : {}) },
+      data: { revokedAt: new Date() },
+    });
 }
 
 /** The audit row's target and action names: "admin.totp_enabled" on an admin_user, "buyer.totp_enabled" on a user. */

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { SYSTEM_ACTOR } from "../audit/actor";
+import { createAdmin } from "../admins/create-admin";
+import { adminActor, SYSTEM_ACTOR } from "../audit/actor";
 import { encryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { AppError } from "../errors";
-import { transitionOrder } from "../fulfilment/transition-order";
+import { transitionOrder } from "../fulfillment/transition-order";
 import { listJobs } from "../jobs/list-jobs";
 import { createOrder } from "../orders/create-order";
 import { makeBuyer, makeProduct } from "../testing/factories";
@@ -28,7 +29,7 @@ const no = () => `CSV-${Date.now()}-${++seq}`;
 
 async function csv(params: Record<string, string>) {
   let out = "";
-  for await (const chunk of exportOrdersCsv(parseOrderFilters(params), 2)) out += chunk;
+  for await (const chunk of await exportOrdersCsv(parseOrderFilters(params), { actor: SYSTEM_ACTOR, batchSize: 2 })) out += chunk;
   return out;
 }
 
@@ -123,6 +124,16 @@ describe("orders CSV export", () => {
     const line = (await csv({ key: buyer.apiKey })).split("\r\n").find((l) => l.includes(order.orderNo))!;
     expect(line).toContain(`"Card;'=HYPERLINK(""http://evil"")"`);
     expect(line.startsWith(`"${order.orderNo}",`)).toBe(true);
+  });
+
+  it("issue 34.3: the export writes its own audit row (the administrator, the filters) before a line is read", async () => {
+    const email = `export-${Date.now()}@example.test`;
+    const admin = await createAdmin({ email, password: "a-long-enough-password-1" }, { actor: SYSTEM_ACTOR });
+    const filters = parseOrderFilters({ status: "failed" });
+    await exportOrdersCsv(filters, { actor: adminActor({ id: admin.id, ip: "203.0.113.9" }) });
+    const rows = await db().auditLog.findMany({ where: { action: "orders.export", actor: email } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ targetType: "order", ip: "203.0.113.9", details: { status: "failed" } });
   });
 });
 

@@ -1,3 +1,5 @@
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { formatAmount } from "../protocol/amount";
 import { toLanguageText } from "../protocol/language";
@@ -39,12 +41,26 @@ export function csvCell(value: string | number | null | undefined): string {
 }
 
 /**
- * The orders matching the table's filters as CSV lines (header first), read
+ * Exports the orders matching the table's filters: the audit row (who, which
+ * filters) is written first, then the lines are read as the caller streams
+ * them. A read, not a change, but exports are recorded (issue 34.3: the
+ * service audits, never its route).
+ */
+export async function exportOrdersCsv(
+  filters: OrderFilters,
+  { actor, batchSize = 500 }: { actor: Actor; batchSize?: number },
+): Promise<AsyncGenerator<string, void>> {
+  await writeAuditLog(db(), { actor, action: "orders.export", targetType: "order", details: { ...filters } });
+  return orderCsvLines(filters, batchSize);
+}
+
+/**
+ * The orders matching the filters as CSV lines (header first), read
  * in batches by id so a large export streams with bounded memory. Form data
  * appears MASKED (field names only: "phone=***"); no API secret, card key,
  * delivered payload or form value is ever selected.
  */
-export async function* exportOrdersCsv(filters: OrderFilters, batchSize = 500): AsyncGenerator<string, void> {
+async function* orderCsvLines(filters: OrderFilters, batchSize: number): AsyncGenerator<string, void> {
   // A byte-order mark so spreadsheet programs read the UTF-8 (Chinese titles) correctly.
   yield "\uFEFF" + HEADER.map(csvCell).join(",") + "\r\n";
   const where = orderWhere(filters);

@@ -4,7 +4,7 @@ import { isUniqueViolation, type Tx } from "../db/tx";
 import { appError } from "../errors";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "../crypto/password";
 import { EmailSchema } from "../users/email";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 
 export const AdminInputSchema = z.object({
@@ -17,7 +17,7 @@ export type AdminInput = z.input<typeof AdminInputSchema>;
  * Creates an administrator with a scrypt-hashed password (the password itself
  * is never stored or logged) and records who did it in the audit log.
  */
-export async function createAdmin(input: AdminInput, { actor = SYSTEM_ACTOR, tx }: { actor?: Actor; tx?: Tx } = {}) {
+export async function createAdmin(input: AdminInput, { actor, tx }: { actor: Actor; tx?: Tx }) {
   const parsed = AdminInputSchema.safeParse(input);
   if (!parsed.success) {
     throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI_ACTOR } from "../audit/actor";
+import { CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { reconcilePoints } from "../points/reconcile-points";
 import { supplierClient } from "../protocol/client";
@@ -15,7 +15,7 @@ import { resolveClaim } from "./resolve-claim";
 
 // Issue 26.3 over real HTTP: the after-sales endpoints in both profiles on
 // one instance, and "up the chain" with two instances of the app, each with
-// its own database, as the fulfilment tests do: a downstream claims at A, A
+// its own database, as the fulfillment tests do: a downstream claims at A, A
 // claims at B (a durable job), B's administrator resolves, A's claim follows,
 // and both sites reconcile.
 
@@ -52,16 +52,19 @@ beforeAll(async () => {
   };
   [A, B] = await Promise.all([startAppServer(aUrl, fast), startAppServer(bUrl, fast)]);
   connP = (
-    await addUpstreamConnection({
-      name: "B",
-      baseUrl: B.baseUrl,
-      profile: "P",
-      apiKey: seed.account.apiKey,
-      apiSecret: seed.account.apiSecret,
-      maxWaitSeconds: 60,
-    })
+    await addUpstreamConnection(
+      {
+        name: "B",
+        baseUrl: B.baseUrl,
+        profile: "P",
+        apiKey: seed.account.apiKey,
+        apiSecret: seed.account.apiSecret,
+        maxWaitSeconds: 60,
+      },
+      { actor: SYSTEM_ACTOR },
+    )
   ).id;
-  await importUpstreamCatalog({ connectionId: connP, markupPercent: "10" });
+  await importUpstreamCatalog({ connectionId: connP, markupPercent: "10", actor: SYSTEM_ACTOR });
 }, 240_000);
 
 afterAll(async () => {

@@ -71,7 +71,7 @@ describe("issue 26.3: the after-sales window per product", () => {
     // CLI: product:after-sales reopens it, audited.
     const set = await runCli(["product:after-sales", "--product", String(product.id), "--hours", "48"], { DATABASE_URL: url });
     expect(set.code, set.stderr).toBe(0);
-    expect(set.json).toEqual({ product_id: product.id, slug: product.slug, after_sales_hours: 48 });
+    expect(set.json).toEqual({ product_id: product.id, slug: product.slug, after_sales_hours: 48, after_sales_replaces: 1 });
     expect(await hours()).toBe(48);
     expect((await claim(buyer.id, order.id)).created).toBe(true);
     const audit = await db().auditLog.findFirst({ where: { action: "product.after_sales", targetId: String(product.id) } });

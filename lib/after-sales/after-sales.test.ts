@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminActor, CLI_ACTOR } from "../audit/actor";
+import { adminActor, CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
 import { AlreadyDoneError, newOnceToken } from "../audit/consume-once-token";
 import { createAdmin } from "../admins/create-admin";
 import { db } from "../db/client";
@@ -95,7 +95,9 @@ describe("issue 26.3: opening a claim", () => {
 
 describe("issue 26.3: resolving a claim", () => {
   it("issue 26.3: replace puts the SKU's next card key at the same index of delivery_data; the old line stays in the claim, and the new one may be claimed again", async () => {
-    const { buyer, order, keys } = await deliveredOrder({ quantity: 2, spare: 1 });
+    const { buyer, order, keys, product } = await deliveredOrder({ quantity: 2, spare: 1 });
+    // Issue 33.4: a line is replaced once by default; this product allows the second replace below.
+    await db().product.update({ where: { id: product.id }, data: { afterSalesReplaces: 2 } });
     const { claim: c } = await claim(buyer.id, order.id, 0);
     const resolved = await resolveClaim({ claimId: c.id, action: "replace", actor: CLI_ACTOR });
     expect(resolved.state).toBe("replaced");
@@ -108,15 +110,15 @@ describe("issue 26.3: resolving a claim", () => {
     expect((await claim(buyer.id, order.id, 0)).created).toBe(true); // the replacement is a new key
     // No stock left: a replacement must be given by hand.
     const second = (await listClaims({ state: "open" })).find((x) => x.orderId === order.id)!;
-    await expectError(resolveClaim({ claimId: second.id, action: "replace" }), "insufficient_stock");
-    await resolveClaim({ claimId: second.id, action: "replace", replacement: "HAND-TYPED-KEY" });
+    await expectError(resolveClaim({ claimId: second.id, action: "replace", actor: SYSTEM_ACTOR }), "insufficient_stock");
+    await resolveClaim({ claimId: second.id, action: "replace", replacement: "HAND-TYPED-KEY", actor: SYSTEM_ACTOR });
     expect((await getOrder({ credentialId: buyer.id, orderId: order.id })).fulfillment?.lines).toEqual(["HAND-TYPED-KEY", keys[1]]);
   });
 
   it("issue 26.3: refund gives the line's price back through the ledger; the order shows refunded_amount; reject needs a reason", async () => {
     const { buyer, order } = await deliveredOrder({ quantity: 3 });
     const a = (await claim(buyer.id, order.id, 2)).claim;
-    const r = await resolveClaim({ claimId: a.id, action: "refund" });
+    const r = await resolveClaim({ claimId: a.id, action: "refund", actor: SYSTEM_ACTOR });
     expect(r).toMatchObject({ state: "refunded", refundCents: 1000n });
     expect(await balanceOf(buyer.user.id)).toBe(100_000n - 3000n + 1000n);
     const ledger = await db().pointsLedger.findMany({ where: { orderId: order.id }, orderBy: { id: "asc" } });
@@ -127,10 +129,10 @@ describe("issue 26.3: resolving a claim", () => {
     });
 
     const b = (await claim(buyer.id, order.id, 1)).claim;
-    await expectError(resolveClaim({ claimId: b.id, action: "reject" }), "bad_request");
-    const rejected = await resolveClaim({ claimId: b.id, action: "reject", note: "the key was activated by you" });
+    await expectError(resolveClaim({ claimId: b.id, action: "reject", actor: SYSTEM_ACTOR }), "bad_request");
+    const rejected = await resolveClaim({ claimId: b.id, action: "reject", note: "the key was activated by you", actor: SYSTEM_ACTOR });
     expect(rejected).toMatchObject({ state: "rejected", resolutionNote: "the key was activated by you" });
-    await expectError(resolveClaim({ claimId: b.id, action: "refund" }), "claim_resolved", 409);
+    await expectError(resolveClaim({ claimId: b.id, action: "refund", actor: SYSTEM_ACTOR }), "claim_resolved", 409);
     const audit = await db().auditLog.findMany({ where: { targetId: order.orderNo }, orderBy: { id: "asc" } });
     expect(audit.map((x) => x.action)).toEqual(["claim.open", "claim.refund", "claim.open", "claim.reject"]);
   });
@@ -165,8 +167,10 @@ describe("issue 26.3: resolving a claim", () => {
     const { buyer, order } = await deliveredOrder({ quantity: 2 });
     const { claim: c } = await claim(buyer.id, order.id, 0);
     const token = newOnceToken();
-    await resolveClaim({ claimId: c.id, action: "refund", onceToken: token });
-    await expect(resolveClaim({ claimId: c.id, action: "refund", onceToken: token })).rejects.toBeInstanceOf(AlreadyDoneError);
+    await resolveClaim({ claimId: c.id, action: "refund", onceToken: token, actor: SYSTEM_ACTOR });
+    await expect(resolveClaim({ claimId: c.id, action: "refund", onceToken: token, actor: SYSTEM_ACTOR })).rejects.toBeInstanceOf(
+      AlreadyDoneError,
+    );
     expect(await db().pointsLedger.count({ where: { orderId: order.id, deltaCents: { gt: 0n } } })).toBe(1);
   });
 
@@ -185,17 +189,23 @@ describe("issue 26.4: partial refunds never exceed what was paid", () => {
     const r1 = await refundOrderPart({ orderNo: order.orderNo, lines: [0], reason: "goodwill", actor: CLI_ACTOR });
     expect(r1).toMatchObject({ refunded: "10.00", refundedTotal: "10.00" });
     await expectError(claim(buyer.id, order.id, 0), "line_already_claimed");
-    await expectError(refundOrderPart({ orderNo: order.orderNo, lines: [0], reason: "again" }), "line_already_claimed");
-    await refundOrderPart({ orderNo: order.orderNo, amount: "15.50", reason: "late delivery" });
-    await expectError(refundOrderPart({ orderNo: order.orderNo, amount: "4.51", reason: "too much" }), "refund_exceeds_paid", 409);
-    await refundOrderPart({ orderNo: order.orderNo, amount: "4.50", reason: "the rest" });
+    await expectError(
+      refundOrderPart({ orderNo: order.orderNo, lines: [0], reason: "again", actor: SYSTEM_ACTOR }),
+      "line_already_claimed",
+    );
+    await refundOrderPart({ orderNo: order.orderNo, amount: "15.50", reason: "late delivery", actor: SYSTEM_ACTOR });
+    await expectError(
+      refundOrderPart({ orderNo: order.orderNo, amount: "4.51", reason: "too much", actor: SYSTEM_ACTOR }),
+      "refund_exceeds_paid",
+      409,
+    );
+    await refundOrderPart({ orderNo: order.orderNo, amount: "4.50", reason: "the rest", actor: SYSTEM_ACTOR });
     const stored = await db().order.findUniqueOrThrow({ where: { id: order.id } });
     expect(stored.refundedCents).toBe(stored.amountCents);
-    // The last line's claim now has nothing left to refund.
-    const { claim: c } = await claim(buyer.id, order.id, 2);
-    await expectError(resolveClaim({ claimId: c.id, action: "refund" }), "refund_exceeds_paid");
+    // Nothing left to give back: issue 33.4 closes the order to claims (it used to open one that could only fail to refund).
+    await expectError(claim(buyer.id, order.id, 2), "after_sales_closed", 409);
     expect(await balanceOf(buyer.user.id)).toBe(100_000n);
-    await expectError(refundOrderPart({ orderNo: order.orderNo, reason: "neither" }), "bad_request");
+    await expectError(refundOrderPart({ orderNo: order.orderNo, reason: "neither", actor: SYSTEM_ACTOR }), "bad_request");
   });
 
   it("issue 26.4: 25 concurrent refunds of 1.00 on a 20.00 order: exactly 20 succeed, the sum of refunds equals the amount, and the database refuses more", async () => {
@@ -223,15 +233,18 @@ describe("issue 26.4: partial refunds never exceed what was paid", () => {
       orders.flatMap(({ buyer, order }, i) => [
         (async () => {
           const { claim: c } = await claim(buyer.id, order.id, 0);
-          await Promise.allSettled([resolveClaim({ claimId: c.id, action: "refund" }), resolveClaim({ claimId: c.id, action: "replace" })]);
+          await Promise.allSettled([
+            resolveClaim({ claimId: c.id, action: "refund", actor: SYSTEM_ACTOR }),
+            resolveClaim({ claimId: c.id, action: "replace", actor: SYSTEM_ACTOR }),
+          ]);
         })(),
         (async () => {
           const { claim: c } = await claim(buyer.id, order.id, 1);
-          await resolveClaim({ claimId: c.id, action: i % 2 ? "reject" : "refund", note: "mixed" });
+          await resolveClaim({ claimId: c.id, action: i % 2 ? "reject" : "refund", note: "mixed", actor: SYSTEM_ACTOR });
         })(),
-        refundOrderPart({ orderNo: order.orderNo, amount: "7.00", reason: "mixed" }),
-        refundOrderPart({ orderNo: order.orderNo, lines: [2], reason: "mixed" }),
-        refundOrderPart({ orderNo: order.orderNo, amount: "9.99", reason: "mixed" }),
+        refundOrderPart({ orderNo: order.orderNo, amount: "7.00", reason: "mixed", actor: SYSTEM_ACTOR }),
+        refundOrderPart({ orderNo: order.orderNo, lines: [2], reason: "mixed", actor: SYSTEM_ACTOR }),
+        refundOrderPart({ orderNo: order.orderNo, amount: "9.99", reason: "mixed", actor: SYSTEM_ACTOR }),
       ]),
     );
     for (const { buyer, order } of orders) {

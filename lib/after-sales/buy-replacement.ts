@@ -2,6 +2,7 @@ import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import { loadSkuSources } from "../upstream/load-sku-sources";
 import { pickFromSources } from "../upstream/pick-next-source";
+import { ceilingOf } from "../upstream/choose-source";
 import { startClaimPurchase } from "../upstream/queue-purchase";
 import { takeCardKey, type DeliveredOrder } from "./order-lines";
 
@@ -32,15 +33,7 @@ export async function replacementFromSources(
   claimId: number,
   bought: ClaimPurchase,
 ): Promise<string | ReplacementPurchase> {
-  const [list, [item]] = await Promise.all([
-    loadSkuSources(order.skuId, tx),
-    tx.$queryRaw<
-      { unitPriceCents: bigint }[]
-    >`SELECT "unitPriceCents" FROM "OrderItem" WHERE "orderId" = ${order.id} ORDER BY "id" LIMIT 1`,
-  ]);
-  // The same ceiling an order's hop has: the source's, else the SKU's, else the unit price paid.
-  const next = pickFromSources(list, { quantity: 1, unitPriceCents: item?.unitPriceCents ?? 0n, tried: new Set() });
-  const localFirst = next.ok ? list!.sources.some((s) => s.kind === "local" && s.isEnabled) : true;
+  const { next, localFirst } = await replacementSource(tx, order);
   const key = localFirst ? await takeCardKey(tx, order) : null;
   if (key) return key;
   if (!next.ok) {
@@ -54,6 +47,28 @@ export async function replacementFromSources(
   if (bought) throw appError("claim_replacing", boughtBefore(bought.status));
   const purchaseId = await startClaimPurchase(tx, { claimId, orderNo: order.orderNo, source: next.source });
   return { purchaseId, connectionName: next.source.connectionName };
+}
+
+/**
+ * Where a replace without a typed line would look, without taking anything:
+ * our card keys first (`localFirst`) when the SKU has no upstream source a
+ * purchase could use or its list has an enabled local source, else `next`.
+ * Also what the console shows before a replace (replacement-outlook.ts):
+ * the source and its ceiling (`ceilingCents`, as an order's hop of that SKU).
+ */
+export async function replacementSource(tx: Tx, order: { id: number; skuId: number }) {
+  const [list, [item]] = await Promise.all([
+    loadSkuSources(order.skuId, tx),
+    tx.$queryRaw<
+      { unitPriceCents: bigint }[]
+    >`SELECT "unitPriceCents" FROM "OrderItem" WHERE "orderId" = ${order.id} ORDER BY "id" LIMIT 1`,
+  ]);
+  // The same ceiling an order's hop has: the source's, else the SKU's, else the unit price paid.
+  const unitPriceCents = item?.unitPriceCents ?? 0n;
+  const next = pickFromSources(list, { quantity: 1, unitPriceCents, tried: new Set() });
+  const localFirst = next.ok ? list!.sources.some((s) => s.kind === "local" && s.isEnabled) : true;
+  const ceilingCents = next.ok ? ceilingOf(next.source, list!.skuMaxCostCents, unitPriceCents) : null;
+  return { next, localFirst, ceilingCents };
 }
 
 export async function claimPurchase(tx: Tx, claimId: number): Promise<ClaimPurchase> {

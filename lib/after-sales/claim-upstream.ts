@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { AppError } from "../errors";
 import { log } from "../log";
@@ -88,19 +89,29 @@ export async function runUpstreamClaimJob({ claimId, run = 0 }: { claimId: numbe
   if (theirs.state === "rejected") return setUpstream(claimId, "rejected", "rejected by the upstream; decide ours");
   try {
     if (theirs.state === "refunded") {
-      await resolveClaim({ claimId, action: "refund", note: "refunded by the upstream", upstreamState: "refunded" });
+      await resolveClaim({ claimId, action: "refund", note: "refunded by the upstream", upstreamState: "refunded", actor: SYSTEM_ACTOR });
     } else {
       const order = await client.getOrder(purchase.upstreamOrderId);
       const replacement = order.fulfillment?.delivery_data?.[claim.line];
       if (typeof replacement !== "string" || !replacement.trim() || replacement.length > 10_000) {
         return setUpstream(claimId, "failed", "the upstream replaced the line but its order shows no usable line");
       }
-      await resolveClaim({ claimId, action: "replace", replacement, note: "replaced by the upstream", upstreamState: "replaced" });
+      await resolveClaim({
+        claimId,
+        action: "replace",
+        replacement,
+        note: "replaced by the upstream",
+        upstreamState: "replaced",
+        actor: SYSTEM_ACTOR,
+      });
     }
   } catch (err) {
     if (err instanceof AppError && err.code === "claim_resolved") return setUpstream(claimId, theirs.state, null);
     // Decision 0059: a replacement of ours is being bought; its outcome decides first, then this job reads the claim again.
     if (err instanceof AppError && err.code === "claim_replacing") return scheduleNext(claimId, run);
+    // Issue 33.4: ours may not be replaced (refunded in full, or the line's replacements used up): the administrator refunds or rejects it.
+    if (err instanceof AppError && (err.code === "replace_limit_reached" || err.code === "after_sales_closed"))
+      return setUpstream(claimId, theirs.state, `the upstream replaced the line; ours was not: ${err.publicMessage}`);
     if (err instanceof UpstreamError) return scheduleNext(claimId, run);
     throw err;
   }

@@ -9,6 +9,7 @@ import { CLAIM_SELECT, toClaimView, type ClaimView } from "./claim-view";
 import { checkLine, lockDeliveredOrder } from "./order-lines";
 import { enqueueUpstreamClaim } from "./queue-upstream-claim";
 import { AFTER_SALES_TX } from "./apply-refund";
+import { refuseWhenRefundedInFull } from "./replace-allowance";
 
 export interface OpenClaimInput {
   credentialId: number;
@@ -26,7 +27,8 @@ const HOUR_MS = 3_600_000;
  * A buyer claims that one delivered line of its order is defective (issue
  * 26.3). Refused with a D1 error when the order is not the key's (404
  * order_not_found, D20), not delivered, its product has no after-sales or
- * the window since delivery has passed (409 after_sales_closed), the line
+ * the window since delivery has passed, or it is refunded in full (issue
+ * 33.4: replace-allowance.ts) (409 after_sales_closed), the line
  * does not exist (400) or has a live claim (409 line_already_claimed). A
  * repeated request_id with the same order, line and reason answers the
  * original claim; with anything else 409 idempotency_conflict. A line we
@@ -64,6 +66,7 @@ async function openInTx(tx: Tx, input: OpenClaimInput, now: Date): Promise<{ cla
   const closesAt = order.completedAt.getTime() + order.afterSalesHours * HOUR_MS;
   if (now.getTime() > closesAt)
     throw appError("after_sales_closed", `the after-sales window (${order.afterSalesHours} h after delivery) has passed`);
+  refuseWhenRefundedInFull(order, "claim");
   checkLine(order, input.line);
   const live = await tx.afterSalesClaim.findFirst({
     where: { orderId: order.id, line: input.line, state: { not: "replaced" } },

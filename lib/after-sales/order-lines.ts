@@ -19,6 +19,8 @@ export interface DeliveredOrder {
   lines: string[];
   /** The product's after-sales window in hours (0 = none). */
   afterSalesHours: number;
+  /** Issue 33.4: times one line may be replaced within the window (replace-allowance.ts). */
+  afterSalesReplaces: number;
   skuId: number;
   fulfillmentType: string;
   /** Per line: what it cost (see linePrice). */
@@ -44,7 +46,7 @@ export async function lockDeliveredOrder(tx: Tx, orderId: number, credentialId?:
           skuId: true,
           quantity: true,
           unitPriceCents: true,
-          sku: { select: { product: { select: { afterSalesHours: true, fulfillmentType: true } } } },
+          sku: { select: { product: { select: { afterSalesHours: true, afterSalesReplaces: true, fulfillmentType: true } } } },
         },
       },
     },
@@ -63,6 +65,7 @@ export async function lockDeliveredOrder(tx: Tx, orderId: number, credentialId?:
     completedAt: order.completedAt,
     lines,
     afterSalesHours: first?.sku.product.afterSalesHours ?? 0,
+    afterSalesReplaces: first?.sku.product.afterSalesReplaces ?? 0,
     skuId: first?.skuId ?? 0,
     fulfillmentType: first?.sku.product.fulfillmentType ?? "manual",
     linePrices: linePrices(order.amountCents, order.items, lines.length),

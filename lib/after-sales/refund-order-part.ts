@@ -2,12 +2,12 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import { db } from "../db/client";
 import { encryptText } from "../crypto/secret-box";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { appError } from "../errors";
 import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { queueOrderCallback } from "../callbacks/queue-callback";
-import { OrderNoSchema } from "../fulfilment/manual-input";
+import { OrderNoSchema } from "../fulfillment/manual-input";
 import { AmountInputSchema, formatAmount } from "../protocol/amount";
 import { AFTER_SALES_TX, applyRefund } from "./apply-refund";
 import { checkLine, lockDeliveredOrder } from "./order-lines";
@@ -21,7 +21,7 @@ export const RefundOrderPartSchema = z
     reason: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
   })
   .refine((v) => (v.lines === undefined) !== (v.amount === undefined), { message: "give either lines or an amount", path: ["lines"] });
-export type RefundOrderPartInput = z.input<typeof RefundOrderPartSchema> & { actor?: Actor; onceToken?: string };
+export type RefundOrderPartInput = z.input<typeof RefundOrderPartSchema> & { actor: Actor; onceToken?: string };
 
 /**
  * An administrator gives back part of a delivered order without a buyer's
@@ -37,7 +37,7 @@ export async function refundOrderPart(input: RefundOrderPartInput) {
     throw appError("bad_request", `${issue.path.join(".") || "input"} ${issue.message}`);
   }
   const { orderNo, lines, amount, reason } = parsed.data;
-  const actor = input.actor ?? SYSTEM_ACTOR;
+  const actor = input.actor;
   const adminUserId = actor.kind === "admin" ? actor.id : undefined;
   return db().$transaction(async (tx) => {
     await consumeOnceToken(tx, input.onceToken, "order.refund");

@@ -39,14 +39,17 @@ beforeAll(async () => {
   url = await useTestDatabase();
   [a, b, receiver] = await Promise.all([startStubOrderSupplier("A"), startStubOrderSupplier("B"), startCallbackReceiver()]);
   for (const s of [a, b]) {
-    const c = await addUpstreamConnection({
-      name: s.name,
-      baseUrl: s.origin,
-      profile: "P",
-      apiKey: `k-${s.name}`,
-      apiSecret: "s",
-      maxWaitSeconds: 60,
-    });
+    const c = await addUpstreamConnection(
+      {
+        name: s.name,
+        baseUrl: s.origin,
+        profile: "P",
+        apiKey: `k-${s.name}`,
+        apiSecret: "s",
+        maxWaitSeconds: 60,
+      },
+      { actor: SYSTEM_ACTOR },
+    );
     conn[s.name] = c.id;
   }
   worker = await startWorker({ connectionString: url, concurrency: 3, pollIntervalMs: 100, sweepIntervalMs: 2000 });

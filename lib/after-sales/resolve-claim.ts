@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { appError } from "../errors";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { queueOrderCallback } from "../callbacks/queue-callback";
@@ -11,6 +11,7 @@ import { AFTER_SALES_TX, applyRefund } from "./apply-refund";
 import { CLAIM_SELECT, toClaimView, type ClaimView } from "./claim-view";
 import { claimPurchase, refuseWhileBuying, replacementFromSources } from "./buy-replacement";
 import { lockDeliveredOrder, replaceLine } from "./order-lines";
+import { refuseReplaceBeyondAllowance } from "./replace-allowance";
 
 export const CLAIM_ACTIONS = ["replace", "refund", "reject"] as const;
 export type ClaimAction = (typeof CLAIM_ACTIONS)[number];
@@ -26,7 +27,7 @@ export const ResolveClaimSchema = z
   })
   .refine((v) => v.action !== "reject" || !!v.note, { message: "a rejection needs a reason", path: ["note"] });
 export type ResolveClaimInput = z.input<typeof ResolveClaimSchema> & {
-  actor?: Actor;
+  actor: Actor;
   onceToken?: string;
   /** Set by the upstream claim job: what our claim at the upstream became, stored with the resolution. */
   upstreamState?: string;
@@ -42,7 +43,9 @@ const STATE_OF: Record<ClaimAction, ClaimState> = { replace: "replaced", refund:
  * - replace: a new line (given, else our next card key, else one bought from
  *   an upstream source of the SKU: buy-replacement.ts, resolved when the
  *   purchase delivers) at the same index of delivery_data; the old line
- *   stays in the claim, marked defective;
+ *   stays in the claim, marked defective. Refused on an order refunded in
+ *   full and beyond the product's replacements per line (issue 33.4,
+ *   replace-allowance.ts);
  * - refund: the line's price back to the buyer through the ledger
  *   (applyRefund: never past what the order was paid);
  * - reject: with a reason the buyer sees.
@@ -57,7 +60,7 @@ export async function resolveClaim(input: ResolveClaimInput): Promise<ClaimView>
   }
   return db().$transaction(async (tx) => {
     await consumeOnceToken(tx, input.onceToken, "claim.resolve");
-    return resolveClaimInTx(tx, { ...parsed.data, actor: input.actor ?? SYSTEM_ACTOR, upstreamState: input.upstreamState });
+    return resolveClaimInTx(tx, { ...parsed.data, actor: input.actor, upstreamState: input.upstreamState });
   }, AFTER_SALES_TX);
 }
 
@@ -88,6 +91,8 @@ export async function resolveClaimInTx(
   if (action === "replace") {
     // A purchase resolving its claim always brings its line: it never starts another.
     if (input.purchaseId !== undefined && !replacement?.trim()) throw new Error("a purchase resolves a claim with its line");
+    // The purchase was allowed when it started (and is paid for); every other replace is checked now.
+    if (input.purchaseId === undefined) await refuseReplaceBeyondAllowance(tx, order, claim.line);
     const got = replacement?.trim() || (await replacementFromSources(tx, order, claimId, bought));
     if (typeof got !== "string") {
       await writeAuditLog(tx, {

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { z } from "zod";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { assertCallbackUrlAllowed, assertHostAllowed, bareHost } from "../callbacks/address-policy";
 import { encryptText } from "../crypto/secret-box";
@@ -93,7 +93,7 @@ export interface AddedChannel {
   signing: { key_id: string; secret: string } | null;
 }
 
-export async function addAlertChannel(input: ChannelInput, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}): Promise<AddedChannel> {
+export async function addAlertChannel(input: ChannelInput, { actor }: { actor: Actor }): Promise<AddedChannel> {
   const parsed = ChannelInputSchema.safeParse(input);
   if (!parsed.success)
     throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));

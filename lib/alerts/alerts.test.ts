@@ -2,12 +2,12 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifySignIn } from "../admin-auth/verify-sign-in";
 import { createAdmin } from "../admins/create-admin";
-import { CLI_ACTOR } from "../audit/actor";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { withCardKeyStage } from "../catalog/card-key-transaction";
 import { enqueueCatalogEventAttempt } from "../catalog-events/queue-catalog-event";
 import { db } from "../db/client";
-import { transitionOrder } from "../fulfilment/transition-order";
+import { transitionOrder } from "../fulfillment/transition-order";
 import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "../protocol/headers";
@@ -52,12 +52,24 @@ beforeAll(async () => {
   process.env.ALERT_CHECK_INTERVAL_SECONDS = "1";
   const url = await useTestDatabase();
   [bot, smtp, hooks] = await Promise.all([startFakeBotApi(), startSmtpSink(), startCallbackReceiver()]);
-  await updateSettings({ language: "en", site_name: "Shop <&>" });
-  await addAlertChannel({ kind: "telegram", name: "ops chat", botToken: bot.token, chatId: "-100123", apiBase: bot.origin });
-  await addAlertChannel({ kind: "email", name: "ops mail", smtpUrl: smtp.url, from: "shop@example.test", to: ["ops@example.test"] });
-  const hook = await addAlertChannel({ kind: "webhook", name: "ops hook", url: `${hooks.origin}/alerts?token=hook-token-123` });
+  await updateSettings({ language: "en", site_name: "Shop <&>" }, { actor: SYSTEM_ACTOR });
+  await addAlertChannel(
+    { kind: "telegram", name: "ops chat", botToken: bot.token, chatId: "-100123", apiBase: bot.origin },
+    { actor: SYSTEM_ACTOR },
+  );
+  await addAlertChannel(
+    { kind: "email", name: "ops mail", smtpUrl: smtp.url, from: "shop@example.test", to: ["ops@example.test"] },
+    { actor: SYSTEM_ACTOR },
+  );
+  const hook = await addAlertChannel(
+    { kind: "webhook", name: "ops hook", url: `${hooks.origin}/alerts?token=hook-token-123` },
+    { actor: SYSTEM_ACTOR },
+  );
   webhookSigning = hook.signing!;
-  await addAlertChannel({ kind: "wecom", name: "wecom robot", url: `${hooks.origin}/cgi-bin/webhook/send?key=robot-key-456` });
+  await addAlertChannel(
+    { kind: "wecom", name: "wecom robot", url: `${hooks.origin}/cgi-bin/webhook/send?key=robot-key-456` },
+    { actor: SYSTEM_ACTOR },
+  );
   secrets.push(bot.token, smtp.password, webhookSigning.secret, "hook-token-123", "robot-key-456");
   for (let i = 0; i < 2; i++) workers.push(await startWorker({ connectionString: url, concurrency: 2, pollIntervalMs: 50 }));
 });
@@ -97,58 +109,73 @@ async function manualOrder(form: Record<string, string> = {}) {
 describe("issue 25.1: channels and the test button", () => {
   it("issue 25.1: Telegram test message through the Bot API in HTML parse mode, escaped; a wrong token answers our text, never the token", async () => {
     const [tg] = (await listAlertChannels()).filter((c) => c.kind === "telegram");
-    expect(await testAlertChannel({ id: tg.id })).toEqual({ id: tg.id, ok: true, error: null });
+    expect(await testAlertChannel({ id: tg.id }, { actor: SYSTEM_ACTOR })).toEqual({ id: tg.id, ok: true, error: null });
     const sent = bot.messages.find((m) => m.text.includes("Test message"))!; // the daily summary may come first
     expect(sent).toMatchObject({ chat_id: "-100123", parse_mode: "HTML" });
     expect(sent.text).toContain("<b>[Shop &lt;&amp;&gt;] Test message</b>");
 
     const wrongToken = "999999:WRONG-token-abcdefghijklmnopqrs";
-    const bad = await addAlertChannel({ kind: "telegram", botToken: wrongToken, chatId: "42", apiBase: bot.origin });
-    const result = await testAlertChannel({ id: bad.id });
+    const bad = await addAlertChannel(
+      { kind: "telegram", botToken: wrongToken, chatId: "42", apiBase: bot.origin },
+      { actor: SYSTEM_ACTOR },
+    );
+    const result = await testAlertChannel({ id: bad.id }, { actor: SYSTEM_ACTOR });
     expect(result).toMatchObject({ ok: false, error: "Telegram: the bot token was refused (HTTP 401)" });
     const view = (await listAlertChannels()).find((c) => c.id === bad.id)!;
     expect(view).toMatchObject({ failing: true, last_error: "Telegram: the bot token was refused (HTTP 401)" });
     expect(JSON.stringify(await listAlertChannels())).not.toContain(wrongToken);
-    await removeAlertChannel({ id: bad.id });
+    await removeAlertChannel({ id: bad.id }, { actor: SYSTEM_ACTOR });
   });
 
   it("issue 25.1: a Telegram channel sends to each of its chat ids; a chat that refuses fails the send, named; bad lists are refused", async () => {
-    const many = await addAlertChannel({ kind: "telegram", botToken: bot.token, chatId: "-100901, @ops_oncall", apiBase: bot.origin });
+    const many = await addAlertChannel(
+      { kind: "telegram", botToken: bot.token, chatId: "-100901, @ops_oncall", apiBase: bot.origin },
+      { actor: SYSTEM_ACTOR },
+    );
     expect(many.config.chatId).toBe("-100901,@ops_oncall");
-    expect(await testAlertChannel({ id: many.id })).toMatchObject({ ok: true });
+    expect(await testAlertChannel({ id: many.id }, { actor: SYSTEM_ACTOR })).toMatchObject({ ok: true });
     const tests = bot.messages.filter((m) => m.text.includes("Test message") && m.text.includes(many.name));
     expect(tests.map((m) => m.chat_id)).toEqual(["-100901", "@ops_oncall"]);
     bot.failNext = 1; // the first chat's send is refused, the second's goes through
-    expect(await testAlertChannel({ id: many.id })).toMatchObject({ ok: false, error: expect.stringMatching(/\(chat -100901\)$/) });
+    expect(await testAlertChannel({ id: many.id }, { actor: SYSTEM_ACTOR })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/\(chat -100901\)$/),
+    });
     for (const chatId of ["-1,-1", "-1,,-2", Array.from({ length: 11 }, (_, i) => String(-i - 1)).join(","), "-1,x y"])
-      await expectError(addAlertChannel({ kind: "telegram", botToken: bot.token, chatId, apiBase: bot.origin }), "bad_request");
-    await removeAlertChannel({ id: many.id });
+      await expectError(
+        addAlertChannel({ kind: "telegram", botToken: bot.token, chatId, apiBase: bot.origin }, { actor: SYSTEM_ACTOR }),
+        "bad_request",
+      );
+    await removeAlertChannel({ id: many.id }, { actor: SYSTEM_ACTOR });
   });
 
   it("issue 25.1: e-mail test message through a real SMTP server; a refused login is our text; the SMTP password is never listed", async () => {
     const mail = (await listAlertChannels()).find((c) => c.kind === "email")!;
-    expect((await testAlertChannel({ id: mail.id })).ok).toBe(true);
+    expect((await testAlertChannel({ id: mail.id }, { actor: SYSTEM_ACTOR })).ok).toBe(true);
     const got = mailsFor('Channel "ops mail" works.')[0];
     expect(got.to).toEqual(["ops@example.test"]);
     expect(mailText(got.raw)).toContain('Channel "ops mail" works.');
     expect(JSON.stringify(await listAlertChannels())).not.toContain(smtp.password);
 
-    const bad = await addAlertChannel({
-      kind: "email",
-      smtpUrl: `smtp://alerts:wrong-password@127.0.0.1:${smtp.port}`,
-      from: "a@example.test",
-      to: ["b@example.test"],
-    });
-    const result = await testAlertChannel({ id: bad.id });
+    const bad = await addAlertChannel(
+      {
+        kind: "email",
+        smtpUrl: `smtp://alerts:wrong-password@127.0.0.1:${smtp.port}`,
+        from: "a@example.test",
+        to: ["b@example.test"],
+      },
+      { actor: SYSTEM_ACTOR },
+    );
+    const result = await testAlertChannel({ id: bad.id }, { actor: SYSTEM_ACTOR });
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/^SMTP: /);
     expect(result.error).not.toContain("wrong-password");
-    await removeAlertChannel({ id: bad.id });
+    await removeAlertChannel({ id: bad.id }, { actor: SYSTEM_ACTOR });
   });
 
   it("issue 25.1, D27/D29: a webhook is signed like our callbacks with its own key; a metadata address is refused; WeCom gets its robot format", async () => {
     const hook = (await listAlertChannels()).find((c) => c.kind === "webhook")!;
-    expect((await testAlertChannel({ id: hook.id })).ok).toBe(true);
+    expect((await testAlertChannel({ id: hook.id }, { actor: SYSTEM_ACTOR })).ok).toBe(true);
     const req = hooksFor("/alerts", "Test message")[0];
     expect(req.headers[HEADER_API_KEY.toLowerCase()]).toBe(webhookSigning.key_id);
     const timestamp = String(req.headers[HEADER_TIMESTAMP.toLowerCase()]);
@@ -159,13 +186,16 @@ describe("issue 25.1: channels and the test button", () => {
     expect(JSON.parse(req.body)).toMatchObject({ event: "alert", kind: "test", title: "Test message", site: "Shop <&>" });
 
     const wecom = (await listAlertChannels()).find((c) => c.kind === "wecom")!;
-    expect((await testAlertChannel({ id: wecom.id })).ok).toBe(true);
+    expect((await testAlertChannel({ id: wecom.id }, { actor: SYSTEM_ACTOR })).ok).toBe(true);
     const robot = JSON.parse(hooksFor("/cgi-bin", "Test message")[0].body) as { msgtype: string; text: { content: string } };
     expect(robot.msgtype).toBe("text");
     expect(robot.text.content).toContain("[Shop <&>] Test message");
 
-    await expectError(addAlertChannel({ kind: "webhook", url: "http://169.254.169.254/latest" }), "bad_request");
-    await expectError(addAlertChannel({ kind: "telegram", botToken: "nonsense", chatId: "1" } as never), "bad_request");
+    await expectError(addAlertChannel({ kind: "webhook", url: "http://169.254.169.254/latest" }, { actor: SYSTEM_ACTOR }), "bad_request");
+    await expectError(
+      addAlertChannel({ kind: "telegram", botToken: "nonsense", chatId: "1" } as never, { actor: SYSTEM_ACTOR }),
+      "bad_request",
+    );
   });
 });
 
@@ -238,7 +268,7 @@ describe("issue 25.3: once per state change, folded, retried", () => {
   it("issue 25.3: a stock crossing alerts once through 50 concurrent sales, and once when back above", async () => {
     const buyer = await makeBuyer({ pointsCents: 1_000_000n });
     const { sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("STOCK", 60) });
-    await setSkuThreshold({ skuCode: sku.skuCode, stock: 20 });
+    await setSkuThreshold({ skuCode: sku.skuCode, stock: 20 }, { actor: SYSTEM_ACTOR });
     await checkStock();
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -280,7 +310,7 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     try {
       await stamper.query("SELECT pg_advisory_lock(7368221)");
       ({ sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("UNCOUNTED", 30) }));
-      await setSkuThreshold({ skuCode: sku.skuCode, stock: 10 });
+      await setSkuThreshold({ skuCode: sku.skuCode, stock: 10 }, { actor: SYSTEM_ACTOR });
       await checkStock();
       expect(await db().alertCondition.findUnique({ where: { key: `stock:${sku.id}` } })).toBeNull();
     } finally {
@@ -315,7 +345,7 @@ describe("issue 25.3: once per state change, folded, retried", () => {
   });
 
   it("issue 25.2: a stalled job queue alerts (delivered without the queue) and its recovery once", async () => {
-    await setAlertRule({ event: "queue_stale", threshold: 5 });
+    await setAlertRule({ event: "queue_stale", threshold: 5 }, { actor: SYSTEM_ACTOR });
     // A job 20 minutes overdue in a queue a dead worker holds: nothing will run it.
     await db().$transaction(async (tx) => {
       await tx.$executeRaw`SELECT graphile_worker.add_job('callback:deliver', '{"callbackId":0,"attempt":0}'::json, queue_name => 'alerts-test-stuck', run_at => now() - interval '20 minutes')`;
@@ -334,7 +364,7 @@ describe("issue 25.3: once per state change, folded, retried", () => {
 
   it("issue 25.2: the daily summary is sent once a day after its hour; a channel's rule switches a kind off", async () => {
     const tg = (await listAlertChannels()).find((c) => c.kind === "telegram")!;
-    await setAlertRule({ event: "daily_summary", threshold: 0 });
+    await setAlertRule({ event: "daily_summary", threshold: 0 }, { actor: SYSTEM_ACTOR });
     await Promise.all([checkDailySummary(), checkDailySummary()]);
     await waitFor(() => telegramFor("Daily summary").length >= 1);
     expect(await checkDailySummary()).toBe(0);
@@ -347,7 +377,7 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     await waitFor(() => mailsFor(order.orderNo).length >= 1);
     await settle();
     expect(telegramFor(order.orderNo)).toHaveLength(0);
-    await setAlertRule({ event: "order_review", channelId: tg.id, enabled: true });
+    await setAlertRule({ event: "order_review", channelId: tg.id, enabled: true }, { actor: SYSTEM_ACTOR });
   });
 
   it("issue 25.2: an order callback that gave up alerts once with its API key and host, never its URL's path or query", async () => {
@@ -365,7 +395,7 @@ describe("issue 25.3: once per state change, folded, retried", () => {
         callbackUrl: `${hooks.origin}/downstream/cb?token=cb-token-789`,
       },
     });
-    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-GAVE-UP-1" });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-GAVE-UP-1", actor: SYSTEM_ACTOR });
     secrets.push("CARD-GAVE-UP-1");
     await waitFor(() => telegramFor("Order callback gave up").some((m) => m.text.includes(order.orderNo)), 30_000);
     await settle();
@@ -378,7 +408,7 @@ describe("issue 25.3: once per state change, folded, retried", () => {
   });
 
   it("issue 25.2: a manual order waiting longer than N minutes alerts once, however many checks run; none before N", async () => {
-    await setAlertRule({ event: "order_manual_wait", threshold: 30 });
+    await setAlertRule({ event: "order_manual_wait", threshold: 30 }, { actor: SYSTEM_ACTOR });
     const order = await manualOrder({ account: "z" });
     await Promise.all([checkManualWait(), checkManualWait()]);
     expect(await db().alertEvent.count({ where: { dedupeKey: `order_manual_wait:${order.id}` } })).toBe(0);
@@ -434,7 +464,7 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     const email = `alert-admin-${Date.now()}@example.test`;
     const password = "correct horse battery staple 25";
     secrets.push(password);
-    await createAdmin({ email, password });
+    await createAdmin({ email, password }, { actor: SYSTEM_ACTOR });
     expect((await verifySignIn({ email, password, ip: "198.51.100.7" })).ok).toBe(true);
     expect((await verifySignIn({ email, password, ip: "198.51.100.7", trustedDevice: true })).ok).toBe(true);
     await waitFor(() => telegramFor(email).length >= 1);

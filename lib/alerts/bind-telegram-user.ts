@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 
 export const TelegramBindingSchema = z.strictObject({
@@ -14,7 +14,7 @@ export const TelegramBindingSchema = z.strictObject({
 });
 
 /** Issue 25.4: lets this Telegram user press review alert buttons as this administrator (audited). */
-export async function bindTelegramUser(input: z.input<typeof TelegramBindingSchema>, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}) {
+export async function bindTelegramUser(input: z.input<typeof TelegramBindingSchema>, { actor }: { actor: Actor }) {
   const parsed = TelegramBindingSchema.safeParse(input);
   if (!parsed.success) throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   const { email, telegramUserId } = parsed.data;

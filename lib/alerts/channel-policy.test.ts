@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -63,7 +64,7 @@ describe("issue 33.1: no SMTP URL reaches nodemailer", () => {
     allowPrivate(true); // so that only the parser stands in the way
     const marker = path.join(dir, "added");
     const before = await db().alertChannel.count();
-    const err = await expectError(addAlertChannel(email(injection(marker))), "bad_request");
+    const err = await expectError(addAlertChannel(email(injection(marker)), { actor: SYSTEM_ACTOR }), "bad_request");
     expect(err.publicMessage).toMatch(/parameter "sendmail" is not allowed/);
     expect(err.publicMessage).not.toContain("\n");
     expect(await db().alertChannel.count()).toBe(before);
@@ -80,7 +81,10 @@ describe("issue 33.1: no SMTP URL reaches nodemailer", () => {
       expect(() => parseSmtpUrl(`smtp://u:p@mail.example.test:587/?${param}`)).toThrow(
         `SMTP URL: parameter "${name}" is not allowed (only requireTLS)`,
       );
-      const err = await expectError(addAlertChannel(email(`smtp://u:p@mail.example.test:587/?${param}`)), "bad_request");
+      const err = await expectError(
+        addAlertChannel(email(`smtp://u:p@mail.example.test:587/?${param}`), { actor: SYSTEM_ACTOR }),
+        "bad_request",
+      );
       expect(err.publicMessage).toContain(`"${name}"`);
     }
     expect(() => parseSmtpUrl("smtp://mail.example.test/x")).toThrow("SMTP URL: no path is allowed after the host");
@@ -108,12 +112,12 @@ describe("issue 33.1: no SMTP URL reaches nodemailer", () => {
     const view = (await listAlertChannels()).find((c) => c.id === row.id)!;
     expect(view).toMatchObject({ failing: true, last_error: expect.stringMatching(/^SMTP URL: parameter "sendmail" is not allowed/) });
 
-    const tested = await testAlertChannel({ id: row.id });
+    const tested = await testAlertChannel({ id: row.id }, { actor: SYSTEM_ACTOR });
     expect(tested).toMatchObject({ ok: false, error: expect.stringMatching(/parameter "sendmail" is not allowed/) });
     const mailed = await sendMail({ to: "buyer@example.test", subject: "reset", text: "link" });
     expect(mailed).toMatchObject({ ok: false, configured: true, error: expect.stringMatching(/"sendmail"/) });
     expect(fs.existsSync(marker)).toBe(false);
-    await removeAlertChannel({ id: row.id });
+    await removeAlertChannel({ id: row.id }, { actor: SYSTEM_ACTOR });
   });
 });
 
@@ -129,58 +133,63 @@ describe("issue 33.2: the Telegram API base and the SMTP host obey the address p
       `https://bot.example.test:${port}`,
       "http://93.184.215.14", // a public address, but http: the token would cross the network in clear
     ])
-      await expectError(addAlertChannel(telegram(apiBase)), "bad_request");
+      await expectError(addAlertChannel(telegram(apiBase), { actor: SYSTEM_ACTOR }), "bad_request");
     allowPrivate(true);
     // The switch opens loopback (and http to it, for a fake), never metadata, never http to a public address.
     for (const apiBase of ["http://169.254.169.254", "https://169.254.169.254", "http://93.184.215.14", "http://bot.example.test"])
-      await expectError(addAlertChannel(telegram(apiBase)), "bad_request");
-    const ok = await addAlertChannel(telegram(bot.origin));
-    expect(await testAlertChannel({ id: ok.id })).toMatchObject({ ok: true });
+      await expectError(addAlertChannel(telegram(apiBase), { actor: SYSTEM_ACTOR }), "bad_request");
+    const ok = await addAlertChannel(telegram(bot.origin), { actor: SYSTEM_ACTOR });
+    expect(await testAlertChannel({ id: ok.id }, { actor: SYSTEM_ACTOR })).toMatchObject({ ok: true });
 
     // A channel stored under the switch is refused at connect time once it is off: the token is not sent.
     allowPrivate(false);
     const sent = bot.messages.length;
-    expect(await testAlertChannel({ id: ok.id })).toMatchObject({
+    expect(await testAlertChannel({ id: ok.id }, { actor: SYSTEM_ACTOR })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/^Telegram: api base must use https/),
     });
     expect(bot.messages.length).toBe(sent);
-    await removeAlertChannel({ id: ok.id });
+    await removeAlertChannel({ id: ok.id }, { actor: SYSTEM_ACTOR });
   });
 
   it("issue 33.2: an error from a channel never carries the far side's body, only our text and the status", async () => {
     allowPrivate(true);
-    const ch = await addAlertChannel(telegram(internal.origin));
-    const result = await testAlertChannel({ id: ch.id });
+    const ch = await addAlertChannel(telegram(internal.origin), { actor: SYSTEM_ACTOR });
+    const result = await testAlertChannel({ id: ch.id }, { actor: SYSTEM_ACTOR });
     expect(result).toEqual({ id: ch.id, ok: false, error: "Telegram: the request failed (HTTP 500)" });
     expect(JSON.stringify(await listAlertChannels())).not.toContain(INTERNAL_BODY);
-    await removeAlertChannel({ id: ch.id });
+    await removeAlertChannel({ id: ch.id }, { actor: SYSTEM_ACTOR });
 
     smtp.failNext = 1; // "451 Try again later": its text is not ours
-    const mail = await addAlertChannel(email(smtp.url));
-    const refused = await testAlertChannel({ id: mail.id });
+    const mail = await addAlertChannel(email(smtp.url), { actor: SYSTEM_ACTOR });
+    const refused = await testAlertChannel({ id: mail.id }, { actor: SYSTEM_ACTOR });
     expect(refused).toMatchObject({ ok: false, error: "SMTP: EMESSAGE 451" });
-    await removeAlertChannel({ id: mail.id });
+    await removeAlertChannel({ id: mail.id }, { actor: SYSTEM_ACTOR });
   });
 
   it("issue 33.2: an SMTP host on a private address is refused at add, and at connect when its name turns private (closed port or open, the same answer)", async () => {
-    await expectError(addAlertChannel(email(smtp.url)), "bad_request");
-    await expectError(addAlertChannel(email("smtp://10.1.2.3:25")), "bad_request");
-    await expectError(addAlertChannel(email("smtp://169.254.169.254:25")), "bad_request");
-    await expectError(addAlertChannel(email("smtp://metadata.google.internal:25")), "bad_request");
+    await expectError(addAlertChannel(email(smtp.url), { actor: SYSTEM_ACTOR }), "bad_request");
+    await expectError(addAlertChannel(email("smtp://10.1.2.3:25"), { actor: SYSTEM_ACTOR }), "bad_request");
+    await expectError(addAlertChannel(email("smtp://169.254.169.254:25"), { actor: SYSTEM_ACTOR }), "bad_request");
+    await expectError(addAlertChannel(email("smtp://metadata.google.internal:25"), { actor: SYSTEM_ACTOR }), "bad_request");
 
     dns.records["mail.example.test"] = ["93.184.215.14"]; // public when added (example.com's; never connected to)
-    const open = await addAlertChannel(email(`smtp://${smtp.user}:${smtp.password}@mail.example.test:${smtp.port}`));
-    const closed = await addAlertChannel(email(`smtp://mail.example.test:1`));
+    const open = await addAlertChannel(email(`smtp://${smtp.user}:${smtp.password}@mail.example.test:${smtp.port}`), {
+      actor: SYSTEM_ACTOR,
+    });
+    const closed = await addAlertChannel(email(`smtp://mail.example.test:1`), { actor: SYSTEM_ACTOR });
     dns.records["mail.example.test"] = ["127.0.0.1"]; // loopback at send: the sink, or a closed port
     const asked = dns.questions.length;
     const received = smtp.mails.length;
-    const [a, b] = [await testAlertChannel({ id: open.id }), await testAlertChannel({ id: closed.id })];
+    const [a, b] = [
+      await testAlertChannel({ id: open.id }, { actor: SYSTEM_ACTOR }),
+      await testAlertChannel({ id: closed.id }, { actor: SYSTEM_ACTOR }),
+    ];
     expect(a).toMatchObject({ ok: false, error: "SMTP: refused to connect: loopback address" });
     expect(b.error).toBe(a.error);
     expect(dns.questions.length).toBeGreaterThan(asked); // checked at send, not only at add
     expect(smtp.mails.length).toBe(received);
-    await removeAlertChannel({ id: open.id });
-    await removeAlertChannel({ id: closed.id });
+    await removeAlertChannel({ id: open.id }, { actor: SYSTEM_ACTOR });
+    await removeAlertChannel({ id: closed.id }, { actor: SYSTEM_ACTOR });
   });
 });

@@ -36,7 +36,7 @@ const EN: Table = {
   },
   order_manual_wait: {
     title: "Manual order waiting",
-    lines: (p) => [`Order ${v(p, "orderNo")} (${v(p, "amount")}) has waited ${v(p, "minutes")} minutes for manual fulfilment.`],
+    lines: (p) => [`Order ${v(p, "orderNo")} (${v(p, "amount")}) has waited ${v(p, "minutes")} minutes for manual fulfillment.`],
     path: () => "/admin/manual",
   },
   callback_gave_up: {

@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { alertContext } from "./alert-context";
 import { isAlertKind, type AlertParams } from "./event-kinds";
-import { formatAlert } from "./format-message";
+import { formatAlert, type AlertLanguage } from "./format-message";
 
 export interface AlertRow {
   id: string;
@@ -15,8 +15,11 @@ export interface AlertRow {
   error: string | null;
 }
 
-/** Issue 25: the last alerts (500 at most), one row per channel delivery, or the event alone when no channel wanted it. */
-export async function listAlerts(take = 500): Promise<AlertRow[]> {
+/**
+ * Issue 25: the last alerts (500 at most), one row per channel delivery, or the event alone when no channel wanted it.
+ * In the site's alert language, or in `lang` (the console shows them in its reader's language, issue 35.4).
+ */
+export async function listAlerts(take = 500, lang?: AlertLanguage): Promise<AlertRow[]> {
   const ctx = await alertContext();
   const events = await db().alertEvent.findMany({
     orderBy: { id: "desc" },
@@ -26,7 +29,7 @@ export async function listAlerts(take = 500): Promise<AlertRow[]> {
   const rows: AlertRow[] = [];
   for (const e of events) {
     if (!isAlertKind(e.kind)) continue;
-    const m = formatAlert(e.kind, e.params as AlertParams, ctx.lang, ctx.baseUrl);
+    const m = formatAlert(e.kind, e.params as AlertParams, lang ?? ctx.lang, ctx.baseUrl);
     const base = { id: String(e.id), created_at: e.createdAt.toISOString(), kind: e.kind, title: m.title, text: m.lines.join(" ") };
     if (!e.deliveries.length) rows.push({ ...base, channel: null, state: "no channel", attempts: 0, error: null });
     for (const d of e.deliveries)

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
@@ -8,10 +8,7 @@ import { appError } from "../errors";
  * wiped) so the alert history still names it; its pending deliveries are
  * dropped and it receives nothing more.
  */
-export async function removeAlertChannel(
-  { id }: { id: number },
-  { actor = SYSTEM_ACTOR }: { actor?: Actor } = {},
-): Promise<{ id: number; removed: boolean }> {
+export async function removeAlertChannel({ id }: { id: number }, { actor }: { actor: Actor }): Promise<{ id: number; removed: boolean }> {
   return db().$transaction(async (tx) => {
     const { count } = await tx.alertChannel.updateMany({
       where: { id, deletedAt: null },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
@@ -26,7 +26,7 @@ export const RuleInputSchema = z
   .refine((r) => r.enabled !== undefined || r.threshold !== undefined, "give --channel with --on/--off, or --threshold, or both");
 export type RuleInput = z.input<typeof RuleInputSchema>;
 
-export async function setAlertRule(input: RuleInput, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}) {
+export async function setAlertRule(input: RuleInput, { actor }: { actor: Actor }) {
   const parsed = RuleInputSchema.safeParse(input);
   if (!parsed.success) throw appError("bad_request", parsed.error.issues.map((i) => i.message).join("; "));
   const { event, channelId, enabled, threshold } = parsed.data;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
@@ -16,7 +16,7 @@ export const SkuThresholdSchema = z.strictObject({
  * Issue 33.8: its low-stock condition is judged again under the new number in
  * the same transaction (evaluate-sku-stock.ts), so the next crossing alerts.
  */
-export async function setSkuThreshold(input: z.input<typeof SkuThresholdSchema>, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}) {
+export async function setSkuThreshold(input: z.input<typeof SkuThresholdSchema>, { actor }: { actor: Actor }) {
   const parsed = SkuThresholdSchema.safeParse(input);
   if (!parsed.success) throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   const { skuCode, stock } = parsed.data;

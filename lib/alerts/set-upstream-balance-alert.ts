@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
@@ -12,10 +12,7 @@ export const UpstreamBalanceAlertSchema = z.strictObject({
 });
 
 /** Issue 25: alert when this upstream's balance (as its ping reports it) falls below an amount; audited. */
-export async function setUpstreamBalanceAlert(
-  input: z.input<typeof UpstreamBalanceAlertSchema>,
-  { actor = SYSTEM_ACTOR }: { actor?: Actor } = {},
-) {
+export async function setUpstreamBalanceAlert(input: z.input<typeof UpstreamBalanceAlertSchema>, { actor }: { actor: Actor }) {
   const parsed = UpstreamBalanceAlertSchema.safeParse(input);
   if (!parsed.success) throw appError("bad_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   const cents = parsed.data.below;

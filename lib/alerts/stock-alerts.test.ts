@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { withCardKeyStage } from "../catalog/card-key-transaction";
 import { importCatalog } from "../catalog/import-catalog";
@@ -36,7 +37,7 @@ let n = 0;
 const code = (name: string) => `ST-${name}-${process.pid}-${Date.now() % 100_000}-${++n}`;
 
 async function imported(skuCode: string, keys: number) {
-  await importCatalog(file([{ sku_code: skuCode, card_keys: cardKeysFor(skuCode, keys) }]));
+  await importCatalog(file([{ sku_code: skuCode, card_keys: cardKeysFor(skuCode, keys) }]), { actor: SYSTEM_ACTOR });
   return db().sku.findUniqueOrThrow({ where: { skuCode } });
 }
 
@@ -75,7 +76,7 @@ describe("issue 33.8: stock alerts are never lost to timing", () => {
     const sku = await imported(code("SALES"), 8);
     await checkStock(); // recorded (and told) as low under the default 10
     const before = (await events(sku.id, "stock_low")).length;
-    await setSkuThreshold({ skuCode: sku.skuCode, stock: 5 });
+    await setSkuThreshold({ skuCode: sku.skuCode, stock: 5 }, { actor: SYSTEM_ACTOR });
 
     const buyer = await makeBuyer({ pointsCents: 100_000n });
     const sales = await Promise.allSettled(
@@ -114,7 +115,7 @@ describe("issue 33.8: stock alerts are never lost to timing", () => {
   it("issue 33.8: a threshold raised above the stock alerts at once, in the same transaction; the site-wide number is judged again too", async () => {
     const sku = await imported(code("RAISE"), 30);
     await checkStock(); // 30 keys, above 10: recorded, no alert
-    expect((await setSkuThreshold({ skuCode: sku.skuCode, stock: 40 })).alert).toBe("stock_low");
+    expect((await setSkuThreshold({ skuCode: sku.skuCode, stock: 40 }, { actor: SYSTEM_ACTOR })).alert).toBe("stock_low");
     expect((await events(sku.id, "stock_low")).map((e) => e.params)).toEqual([expect.objectContaining({ since: "threshold" })]);
     await checksAtOnce();
     expect(await events(sku.id, "stock_low")).toHaveLength(1);
@@ -122,21 +123,24 @@ describe("issue 33.8: stock alerts are never lost to timing", () => {
     const onDefault = await imported(code("DEFAULT"), 30);
     await checkStock();
     try {
-      await setAlertRule({ event: "stock_low", threshold: 50 });
+      await setAlertRule({ event: "stock_low", threshold: 50 }, { actor: SYSTEM_ACTOR });
       expect((await events(onDefault.id, "stock_low")).map((e) => e.params)).toEqual([expect.objectContaining({ threshold: 50 })]);
     } finally {
-      await setAlertRule({ event: "stock_low", threshold: 10 });
+      await setAlertRule({ event: "stock_low", threshold: 10 }, { actor: SYSTEM_ACTOR });
     }
   });
 
   it("issue 33.8: alerts:rule:set accepts unknown_review (the order state operators see) for order_review", async () => {
-    const channel = await addAlertChannel({
-      kind: "telegram",
-      name: "review chat",
-      botToken: "123456:ABCdefGHIjklMNOpqrSTUvwxYZ012345678",
-      chatId: "-100",
-    });
-    const rule = await setAlertRule({ event: "unknown_review", channelId: channel.id, enabled: false });
+    const channel = await addAlertChannel(
+      {
+        kind: "telegram",
+        name: "review chat",
+        botToken: "123456:ABCdefGHIjklMNOpqrSTUvwxYZ012345678",
+        chatId: "-100",
+      },
+      { actor: SYSTEM_ACTOR },
+    );
+    const rule = await setAlertRule({ event: "unknown_review", channelId: channel.id, enabled: false }, { actor: SYSTEM_ACTOR });
     expect(rule).toEqual({ event: "order_review", channel_id: channel.id, enabled: false, threshold: null });
     expect(await db().alertRule.findUnique({ where: { channelId_event: { channelId: channel.id, event: "order_review" } } })).toMatchObject(
       {

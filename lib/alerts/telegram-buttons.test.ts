@@ -1,7 +1,8 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "../admins/create-admin";
 import { db } from "../db/client";
-import { transitionOrder } from "../fulfilment/transition-order";
+import { transitionOrder } from "../fulfillment/transition-order";
 import { createOrder } from "../orders/create-order";
 import { startFakeBotApi, type FakeBotApi } from "../testing/fake-bot-api";
 import { makeBuyer, makeProduct } from "../testing/factories";
@@ -32,9 +33,9 @@ beforeAll(async () => {
   process.env.ALERT_FOLD_WINDOW_SECONDS = "1";
   url = await useTestDatabase();
   bot = await startFakeBotApi();
-  await addAlertChannel({ kind: "telegram", botToken: bot.token, chatId: "-100777", apiBase: bot.origin });
-  await createAdmin({ email: "tg-admin@example.test", password: "correct horse battery staple 25" });
-  await bindTelegramUser({ email: "tg-admin@example.test", telegramUserId: String(ADMIN_TG) });
+  await addAlertChannel({ kind: "telegram", botToken: bot.token, chatId: "-100777", apiBase: bot.origin }, { actor: SYSTEM_ACTOR });
+  await createAdmin({ email: "tg-admin@example.test", password: "correct horse battery staple 25" }, { actor: SYSTEM_ACTOR });
+  await bindTelegramUser({ email: "tg-admin@example.test", telegramUserId: String(ADMIN_TG) }, { actor: SYSTEM_ACTOR });
 });
 afterAll(async () => {
   await Promise.all(pollers.map((p) => p.stop()));

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
@@ -15,7 +15,7 @@ import { recordChannelOutcome } from "./record-channel-outcome";
  */
 export async function testAlertChannel(
   { id }: { id: number },
-  { actor = SYSTEM_ACTOR }: { actor?: Actor } = {},
+  { actor }: { actor: Actor },
 ): Promise<{ id: number; ok: boolean; error: string | null }> {
   const channel = await db().alertChannel.findFirst({ where: { id, deletedAt: null } });
   if (!channel) throw appError("not_found", `no alert channel ${id}`);

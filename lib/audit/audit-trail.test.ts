@@ -1,11 +1,12 @@
+import { SYSTEM_ACTOR } from "./actor";
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "../admins/create-admin";
 import { createApiKey } from "../credentials/create-api-key";
 import { disableApiKey } from "../credentials/disable-api-key";
 import { db } from "../db/client";
-import { failOrder } from "../fulfilment/fail-order";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { failOrder } from "../fulfillment/fail-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { createOrder } from "../orders/create-order";
 import { adjustPoints } from "../users/adjust-points";
 import { makeBuyer, makeProduct } from "../testing/factories";
@@ -49,7 +50,7 @@ async function manualOrder(no: string) {
 describe("issue 22.10: the audit trail", () => {
   beforeAll(async () => {
     await useTestDatabase();
-    const { id } = await createAdmin({ email: "ops-22@example.test", password: "a-test-password-123" });
+    const { id } = await createAdmin({ email: "ops-22@example.test", password: "a-test-password-123" }, { actor: SYSTEM_ACTOR });
     admin = { kind: "admin", id, ip: "203.0.113.9" };
   });
 

@@ -1,17 +1,18 @@
+import { SYSTEM_ACTOR } from "./actor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../testing/test-database";
 import { makeBuyer, makeProduct } from "../testing/factories";
 import { createAdmin } from "../admins/create-admin";
 import { createOrder } from "../orders/create-order";
-import { deliverOrder } from "../fulfilment/deliver-order";
-import { failOrder } from "../fulfilment/fail-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
+import { failOrder } from "../fulfillment/fail-order";
 import { db } from "../db/client";
 import { adminActor } from "./actor";
 
 // Issue 5: the audit log records who, what, when and from which IP — also for
 // actions whose audit row is written by a service (manual deliver/fail).
 
-describe("audit rows of manual fulfilment", () => {
+describe("audit rows of manual fulfillment", () => {
   beforeAll(async () => {
     await useTestDatabase();
   });
@@ -19,7 +20,7 @@ describe("audit rows of manual fulfilment", () => {
   it("carry the admin's IP and never the payload", async () => {
     const buyer = await makeBuyer();
     const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 5 });
-    const { id } = await createAdmin({ email: "ops@example.com", password: "a-test-password-123" });
+    const { id } = await createAdmin({ email: "ops@example.com", password: "a-test-password-123" }, { actor: SYSTEM_ACTOR });
     const place = (no: string) =>
       createOrder({
         credential: { id: buyer.id, userId: buyer.user.id },

@@ -12,7 +12,7 @@ import type { Manifest } from "./archive-format";
 import type { ArchiveKeys } from "./archive-crypto";
 import { quoteIdent } from "./list-tables";
 import { readArchive } from "./read-archive";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 
 const refuse = (msg: string) => appError("conflict", msg);
 
@@ -46,7 +46,7 @@ export async function restoreBackup(opts: {
   keys?: ArchiveKeys;
   progress?: (line: string) => void;
   /** Who restores (the CLI's `cli`), for the audit row. */
-  actor?: Actor;
+  actor: Actor;
 }): Promise<RestoreResult> {
   const url = opts.url ?? env().DATABASE_URL!;
   const { secretKey } = ensureSecrets();
@@ -103,7 +103,7 @@ export async function restoreBackup(opts: {
       },
     });
     await resetSequences(client);
-    await auditRestore(client, opts.actor ?? SYSTEM_ACTOR, {
+    await auditRestore(client, opts.actor, {
       archive: path.basename(opts.in),
       createdAt: manifest!.createdAt,
       rows,

@@ -1,6 +1,6 @@
 import { decryptText, encryptText } from "../crypto/secret-box";
 
-// A callback body carries the fulfilment, i.e. plain card keys, so it is kept
+// A callback body carries the fulfillment, i.e. plain card keys, so it is kept
 // only as AES-256-GCM ciphertext (base64) in Callback.body, like every other
 // secret at rest. The sender opens it and sends the same bytes on every attempt.
 

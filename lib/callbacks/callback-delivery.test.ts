@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { disableApiKey } from "../credentials/disable-api-key";
 import { SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
-import { failOrder } from "../fulfilment/fail-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
+import { failOrder } from "../fulfillment/fail-order";
 import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from "../protocol/headers";
@@ -55,7 +55,7 @@ const callbackOf = (orderId: number) =>
 describe("callback delivery", () => {
   it("D27: signed with the order's credential over the callback URL's path (no query); body of section 6", async () => {
     const { buyer, order } = await manualUOrder("/hooks/order?token=abc&x=1");
-    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-AAA\nCARD-BBB" });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-AAA\nCARD-BBB", actor: SYSTEM_ACTOR });
     await waitFor(async () => (await callbackOf(order.id)).status === "delivered");
     expect(receiver.received).toHaveLength(1);
     const req = receiver.received[0];
@@ -99,7 +99,7 @@ describe("callback delivery", () => {
   it("D28: a receiver that fails three times then succeeds gets the same content each time", async () => {
     const { order } = await manualUOrder("/flaky");
     receiver.respond = (_req, i) => ({ status: i < 3 ? 500 : 204 });
-    await failOrder({ orderNo: order.orderNo, reason: "out of stock upstream" });
+    await failOrder({ orderNo: order.orderNo, reason: "out of stock upstream", actor: SYSTEM_ACTOR });
     const cb = await waitFor(async () => {
       const c = await callbackOf(order.id);
       return c.status === "delivered" ? c : null;
@@ -115,7 +115,7 @@ describe("callback delivery", () => {
   it("D28: a receiver that never succeeds leaves a failed callback; resend delivers the same body", async () => {
     const { order } = await manualUOrder("/down");
     receiver.respond = () => ({ status: 503 });
-    await deliverOrder({ orderNo: order.orderNo, payloadText: "K-1" });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "K-1", actor: SYSTEM_ACTOR });
     const failed = await waitFor(async () => {
       const c = await callbackOf(order.id);
       return c.status === "failed" ? c : null;
@@ -154,7 +154,7 @@ describe("callback delivery", () => {
     const { order } = await manualUOrder("/redirect");
     receiver.respond = (req) =>
       req.url === "/redirect" ? { status: 302, headers: { Location: `${receiver.origin}/elsewhere` } } : { status: 200 };
-    await deliverOrder({ orderNo: order.orderNo, payloadText: "K-2" });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "K-2", actor: SYSTEM_ACTOR });
     const cb = await waitFor(async () => {
       const c = await callbackOf(order.id);
       return c.status === "failed" ? c : null;
@@ -168,7 +168,7 @@ describe("callback delivery", () => {
     try {
       const { order } = await manualUOrder("/slow");
       receiver.respond = (_r, i) => (i === 0 ? { status: 200, delayMs: 1000 } : { status: 200 });
-      await deliverOrder({ orderNo: order.orderNo, payloadText: "K-3" });
+      await deliverOrder({ orderNo: order.orderNo, payloadText: "K-3", actor: SYSTEM_ACTOR });
       const cb = await waitFor(async () => {
         const c = await callbackOf(order.id);
         return c.status === "delivered" ? c : null;
@@ -183,7 +183,7 @@ describe("callback delivery", () => {
   it("D29: with private networks not allowed, a loopback callback is refused at connect time and nothing is sent", async () => {
     const { order } = await manualUOrder("/private"); // accepted at creation while allowed
     process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "false";
-    await deliverOrder({ orderNo: order.orderNo, payloadText: "K-4" });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "K-4", actor: SYSTEM_ACTOR });
     const cb = await waitFor(async () => {
       const c = await callbackOf(order.id);
       return c.status === "failed" ? c : null;
@@ -194,9 +194,9 @@ describe("callback delivery", () => {
 
   it("issue 22.9: an order paid before its API key and buyer were disabled still gets its callback", async () => {
     const { buyer, order } = await manualUOrder("/hooks/disabled-key");
-    await disableApiKey({ apiKey: buyer.apiKey });
+    await disableApiKey({ apiKey: buyer.apiKey, actor: SYSTEM_ACTOR });
     await db().user.update({ where: { id: buyer.user.id }, data: { status: "disabled" } });
-    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-DISABLED" });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-DISABLED", actor: SYSTEM_ACTOR });
     await waitFor(async () => (await callbackOf(order.id)).status === "delivered");
     expect(receiver.received).toHaveLength(1);
     const req = receiver.received[0];

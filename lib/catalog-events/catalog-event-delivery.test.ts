@@ -85,7 +85,7 @@ describe("issue 12.2: catalogue event delivery", () => {
     });
     await waitFor(async () => (await db().catalogEvent.findUniqueOrThrow({ where: { id: failed.id } })).status === "delivered");
     receiver.respond = () => ({ status: 200 });
-    await deleteCatalogWebhook({ credentialId: hook.buyer.id });
+    await deleteCatalogWebhook({ credentialId: hook.buyer.id, actor: SYSTEM_ACTOR });
   });
 
   it("a pending event survives a worker restart, even when its job row was lost (requeued at start)", async () => {
@@ -108,7 +108,7 @@ describe("issue 12.2: catalogue event delivery", () => {
     // The worker records the delivery after the receiver has answered: wait for the row, not only the request.
     await waitFor(async () => (await lost.rows())[0]?.status === "delivered");
     expect((await lost.rows())[0]).toMatchObject({ status: "delivered", attemptCount: 1 });
-    await Promise.all([kept, lost].map((h) => deleteCatalogWebhook({ credentialId: h.buyer.id })));
+    await Promise.all([kept, lost].map((h) => deleteCatalogWebhook({ credentialId: h.buyer.id, actor: SYSTEM_ACTOR })));
   });
 
   it("replacing the URL re-points pending events; removing the webhook gives them up and stops the events", async () => {
@@ -154,7 +154,7 @@ describe("issue 12.2: catalogue event delivery", () => {
       expect(failed.attempts[0].error).toBe("refused to connect: loopback address");
     } finally {
       process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true";
-      await deleteCatalogWebhook({ credentialId: hook.buyer.id });
+      await deleteCatalogWebhook({ credentialId: hook.buyer.id, actor: SYSTEM_ACTOR });
     }
   });
 
@@ -193,7 +193,7 @@ describe("issue 22.9: disabled keys and buyers stop receiving catalogue events",
     try {
       await changePrice(product.id, 2222n);
       await waitFor(async () => (await hook.rows())[0]?.attemptCount === 1);
-      await disableApiKey({ apiKey: hook.buyer.apiKey }); // the console's and the CLI's service
+      await disableApiKey({ apiKey: hook.buyer.apiKey, actor: SYSTEM_ACTOR }); // the console's and the CLI's service
       receiver.respond = () => ({ status: 200 }); // the receiver would now accept it
       const cancelled = await waitFor(async () => (await hook.rows()).find((e) => e.status === "cancelled"));
       expect(cancelled).toMatchObject({ attemptCount: 1, nextAttemptAt: null, lastError: "API key or buyer disabled", deliveredAt: null });

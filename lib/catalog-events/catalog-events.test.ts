@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { startWorker, type WorkerHandle } from "../worker/start-worker";
@@ -71,7 +72,7 @@ describe("issue 12.2: catalogue events", () => {
     const vipA = vip.events()[0].products.find((p) => p.id === a.product.id)!;
     expect(vipA.skus[0].price_amount).toBe("8.50");
     expect((await plain.rows())[0]).toMatchObject({ status: "delivered", attemptCount: 1, productCount: 2 });
-    await Promise.all([plain, vip].map((h) => deleteCatalogWebhook({ credentialId: h.buyer.id })));
+    await Promise.all([plain, vip].map((h) => deleteCatalogWebhook({ credentialId: h.buyer.id, actor: SYSTEM_ACTOR })));
   });
 
   it("many changes within the interval give one event; the next waits for the interval", async () => {
@@ -95,7 +96,7 @@ describe("issue 12.2: catalogue events", () => {
     });
     const [r1, r2] = await hook.rows();
     expect(r2.createdAt.getTime() - r1.createdAt.getTime()).toBeGreaterThanOrEqual(INTERVAL_MS - 50);
-    await deleteCatalogWebhook({ credentialId: hook.buyer.id });
+    await deleteCatalogWebhook({ credentialId: hook.buyer.id, actor: SYSTEM_ACTOR });
   });
 
   it("1,200 changed products give 3 events of at most 500, each product once", async () => {
@@ -127,7 +128,7 @@ describe("issue 12.2: catalogue events", () => {
     expect(new Set(seen).size).toBe(1200);
     expect([...seen].sort((x, y) => x - y)).toEqual([...ids].sort((x, y) => x - y));
     expect(events.every((e) => e.products.every((p) => p.price_amount === "1.50"))).toBe(true);
-    await deleteCatalogWebhook({ credentialId: hook.buyer.id });
+    await deleteCatalogWebhook({ credentialId: hook.buyer.id, actor: SYSTEM_ACTOR });
   }, 90_000);
 
   it("stock alone: a change inside one band gives no event; crossing 10 or 0 gives one (thresholds 10,0)", async () => {
@@ -166,7 +167,7 @@ describe("issue 12.2: catalogue events", () => {
     ]);
     await createOrder({ credential, profile: "U", input: { downstreamOrderNo: `BAND2-${auto.sku.id}`, skuId: auto.sku.id, quantity: 1 } });
     expect(await quiet()).toBe(3);
-    await deleteCatalogWebhook({ credentialId: hook.buyer.id });
+    await deleteCatalogWebhook({ credentialId: hook.buyer.id, actor: SYSTEM_ACTOR });
   }, 60_000);
 
   it("a deleted product is reported once as inactive without SKUs; a new webhook hears only later changes", async () => {
@@ -178,7 +179,7 @@ describe("issue 12.2: catalogue events", () => {
     expect(hook.events()[0].products).toEqual([expect.objectContaining({ id: gone.product.id, is_active: false, skus: [] })]);
     await sleep(INTERVAL_MS + 500);
     expect(hook.events()).toHaveLength(1);
-    await deleteCatalogWebhook({ credentialId: hook.buyer.id });
+    await deleteCatalogWebhook({ credentialId: hook.buyer.id, actor: SYSTEM_ACTOR });
   });
 
   it("issue 22.5: a deleted product's event is a tombstone: no price, no level price, no SKUs", async () => {
@@ -202,6 +203,6 @@ describe("issue 12.2: catalogue events", () => {
         },
       ]);
     }
-    await Promise.all([plain, vip].map((h) => deleteCatalogWebhook({ credentialId: h.buyer.id })));
+    await Promise.all([plain, vip].map((h) => deleteCatalogWebhook({ credentialId: h.buyer.id, actor: SYSTEM_ACTOR })));
   });
 });

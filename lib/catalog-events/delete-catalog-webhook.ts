@@ -9,14 +9,14 @@ import { db } from "../db/client";
  * removed"): a downstream that unregistered expects no more POSTs. A later
  * PUT starts again at the clock. Removing none is not an error.
  */
-export async function deleteCatalogWebhook(input: { credentialId: number; actor?: Actor }): Promise<{ url: null; removed: boolean }> {
+export async function deleteCatalogWebhook(input: { credentialId: number; actor: Actor }): Promise<{ url: null; removed: boolean }> {
   return db().$transaction(async (tx) => {
     const { count } = await tx.catalogWebhook.deleteMany({ where: { credentialId: input.credentialId } });
     await tx.catalogEvent.updateMany({
       where: { credentialId: input.credentialId, status: "pending" },
       data: { status: "failed", nextAttemptAt: null, lastError: "webhook removed" },
     });
-    if (input.actor && count) {
+    if (count) {
       await writeAuditLog(tx, {
         actor: input.actor,
         action: "catalog_webhook.delete",

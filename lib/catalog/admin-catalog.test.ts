@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { adminActor, type Actor } from "../audit/actor";
+import { adminActor, type Actor, SYSTEM_ACTOR } from "../audit/actor";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ describe("catalogue console services", () => {
   beforeAll(async () => {
     await useTestDatabase();
     process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "catalog-uploads-"));
-    const row = await createAdmin({ email: `cat-${Date.now()}@example.com`, password: "a-test-password-123" });
+    const row = await createAdmin({ email: `cat-${Date.now()}@example.com`, password: "a-test-password-123" }, { actor: SYSTEM_ACTOR });
     admin = { actor: adminActor({ id: row.id, ip: "127.0.0.1" }) };
   });
 

@@ -1,6 +1,6 @@
 import { importStaged, type ImportCounts } from "./import-catalog";
 import { readCatalogStream, type StreamProgress } from "./read-catalog-stream";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 
 /**
  * `catalog:import FILE` (issue 13.3): the file is read as a stream, its card
@@ -11,11 +11,11 @@ import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
 export async function importCatalogFile({
   path,
   progress,
-  actor = SYSTEM_ACTOR,
+  actor,
 }: {
   path: string;
   progress?: (line: string) => void;
-  actor?: Actor;
+  actor: Actor;
 }): Promise<ImportCounts> {
   const started = Date.now();
   let shown = started;

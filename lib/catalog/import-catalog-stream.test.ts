@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,7 +41,7 @@ function write(content: unknown): string {
 /** The error the stream import throws, and the one readCatalogFile gives for the same text. */
 async function bothErrors(content: unknown): Promise<[string, string]> {
   const p = write(content);
-  const streamed = await importCatalogFile({ path: p }).then(
+  const streamed = await importCatalogFile({ path: p, actor: SYSTEM_ACTOR }).then(
     () => "accepted",
     (err: Error & { publicMessage?: string }) => err.publicMessage ?? String(err),
   );
@@ -82,6 +83,7 @@ describe("catalog:import read as a stream", () => {
           ]),
         ]),
       ),
+      actor: SYSTEM_ACTOR,
     });
     expect(first).toMatchObject({ productsCreated: 1, skusCreated: 2, cardKeysAdded: 3, cardKeysSkipped: 2 });
     expect(await db().$queryRawUnsafe(`SELECT rows FROM card_key_insert_log`)).toEqual([{ rows: 3 }]);
@@ -95,6 +97,7 @@ describe("catalog:import read as a stream", () => {
           ]),
         ]),
       ),
+      actor: SYSTEM_ACTOR,
     });
     expect(second).toMatchObject({ productsCreated: 0, productsUpdated: 0, cardKeysAdded: 1, cardKeysSkipped: 2 });
 

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../testing/test-database";
 import { db } from "../db/client";
@@ -71,7 +72,7 @@ describe("catalog:import", () => {
   });
 
   it("imports a file, and re-importing the same file changes nothing", async () => {
-    const first = await importCatalog(validateCatalogFile(sample()));
+    const first = await importCatalog(validateCatalogFile(sample()), { actor: SYSTEM_ACTOR });
     expect(first).toEqual({
       categoriesCreated: 2,
       categoriesUpdated: 0,
@@ -104,7 +105,7 @@ describe("catalog:import", () => {
     expect(await db().sku.findUniqueOrThrow({ where: { skuCode: "IMP-T50" } })).toMatchObject({ priceCents: 5000n, stockQuantity: 7 });
 
     const before = await snapshot();
-    const again = await importCatalog(validateCatalogFile(sample()));
+    const again = await importCatalog(validateCatalogFile(sample()), { actor: SYSTEM_ACTOR });
     expect(again).toEqual({
       categoriesCreated: 0,
       categoriesUpdated: 0,
@@ -124,7 +125,7 @@ describe("catalog:import", () => {
     file.products[0].title.en = "Wallet v2";
     file.products[0].skus[0].card_keys.push("u3----p3");
     const before = await snapshot();
-    const counts = await importCatalog(validateCatalogFile(file));
+    const counts = await importCatalog(validateCatalogFile(file), { actor: SYSTEM_ACTOR });
     expect(counts).toMatchObject({ productsUpdated: 1, skusUpdated: 0, categoriesUpdated: 0, cardKeysAdded: 1, cardKeysSkipped: 3 });
     const after = await snapshot();
     const wallet = after.products.find((p) => p.slug === "imp-wallet")!;
@@ -183,7 +184,7 @@ describe("catalog:import", () => {
       category: "no-such-category",
       skus: [{ sku_code: "IMP-O1", stock_quantity: 1 }],
     });
-    await expect(importCatalog(validateCatalogFile(unknown))).rejects.toThrow(
+    await expect(importCatalog(validateCatalogFile(unknown), { actor: SYSTEM_ACTOR })).rejects.toThrow(
       /products\[2\]\.category: unknown category "no-such-category"/,
     );
 
@@ -191,12 +192,12 @@ describe("catalog:import", () => {
     const cycle = sample();
     cycle.categories[1].parent = "imp-steam" as any;
     cycle.products.push({ ...cycle.products[1], slug: "imp-other", skus: [{ sku_code: "IMP-NEW", stock_quantity: 1 }] });
-    await expect(importCatalog(validateCatalogFile(cycle))).rejects.toThrow(/would be its own ancestor/);
+    await expect(importCatalog(validateCatalogFile(cycle), { actor: SYSTEM_ACTOR })).rejects.toThrow(/would be its own ancestor/);
 
     const stolen = sample();
     stolen.products = [stolen.products[1]];
     stolen.products[0].skus.push({ sku_code: "IMP-W10", stock_quantity: 1 } as any);
-    await expect(importCatalog(validateCatalogFile(stolen))).rejects.toThrow(
+    await expect(importCatalog(validateCatalogFile(stolen), { actor: SYSTEM_ACTOR })).rejects.toThrow(
       /products\[0\]\.skus\[1\]\.sku_code: "IMP-W10" belongs to product "imp-wallet"/,
     );
     expect(await snapshot()).toEqual(before);

@@ -1,7 +1,7 @@
 import type { Tx } from "../db/tx";
 import type { CardKeyStage } from "./card-key-stage";
 import { withCardKeyStage } from "./card-key-transaction";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import type { CatalogFile } from "./catalog-file-schema";
 import { checkLevelSlugs, checkReferences, checkSkuOwnership, parentsFirst } from "./check-catalog-references";
@@ -34,7 +34,7 @@ export interface ImportCounts {
  * sku_code owned by another product, an unknown member level) run before the first write; any failure
  * rolls the whole import back.
  */
-export async function importCatalog(file: CatalogFile, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}): Promise<ImportCounts> {
+export async function importCatalog(file: CatalogFile, { actor }: { actor: Actor }): Promise<ImportCounts> {
   return importStaged(async (stage) => {
     for (const p of file.products) for (const s of p.skus) for (const key of s.card_keys) await stage.add(s.sku_code, key);
     return file;

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { makeLevel } from "../testing/factories";
@@ -46,25 +47,27 @@ describe("catalog:import level_prices (issue 12.4)", () => {
   });
 
   it("issue 12.4: sets level prices; the same file again changes nothing; a file without the key leaves them; a present key replaces the list", async () => {
-    const first = await importCatalog(validateCatalogFile(file({ [gold]: "9.50", [silver]: "9.80" })));
+    const first = await importCatalog(validateCatalogFile(file({ [gold]: "9.50", [silver]: "9.80" })), { actor: SYSTEM_ACTOR });
     expect(first.levelPricesChanged).toBe(2);
     expect(await levelPrices("LP-A")).toEqual({ [gold]: 950n, [silver]: 980n });
     expect(await levelPrices("LP-B")).toEqual({});
 
     const rows = await db().skuLevelPrice.findMany({ orderBy: { id: "asc" } });
-    expect((await importCatalog(validateCatalogFile(file({ [gold]: "9.50", [silver]: "9.80" })))).levelPricesChanged).toBe(0);
+    expect(
+      (await importCatalog(validateCatalogFile(file({ [gold]: "9.50", [silver]: "9.80" })), { actor: SYSTEM_ACTOR })).levelPricesChanged,
+    ).toBe(0);
     expect(await db().skuLevelPrice.findMany({ orderBy: { id: "asc" } })).toEqual(rows); // same rows, same updatedAt
 
     // Absent: untouched (a file written before levels existed keeps working).
-    expect((await importCatalog(validateCatalogFile(file()))).levelPricesChanged).toBe(0);
+    expect((await importCatalog(validateCatalogFile(file()), { actor: SYSTEM_ACTOR })).levelPricesChanged).toBe(0);
     expect(await levelPrices("LP-A")).toEqual({ [gold]: 950n, [silver]: 980n });
 
     // Present: the whole list; silver is left out, so it loses its price.
-    expect((await importCatalog(validateCatalogFile(file({ [gold]: "9.00" })))).levelPricesChanged).toBe(2);
+    expect((await importCatalog(validateCatalogFile(file({ [gold]: "9.00" })), { actor: SYSTEM_ACTOR })).levelPricesChanged).toBe(2);
     expect(await levelPrices("LP-A")).toEqual({ [gold]: 900n });
 
     // {} clears them all.
-    expect((await importCatalog(validateCatalogFile(file({})))).levelPricesChanged).toBe(1);
+    expect((await importCatalog(validateCatalogFile(file({})), { actor: SYSTEM_ACTOR })).levelPricesChanged).toBe(1);
     expect(await levelPrices("LP-A")).toEqual({});
   });
 
@@ -74,7 +77,7 @@ describe("catalog:import level_prices (issue 12.4)", () => {
     bad.products[0].skus[0].sku_code = "LP-NEW";
     bad.products[0].skus[1].sku_code = "LP-NEW-B";
     const before = await db().skuLevelPrice.count();
-    await expect(importCatalog(validateCatalogFile(bad))).rejects.toThrow(
+    await expect(importCatalog(validateCatalogFile(bad), { actor: SYSTEM_ACTOR })).rejects.toThrow(
       /products\[0\]\.skus\[0\]\.level_prices: SKU "LP-NEW" names unknown member level "no-such-level"/,
     );
     expect(await db().product.count({ where: { slug: "lp-would-be-new" } })).toBe(0);

@@ -68,7 +68,7 @@ export async function readCardKeyText(
     select: { skuCode: true, product: { select: { fulfillmentType: true, deliveryFormat: true, deliveryDelimiter: true } } },
   });
   if (!sku) throw appError("not_found", "SKU not found");
-  if (sku.product.fulfillmentType !== "auto") throw appError("bad_request", "card keys are only for products with automatic fulfilment");
+  if (sku.product.fulfillmentType !== "auto") throw appError("bad_request", "card keys are only for products with automatic fulfillment");
   const preview: CardKeyPreview = { lines: 0, fresh: 0, duplicateExisting: 0, duplicateInUpload: 0, malformed: 0, problems: [] };
   const keys = new Set<string>(); // the same key is the same fingerprint: no HMAC needed to find repeats
   for (const { line, raw } of splitCardKeyText(text, kind)) {

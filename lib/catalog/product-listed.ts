@@ -6,11 +6,9 @@ import { Prisma } from "../generated/prisma/client";
 // catalogue lists exactly these (detail of anything else: 404), and an order
 // is accepted only for these (lib/orders/order-context.ts): visible and
 // orderable, or neither. Whether a listed product sells is then is_active
-// (D32), which the catalogue reports rather than hides. Both spellings of the
-// rule live here so they cannot drift apart.
-
-/** For Prisma reads of "Product". */
-export const LISTED_PRODUCT_WHERE = { deletedAt: null, category: { deletedAt: null } } satisfies Prisma.ProductWhereInput;
+// (D32), which the catalogue reports rather than hides. Every reader (the
+// catalogue, the order context, catalogue events) uses this one fragment, so
+// the rule cannot drift apart.
 
 /** For raw SQL over "Product" AS p LEFT JOIN "Category" AS c ON c."id" = p."categoryId". */
 export const LISTED_PRODUCT_SQL = Prisma.sql`(p."deletedAt" IS NULL AND c."id" IS NOT NULL AND c."deletedAt" IS NULL)`;

@@ -8,7 +8,7 @@ import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { Amount, DELIVERY_FORMATS, Delimiter, FULFILLMENT_TYPES, MAX_CONTENT_LENGTH, Slug, Text } from "./catalog-file-schema";
 import { parseInput } from "../input/parse-input";
 import { Int4IdSchema } from "../protocol/ids";
-import { AfterSalesHoursSchema } from "../after-sales/set-after-sales-hours";
+import { AfterSalesHoursSchema, AfterSalesReplacesSchema } from "../after-sales/set-after-sales-hours";
 
 // Creates or edits one product from the console, with the catalogue import's
 // field rules (catalog-file-schema.ts) and the shared manual form schema
@@ -41,6 +41,8 @@ export const SaveProductSchema = z.object({
   images: z.array(ImagePath.refine((s) => s !== "", "must not be empty")).max(50),
   /** Issue 26.3: hours after delivery a line may be claimed (0 = none); left out, unchanged (a new product: 24). */
   afterSalesHours: AfterSalesHoursSchema.optional(),
+  /** Issue 33.4: times one line may be replaced within the window; left out, unchanged (a new product: 1). */
+  afterSalesReplaces: AfterSalesReplacesSchema.optional(),
 });
 export type SaveProductInput = z.input<typeof SaveProductSchema>;
 
@@ -63,6 +65,7 @@ export async function saveProduct(raw: SaveProductInput, { actor }: { actor: Act
     logo: input.logo,
     images: input.images,
     ...(input.afterSalesHours === undefined ? {} : { afterSalesHours: input.afterSalesHours }),
+    ...(input.afterSalesReplaces === undefined ? {} : { afterSalesReplaces: input.afterSalesReplaces }),
   };
   try {
     return await db().$transaction(async (tx) => {
@@ -80,6 +83,7 @@ export async function saveProduct(raw: SaveProductInput, { actor }: { actor: Act
           fulfillmentType: row.fulfillmentType,
           isActive: row.isActive,
           afterSalesHours: row.afterSalesHours,
+          afterSalesReplaces: row.afterSalesReplaces,
           formFields: input.manualFormSchema.fields.length,
         },
       });

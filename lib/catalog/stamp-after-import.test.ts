@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { catalogPool, db } from "../db/client";
 import { cardKeysFor, makeCategory, makeProduct } from "../testing/factories";
@@ -46,6 +47,7 @@ describe("a catalogue import and the snapshot's refresh (issue 33.9)", () => {
           })),
         })),
       }),
+      { actor: SYSTEM_ACTOR },
     );
 
     // Nothing is left for a refresh to stamp: its stamp moves nothing …

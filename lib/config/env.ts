@@ -195,3 +195,8 @@ export function loadEnvOrExit(program: string): Env {
     process.exit(2);
   }
 }
+
+/** TRUSTED_PROXIES as typed: the start-up warning about a hop count (issue 33.7) names it; the parsed value is a function. */
+export function trustedProxiesText(): string | undefined {
+  return process.env.TRUSTED_PROXIES;
+}

@@ -2,8 +2,8 @@ import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 import { encryptText } from "../crypto/secret-box";
-import { appError } from "../errors";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 
 /**
@@ -11,11 +11,10 @@ import { writeAuditLog } from "../audit/write-audit-log";
  * the secret). The secret is returned once, here, and stored only encrypted
  * (D9: the server must compute the HMAC, so it cannot be hashed).
  */
-export async function createApiKey({ userId, name = "", actor = SYSTEM_ACTOR }: { userId: string; name?: string; actor?: Actor }) {
+export async function createApiKey({ userId, name = "", actor }: { userId: string; name?: string; actor: Actor }) {
   return db().$transaction(async (tx) => {
     // Issue 24.1: an account that signed up under buyer_registration = approval waits for an administrator.
-    const user = await tx.user.findUnique({ where: { id: userId }, select: { registrationPending: true } });
-    if (user?.registrationPending) throw appError("conflict", "this account is waiting for an administrator's approval");
+    await assertApprovedBuyer(userId, tx);
     const key = await insertApiKey(tx, userId, name);
     await writeAuditLog(tx, {
       actor,

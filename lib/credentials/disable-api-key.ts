@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 
 /** An API key as an operator types or pastes it (console, CLI); never a secret. */
@@ -12,15 +12,7 @@ export const ApiKeyTextSchema = z.string().trim().min(1, "is required").max(200,
  * Idempotent: disabling a disabled key keeps its first disabledAt (and is
  * not audited again: nothing changed).
  */
-export async function disableApiKey({
-  apiKey,
-  actor = SYSTEM_ACTOR,
-  userId,
-}: {
-  apiKey: string;
-  actor?: Actor;
-  userId?: string;
-}): Promise<void> {
+export async function disableApiKey({ apiKey, actor, userId }: { apiKey: string; actor: Actor; userId?: string }): Promise<void> {
   // `userId` (the portal's buyer): another buyer's key answers as a missing one (issue 24.3).
   const owner = userId ? { userId } : {};
   await db().$transaction(async (tx) => {

@@ -42,6 +42,13 @@ function checkSecret(envName: string, file: string): void {
   }
 }
 
+/** Issue 35.5: what each generated secret is for, so the warning says what losing its file costs. */
+const PURPOSE: Record<string, string> = {
+  SECRET_KEY:
+    "It encrypts the stored secrets (API secrets, card keys, two-factor secrets). BACK UP THIS FILE — without it encrypted data cannot be read.",
+  NEXTAUTH_SECRET: "It signs the admin console's sessions: keep it with the data; a new one only signs every administrator out.",
+};
+
 function readOrGenerate(envName: string, fileName: string): string {
   const fromEnv = process.env[envName];
   if (fromEnv) return fromEnv;
@@ -64,7 +71,7 @@ function readOrGenerate(envName: string, fileName: string): string {
     } finally {
       fs.rmSync(tmp, { force: true });
     }
-    log.warn({ file }, `${envName} was not set: generated one into ${file}. BACK UP THIS FILE — without it encrypted data cannot be read.`);
+    log.warn({ file }, `${envName} was not set: generated one into ${file}. ${PURPOSE[envName]}`);
   }
   process.env[envName] = value;
   checkSecret(envName, file);

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -7,7 +8,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { createBackup } from "../backup/create-backup";
 import { restoreBackup } from "../backup/restore-backup";
 import { maySkipRowChecks } from "../catalog/card-key-move";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { startWorker } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { seedOnStart } from "../seed/seed-on-start";
@@ -116,7 +117,7 @@ describe("issue 22.11: a role that owns only its database", () => {
           profile: "U",
           input: { downstreamOrderNo: `LP-${suffix}-2`, skuId: manual.sku.id, quantity: 1, callbackUrl: `${receiver.origin}/cb` },
         });
-        await deliverOrder({ orderNo: m.orderNo, payloadText: "MANUAL-1" });
+        await deliverOrder({ orderNo: m.orderNo, payloadText: "MANUAL-1", actor: SYSTEM_ACTOR });
         const worker = await startWorker({ connectionString: url, concurrency: 1, pollIntervalMs: 50 });
         try {
           await waitFor(async () => (await db().callback.findFirstOrThrow({ where: { orderId: m.id } })).status === "delivered");
@@ -135,10 +136,10 @@ describe("issue 22.11: a role that owns only its database", () => {
     // A backup, and its restore into the other database the role owns.
     const archive = path.join(scratch, "site.tar.gz");
     await createBackup({ out: archive, url });
-    await restoreBackup({ in: archive, url: roleUrl(databases[1]) });
+    await restoreBackup({ in: archive, url: roleUrl(databases[1]), actor: SYSTEM_ACTOR });
     expect(await onDatabase(roleUrl(databases[1]), () => db().order.count())).toBe(2);
     // --force over a database that is not empty drops and recreates its schemas: the owner may.
-    await restoreBackup({ in: archive, url: roleUrl(databases[1]), force: true });
+    await restoreBackup({ in: archive, url: roleUrl(databases[1]), force: true, actor: SYSTEM_ACTOR });
     expect(await onDatabase(roleUrl(databases[1]), () => db().order.count())).toBe(2);
   }, 180_000);
 });

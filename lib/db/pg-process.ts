@@ -1,5 +1,4 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -204,8 +203,4 @@ function readFrom(file: string, from: number): string {
 function rotateLog(file: string): void {
   const size = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   if (size > 10 * 1024 * 1024) fs.renameSync(file, `${file}.1`);
-}
-
-export function randomSuffix(): string {
-  return `${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
 }

@@ -24,6 +24,8 @@ import { alerts } from "./messages/alerts";
 import { portal } from "./messages/portal";
 import { topUps } from "./messages/top-ups";
 import { claims } from "./messages/claims";
+import { formErrors } from "./messages/form-errors";
+import { auditActions } from "./messages/audit-actions";
 
 /** Every screen's table; the console's text for a key comes from exactly one of them. */
 export const MESSAGE_TABLES = [
@@ -49,6 +51,8 @@ export const MESSAGE_TABLES = [
   portal,
   topUps,
   claims,
+  formErrors,
+  auditActions,
 ] as const;
 
 const en = {
@@ -74,6 +78,8 @@ const en = {
   ...portal.en,
   ...topUps.en,
   ...claims.en,
+  ...formErrors.en,
+  ...auditActions.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -102,6 +108,8 @@ const zhCN: Messages = {
   ...portal.zhCN,
   ...topUps.zhCN,
   ...claims.zhCN,
+  ...formErrors.zhCN,
+  ...auditActions.zhCN,
 };
 
 export const LOCALES = ["zh-CN", "en"] as const;

@@ -1,8 +1,9 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { createOrder } from "../orders/create-order";
 import { openPayload } from "../order-read/order-view";
 import { startAppServer, type AppServer } from "../testing/app-server";
@@ -61,14 +62,17 @@ beforeAll(async () => {
   });
   B = await startAppServer(bUrl);
   proxyB = await startFaultProxy(B.baseUrl);
-  const conn = await addUpstreamConnection({
-    name: "B",
-    baseUrl: proxyB.origin,
-    profile: "P",
-    apiKey: seed.account.apiKey,
-    apiSecret: seed.account.apiSecret,
-  });
-  await importUpstreamCatalog({ connectionId: conn.id });
+  const conn = await addUpstreamConnection(
+    {
+      name: "B",
+      baseUrl: proxyB.origin,
+      profile: "P",
+      apiKey: seed.account.apiKey,
+      apiSecret: seed.account.apiSecret,
+    },
+    { actor: SYSTEM_ACTOR },
+  );
+  await importUpstreamCatalog({ connectionId: conn.id, actor: SYSTEM_ACTOR });
   A = await startAppServer(aUrl, aEnv);
 }, 180_000);
 
@@ -98,7 +102,7 @@ describe("crash in the middle of deliveries and upstream purchases", () => {
     for (let i = 0; i < UPSTREAM_ORDERS; i++) upstreamOrders.push(await order(upstreamSku.id, i));
     const manualOrders = [];
     for (let i = 0; i < MANUAL_ORDERS; i++) manualOrders.push(await order(manualSku.id, i));
-    await Promise.all(manualOrders.map((o) => deliverOrder({ orderNo: o.orderNo, payloadText: `MANUAL-${o.id}` })));
+    await Promise.all(manualOrders.map((o) => deliverOrder({ orderNo: o.orderNo, payloadText: `MANUAL-${o.id}`, actor: SYSTEM_ACTOR })));
 
     // Kill as soon as the first purchase is done, while the others are in flight.
     const ids = upstreamOrders.map((o) => o.id);
@@ -131,10 +135,10 @@ describe("crash in the middle of deliveries and upstream purchases", () => {
     expect(bKeys).toHaveLength(UPSTREAM_ORDERS);
     expect(new Set(bKeys.map((k) => k.orderId)).size).toBe(UPSTREAM_ORDERS);
 
-    // Our deliveries: each order one fulfilment; the upstream lines are exactly B's keys, none twice.
-    const fulfilments = await db().fulfillment.findMany({ where: { orderId: { in: all } } });
-    expect(fulfilments).toHaveLength(all.length);
-    const upstreamLines = fulfilments.filter((f) => ids.includes(f.orderId)).flatMap((f) => openPayload(f.payloadCiphertext!));
+    // Our deliveries: each order one fulfillment; the upstream lines are exactly B's keys, none twice.
+    const fulfillments = await db().fulfillment.findMany({ where: { orderId: { in: all } } });
+    expect(fulfillments).toHaveLength(all.length);
+    const upstreamLines = fulfillments.filter((f) => ids.includes(f.orderId)).flatMap((f) => openPayload(f.payloadCiphertext!));
     expect(upstreamLines.sort()).toEqual(bKeys.map((k) => decryptText(k.ciphertext)).sort());
 
     // Callbacks: one row per public change, each delivered; every order's callback reached the receiver.

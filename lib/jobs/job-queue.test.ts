@@ -1,7 +1,8 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { createOrder } from "../orders/create-order";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
 import { makeBuyer, makeProduct } from "../testing/factories";
@@ -85,7 +86,7 @@ describe("job queue", () => {
     const failed = await listJobs({ state: "failed" });
     expect(failed.find((j) => j.id === String(id))).toMatchObject({ state: "failed", lastError: "boom" });
     expect((await listJobs({ state: "pending", limit: 1000 })).some((j) => j.id === String(id))).toBe(false);
-    expect(await retryJob(String(id))).toBe(true);
+    expect(await retryJob(String(id), { actor: SYSTEM_ACTOR })).toBe(true);
     expect((await listJobs({ state: "pending", limit: 1000 })).find((j) => j.id === String(id))).toMatchObject({
       attempts: 0,
       lastError: null,
@@ -99,7 +100,7 @@ describe("job queue", () => {
     try {
       receiver.received.length = 0;
       const orders = await callbackOrders(12);
-      await Promise.all(orders.map((o) => deliverOrder({ orderNo: o.orderNo, payloadText: `K-${o.id}` })));
+      await Promise.all(orders.map((o) => deliverOrder({ orderNo: o.orderNo, payloadText: `K-${o.id}`, actor: SYSTEM_ACTOR })));
       await waitFor(
         async () => (await db().callback.count({ where: { orderId: { in: orders.map((o) => o.id) }, status: "delivered" } })) === 12,
       );
@@ -115,8 +116,8 @@ describe("job queue", () => {
   it("a job held by a worker that died is released at the next worker start and runs; a live worker's job is left alone", async () => {
     receiver.received.length = 0;
     const [dead, alive] = await callbackOrders(2);
-    await deliverOrder({ orderNo: dead.orderNo, payloadText: "K-dead" });
-    await deliverOrder({ orderNo: alive.orderNo, payloadText: "K-alive" });
+    await deliverOrder({ orderNo: dead.orderNo, payloadText: "K-dead", actor: SYSTEM_ACTOR });
+    await deliverOrder({ orderNo: alive.orderNo, payloadText: "K-alive", actor: SYSTEM_ACTOR });
     const cbDead = await db().callback.findFirstOrThrow({ where: { orderId: dead.id } });
     const cbAlive = await db().callback.findFirstOrThrow({ where: { orderId: alive.id } });
     // As if two workers had taken the jobs: one process was killed (-9), one still runs (holds its liveness lock).

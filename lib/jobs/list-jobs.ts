@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 
 export type JobState = "pending" | "running" | "failed";
@@ -73,7 +73,7 @@ export async function listJobs(opts: { state?: JobState; limit?: number } = {}):
 }
 
 /** Gives a failed job a fresh set of attempts, due now, audited in the same transaction. Returns whether a job was found. */
-export async function retryJob(id: string, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}): Promise<boolean> {
+export async function retryJob(id: string, { actor }: { actor: Actor }): Promise<boolean> {
   return db().$transaction(async (tx) => {
     const n = await tx.$executeRaw`
       UPDATE graphile_worker._private_jobs SET attempts = 0, run_at = now(), last_error = NULL

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminActor, type Actor } from "../audit/actor";
+import { adminActor, type Actor, SYSTEM_ACTOR } from "../audit/actor";
 import { createAdmin } from "../admins/create-admin";
 import { saveSku } from "../catalog/save-sku";
 import { db } from "../db/client";
@@ -18,7 +18,7 @@ let admin: { actor: Actor };
 
 beforeAll(async () => {
   await useTestDatabase();
-  const { id } = await createAdmin({ email: "admin@example.test", password: "a-test-password-123" });
+  const { id } = await createAdmin({ email: "admin@example.test", password: "a-test-password-123" }, { actor: SYSTEM_ACTOR });
   admin = { actor: adminActor({ id, ip: "192.0.2.7" }) };
 });
 

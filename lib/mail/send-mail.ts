@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { channelProblem } from "../alerts/channel-problem";
 import { sendSmtpMail } from "../alerts/channels/email";
 import type { SendResult } from "../alerts/channels/send-result";
+import { log } from "../log";
 
 /**
  * Issue 25: the site's one way to send an e-mail that is not an alert (the
@@ -23,7 +24,11 @@ export async function sendMail({
   text: string;
 }): Promise<SendResult & { configured: boolean }> {
   const channels = await db().alertChannel.findMany({ where: { kind: "email", deletedAt: null }, orderBy: { id: "asc" } });
-  if (!channels.length) return { ok: false, configured: false, error: "no e-mail channel is configured", durationMs: 0 };
+  if (!channels.length) {
+    // Issue 35.4: the operator learns from the log that a mail was due and not sent (no address, no link: the link opens an account).
+    log.warn({ subject }, "mail not sent: no e-mail channel is configured (add one under Alerts)");
+    return { ok: false, configured: false, error: "no e-mail channel is configured", durationMs: 0 };
+  }
   const channel = channels.find((c) => channelProblem(c) === null);
   if (!channel) return { ok: false, configured: true, error: channelProblem(channels[0]), durationMs: 0 };
   const smtpUrl = (JSON.parse(decryptText(channel.secretCiphertext)) as { smtpUrl?: string }).smtpUrl ?? "";

@@ -29,7 +29,7 @@ export function registerDatabaseGauges(registry: Registry): void {
     for (const r of await q(`SELECT profile::text, status::text, count(*) AS n FROM "Order" GROUP BY 1, 2`))
       g.set({ profile: String(r.profile), status: String(r.status) }, num(r.n));
   });
-  gauge("cardkey_deliveries", "Orders delivered, by fulfilment source", ["source"], async (g) => {
+  gauge("cardkey_deliveries", "Orders delivered, by fulfillment source", ["source"], async (g) => {
     for (const r of await q(`SELECT source::text, count(*) AS n FROM "Fulfillment" GROUP BY 1`))
       g.set({ source: String(r.source) }, num(r.n));
   });

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { promisify } from "node:util";
@@ -5,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertCallbackUrlAllowed } from "../callbacks/address-policy";
 import { sendCallback } from "../callbacks/send-callback";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { startWorker, type WorkerHandle } from "../worker/start-worker";
 import { createOrder } from "../orders/create-order";
 import { startCallbackReceiver, waitFor, type CallbackReceiver } from "../testing/callback-receiver";
@@ -160,7 +161,7 @@ describe("issue 22.3: host names resolved off the thread pool", () => {
       input: { downstreamOrderNo: `DNS-${++seq}`, skuId: sku.id, quantity: 1, callbackUrl: `http://hooks.example.test:${port}/cb` },
     });
     dns.silent = true;
-    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-DNS" });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-DNS", actor: SYSTEM_ACTOR });
     const first = await waitFor(() => db().callbackAttempt.findFirst({ where: { callback: { orderId: order.id } } }));
     expect(first).toMatchObject({ httpStatus: null, error: "host name did not resolve within 2000 ms" });
     expect(first.durationMs).toBeGreaterThanOrEqual(1900);

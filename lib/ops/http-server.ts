@@ -3,6 +3,7 @@ import type net from "node:net";
 import next from "next";
 import type { TrustProxy } from "../config/trusted-proxies";
 import { setClientAddress } from "../net/client-address";
+import { isDecodablePath } from "../net/decodable-path";
 import { publishedRouter } from "../supplier-api/published-router";
 import { log } from "../log";
 import { applyPageSecurityHeaders } from "./page-security-headers";
@@ -44,7 +45,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     setClientAddress(req, opts.trust);
     if (servedByRouter(req, res)) return;
     // Issue 8.2: Next answers a path with broken percent-encoding with a bare 500.
-    if (!isDecodable(req.url ?? "/")) {
+    if (!isDecodablePath(req.url ?? "/")) {
       res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" }).end("Bad Request");
       return;
     }
@@ -116,16 +117,6 @@ function servedByRouter(req: http.IncomingMessage, res: http.ServerResponse): bo
     return publishedRouter()?.serveNode(req, res) ?? false;
   } catch (err) {
     log.error({ err: (err as Error).message }, "supplier api router refused a request; Next answers it");
-    return false;
-  }
-}
-
-function isDecodable(target: string): boolean {
-  if (!target.includes("%")) return true;
-  try {
-    decodeURIComponent(target.split("?")[0]);
-    return true;
-  } catch {
     return false;
   }
 }

@@ -10,7 +10,7 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * Same downstream_order_no seen before: the same request → the original
  * order (read-only), else 409 (D18). Decided against what was stored with the
  * order, never against the product as it is today (an administrator or a
- * re-import may have changed its form schema or fulfilment type since, issue 8.7):
+ * re-import may have changed its form schema or fulfillment type since, issue 8.7):
  * 1. the request as sent equals the one stored (raw digest): the same request;
  * 2. otherwise the stored D18 digest (normalised form) is compared with this
  *    request normalised by today's form; this only widens 1 to retries that

@@ -23,7 +23,7 @@ let seq = 0;
 const no = () => `DN-${Date.now()}-${++seq}`;
 
 describe("createOrder", () => {
-  it("delivers auto card keys inside the transaction: keys marked, fulfilment stored (keys stay encrypted), one debit with the order id", async () => {
+  it("delivers auto card keys inside the transaction: keys marked, fulfillment stored (keys stay encrypted), one debit with the order id", async () => {
     const buyer = await makeBuyer({ pointsCents: 10_000n });
     const keys = cardKeysFor("AUTO", 3);
     const { sku, product } = await makeProduct({ priceCents: 1250n, cardKeys: keys });
@@ -50,7 +50,7 @@ describe("createOrder", () => {
     expect(stored.completedAt).not.toBeNull();
     expect(stored.cardKeys.map((k) => k.status)).toEqual(["delivered", "delivered"]);
     expect(stored.fulfillment?.source).toBe("auto");
-    // No second copy of the keys: an auto fulfilment's lines are its CardKey rows, encrypted there, in id order.
+    // No second copy of the keys: an auto fulfillment's lines are its CardKey rows, encrypted there, in id order.
     expect(stored.fulfillment?.payloadCiphertext).toBeNull();
     expect(stored.fulfillment?.deliveryFormat).toBe(product.deliveryFormat);
     const taken = [...stored.cardKeys].sort((a, b) => (a.id < b.id ? -1 : 1));

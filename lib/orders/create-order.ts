@@ -24,7 +24,7 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * D33) and callback URL (D29) are checked here, and the whole write is ONE
  * statement, place_order (see place-order.ts and
  * docs/decisions/0009-order-hot-path.md): order and item, card keys (auto) or
- * stock, fulfilment, debit and ledger row. On the pool (lib/db/sql-rows.ts)
+ * stock, fulfillment, debit and ledger row. On the pool (lib/db/sql-rows.ts)
  * that statement is its own transaction and one round trip, so an order costs the rate-limit count,
  * this read and that write; orders that arrive while others are being
  * written go together in one statement and one commit (place-order-batch.ts,

@@ -65,7 +65,7 @@ describe("issue 8.7 D18: an identical retry is compared with what the order stor
     expect(await db().order.count({ where: { credentialId: buyer.id, items: { some: { skuId: sku.id } } } })).toBe(1);
   }, 60_000);
 
-  it("issue 8.7 D18: after a re-import changed the fulfilment type, the same request answers the original order", async () => {
+  it("issue 8.7 D18: after a re-import changed the fulfillment type, the same request answers the original order", async () => {
     const { sku, product } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 10, priceCents: 500n, manualFormSchema: FORM });
     const body = { downstream_order_no: no(), sku_id: sku.id, quantity: 1, trace_id: "t-8.7", manual_form_data: { uid: "player-3" } };
     const first = await call(api("P").post("/orders", body));

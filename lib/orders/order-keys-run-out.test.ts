@@ -29,7 +29,10 @@ beforeAll(async () => {
   await useTestDatabase();
   stub = await startStubOrderSupplier("RUNOUT");
   connectionId = (
-    await addUpstreamConnection({ name: "RUNOUT", baseUrl: stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 })
+    await addUpstreamConnection(
+      { name: "RUNOUT", baseUrl: stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 },
+      { actor: SYSTEM_ACTOR },
+    )
   ).id;
 }, 60_000);
 afterAll(async () => {

@@ -63,10 +63,11 @@ const MAX_LANES = 16;
  * behind them), or two SKUs of limited stock are taken in opposite orders,
  * groups wait for each other. PostgreSQL failed one after 1 s (40P01), and put
  * back into the next group the same order met the same cycle three times
- * running (1 order in 150 failed). Now a group's block waits at most 200 ms
- * (place_orders' lock_timeout: 55P03) and the order then goes in a statement
- * of its own, which holds no other order's key while it waits. That one is
- * also tried again after a deadlock: it wrote nothing.
+ * running (1 order in 150 failed). Now a group's block never waits for a key
+ * (FOR UPDATE NOWAIT), waits at most 200 ms for any other lock (place_orders'
+ * lock_timeout), fails with 55P03 instead, and the order then goes in a
+ * statement of its own, which holds no other order's key while it waits. That
+ * one is also tried again after a deadlock: it wrote nothing.
  */
 const RETRIED_STATES = new Set(["40P01", "40001", "55P03"]);
 const MAX_TRIES = 3;

@@ -44,7 +44,7 @@ export interface PlacedOrder {
 /**
  * Writes a new order with everything it takes, through the SQL function
  * place_order (prisma/migrations/*_place_order, latest *_order_level_price):
- * the unit price (read there), order, item, card keys or stock, fulfilment
+ * the unit price (read there), order, item, card keys or stock, fulfillment
  * row, debit and ledger row, in ONE statement. Run `onPool` (sql-rows.ts)
  * it is one round trip and its own transaction (autocommit); run `inTx` it
  * joins that Prisma transaction. Returns null when the

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../testing/test-database";
 import { makeBuyer } from "../testing/factories";
@@ -56,9 +57,11 @@ describe("points ledger invariant", () => {
 
   it("an operator adjustment leaves a ledger row and refuses to go below zero", async () => {
     const { user } = await makeBuyer({ pointsCents: 300n });
-    expect(await adjustPoints({ email: user.email, deltaCents: 1_000n, reason: "goodwill" })).toBe(1_300n);
-    await expect(adjustPoints({ email: user.email, deltaCents: -1_301n, reason: "too much" })).rejects.toThrow(/below zero/);
-    expect(await adjustPoints({ email: user.email, deltaCents: -1_300n, reason: "all of it" })).toBe(0n);
+    expect(await adjustPoints({ email: user.email, deltaCents: 1_000n, reason: "goodwill", actor: SYSTEM_ACTOR })).toBe(1_300n);
+    await expect(adjustPoints({ email: user.email, deltaCents: -1_301n, reason: "too much", actor: SYSTEM_ACTOR })).rejects.toThrow(
+      /below zero/,
+    );
+    expect(await adjustPoints({ email: user.email, deltaCents: -1_300n, reason: "all of it", actor: SYSTEM_ACTOR })).toBe(0n);
     const rows = await db().pointsLedger.findMany({ where: { userId: user.id }, orderBy: { id: "asc" } });
     expect(rows.map((r) => [r.deltaCents, r.balanceAfterCents, r.reason])).toEqual([
       [300n, 300n, "opening balance"],

@@ -1,5 +1,6 @@
 import { db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
+import { accountPendingError } from "../buyer-access/approved-buyer";
 
 export interface ListStatementInput {
   userId: string;
@@ -24,6 +25,8 @@ export interface StatementRow {
   /** A refund of a delivered order: partial (after-sales, issue 26.3), not a failed order's. */
   partial: boolean;
   reason: string;
+  /** The top-up request this row credited (an "adjustment" on the wire; the portal says "top-up"). */
+  topUpId: number | null;
 }
 
 export interface Statement {
@@ -58,7 +61,8 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
   const offset = (page - 1) * pageSize;
   return db().$transaction(
     async (tx) => {
-      const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceCents: true } });
+      const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceCents: true, registrationPending: true } });
+      if (user.registrationPending) throw accountPendingError(); // issue 33.3
       const total = await tx.pointsLedger.count({ where });
       const rows =
         offset >= total
@@ -78,6 +82,10 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
                 order: { select: { orderNo: true, status: true } },
               },
             });
+      const topUps = rows.length
+        ? await tx.topUpRequest.findMany({ where: { ledgerId: { in: rows.map((r) => r.id) } }, select: { id: true, ledgerId: true } })
+        : [];
+      const topUpOf = new Map(topUps.map((t) => [t.ledgerId, t.id]));
       return {
         balanceCents: user.balanceCents,
         total,
@@ -91,6 +99,7 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
           orderNo: r.order?.orderNo ?? null,
           partial: r.order?.status === "delivered",
           reason: r.reason,
+          topUpId: topUpOf.get(r.id) ?? null,
         })),
       };
     },

@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import type { Actor } from "../audit/actor";
+import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
 
@@ -63,13 +65,36 @@ export async function findLiveBuyer(token: string | undefined): Promise<LiveBuye
   return { sessionId: row.id, userId: row.user.id, email: row.user.email, registrationPending: row.user.registrationPending };
 }
 
-/** Ends one session of this buyer (sign-out, or "end" in the session list); false when it is not theirs or already ended. */
-export async function revokeBuyerSession({ userId, sessionId }: { userId: string; sessionId: string }): Promise<boolean> {
-  const { count } = await db().buyerSession.updateMany({
-    where: { id: sessionId, userId, revokedAt: null },
-    data: { revokedAt: new Date() },
+/**
+ * Ends one session of this buyer (sign-out, or "end" in the session list),
+ * with its audit row in the same transaction; false (and no row) when it is
+ * not theirs or already ended.
+ */
+export async function revokeBuyerSession({
+  userId,
+  sessionId,
+  actor,
+  why,
+}: {
+  userId: string;
+  sessionId: string;
+  actor: Actor;
+  why: "sign_out" | "session_end";
+}): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.buyerSession.updateMany({
+      where: { id: sessionId, userId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    if (count !== 1) return false;
+    await writeAuditLog(
+      tx,
+      why === "sign_out"
+        ? { actor, action: "buyer.sign_out", targetType: "user", targetId: userId }
+        : { actor, action: "buyer.session_end", targetType: "buyer_session", targetId: sessionId },
+    );
+    return true;
   });
-  return count === 1;
 }
 
 /** Ends every session of a buyer (disabled, password set or reset), in the caller's transaction. */

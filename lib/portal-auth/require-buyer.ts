@@ -14,10 +14,16 @@ export async function currentBuyer(): Promise<BuyerSession | null> {
   return live ? { ...live, ip: clientIp(await headers()) } : null;
 }
 
-/** Every portal page calls this first (through the portal layout and again in the page): no session, no page. */
-export async function requireBuyer(): Promise<BuyerSession> {
+/**
+ * Every portal page calls this first (through the portal layout and again in
+ * the page): no session, no page. An account waiting for approval (issue
+ * 33.3) is sent to the overview, which says it waits; only the overview and
+ * the account page (and the layout around them) pass `pending: "allowed"`.
+ */
+export async function requireBuyer({ pending = "refused" }: { pending?: "allowed" | "refused" } = {}): Promise<BuyerSession> {
   const buyer = await currentBuyer();
   if (!buyer) redirect("/portal/sign-in");
+  if (buyer.registrationPending && pending !== "allowed") redirect("/portal");
   return buyer;
 }
 

@@ -1,5 +1,6 @@
 import { db } from "../db/client";
 import { checkSignIn, type CheckAttempt, type SignInAccount, type SignInDoor } from "../admin-auth/check-sign-in";
+import { signInName } from "../admin-auth/totp-account";
 
 // A buyer's portal sign-in, under the administrators' rule and guessing
 // policy (decision 0011, lib/admin-auth/check-sign-in.ts): per address, per
@@ -17,7 +18,7 @@ export type BuyerSignInResult =
   | { ok: false; reason: "totp_required"; passwordProof: string };
 
 /** The throttle's account name for a buyer (and the device cookie's subject). */
-export const buyerAccountName = (email: string) => `buyer:${email}`;
+export const buyerAccountName = (email: string) => signInName("buyer", email);
 
 type BuyerAccount = SignInAccount & { id: string };
 

@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 /**
  * Issue 24.2: the buyer's API keys (never a secret: the portal shows a secret
@@ -6,6 +7,7 @@ import { db } from "../db/client";
  * catalogue webhook with the recent deliveries. Scoped to `userId`.
  */
 export async function listBuyerKeys({ userId }: { userId: string }) {
+  await assertApprovedBuyer(userId); // issue 33.3
   const keys = await db().apiCredential.findMany({
     where: { userId },
     orderBy: { id: "desc" },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import type { OrderStatus } from "../generated/prisma/enums";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 // Issue 24.2-24.3: a buyer's orders, always under `userId` (the signed-in
 // buyer), here in the service, never filtered by a page. unknown_review is
@@ -42,6 +43,7 @@ function whereOf(userId: string, f: BuyerOrderFilter): Prisma.OrderWhereInput {
 
 /** One page of the buyer's orders, newest first (or up to ORDERS_EXPORT_MAX for an export). */
 export async function listBuyerOrders({ userId, filter, all = false }: { userId: string; filter: BuyerOrderFilter; all?: boolean }) {
+  await assertApprovedBuyer(userId); // issue 33.3
   const where = whereOf(userId, filter);
   const [total, rows] = await Promise.all([
     db().order.count({ where }),
@@ -69,6 +71,7 @@ export async function listBuyerOrders({ userId, filter, all = false }: { userId:
 
 /** One order of this buyer with items, history and callback attempts; null for a missing order and another buyer's alike. */
 export async function getBuyerOrder({ userId, orderNo }: { userId: string; orderNo: string }) {
+  await assertApprovedBuyer(userId); // issue 33.3
   if (orderNo.length > 64) return null;
   const order = await db().order.findFirst({
     where: { orderNo, userId },

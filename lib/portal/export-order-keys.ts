@@ -2,6 +2,7 @@ import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { deliveredLines } from "../order-read/order-view";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 /**
  * Issue 24.2: the delivered lines of several of the buyer's orders, for an
@@ -20,6 +21,7 @@ export async function exportOrderKeys({
 }): Promise<Map<number, string[]>> {
   return db().$transaction(
     async (tx) => {
+      await assertApprovedBuyer(userId, tx); // issue 33.3: nothing decrypted, nothing audited
       const orders = await tx.order.findMany({
         where: { id: { in: orderIds }, userId, status: "delivered" },
         select: { id: true, fulfillment: { select: { payloadCiphertext: true } } },

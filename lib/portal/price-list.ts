@@ -3,6 +3,7 @@ import { loadCatalog } from "../catalog/load-catalog";
 import type { DeliveryFormat } from "../generated/prisma/enums";
 import type { LanguageText } from "../protocol/language";
 import { db } from "../db/client";
+import { accountPendingError } from "../buyer-access/approved-buyer";
 
 // Issue 24.2: the price list a buyer sees, by the catalogue API's rules: the
 // same snapshot (loadCatalog), the same listing rule (active and listed, D11),
@@ -29,9 +30,10 @@ export const stockBand = (stock: number | null): StockBand => (stock === null ? 
 
 export async function getPriceList({ userId, q, categoryId }: { userId: string; q?: string; categoryId?: number }) {
   const [user, catalog] = await Promise.all([
-    db().user.findUniqueOrThrow({ where: { id: userId }, select: { memberLevelId: true } }),
+    db().user.findUniqueOrThrow({ where: { id: userId }, select: { memberLevelId: true, registrationPending: true } }),
     loadCatalog(null),
   ]);
+  if (user.registrationPending) throw accountPendingError(); // issue 33.3: prices and exact stock are for approved buyers
   // As catalog-cache.ts: a level without any SKU price pays the list prices.
   const levelId = catalog.pricedLevels.includes(user.memberLevelId) ? user.memberLevelId : null;
   const categories = new Map(catalog.categories.map((c) => [c.id, c]));

@@ -3,6 +3,7 @@ import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { deliveredLines } from "../order-read/order-view";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 /**
  * Issue 24.2: the delivered card keys (or delivered lines) of one of the
@@ -13,6 +14,7 @@ import { deliveredLines } from "../order-read/order-view";
  */
 export async function revealOrderKeys({ userId, orderNo, actor }: { userId: string; orderNo: string; actor: Actor }): Promise<string[]> {
   return db().$transaction(async (tx) => {
+    await assertApprovedBuyer(userId, tx); // issue 33.3
     const order = await tx.order.findFirst({
       where: { orderNo, userId },
       select: { id: true, orderNo: true, status: true, fulfillment: { select: { payloadCiphertext: true } } },

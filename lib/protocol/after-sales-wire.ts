@@ -21,7 +21,6 @@ export const OpenClaimBodySchema = {
   P: z.strictObject({ request_id: requestId, line, reason }),
   U: z.object({ request_id: requestId, line, reason }),
 } satisfies Record<Profile, z.ZodType>;
-export type OpenClaimBody = z.infer<typeof OpenClaimBodySchema.P>;
 
 const id = z.int().min(1).max(INT4_MAX);
 

@@ -18,7 +18,8 @@ export const ERROR_STATUS = {
   order_not_found: 404,
   cancel_not_allowed: 409,
   // Extension, after-sales (issue 26.3, decision 0043): the order is not
-  // delivered, its product has no after-sales or the window has passed; the line has a claim already.
+  // delivered, its product has no after-sales, the window has passed or (issue 33.4, decision 0063)
+  // the order is refunded in full; the line has a claim already.
   after_sales_closed: 409,
   line_already_claimed: 409,
   not_found: 404,

@@ -216,9 +216,5 @@ export const StatementSchema = z.object({
 
 export type Account = z.infer<typeof AccountSchema>;
 export type Category = z.infer<typeof CategorySchema>;
-export type ProductOf<P extends Profile> = z.infer<(typeof ProductSchema)[P]>;
-export type OrderCreated<P extends Profile> = z.infer<(typeof OrderCreatedSchema)[P]>;
-export type OrderRead<P extends Profile> = z.infer<(typeof OrderReadSchema)[P]>;
 export type OrderCallback = z.infer<typeof OrderCallbackSchema>;
-export type ErrorBodyWire = z.infer<typeof ErrorBodySchema>;
 export type StatementWire = z.infer<typeof StatementSchema>;

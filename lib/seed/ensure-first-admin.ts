@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { env } from "../config/env";
 import { db } from "../db/client";
 import { createAdmin } from "../admins/create-admin";
@@ -25,7 +26,7 @@ export async function ensureFirstAdmin(): Promise<FirstAdmin | undefined> {
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('cardkey:first-admin'))`;
       if (await tx.adminUser.count()) return undefined;
-      const admin = await createAdmin({ email, password }, { tx });
+      const admin = await createAdmin({ email, password }, { actor: SYSTEM_ACTOR, tx });
       // Issue 22.8: a generated password was printed (terminal, captured logs): it must be replaced at first sign-in.
       if (!fromEnv) await tx.adminUser.update({ where: { id: admin.id }, data: { passwordChangeRequired: true } });
       return { email: admin.email, generatedPassword: fromEnv ? undefined : password };

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { hashPassword } from "../crypto/password";
 import { db } from "../db/client";
 import { importCatalog, type ImportCounts } from "../catalog/import-catalog";
@@ -34,9 +35,9 @@ export async function seedDemo(): Promise<{
   apiSecret: string;
   portalPassword: string;
 }> {
-  const catalog = await importCatalog(validateCatalogFile(demoCatalog));
-  const buyer = await createUser({ email: DEMO_BUYER_EMAIL, initialPointsCents: DEMO_BUYER_POINTS_CENTS });
-  const { apiKey, apiSecret } = await createApiKey({ userId: buyer.id, name: "demo" });
+  const catalog = await importCatalog(validateCatalogFile(demoCatalog), { actor: SYSTEM_ACTOR });
+  const buyer = await createUser({ email: DEMO_BUYER_EMAIL, initialPointsCents: DEMO_BUYER_POINTS_CENTS, actor: SYSTEM_ACTOR });
+  const { apiKey, apiSecret } = await createApiKey({ userId: buyer.id, name: "demo", actor: SYSTEM_ACTOR });
   // Issue 24: the demo buyer can sign in to the portal at once (printed once, stored hashed).
   const portalPassword = crypto.randomBytes(12).toString("base64url");
   await db().user.update({ where: { id: buyer.id }, data: { passwordHash: await hashPassword(portalPassword) } });

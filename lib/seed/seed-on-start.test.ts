@@ -3,7 +3,7 @@ import { useTestDatabase } from "../testing/test-database";
 import { db } from "../db/client";
 import { decryptText } from "../crypto/secret-box";
 import { verifyPassword } from "../crypto/password";
-import { CLI_ACTOR } from "../audit/actor";
+import { CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
 import { getSettings } from "../settings/get-settings";
 import { updateSettings } from "../settings/update-settings";
 import { inviteBuyer } from "../users/invite-buyer";
@@ -70,7 +70,7 @@ describe("seeding on start", () => {
       expect((await getSettings()).publicBaseUrl).toBe("http://localhost:3800");
       const invite = await inviteBuyer({ email: "demo-buyer@example.com", actor: CLI_ACTOR });
       expect(invite.inviteUrl).toMatch(/^http:\/\/localhost:3800\/portal\/link\//);
-      await updateSettings({ public_base_url: "https://shop.example.com" }); // the operator's own
+      await updateSettings({ public_base_url: "https://shop.example.com" }, { actor: SYSTEM_ACTOR }); // the operator's own
       expect(await seedOnStart({ embedded: true, baseUrl: "http://localhost:3801" })).toEqual([]);
       expect((await getSettings()).publicBaseUrl).toBe("https://shop.example.com");
     });

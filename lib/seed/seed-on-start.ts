@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { getSettings } from "../settings/get-settings";
 import { updateSettings } from "../settings/update-settings";
 import { ensureFirstAdmin } from "./ensure-first-admin";
@@ -53,7 +54,7 @@ const UNSET_BASE_URL = "http://localhost:3000";
 async function announceBaseUrl(baseUrl: string): Promise<void> {
   const { publicBaseUrl } = await getSettings();
   const url = baseUrl.replace(/\/+$/, "");
-  if (publicBaseUrl === UNSET_BASE_URL && url !== UNSET_BASE_URL) await updateSettings({ public_base_url: url });
+  if (publicBaseUrl === UNSET_BASE_URL && url !== UNSET_BASE_URL) await updateSettings({ public_base_url: url }, { actor: SYSTEM_ACTOR });
 }
 
 const row = (label: string, value: string) => `${label.padEnd(17)}${value}`;
@@ -80,8 +81,12 @@ export function startBanner(baseUrl: string, seedLines: string[]): string[] {
     row("Buyer portal:", `${base}/portal`),
     // Issue 11.2: where integrators start.
     row("API reference:", `${base}/docs`),
-    row("API (Profile U):", `${base}${PROFILE_PREFIXES.U[1]}  or  ${base}${PROFILE_PREFIXES.U[0]}`),
-    row("API (Profile P):", `${base}${PROFILE_PREFIXES.P[1]}  or  ${base}${PROFILE_PREFIXES.P[0]}`),
-    ...(seedLines.length ? ["", ...seedLines] : []),
+    // Issue 35.5: one address a line, so the box fits 80 columns.
+    row("API (Profile U):", `${base}${PROFILE_PREFIXES.U[0]}`),
+    row("", `${base}${PROFILE_PREFIXES.U[1]}`),
+    row("API (Profile P):", `${base}${PROFILE_PREFIXES.P[0]}`),
+    row("", `${base}${PROFILE_PREFIXES.P[1]}`),
+    // Later starts show no password: say how to set a new one when it is lost.
+    ...(seedLines.length ? ["", ...seedLines] : ["", row("Lost password?", "npm run cli -- admin:password --email E --password-stdin")]),
   ];
 }

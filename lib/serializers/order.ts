@@ -4,7 +4,7 @@ import { CURRENCY, formatAmount } from "../protocol/amount";
 // Purchase order on the wire (spec 2.5), per profile. Pure functions: used by
 // the supplier API's order endpoints (endpoints/orders.ts) and by the Profile
 // U callback payload (section 6, lib/callbacks/queue-callback.ts), which must
-// show the same fulfilment object, so the one serializer of an order lives
+// show the same fulfillment object, so the one serializer of an order lives
 // here beside the catalogue's (lib/protocol stays free of services).
 
 type WireProfile = "U" | "P";
@@ -57,8 +57,8 @@ function head(order: OrderView, status: string) {
 
 /**
  * Create response (D19). P: always processing, error_message null, items
- * with title, no fulfilment (P does not wait for delivery). U: the current
- * status, fulfilment when delivered, no error_message.
+ * with title, no fulfillment (P does not wait for delivery). U: the current
+ * status, fulfillment when delivered, no error_message.
  */
 export function orderCreatedWire(profile: WireProfile, order: OrderView) {
   if (profile === "P") return { ...head(order, "processing"), error_message: null, items: itemsWire(order, true) };

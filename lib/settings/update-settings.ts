@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { appError } from "../errors";
 import type { SiteSettings } from "../generated/prisma/client";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 
 // The settings an operator may change (CLI `settings:set`, admin console),
@@ -40,7 +40,7 @@ export type SettingsPatch = z.input<typeof SettingsPatchSchema>;
 export const SETTING_KEYS = Object.keys(SettingsPatchSchema.shape) as (keyof SettingsPatch)[];
 
 /** Validates the whole patch first (nothing is written when any value is bad), then updates the one row with its audit row. */
-export async function updateSettings(patch: SettingsPatch, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}) {
+export async function updateSettings(patch: SettingsPatch, { actor }: { actor: Actor }) {
   const parsed = SettingsPatchSchema.safeParse(patch);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) =>

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { appError, type AppError } from "../errors";
 import { log } from "../log";
+import { isDecodablePath } from "../net/decodable-path";
 import { ENDPOINT_LIST, type EndpointKey } from "../protocol/endpoints";
 import { ALL_PREFIXES, type Profile } from "../protocol/profiles";
 import type { Endpoint, RouteMatch } from "./define-endpoint";
@@ -88,7 +89,7 @@ function routeIn(root: PathNode, method: string, pathname: string): Routed | nul
   const p = prefixOf(pathname);
   if (!p) return null;
   // Issues 8.1, 8.2: what Next's router answers by itself (a bare 500, a 308 redirect) gets a D1 answer here.
-  if (pathname.includes("%") && !isDecodable(pathname)) {
+  if (!isDecodablePath(pathname)) {
     return { refuse: appError("bad_request", "the request path has malformed percent-encoding"), profile: p.profile };
   }
   const rest = pathname.slice(p.prefix.length);
@@ -121,15 +122,6 @@ function routeIn(root: PathNode, method: string, pathname: string): Routed | nul
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});
-
-function isDecodable(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function answer(routed: Routed, req: EndpointRequest): Promise<Answer> {
   if ("endpoint" in routed) return routed.endpoint.serve(req, routed.match); // the fast path: no promise of our own around it

@@ -23,8 +23,12 @@ import { createUser } from "../users/create-user";
 const uid = () => crypto.randomBytes(4).toString("hex");
 
 export async function makeBuyer(opts: { pointsCents?: bigint } = {}) {
-  const user = await createUser({ email: `buyer-${uid()}@example.test`, initialPointsCents: opts.pointsCents ?? 100_000n });
-  const key = await createApiKey({ userId: user.id, name: "test" });
+  const user = await createUser({
+    email: `buyer-${uid()}@example.test`,
+    initialPointsCents: opts.pointsCents ?? 100_000n,
+    actor: SYSTEM_ACTOR,
+  });
+  const key = await createApiKey({ userId: user.id, name: "test", actor: SYSTEM_ACTOR });
   return { user, ...key };
 }
 

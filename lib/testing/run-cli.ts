@@ -1,11 +1,20 @@
 import { spawn } from "node:child_process";
 
+/** Where a database command ran (its `_target`). */
+export interface CliTarget {
+  data_dir?: string;
+  database?: string;
+  base_url: string | null;
+}
+
 export interface CliResult<T = unknown> {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** The last line of stdout, parsed (the CLI's contract); undefined when it is not JSON. */
+  /** The last line of stdout, parsed (the CLI's contract), without `_target`; undefined when it is not JSON. */
   json: T;
+  /** The `_target` every database command's result carries (issue 35.5): where it ran, which base URL. */
+  target?: CliTarget;
 }
 
 /** Runs `scripts/cli.ts` as an operator would (a separate process, through tsx); `stdin` is piped in when given. */
@@ -29,13 +38,21 @@ export function runCli<T = unknown>(
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout.trimEnd().split("\n").at(-1) ?? "");
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json: json as T }); // T: the shape the test expects of its command
+      const { json, target } = parseCliOutput(stdout);
+      resolve({ code, stdout, stderr, json: json as T, target }); // T: the shape the test expects of its command
     });
   });
+}
+
+/** The result line of a CLI run: the command's own answer and, apart, its `_target` (so a test compares each whole). */
+export function parseCliOutput(stdout: string): Pick<CliResult, "json" | "target"> {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout.trimEnd().split("\n").at(-1) ?? "");
+  } catch {
+    return { json: undefined };
+  }
+  if (!json || typeof json !== "object") return { json };
+  const { _target: target, ...rest } = json as { _target?: CliTarget } & Record<string, unknown>;
+  return { json: rest, target };
 }

@@ -1,5 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { addAlertChannel } from "../alerts/add-channel";
+import { SYSTEM_ACTOR } from "../audit/actor";
 
 // A real SMTP server in this process (issue 25, the smtp-server package) on
 // 127.0.0.1: accepts one user and password, records every message as the
@@ -71,4 +73,12 @@ export function mailText(raw: string): string {
     return Buffer.from(bytes, "latin1").toString("utf8");
   }
   return body;
+}
+
+/** The site's mail goes through its first e-mail channel: one sending to this sink (remove it after the test). */
+export async function addSiteMailChannel(smtp: SmtpSink): Promise<{ id: number }> {
+  return addAlertChannel(
+    { kind: "email", name: "site mail", smtpUrl: smtp.url, from: "shop@example.test", to: ["ops@example.test"] },
+    { actor: SYSTEM_ACTOR },
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { db } from "../db/client";
+import { assertApprovedBuyer } from "../buyer-access/approved-buyer";
 
 export const TopUpStateSchema = z.enum(["pending", "approved", "rejected"]);
 
@@ -16,6 +17,7 @@ export async function listTopUps({
   state?: z.infer<typeof TopUpStateSchema>;
   take?: number;
 }) {
+  if (userId) await assertApprovedBuyer(userId); // issue 33.3: one buyer's own list
   return db().topUpRequest.findMany({
     where: { ...(userId ? { userId } : {}), ...(state ? { state } : {}) },
     orderBy: { id: "desc" },

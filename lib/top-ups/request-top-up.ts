@@ -6,6 +6,7 @@ import { db } from "../db/client";
 import { alertTopUpRequest } from "../alerts/order-alerts";
 import { appError } from "../errors";
 import { formatAmount, isAmount, parseAmount } from "../protocol/amount";
+import { accountPendingError } from "../buyer-access/approved-buyer";
 
 // Issue 24.2: a buyer asks for points against a bank transfer. Nothing moves
 // here: money moves only when an administrator approves (approve-top-up.ts).
@@ -39,7 +40,11 @@ export async function requestTopUp({ userId, input, actor }: { userId: string; i
   const { amount, transferReference } = parseInput(TopUpRequestSchema, input);
   return db().$transaction(async (tx) => {
     // Serialises one buyer's requests, so the open-request limit holds under concurrent submissions.
-    const [buyer] = await tx.$queryRaw<{ email: string }[]>`SELECT "email" FROM "User" WHERE "id" = ${userId}::uuid FOR UPDATE`;
+    const [buyer] = await tx.$queryRaw<
+      { email: string; registrationPending: boolean }[]
+    >`SELECT "email", "registrationPending" FROM "User" WHERE "id" = ${userId}::uuid FOR UPDATE`;
+    // Issue 33.3: an unapproved account neither files a request nor alerts the operator.
+    if (buyer?.registrationPending) throw accountPendingError();
     const open = await tx.topUpRequest.count({ where: { userId, state: "pending" } });
     if (open >= MAX_PENDING_TOP_UPS) throw appError("conflict", `at most ${MAX_PENDING_TOP_UPS} top-up requests may wait at once`);
     const row = await tx.topUpRequest.create({ data: { userId, amountCents: amount, transferReference } });

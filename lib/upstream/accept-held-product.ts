@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { writeAuditLog } from "../audit/write-audit-log";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 
 /**
  * Issue 22.1: an administrator accepts the price of a product the upstream
@@ -12,7 +12,7 @@ import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
  * hold it again. The change and its audit row commit together. A product that
  * is not held is refused (409), so a second click changes nothing.
  */
-export async function acceptHeldProduct(input: { productId: number; actor?: Actor }) {
+export async function acceptHeldProduct(input: { productId: number; actor: Actor }) {
   return db().$transaction(async (tx) => {
     const [product] = await tx.$queryRaw<{ id: number; holdReason: string | null; upstreamIsActive: boolean | null }[]>`
       SELECT "id", "holdReason", "upstreamIsActive" FROM "Product" WHERE "id" = ${input.productId} AND "deletedAt" IS NULL FOR UPDATE`;
@@ -21,7 +21,7 @@ export async function acceptHeldProduct(input: { productId: number; actor?: Acto
     const isActive = product.upstreamIsActive ?? false;
     await tx.product.update({ where: { id: product.id }, data: { holdReason: null, isActive } });
     await writeAuditLog(tx, {
-      actor: input.actor ?? SYSTEM_ACTOR,
+      actor: input.actor,
       action: "upstream.accept_price",
       targetType: "product",
       targetId: String(product.id),

@@ -1,7 +1,7 @@
 import { encryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { appError } from "../errors";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { UpstreamConnectionInputSchema, type UpstreamConnectionInput } from "./connection-input";
 import { upstreamClient, UpstreamError } from "./upstream-client";
@@ -12,7 +12,7 @@ import { upstreamClient, UpstreamError } from "./upstream-client";
  * with an error, is refused and nothing is stored. The secret is stored only
  * encrypted (AES-256-GCM) and never returned.
  */
-export async function addUpstreamConnection(raw: UpstreamConnectionInput, { actor = SYSTEM_ACTOR }: { actor?: Actor } = {}) {
+export async function addUpstreamConnection(raw: UpstreamConnectionInput, { actor }: { actor: Actor }) {
   const parsed = UpstreamConnectionInputSchema.safeParse(raw);
   if (!parsed.success) {
     const i = parsed.error.issues[0];

@@ -3,7 +3,7 @@ import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import { ManualFormSchemaSchema } from "../forms/form-schema";
 import { DeliveryFormat } from "../generated/prisma/enums";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { updateChanged } from "../catalog/same-content";
 import { parseAmount } from "../protocol/amount";
@@ -37,7 +37,7 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
  * first, then ONE transaction creates or updates the mapped local categories,
  * products and SKUs (keyed by the upstream ids: Category.upstreamCategoryId,
  * Product.upstreamProductId, Sku.upstreamSkuId). Products are `upstream`
- * fulfilment with the upstream's titles, description, content, delivery
+ * fulfillment with the upstream's titles, description, content, delivery
  * format, delimiter and form schema; stock mirrors the upstream's
  * stock_quantity (-1 → unlimited); prices are the upstream's plus the markup,
  * rounded up to 0.01. What the upstream delisted or no longer lists is
@@ -55,7 +55,7 @@ const FORMATS = new Set<string>(Object.values(DeliveryFormat));
 export async function importUpstreamCatalog(input: {
   connectionId: number;
   markupPercent?: string;
-  actor?: Actor;
+  actor: Actor;
 }): Promise<UpstreamImportResult> {
   const bp = markupBasisPoints(input.markupPercent ?? "0");
   const conn = await loadConnection(input.connectionId);
@@ -76,7 +76,7 @@ export async function importUpstreamCatalog(input: {
       const held: HeldUpstreamProduct[] = [];
       const counts = await importInto(tx, { connId: conn.id, bp, categories, products, skipped, held });
       await writeAuditLog(tx, {
-        actor: input.actor ?? SYSTEM_ACTOR,
+        actor: input.actor,
         action: "upstream.import",
         targetType: "upstream_connection",
         targetId: String(conn.id),

@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { enqueueJob } from "../jobs/enqueue-job";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { clientFor, loadConnection } from "./connection";
 import { UpstreamError } from "./upstream-client";
@@ -41,7 +41,7 @@ export async function listUpstreamConnections(): Promise<UpstreamConnectionRow[]
 /** Pings one connection now and records the outcome (and the balance when it answered), with its audit row (none for the alert checks' routine pings: nobody changed anything). */
 export async function pingUpstreamConnection(
   id: number,
-  { actor = SYSTEM_ACTOR, audit = true }: { actor?: Actor; audit?: boolean } = {},
+  { actor, audit = true }: { actor: Actor; audit?: boolean },
 ): Promise<{ ok: boolean; balance: string | null; error: string | null }> {
   const conn = await loadConnection(id);
   let result: { ok: boolean; balance: string | null; error: string | null };

@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import type { Tx } from "../db/tx";
-import { transitionOrder } from "../fulfilment/transition-order";
+import { transitionOrder } from "../fulfillment/transition-order";
 import { log } from "../log";
 import { nextRunAt } from "./purchase-schedule";
 import { enqueuePurchaseRun } from "./queue-purchase";

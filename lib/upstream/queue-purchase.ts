@@ -23,7 +23,7 @@ export const PURCHASE_HANDLER_MAX_ATTEMPTS = 25;
  * all disabled (or skipped by their breakers) is refused (rolling the order
  * back). A SKU with no upstream source (an administrator's `upstream` product
  * without a supplier yet) gets no purchase: the order waits for manual
- * fulfilment like a `manual` one, and null is returned. Idempotent: a second
+ * fulfillment like a `manual` one, and null is returned. Idempotent: a second
  * call for the same order adds nothing.
  */
 export async function queueUpstreamPurchase(tx: Tx, input: { orderId: number; skuId: number }): Promise<number | null> {

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { db } from "../db/client";
 import { appError } from "../errors";
@@ -15,7 +15,7 @@ import { UpstreamError } from "./upstream-client";
  * pointing at its SKUs (apply-upstream-catalog-event.ts). Profile P sends
  * no events. Returns the URL the upstream now holds.
  */
-export async function registerCatalogWebhook(input: { connectionId: number; actor?: Actor }): Promise<{ url: string }> {
+export async function registerCatalogWebhook(input: { connectionId: number; actor: Actor }): Promise<{ url: string }> {
   const conn = await loadConnection(input.connectionId);
   if (conn.profile !== "U") throw appError("bad_request", "a Profile P upstream sends no catalogue events");
   const url = upstreamCallbackUrl(conn.id);
@@ -29,7 +29,7 @@ export async function registerCatalogWebhook(input: { connectionId: number; acto
   }
   if (held !== url) throw appError("upstream_unreachable", "the upstream answered with another webhook URL");
   await writeAuditLog(db(), {
-    actor: input.actor ?? SYSTEM_ACTOR,
+    actor: input.actor,
     action: "upstream.catalog_webhook",
     targetType: "upstream_connection",
     targetId: String(conn.id),

@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { appError } from "../errors";
 import { writeAuditLog } from "../audit/write-audit-log";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { formatAmount } from "../protocol/amount";
 
 /**
@@ -13,7 +13,7 @@ import { formatAmount } from "../protocol/amount";
  * for its cost is delivered by the review queue's "check the upstream again".
  * Callers check the input with UpstreamMaxCostSchema (connection-input.ts).
  */
-export async function setUpstreamMaxCost(input: { skuId: number; maxCostCents: bigint | null; actor?: Actor }) {
+export async function setUpstreamMaxCost(input: { skuId: number; maxCostCents: bigint | null; actor: Actor }) {
   const { skuId, maxCostCents: maxCost } = input;
   if (maxCost !== null && maxCost < 0n) throw appError("bad_request", "max cost must be at least 0.00");
   return db().$transaction(async (tx) => {
@@ -22,7 +22,7 @@ export async function setUpstreamMaxCost(input: { skuId: number; maxCostCents: b
     await tx.sku.update({ where: { id: sku.id }, data: { upstreamMaxCostCents: maxCost } });
     const show = (c: bigint | null) => (c === null ? null : formatAmount(c));
     await writeAuditLog(tx, {
-      actor: input.actor ?? SYSTEM_ACTOR,
+      actor: input.actor,
       action: "upstream.max_cost",
       targetType: "sku",
       targetId: String(sku.id),

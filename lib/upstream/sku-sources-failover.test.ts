@@ -48,14 +48,17 @@ beforeAll(async () => {
   good.decide = () => (++goodCount <= 150 ? "deliver" : "refuse-stock");
   for (const s of [oos, slow, good]) {
     conn[s.name] = (
-      await addUpstreamConnection({
-        name: s.name,
-        baseUrl: s.origin,
-        profile: "P",
-        apiKey: `k-${s.name}`,
-        apiSecret: "s",
-        maxWaitSeconds: 60,
-      })
+      await addUpstreamConnection(
+        {
+          name: s.name,
+          baseUrl: s.origin,
+          profile: "P",
+          apiKey: `k-${s.name}`,
+          apiSecret: "s",
+          maxWaitSeconds: 60,
+        },
+        { actor: SYSTEM_ACTOR },
+      )
     ).id;
   }
 }, 120_000);

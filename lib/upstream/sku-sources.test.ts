@@ -83,10 +83,18 @@ beforeAll(async () => {
   Object.assign(process.env, { UPSTREAM_BREAKER_FAILURES: "3", UPSTREAM_BREAKER_OPEN_SECONDS: "1" });
   url = await useTestDatabase();
   [a, b] = await Promise.all([startStubOrderSupplier("A", "4.00"), startStubOrderSupplier("B", "3.00")]);
-  connA = (await addUpstreamConnection({ name: "A", baseUrl: a.origin, profile: "P", apiKey: "ka", apiSecret: "s", maxWaitSeconds: 60 }))
-    .id;
-  connB = (await addUpstreamConnection({ name: "B", baseUrl: b.origin, profile: "P", apiKey: "kb", apiSecret: "s", maxWaitSeconds: 60 }))
-    .id;
+  connA = (
+    await addUpstreamConnection(
+      { name: "A", baseUrl: a.origin, profile: "P", apiKey: "ka", apiSecret: "s", maxWaitSeconds: 60 },
+      { actor: SYSTEM_ACTOR },
+    )
+  ).id;
+  connB = (
+    await addUpstreamConnection(
+      { name: "B", baseUrl: b.origin, profile: "P", apiKey: "kb", apiSecret: "s", maxWaitSeconds: 60 },
+      { actor: SYSTEM_ACTOR },
+    )
+  ).id;
 }, 120_000);
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
@@ -267,7 +275,10 @@ describe("issue 26.1: lists of sources in the database", () => {
 
   it("issue 26.2: K failures open a connection's breaker for every instance; after T one caller wins the probe; a success closes it", async () => {
     const conn = (
-      await addUpstreamConnection({ name: "flaky", baseUrl: a.origin, profile: "P", apiKey: "kf", apiSecret: "s", maxWaitSeconds: 60 })
+      await addUpstreamConnection(
+        { name: "flaky", baseUrl: a.origin, profile: "P", apiKey: "kf", apiSecret: "s", maxWaitSeconds: 60 },
+        { actor: SYSTEM_ACTOR },
+      )
     ).id;
     const { sku } = await makeProduct({ categoryId: (await makeCategory()).id, fulfillmentType: "upstream" });
     await editSkuSources({

@@ -64,7 +64,7 @@ async function standInUpstream(products: () => Listed[]): Promise<number> {
         : path.startsWith("/ping")
           ? { body: { ok: true, balance: "100.00" } }
           : { status: 404 };
-  return (await addUpstreamConnection({ name: "gone", baseUrl: stub.origin, profile: "U", ...upstreamKey })).id;
+  return (await addUpstreamConnection({ name: "gone", baseUrl: stub.origin, profile: "U", ...upstreamKey }, { actor: SYSTEM_ACTOR })).id;
 }
 
 beforeAll(async () => {
@@ -273,7 +273,7 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
         ],
       },
     ];
-    await importUpstreamCatalog({ connectionId: importConnectionId });
+    await importUpstreamCatalog({ connectionId: importConnectionId, actor: SYSTEM_ACTOR });
     const copy = await db().product.findFirstOrThrow({ where: { upstreamConnectionId: importConnectionId, upstreamProductId: 70 } });
     const on701 = await sourcedSku(2, 701, importConnectionId);
     const on702 = await sourcedSku(0, 702, importConnectionId);
@@ -282,12 +282,12 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
     await shows(on701, [7]);
 
     catalogue = [{ id: 70, isActive: true, skus: [[702, 3]] }]; // SKU 701 no longer in its product
-    await importUpstreamCatalog({ connectionId: importConnectionId });
+    await importUpstreamCatalog({ connectionId: importConnectionId, actor: SYSTEM_ACTOR });
     await shows(on701, [2]);
     await shows(copy.id, [0, 3]);
 
     catalogue = []; // the product no longer listed: delisted here, as before, and nothing of it counts
-    await importUpstreamCatalog({ connectionId: importConnectionId });
+    await importUpstreamCatalog({ connectionId: importConnectionId, actor: SYSTEM_ACTOR });
     await shows(on702, [0]);
     const skus = await db().sku.findMany({ where: { productId: copy.id }, orderBy: { id: "asc" } });
     expect(skus.map((s) => [s.isActive, s.stockQuantity])).toEqual([
@@ -305,7 +305,7 @@ describe("issue 26.1: an upstream SKU that is gone counts 0", () => {
         ],
       },
     ];
-    await importUpstreamCatalog({ connectionId: importConnectionId });
+    await importUpstreamCatalog({ connectionId: importConnectionId, actor: SYSTEM_ACTOR });
     await shows(on701, [6]);
     await shows(on702, [3]);
     await shows(copy.id, [4, 3]);

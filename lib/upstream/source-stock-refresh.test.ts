@@ -52,7 +52,9 @@ beforeAll(async () => {
       : path.startsWith("/ping")
         ? { body: { ok: true, balance: "100.00" } }
         : { status: 404 };
-  connectionId = (await addUpstreamConnection({ name: "feed", baseUrl: stub.origin, profile: "U", apiKey: "k", apiSecret: "s" })).id;
+  connectionId = (
+    await addUpstreamConnection({ name: "feed", baseUrl: stub.origin, profile: "U", apiKey: "k", apiSecret: "s" }, { actor: SYSTEM_ACTOR })
+  ).id;
   const made = await makeProduct({ cardKeys: cardKeysFor("RF", 2) });
   product = made.product;
   const list = await editSkuSources({

@@ -74,7 +74,10 @@ describe("issue 26.1: the stock a downstream sees includes the SKU's upstream so
     const connections: { id: number }[] = [];
     for (const s of stubs)
       connections.push(
-        await addUpstreamConnection({ name: s.name, baseUrl: s.origin, profile: "P", apiKey: `k-${s.name}`, apiSecret: "s" }),
+        await addUpstreamConnection(
+          { name: s.name, baseUrl: s.origin, profile: "P", apiKey: `k-${s.name}`, apiSecret: "s" },
+          { actor: SYSTEM_ACTOR },
+        ),
       );
     const [connA, connB] = connections;
     const { product, sku } = await makeProduct({ cardKeys: cardKeysFor("SS", 3) });

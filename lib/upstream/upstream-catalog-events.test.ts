@@ -40,7 +40,9 @@ beforeAll(async () => {
     }
     return { status: 404 };
   };
-  connectionId = (await addUpstreamConnection({ name: "events", baseUrl: stub.origin, profile: "U", ...upstreamKey })).id;
+  connectionId = (
+    await addUpstreamConnection({ name: "events", baseUrl: stub.origin, profile: "U", ...upstreamKey }, { actor: SYSTEM_ACTOR })
+  ).id;
   const made = await makeProduct({ cardKeys: cardKeysFor("EV", 3) });
   product = made.product;
   const list = await editSkuSources({

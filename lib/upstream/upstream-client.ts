@@ -11,7 +11,7 @@ import { BodyTooLargeError, MAX_UPSTREAM_BODY_BYTES, readCappedText } from "./re
 import { resolvingAgent } from "../net/resolving-agent";
 
 // Our client of another supplier that speaks the same protocol (issue 4,
-// upstream fulfilment). Signing is lib/protocol/client.ts (the one signer);
+// upstream fulfillment). Signing is lib/protocol/client.ts (the one signer);
 // this file adds timeouts, the profile's prefix and lenient parsing of the
 // answers into plain objects. No database: integrators could reuse it.
 // Why not the typed client (lib/protocol/typed-client.ts), decision 0081:

@@ -31,14 +31,17 @@ beforeAll(async () => {
   url = await useTestDatabase();
   sup = await startStubSupplier();
   connectionId = (
-    await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 600 })
+    await addUpstreamConnection(
+      { name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 600 },
+      { actor: SYSTEM_ACTOR },
+    )
   ).id;
   sup.items = [
     upstreamProduct(1),
     upstreamProduct(2, { delivery_format: "account_password" }),
     upstreamProduct(7, { fulfillment_type: "manual" }), // its operator types the delivery (decision 0052)
   ];
-  await importUpstreamCatalog({ connectionId });
+  await importUpstreamCatalog({ connectionId, actor: SYSTEM_ACTOR });
 }, 60_000);
 afterAll(async () => {
   await sup?.stub.close();
@@ -182,7 +185,7 @@ describe("issue 22.1: an upstream delivery is checked before it is accepted", ()
 describe("issue 22.1: a suspicious upstream price holds the product until an administrator accepts it", () => {
   it("issue 22.1: a price of 0.00 or a drop of more than 50 % holds the product with a reason in the import result; it is not orderable until accepted", async () => {
     sup.items = [upstreamProduct(3), upstreamProduct(4), upstreamProduct(5)];
-    await importUpstreamCatalog({ connectionId });
+    await importUpstreamCatalog({ connectionId, actor: SYSTEM_ACTOR });
     const zeroSku = { id: 30, sku_code: "S3", spec_values: {}, price_amount: "0.00", stock_quantity: -1, is_active: true };
     const halfSku = { id: 50, sku_code: "S5", spec_values: {}, price_amount: "5.00", stock_quantity: -1, is_active: true };
     const dropSku = { id: 40, sku_code: "S4", spec_values: {}, price_amount: "4.99", stock_quantity: -1, is_active: true };
@@ -216,7 +219,7 @@ describe("issue 22.1: a suspicious upstream price holds the product until an adm
     for (const p of [p3, p4, p6]) await expect(order(`HELD-${p.id}`, p.skus[0].id)).rejects.toMatchObject({ code: "sku_unavailable" });
 
     // A re-import at the same price keeps the hold: only an administrator releases it.
-    expect((await importUpstreamCatalog({ connectionId })).held.map((h) => h.upstreamProductId)).toEqual([3, 4, 6]);
+    expect((await importUpstreamCatalog({ connectionId, actor: SYSTEM_ACTOR })).held.map((h) => h.upstreamProductId)).toEqual([3, 4, 6]);
     expect(await local(4)).toMatchObject({ isActive: false });
 
     const accepted = await acceptHeldProduct({ productId: p4.id, actor: SYSTEM_ACTOR });
@@ -229,7 +232,7 @@ describe("issue 22.1: a suspicious upstream price holds the product until an adm
     await expect(acceptHeldProduct({ productId: p4.id, actor: SYSTEM_ACTOR })).rejects.toMatchObject({ code: "conflict" });
 
     // Accepted: the next import at that price does not hold it again; the CLI lists and accepts the rest.
-    expect((await importUpstreamCatalog({ connectionId })).held.map((h) => h.upstreamProductId)).toEqual([3, 6]);
+    expect((await importUpstreamCatalog({ connectionId, actor: SYSTEM_ACTOR })).held.map((h) => h.upstreamProductId)).toEqual([3, 6]);
     const list = await cli<{ held: { product_id: number }[] }>("upstream:held");
     expect(list.json.held.map((h: { product_id: number }) => h.product_id)).toEqual([p3.id, p6.id]);
     const acc = await cli("upstream:accept", "--product", String(p3.id));

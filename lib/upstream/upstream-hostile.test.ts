@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../testing/run-cli";
 import { db } from "../db/client";
@@ -26,7 +27,10 @@ beforeAll(async () => {
   url = await useTestDatabase();
   sup = await startStubSupplier(EVIL);
   connectionId = (
-    await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 })
+    await addUpstreamConnection(
+      { name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 },
+      { actor: SYSTEM_ACTOR },
+    )
   ).id;
 }, 60_000);
 afterAll(async () => {
@@ -43,7 +47,9 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
   it("issue 8.3: an answer larger than 10 MiB is aborted while it streams, and nothing is imported", async () => {
     sup.route = (req) => (req.path.startsWith("/products") ? { stream: { totalBytes: 64 * 1024 * 1024 } } : undefined);
     const before = sup.stub.requests.length;
-    await expect(importUpstreamCatalog({ connectionId })).rejects.toThrow(/answer larger than 10485760 bytes; not read/);
+    await expect(importUpstreamCatalog({ connectionId, actor: SYSTEM_ACTOR })).rejects.toThrow(
+      /answer larger than 10485760 bytes; not read/,
+    );
     const index = sup.stub.requests.findIndex((r, i) => i >= before && r.includes("/products"));
     // Read up to the cap, then the transfer is cut: far from the 64 MiB offered.
     await new Promise((r) => setTimeout(r, 200));
@@ -51,7 +57,7 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
 
     sup.route = (req) =>
       req.path.startsWith("/categories") ? { headers: { "Content-Length": String(11 * 1024 * 1024) }, body: "" } : undefined;
-    await expect(importUpstreamCatalog({ connectionId })).rejects.toThrow(/larger than 10485760 bytes/);
+    await expect(importUpstreamCatalog({ connectionId, actor: SYSTEM_ACTOR })).rejects.toThrow(/larger than 10485760 bytes/);
   }, 60_000);
 
   it("issue 8.3: a redirect is not followed", async () => {
@@ -61,12 +67,12 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
         req.path.startsWith("/categories")
           ? { status: 302, headers: { Location: `${elsewhere.origin}/api/v1/provider/categories` } }
           : undefined;
-      await expect(importUpstreamCatalog({ connectionId })).rejects.toThrow(
+      await expect(importUpstreamCatalog({ connectionId, actor: SYSTEM_ACTOR })).rejects.toThrow(
         /HTTP 302: the upstream redirected; redirects are not followed/,
       );
       sup.route = (req) =>
         req.path.startsWith("/ping") ? { status: 307, headers: { Location: `${elsewhere.origin}/api/v1/provider/ping` } } : undefined;
-      expect((await pingUpstreamConnection(connectionId)).ok).toBe(false);
+      expect((await pingUpstreamConnection(connectionId, { actor: SYSTEM_ACTOR })).ok).toBe(false);
       expect(elsewhere.requests).toEqual([]);
     } finally {
       await elsewhere.close();
@@ -76,15 +82,22 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
   it("issue 8.3: an upstream's error text reaches neither the console (ping, import, add) nor the buyer (failure reason) nor the purchase record", async () => {
     sup.route = (req) =>
       req.path.startsWith("/ping") ? { status: 401, body: { ok: false, error_code: "unauthorized", error_message: EVIL } } : undefined;
-    expect(await pingUpstreamConnection(connectionId)).toEqual({ ok: false, balance: null, error: "HTTP 401 unauthorized" });
-    const add = await addUpstreamConnection({
-      name: "x",
-      baseUrl: sup.stub.origin,
-      profile: "P",
-      apiKey: "k",
-      apiSecret: "s",
-      maxWaitSeconds: 60,
-    }).catch((e: Error) => e.message);
+    expect(await pingUpstreamConnection(connectionId, { actor: SYSTEM_ACTOR })).toEqual({
+      ok: false,
+      balance: null,
+      error: "HTTP 401 unauthorized",
+    });
+    const add = await addUpstreamConnection(
+      {
+        name: "x",
+        baseUrl: sup.stub.origin,
+        profile: "P",
+        apiKey: "k",
+        apiSecret: "s",
+        maxWaitSeconds: 60,
+      },
+      { actor: SYSTEM_ACTOR },
+    ).catch((e: Error) => e.message);
     expect(add).toMatch(/HTTP 401 unauthorized\)/);
     expect(add).not.toContain("EVIL");
 
@@ -98,7 +111,7 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
     // A purchase: a refusal with the upstream's text, then a failed upstream order with its text.
     sup.route = () => undefined;
     sup.items = [upstreamProduct(7)];
-    await importUpstreamCatalog({ connectionId });
+    await importUpstreamCatalog({ connectionId, actor: SYSTEM_ACTOR });
     const sku = (await local(7))!.skus[0];
     const buyer = await makeBuyer({ pointsCents: 10_000n });
     const buy = async (no: string) => {

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,7 +30,10 @@ beforeAll(async () => {
   url = await useTestDatabase();
   sup = await startStubSupplier(EVIL);
   connectionId = (
-    await addUpstreamConnection({ name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 })
+    await addUpstreamConnection(
+      { name: "stub", baseUrl: sup.stub.origin, profile: "P", apiKey: "k", apiSecret: "s", maxWaitSeconds: 60 },
+      { actor: SYSTEM_ACTOR },
+    )
   ).id;
 }, 60_000);
 afterAll(async () => {
@@ -86,7 +90,7 @@ describe("issue 8.3: prices can never mint points", () => {
         skus: [{ id: 10, sku_code: "S1", spec_values: {}, price_amount: "-100.00", stock_quantity: -1, is_active: true }],
       }),
     ];
-    const r = await importUpstreamCatalog({ connectionId });
+    const r = await importUpstreamCatalog({ connectionId, actor: SYSTEM_ACTOR });
     expect(r).toMatchObject({ productsDelisted: 1, skipped: [{ upstreamProductId: 1, reason: "price_amount: priced below zero" }] });
     const p = (await local(1))!;
     expect(p).toMatchObject({ isActive: false, priceCents: 1000n, skus: [expect.objectContaining({ priceCents: 1000n })] });

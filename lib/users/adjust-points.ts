@@ -2,7 +2,7 @@ import { db } from "../db/client";
 import { AppError, appError } from "../errors";
 import { formatAmount } from "../protocol/amount";
 import { getUserByEmail } from "./get-user-by-email";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
 import { changeBalance } from "../points/change-balance";
@@ -14,7 +14,7 @@ export interface AdjustPointsInput {
   deltaCents: bigint;
   /** The ledger row's reason, as the caller words it ("admin: …", "cli: …"). */
   reason: string;
-  actor?: Actor;
+  actor: Actor;
   /** The console form's one-time token: a second submission of it changes nothing (AlreadyDoneError). */
   onceToken?: string;
 }
@@ -25,7 +25,7 @@ export interface AdjustPointsInput {
  * never take the balance below zero; its audit row and the form's one-time
  * token are written in the same transaction. Returns the balance after.
  */
-export async function adjustPoints({ email, deltaCents, reason, actor = SYSTEM_ACTOR, onceToken }: AdjustPointsInput): Promise<bigint> {
+export async function adjustPoints({ email, deltaCents, reason, actor, onceToken }: AdjustPointsInput): Promise<bigint> {
   if (deltaCents === 0n) throw appError("bad_request", "amount must not be zero");
   if (!reason.trim()) throw appError("bad_request", "a reason is required");
   return db().$transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addAlertChannel } from "../alerts/add-channel";
-import { CLI_ACTOR, buyerActor } from "../audit/actor";
+import { CLI_ACTOR, buyerActor, SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { updateSettings } from "../settings/update-settings";
 import { makeBuyer } from "../testing/factories";
@@ -18,7 +18,7 @@ beforeAll(async () => {
   process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true"; // the SMTP server is on loopback (D29, issue 33.2)
   await useTestDatabase();
   smtp = await startSmtpSink();
-  await updateSettings({ language: "en" });
+  await updateSettings({ language: "en" }, { actor: SYSTEM_ACTOR });
 });
 afterAll(async () => smtp?.close());
 
@@ -30,7 +30,10 @@ describe("portal mail and top-up alert", () => {
   });
 
   it("issue 24.1/25.1: with an e-mail channel the invitation link is mailed to the buyer, once", async () => {
-    await addAlertChannel({ kind: "email", name: "site mail", smtpUrl: smtp.url, from: "shop@example.test", to: ["ops@example.test"] });
+    await addAlertChannel(
+      { kind: "email", name: "site mail", smtpUrl: smtp.url, from: "shop@example.test", to: ["ops@example.test"] },
+      { actor: SYSTEM_ACTOR },
+    );
     const invited = await inviteBuyer({ email: "Mailed@Example.test", actor: CLI_ACTOR });
     expect(invited.emailed).toBe(true);
     const mails = smtp.mails.filter((m) => m.to.includes("mailed@example.test"));

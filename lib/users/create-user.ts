@@ -3,17 +3,17 @@ import { appError } from "../errors";
 import { isUniqueViolation } from "../db/tx";
 import { changeBalance } from "../points/change-balance";
 import { formatAmount } from "../protocol/amount";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { writeAuditLog } from "../audit/write-audit-log";
 
 export interface CreateUserInput {
   email: string;
   initialPointsCents?: bigint;
-  actor?: Actor;
+  actor: Actor;
 }
 
 /** Creates a buyer on the default member level, with an opening ledger row when given points, audited in the same transaction. */
-export async function createUser({ email, initialPointsCents = 0n, actor = SYSTEM_ACTOR }: CreateUserInput) {
+export async function createUser({ email, initialPointsCents = 0n, actor }: CreateUserInput) {
   if (initialPointsCents < 0n) throw appError("bad_request", "initial points cannot be negative");
   try {
     return await db().$transaction(async (tx) => {

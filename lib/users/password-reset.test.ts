@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as forgotSend } from "@/app/portal/forgot/send/route";
 import { verifyPassword } from "../crypto/password";
 import { addAlertChannel } from "../alerts/add-channel";
-import { CLI_ACTOR } from "../audit/actor";
+import { CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
 import { db } from "../db/client";
 import { createBuyerSession, findLiveBuyer } from "../portal-auth/buyer-session";
 import { updateSettings } from "../settings/update-settings";
@@ -28,8 +28,11 @@ beforeAll(async () => {
   process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true"; // the SMTP server is on loopback (D29, issue 33.2)
   await useTestDatabase();
   smtp = await startSmtpSink();
-  await updateSettings({ language: "en", public_base_url: BASE });
-  await addAlertChannel({ kind: "email", name: "site mail", smtpUrl: smtp.url, from: "shop@example.test", to: ["ops@example.test"] });
+  await updateSettings({ language: "en", public_base_url: BASE }, { actor: SYSTEM_ACTOR });
+  await addAlertChannel(
+    { kind: "email", name: "site mail", smtpUrl: smtp.url, from: "shop@example.test", to: ["ops@example.test"] },
+    { actor: SYSTEM_ACTOR },
+  );
 });
 afterAll(async () => smtp?.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as registerSend } from "@/app/portal/register/send/route";
 import { addAlertChannel } from "../alerts/add-channel";
-import { CLI_ACTOR } from "../audit/actor";
+import { CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
 import { createApiKey } from "../credentials/create-api-key";
 import { db } from "../db/client";
 import { updateSettings } from "../settings/update-settings";
@@ -24,14 +24,17 @@ beforeAll(async () => {
   process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS = "true"; // the SMTP server is on loopback (D29, issue 33.2)
   await useTestDatabase();
   smtp = await startSmtpSink();
-  await updateSettings({ language: "en", public_base_url: BASE });
-  await addAlertChannel({ kind: "email", name: "site mail", smtpUrl: smtp.url, from: "shop@example.test", to: ["ops@example.test"] });
+  await updateSettings({ language: "en", public_base_url: BASE }, { actor: SYSTEM_ACTOR });
+  await addAlertChannel(
+    { kind: "email", name: "site mail", smtpUrl: smtp.url, from: "shop@example.test", to: ["ops@example.test"] },
+    { actor: SYSTEM_ACTOR },
+  );
 });
 afterAll(async () => smtp?.close());
 
 const fresh = () => `signup-${Date.now()}-${++seq}@example.test`;
 const mailsTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email));
-const setting = (value: "off" | "approval") => updateSettings({ buyer_registration: value });
+const setting = (value: "off" | "approval") => updateSettings({ buyer_registration: value }, { actor: SYSTEM_ACTOR });
 /** Mail goes out after the answer (not awaited): wait for what arrives, then a little longer for anything extra. */
 const settledMails = async (email: string, expected: number) => {
   await expect.poll(() => mailsTo(email).length).toBe(expected);
@@ -78,7 +81,7 @@ describe("issue 24.1: open registration with approval", () => {
     expect(user).toMatchObject({ registrationPending: true, status: "active", balanceCents: 0n, passwordHash: null });
     // The buyer proves the address and chooses a password: still pending.
     await setPasswordWithLink({ token: registered.url!.split("/").at(-1)!, password: "sign-up password 42" });
-    await expect(createApiKey({ userId: user.id, name: "shop", actor: CLI_ACTOR })).rejects.toMatchObject({ code: "conflict" });
+    await expect(createApiKey({ userId: user.id, name: "shop", actor: CLI_ACTOR })).rejects.toMatchObject({ code: "account_pending" });
     expect(await db().apiCredential.count({ where: { userId: user.id } })).toBe(0);
     // Ten approvals at once (two administrators, double clicks): all say approved, one is recorded.
     const approvals = await Promise.all(Array.from({ length: 10 }, () => approveRegistration({ userId: user.id, actor: CLI_ACTOR })));

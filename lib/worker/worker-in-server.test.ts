@@ -1,6 +1,7 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
 import { createOrder } from "../orders/create-order";
 import { HEADER_SIGNATURE } from "../protocol/headers";
 import { startAppServer, type AppServer } from "../testing/app-server";
@@ -42,7 +43,7 @@ describe("worker inside the app server", () => {
       input: { downstreamOrderNo: `WS-${Date.now()}`, skuId: sku.id, quantity: 1, callbackUrl: `${receiver.origin}/in-server?token=t0k3n` },
     });
     receiver.respond = (_r, i) => ({ status: i === 0 ? 500 : 200 });
-    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-KEY-VISIBLE-ONLY-TO-BUYER" });
+    await deliverOrder({ orderNo: order.orderNo, payloadText: "CARD-KEY-VISIBLE-ONLY-TO-BUYER", actor: SYSTEM_ACTOR });
     await waitFor(async () => (await db().callback.findFirstOrThrow({ where: { orderId: order.id } })).status === "delivered", 20_000);
     expect(receiver.received).toHaveLength(2);
 

@@ -48,6 +48,8 @@ export const commands = {
     schema: z.strictObject({ in: File, force: z.boolean(), ...keySchema }),
     // The restore recreates the archive's schema version itself, then migrates.
     migrate: false,
+    // Restoring into a new DATA_DIR is how a site is moved or recovered: no --init needed.
+    createsDatabase: true,
     run: async (i) =>
       (await import("../../lib/backup/restore-backup")).restoreBackup({
         in: i.in,

@@ -6,7 +6,7 @@ import { type Command, type Options, UsageError } from "./command";
 export type Commands = Record<string, Command<z.ZodType>>;
 
 function usage(commands: Commands): string {
-  return ["usage: npm run cli -- <command>", ...Object.values(commands).map((c) => `  ${c.usage}`)].join("\n");
+  return ["usage: npm run cli -- <command> [--init]", ...Object.values(commands).map((c) => `  ${c.usage}`)].join("\n");
 }
 
 /** Validates the arguments of one of `commands` without touching the database. */

@@ -50,4 +50,23 @@ describe("after-sales CLI arguments (issue 26.3)", () => {
     expect(usageError(["product:after-sales", "--product", "7"])).toMatch(/--hours is required/);
     expect(usageError(["product:after-sales", "--product", "0", "--hours", "1"])).toMatch(/--product: must be a positive whole number/);
   });
+
+  it("issue 33.4: product:after-sales takes, beside the window, --replaces: whole replacements per line from 0 (refund only) to 100", () => {
+    expect(parseCommand(["product:after-sales", "--product", "7", "--hours", "24", "--replaces", "0"]).input).toEqual({
+      product: 7,
+      hours: 24,
+      replaces: 0,
+    });
+    expect(parseCommand(["product:after-sales", "--product", "7", "--hours", "24", "--replaces", " 3 "]).input).toMatchObject({
+      replaces: 3,
+    });
+    expect(parseCommand(["product:after-sales", "--product", "7", "--hours", "24"]).input).toEqual({ product: 7, hours: 24 });
+    for (const [replaces, message] of [
+      ["-1", /--replaces: must be a whole number of replacements/],
+      ["1.5", /--replaces: must be a whole number of replacements/],
+      ["101", /--replaces: must be at most 100/],
+    ] as const) {
+      expect(usageError(["product:after-sales", "--product", "7", "--hours", "24", "--replaces", replaces])).toMatch(message);
+    }
+  });
 });

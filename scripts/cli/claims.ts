@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { formatAmount, isAmount, parseAmount } from "../../lib/protocol/amount";
 import { Int4IdTextSchema } from "../../lib/protocol/ids";
-import { AfterSalesHoursTextSchema } from "../../lib/after-sales/set-after-sales-hours";
+import { AfterSalesHoursTextSchema, AfterSalesReplacesTextSchema } from "../../lib/after-sales/set-after-sales-hours";
 import { command } from "./command";
 
 const ClaimStateSchema = z.enum(["open", "replaced", "refunded", "rejected"]);
@@ -103,16 +103,18 @@ export const commands = {
       return { order_id: r.orderId, order_no: r.orderNo, refunded: r.refunded, refunded_total: r.refundedTotal };
     },
   }),
-  // Issue 26.3: the after-sales window of one product (the console's product form sets it too).
+  // Issue 26.3: the after-sales window of one product (the console's product form sets it too);
+  // issue 33.4: beside it, how many times a line may be replaced within it.
   "product:after-sales": command({
-    usage: "product:after-sales --product ID --hours N   (hours after delivery a line may be claimed; 0 = no after-sales)",
-    options: { product: { type: "string" }, hours: { type: "string" } },
+    usage:
+      "product:after-sales --product ID --hours N [--replaces N]   (hours after delivery a line may be claimed, 0 = no after-sales; times one line may be replaced within them, default 1, 0 = refund only)",
+    options: { product: { type: "string" }, hours: { type: "string" }, replaces: { type: "string" } },
     input: (v) => v,
-    schema: z.object({ product: Int4IdTextSchema, hours: AfterSalesHoursTextSchema }),
+    schema: z.object({ product: Int4IdTextSchema, hours: AfterSalesHoursTextSchema, replaces: AfterSalesReplacesTextSchema.optional() }),
     run: async (a) => {
       const { setAfterSalesHours } = await import("../../lib/after-sales/set-after-sales-hours");
-      const r = await setAfterSalesHours({ productId: a.product, hours: a.hours, actor });
-      return { product_id: r.productId, slug: r.slug, after_sales_hours: r.afterSalesHours };
+      const r = await setAfterSalesHours({ productId: a.product, hours: a.hours, replaces: a.replaces, actor });
+      return { product_id: r.productId, slug: r.slug, after_sales_hours: r.afterSalesHours, after_sales_replaces: r.afterSalesReplaces };
     },
   }),
 };

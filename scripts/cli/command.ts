@@ -19,6 +19,8 @@ export interface Command<S extends z.ZodType> {
   flagOf?: (path: PropertyKey[], input: Record<string, unknown>) => string | undefined;
   /** false: runs without a database (checks a file). */
   database?: boolean;
+  /** true: may create the embedded database without --init (restore into an empty DATA_DIR). */
+  createsDatabase?: boolean;
   /** false: the command manages migrations itself (restore). */
   migrate?: boolean;
   run: (input: z.output<S>) => Promise<object>;

@@ -1,6 +1,6 @@
 // Orders fulfilled or failed by hand.
 import { z } from "zod";
-import { DeliveryPayloadSchema, FailReasonSchema, OrderNoSchema } from "../../lib/fulfilment/manual-input";
+import { DeliveryPayloadSchema, FailReasonSchema, OrderNoSchema } from "../../lib/fulfillment/manual-input";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
 export const commands = {
@@ -10,7 +10,7 @@ export const commands = {
     input: (v) => v,
     schema: z.object({ "order-no": OrderNoSchema, payload: DeliveryPayloadSchema }),
     run: async (a) => {
-      const { deliverOrder } = await import("../../lib/fulfilment/deliver-order");
+      const { deliverOrder } = await import("../../lib/fulfillment/deliver-order");
       const r = await deliverOrder({ orderNo: a["order-no"], payloadText: a.payload, actor });
       return { order_id: r.orderId, order_no: r.orderNo, status: r.status, lines: r.lines, callback_queued: r.callbackQueued };
     },
@@ -21,7 +21,7 @@ export const commands = {
     input: (v) => v,
     schema: z.object({ "order-no": OrderNoSchema, reason: FailReasonSchema }),
     run: async (a) => {
-      const { failOrder } = await import("../../lib/fulfilment/fail-order");
+      const { failOrder } = await import("../../lib/fulfillment/fail-order");
       const r = await failOrder({ orderNo: a["order-no"], reason: a.reason, actor });
       return { order_id: r.orderId, order_no: r.orderNo, status: r.status, reason: r.reason, callback_queued: r.callbackQueued };
     },

@@ -6,7 +6,7 @@ import { parseCommand } from "./parse-command";
 import { usageError } from "../../lib/testing/cli-usage-error";
 
 // Issue 9.3: the CLI checks its arguments with the services' own schemas
-// (lib/protocol/amount.ts, lib/protocol/ids.ts, lib/fulfilment, lib/points),
+// (lib/protocol/amount.ts, lib/protocol/ids.ts, lib/fulfillment, lib/points),
 // before the database is touched. parseCommand never opens the database.
 
 describe("CLI arguments use the services' rules (issue 9.3)", () => {

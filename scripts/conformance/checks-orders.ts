@@ -90,7 +90,7 @@ export const orderChecks: Check[] = [
     },
   },
   {
-    name: "4.6/D20/D21: polling the order reaches delivered or failed; the read shows the fulfilment",
+    name: "4.6/D20/D21: polling the order reaches delivered or failed; the read shows the fulfillment",
     run: async (ctx) => {
       const { created } = orderOf(ctx);
       const client = createSupplierClient({ ...ctx.opts, profile: ctx.opts.profile });

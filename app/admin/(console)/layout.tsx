@@ -6,6 +6,21 @@ import { getI18n } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
 
+/** An e-mail address that may wrap only before "@" or a dot, never inside a word (issue 35.3). */
+function EmailText({ email }: { email: string }) {
+  const parts = email.split(/(?=[@.])/);
+  return (
+    <span className="email" translate="no">
+      {parts.map((p, i) => (
+        <span key={i}>
+          {i ? <wbr /> : null}
+          {p}
+        </span>
+      ))}
+    </span>
+  );
+}
+
 /**
  * Every console page sits under this layout, which refuses a request without a
  * session. Issue 22.8: while a generated first password is not yet replaced,
@@ -49,7 +64,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         <a className="admin-docs-link" href="/docs" data-testid="api-reference-link">
           {t("nav.apiReference")}
         </a>
-        <div className="admin-user">{t("nav.signedInAs", { email: admin.email })}</div>
+        <div className="admin-user" data-testid="signed-in-as">
+          {t("nav.signedInAs", { email: "\u0000" })
+            .split("\u0000")
+            .map((part, i) => (i === 0 ? part : [<EmailText key={i} email={admin.email} />, part]))}
+        </div>
       </aside>
       <main className="admin-main">{children}</main>
     </div>

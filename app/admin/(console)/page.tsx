@@ -46,7 +46,12 @@ export default async function DashboardPage() {
       <Card title={t("dashboard.perDay")}>
         <DayChart
           data={days.map((d) => ({ day: d.day, orders: d.orders, sales: formatAmount(d.salesCents), salesValue: Number(d.salesCents) }))}
-          labels={{ title: t("dashboard.perDay"), orders: t("dashboard.orders"), sales: t("dashboard.sales") }}
+          labels={{
+            title: t("dashboard.perDay"),
+            orders: t("dashboard.orders"),
+            sales: t("dashboard.sales"),
+            ordersLegend: (max) => t("dashboard.ordersLegend", { max }),
+          }}
         />
       </Card>
       <Card title={t("dashboard.lowStock")}>

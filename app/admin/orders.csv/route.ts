@@ -1,7 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { adminActor } from "@/lib/audit/actor";
-import { writeAuditLog } from "@/lib/audit/write-audit-log";
-import { db } from "@/lib/db/client";
 import { currentAdmin } from "@/lib/admin-auth/require-admin";
 import { exportOrdersCsv } from "@/lib/admin-views/export-orders-csv";
 import { parseOrderFilters } from "@/lib/admin-views/order-filters";
@@ -12,15 +10,13 @@ export const dynamic = "force-dynamic";
 /**
  * GET /admin/orders.csv?<the orders table's filters>: the session is checked
  * here on the server (signed out → sign-in page, nothing is read); the export
- * is audited, then streamed. Form values are masked, no secret is included.
+ * is audited (by the service), then streamed. Form values are masked, no secret is included.
  */
 export async function GET(req: NextRequest) {
   const admin = await currentAdmin();
   if (!admin) return NextResponse.redirect(new URL("/admin/sign-in", req.url), 302);
   const filters = parseOrderFilters(Object.fromEntries(req.nextUrl.searchParams));
-  // A read, not a change: its row is written before the export starts.
-  await writeAuditLog(db(), { actor: adminActor(admin), action: "orders.export", targetType: "order", details: { ...filters } });
-  const lines = exportOrdersCsv(filters);
+  const lines = await exportOrdersCsv(filters, { actor: adminActor(admin) });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

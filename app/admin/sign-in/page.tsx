@@ -18,7 +18,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     code: t("signIn.code"),
     submit: t("signIn.submit"),
     busy: t("signIn.busy"),
-    errors: { invalid: t("signIn.error.invalid"), totp_required: t("signIn.error.totp_required"), generic: t("signIn.error.generic") },
+    errors: {
+      invalid: t("signIn.error.invalid"),
+      totp_required: t("signIn.error.totp_required"),
+      locked: t("signIn.error.locked"),
+      generic: t("signIn.error.generic"),
+    },
   };
   return (
     <main className="sign-in">

@@ -4,8 +4,8 @@ import { useState } from "react";
 import { signIn } from "next-auth/react";
 import { formText } from "@/lib/input/form-text";
 
-// No "locked": a locked account answers exactly like a wrong password (issue 8.4).
-type ErrorKey = "invalid" | "totp_required" | "generic";
+// "locked" only for the right password of a locked account (issue 35.4); a wrong one stays "invalid" (issue 8.4).
+type ErrorKey = "invalid" | "totp_required" | "locked" | "generic";
 
 /** Credentials form; the code field appears once the server says two-factor is required. */
 export function SignInForm({

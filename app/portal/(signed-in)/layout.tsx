@@ -7,9 +7,12 @@ import { PORTAL_NAV } from "../portal-routes";
 
 export const dynamic = "force-dynamic";
 
+/** What an account waiting for approval may open (issue 33.3). */
+const PENDING_NAV = new Set<string>(["/portal", "/portal/account"]);
+
 /** Every signed-in portal page sits under this layout, which refuses a request without a live portal session. */
 export default async function PortalLayout({ children }: { children: ReactNode }) {
-  const buyer = await requireBuyer();
+  const buyer = await requireBuyer({ pending: "allowed" }); // each page decides (issue 33.3)
   const { t, locale } = await getI18n();
   return (
     <div className="admin-shell">
@@ -19,7 +22,10 @@ export default async function PortalLayout({ children }: { children: ReactNode }
         </div>
         <LanguageSwitch current={locale} label={t("nav.language")} base="/portal" />
         <PortalNav
-          items={PORTAL_NAV.map((n) => ({ href: n.href, label: t(n.label) }))}
+          items={PORTAL_NAV.filter((n) => !buyer.registrationPending || PENDING_NAV.has(n.href)).map((n) => ({
+            href: n.href,
+            label: t(n.label),
+          }))}
           menuLabel={t("nav.menu")}
           signOutLabel={t("portal.nav.signOut")}
         />

@@ -8,7 +8,7 @@ import { formatAmount } from "@/lib/protocol/amount";
 export const dynamic = "force-dynamic";
 
 export default async function PortalOverviewPage() {
-  const buyer = await requireBuyer();
+  const buyer = await requireBuyer({ pending: "allowed" }); // issue 33.3: says the account waits
   const { t, locale } = await getI18n();
   const o = await getBuyerOverview({ userId: buyer.userId });
   return (

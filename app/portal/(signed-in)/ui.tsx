@@ -9,6 +9,7 @@ export const formLabels = (t: Translate) => ({
   copied: t("portal.common.copied"),
   busy: t("portal.common.busy"),
   error: t("portal.common.error"),
+  fix: t("portal.common.fix"),
 });
 
 /** A table that scrolls sideways on a phone; focusable so a keyboard can scroll it (axe: scrollable-region-focusable). */

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "../../audit/actor";
 import { env } from "../../config/env";
 import { db } from "../../db/client";
 import { pingUpstreamConnection } from "../../upstream/list-upstream-connections";
@@ -14,6 +15,6 @@ export async function checkUpstreams(): Promise<number> {
     SELECT "id" FROM "UpstreamConnection"
     WHERE "isEnabled" AND ("lastPingAt" IS NULL OR "lastPingAt" < now() - make_interval(secs => ${every}::int))
     ORDER BY "id" LIMIT 50`;
-  await Promise.all(due.map(({ id }) => pingUpstreamConnection(id, { audit: false })));
+  await Promise.all(due.map(({ id }) => pingUpstreamConnection(id, { actor: SYSTEM_ACTOR, audit: false })));
   return due.length;
 }

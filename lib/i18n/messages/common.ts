@@ -27,7 +27,7 @@ export const common = defineMessages(
     "common.copy": "Copy",
     "common.copied": "Copied",
     "common.error": "Could not do that: {message}",
-    "common.invalid": "Please check the highlighted values: {message}",
+    "common.invalid": "Please correct the highlighted fields.",
     "common.confirm": "Confirm",
   },
   {
@@ -55,7 +55,7 @@ export const common = defineMessages(
     "common.copy": "复制",
     "common.copied": "已复制",
     "common.error": "操作失败：{message}",
-    "common.invalid": "请检查填写的内容：{message}",
+    "common.invalid": "请修改标出的字段。",
     "common.confirm": "确认",
   },
 );

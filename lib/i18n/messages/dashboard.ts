@@ -5,6 +5,7 @@ export const dashboard = defineMessages(
   {
     "dashboard.perDay": "Orders and sales per day (last 14 days)",
     "dashboard.orders": "Orders",
+    "dashboard.ordersLegend": "Orders (at most {max} in a day)",
     "dashboard.sales": "Sales",
     "dashboard.failedJobs": "Failed jobs",
     "dashboard.lowStock": "Low-stock SKUs",
@@ -13,7 +14,7 @@ export const dashboard = defineMessages(
     "dashboard.title": "Dashboard",
     "dashboard.ordersToday": "Orders today",
     "dashboard.salesToday": "Sales today (points)",
-    "dashboard.waitingManual": "Waiting for manual fulfilment",
+    "dashboard.waitingManual": "Waiting for manual fulfillment",
     "dashboard.waitingReview": "Waiting for review",
     "dashboard.failedCallbacks": "Failed callbacks",
     "dashboard.buyers": "Buyers",
@@ -21,6 +22,7 @@ export const dashboard = defineMessages(
   {
     "dashboard.perDay": "每日订单与销售额（最近 14 天）",
     "dashboard.orders": "订单",
+    "dashboard.ordersLegend": "订单（单日最多 {max} 笔）",
     "dashboard.sales": "销售额",
     "dashboard.failedJobs": "失败的任务",
     "dashboard.lowStock": "库存不足的 SKU",

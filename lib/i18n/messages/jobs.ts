@@ -24,6 +24,10 @@ export const jobs = defineMessages(
     "jobs.catalogEvents": "Catalogue events (failed and pending)",
     "jobs.apiKey": "API key",
     "jobs.products": "Products",
+    "jobs.delivery.pending": "Waiting to be sent",
+    "jobs.delivery.delivered": "Delivered",
+    "jobs.delivery.failed": "Failed",
+    "jobs.delivery.cancelled": "Cancelled (never sent)",
   },
   {
     "jobs.title": "回调与任务",
@@ -47,5 +51,9 @@ export const jobs = defineMessages(
     "jobs.catalogEvents": "商品目录事件（失败与待发送）",
     "jobs.apiKey": "API Key",
     "jobs.products": "商品数",
+    "jobs.delivery.pending": "等待发送",
+    "jobs.delivery.delivered": "已送达",
+    "jobs.delivery.failed": "失败",
+    "jobs.delivery.cancelled": "已取消（不会发送）",
   },
 );

@@ -8,7 +8,8 @@ export const levels = defineMessages(
     "levels.description":
       "A buyer at a level pays that level's price for a SKU when one is set, else the SKU's price. Set level prices on a product's SKU form.",
     "levels.slug": "Slug",
-    "levels.slugHelp": "Lowercase letters, digits and '-'. Used in catalogue files (level_prices) and the CLI; it cannot be changed.",
+    "levels.slugHelp":
+      "Lowercase letters, digits and '-'. Used in catalogue files (the level prices column) and the CLI; it cannot be changed.",
     "levels.nameEn": "Name (English)",
     "levels.nameZh": "Name (Chinese)",
     "levels.create": "Add a level",
@@ -27,7 +28,7 @@ export const levels = defineMessages(
     "levels.title": "会员等级",
     "levels.description": "某等级的买家购买设置了该等级价格的 SKU 时按等级价计价，否则按 SKU 价格。等级价格在商品的 SKU 表单中设置。",
     "levels.slug": "标识",
-    "levels.slugHelp": "小写字母、数字和 '-'。用于商品目录文件（level_prices）和命令行，创建后不能修改。",
+    "levels.slugHelp": "小写字母、数字和 '-'。用于商品目录文件（会员价列）和命令行，创建后不能修改。",
     "levels.nameEn": "名称（英文）",
     "levels.nameZh": "名称（中文）",
     "levels.create": "添加等级",

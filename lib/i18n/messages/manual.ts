@@ -1,9 +1,9 @@
-// The manual fulfilment queue (deliver or fail by hand).
+// The manual fulfillment queue (deliver or fail by hand).
 import { defineMessages } from "../define-messages";
 
 export const manual = defineMessages(
   {
-    "manual.title": "Manual fulfilment",
+    "manual.title": "Manual fulfillment",
     "manual.intro": "Orders of manual products (and orders waiting for review) that wait for an administrator.",
     "manual.payload": "Delivery (one item per line)",
     "manual.deliver": "Deliver",

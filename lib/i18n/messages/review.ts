@@ -23,6 +23,11 @@ export const review = defineMessages(
     "review.number": "Number sent",
     "review.outcome": "Outcome",
     "review.margin": "Margin (amount − upstream cost)",
+    "review.state.pending": "Not sent yet",
+    "review.state.placed": "Placed, waiting for delivery",
+    "review.state.delivered": "Delivered",
+    "review.state.failed": "Failed",
+    "review.state.unknown": "Outcome unknown",
   },
   {
     "review.title": "待审核订单",
@@ -44,5 +49,10 @@ export const review = defineMessages(
     "review.number": "发送的单号",
     "review.outcome": "结果",
     "review.margin": "毛利（金额 − 上游成本）",
+    "review.state.pending": "尚未下单",
+    "review.state.placed": "已下单，等待发货",
+    "review.state.delivered": "已发货",
+    "review.state.failed": "失败",
+    "review.state.unknown": "结果未知",
   },
 );

@@ -14,6 +14,9 @@ export const settings = defineMessages(
     "settings.rateLimitPerKey": "Rate limit per API key (requests/minute)",
     "settings.rateLimitPerIp": "Rate limit per IP (requests/minute)",
     "settings.language": "Language of operator alerts",
+    "settings.noMail":
+      "No e-mail channel is set up, so no e-mail can be sent: invitations are not mailed (pass their links on yourself), and a buyer who forgot a password is told to contact you.",
+    "settings.noMailAction": "Add an e-mail channel",
   },
   {
     "settings.title": "设置",
@@ -27,5 +30,7 @@ export const settings = defineMessages(
     "settings.rateLimitPerKey": "每个 API 密钥的限流（次/分钟）",
     "settings.rateLimitPerIp": "每个 IP 的限流（次/分钟）",
     "settings.language": "运维告警的语言",
+    "settings.noMail": "尚未设置邮件渠道，无法发送任何邮件：邀请不会通过邮件发出（请自行转交邀请链接），忘记密码的采购商会被告知联系您。",
+    "settings.noMailAction": "添加邮件渠道",
   },
 );

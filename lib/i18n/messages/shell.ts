@@ -12,7 +12,7 @@ export const shell = defineMessages(
     "nav.jobs": "Callbacks & jobs",
     "nav.dashboard": "Dashboard",
     "nav.orders": "Orders",
-    "nav.manual": "Manual fulfilment",
+    "nav.manual": "Manual fulfillment",
     "nav.buyers": "Buyers & points",
     "nav.apiKeys": "API keys",
     "nav.settings": "Settings",

@@ -13,6 +13,8 @@ export const signIn = defineMessages(
     "signIn.error.invalid": "Wrong e-mail or password. After several failed attempts, sign-in from this network pauses for 15 minutes.",
     "signIn.error.totp_required": "Enter the code from your authenticator app (or a recovery code).",
     "signIn.error.generic": "Sign-in failed. Please try again.",
+    "signIn.error.locked":
+      "This account is locked after too many failed sign-ins from this network. It unlocks by itself within 15 minutes; an operator can unlock it at once on the server with: npm run cli -- admin:unlock --email <your e-mail>",
     "signIn.signedOut": "You have been signed out.",
   },
   {
@@ -26,6 +28,8 @@ export const signIn = defineMessages(
     "signIn.error.invalid": "邮箱或密码错误。多次失败后，此网络的登录将暂停 15 分钟。",
     "signIn.error.totp_required": "请输入验证器应用中的动态码（或一个恢复码）。",
     "signIn.error.generic": "登录失败，请重试。",
+    "signIn.error.locked":
+      "此账户因在此网络多次登录失败已被锁定，15 分钟内会自动解锁；运维人员也可在服务器上立即解锁：npm run cli -- admin:unlock --email <您的邮箱>",
     "signIn.signedOut": "您已退出登录。",
   },
 );

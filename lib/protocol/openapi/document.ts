@@ -123,7 +123,7 @@ function operationObject(profile: Profile, prefix: string, op: Operation): Json 
     tags: [PROFILE_TAG[profile]],
     operationId: `${profile === "U" ? "upstream" : "provider"}${alt ? "Alt" : ""}_${op.key}`,
     summary: op.summary,
-    description: `Profile ${profile}${alt ? " (alternate prefix: sign the /v1/... path you request)" : ""}. Guide: docs/protocol.md#${op.guide}.`,
+    description: `Profile ${profile}${alt ? " (alternate prefix: sign the /v1/... path you request)" : ""}. Guide: /docs/files/protocol.md (section: ${op.guide}).`,
     security: SECURITY,
     parameters: parameters(profile, op),
     responses,
@@ -229,7 +229,7 @@ export function openApiDocument(): OpenApiDocument {
         post: {
           summary: "Profile U extension: catalog.updated, to the key's catalogue webhook (issue 12.2)",
           description:
-            "Signed like an order callback (D27) with the key's secret over the webhook URL's path; retried on the D28 schedule. At most one event per key every CATALOG_EVENT_INTERVAL_SECONDS (10 s), at most 500 products each. Guide: docs/protocol.md#catalogue-events.",
+            "Signed like an order callback (D27) with the key's secret over the webhook URL's path; retried on the D28 schedule. At most one event per key every CATALOG_EVENT_INTERVAL_SECONDS (10 s), at most 500 products each. Guide: /docs/files/protocol.md (section: catalogue-events).",
           security: SECURITY,
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CatalogEvent" } } } },
           responses: { "200": { description: "Any 2xx within 10 s acknowledges the event." } },

@@ -29,10 +29,12 @@ Worked example (test vector "${v.name}"):
 
 export const GUIDE_MARKDOWN = `The supplier interface of this site, for downstream shops: two profiles
 (U: \`${PROFILE_PREFIXES.U[0]}\`, \`${PROFILE_PREFIXES.U[1]}\`; P: \`${PROFILE_PREFIXES.P[0]}\`, \`${PROFILE_PREFIXES.P[1]}\`), the seven endpoints of the specification each,
-plus the extensions in docs/protocol.md ("Extensions").
-The full guide is docs/protocol.md; the decisions D1–D33 are in docs/spec/decisions.md.
-Conformance checker: \`npm run conformance -- --base-url URL --api-key K --api-secret S --profile U|P\`.
-Client: \`lib/protocol/client.ts\`, example purchase: \`examples/downstream.ts\`.
+plus the extensions in the guide ("Extensions").
+Served by this site (issue 35.1):
+[the full guide](/docs/files/protocol.md), [the decisions D1–D33](/docs/files/decisions.md),
+[the typed client](/docs/files/supplier-client.mjs) (one ES module for Node 20+: \`import { createSupplierClient } from "./supplier-client.mjs"\`),
+[the conformance kit](/docs/files/supplier-conformance.mjs)
+(\`node supplier-conformance.mjs --base-url URL --api-key K --api-secret-file F --profile U|P\`).
 
 ## Signing
 ${SIGNING_GUIDE}
@@ -74,5 +76,6 @@ Apply a product only when its \`updated_at\` is newer than the one you hold.
 ## After-sales (extension, both profiles)
 \`POST {prefix}/orders/{id}/after-sales\` with \`request_id\`, \`line\` (0-based index in \`delivery_data\`) and \`reason\`
 claims one delivered line as defective (idempotent on \`request_id\`); \`GET\` on the same path lists the order's claims
-(\`open\`, \`replaced\`, \`refunded\`, \`rejected\`). Outside the product's window or for a line already claimed: 409
-\`after_sales_closed\` / \`line_already_claimed\`. A refund shows as \`refunded_amount\` on the order.`;
+(\`open\`, \`replaced\`, \`refunded\`, \`rejected\`). Outside the product's window, on an order refunded in full, or for a
+line already claimed: 409 \`after_sales_closed\` / \`line_already_claimed\`. A refund shows as \`refunded_amount\` on the
+order; a line is replaced at most once within the window unless the supplier allows more (then it is refunded).`;

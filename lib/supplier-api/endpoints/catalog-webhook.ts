@@ -1,3 +1,4 @@
+import { buyerActor } from "../../audit/actor";
 import { setCatalogWebhook } from "../../catalog-events/set-catalog-webhook";
 import { getCatalogWebhook } from "../../catalog-events/get-catalog-webhook";
 import { deleteCatalogWebhook } from "../../catalog-events/delete-catalog-webhook";
@@ -24,5 +25,6 @@ export const putCatalogWebhookEndpoint = defineEndpoint({
 
 export const deleteCatalogWebhookEndpoint = defineEndpoint({
   ...ENDPOINTS.deleteCatalogWebhook,
-  handler: async (ctx) => wire(await deleteCatalogWebhook({ credentialId: ctx.credential.id })),
+  handler: async (ctx) =>
+    wire(await deleteCatalogWebhook({ credentialId: ctx.credential.id, actor: buyerActor({ userId: ctx.credential.userId, ip: null }) })),
 });

@@ -54,7 +54,7 @@ describe("Profile P: create and read", () => {
     });
     expect(Object.keys(created.body)[0]).toBe("ok");
 
-    // All four prefixes reach the same order; P reads omit titles and show the fulfilment.
+    // All four prefixes reach the same order; P reads omit titles and show the fulfillment.
     for (const prefix of ["/api/v1/provider", "/v1/provider"]) {
       const read = await call(api(buyer, prefix).get(`/orders/${created.body.order_id as number}`));
       expect(read.status).toBe(200);
@@ -82,7 +82,7 @@ describe("Profile P: create and read", () => {
     expect((read.body.fulfillment as { type: string }).type).toBe("apple_account");
   });
 
-  it("manual products stay processing with no fulfilment, stock decremented and the normalised form stored", async () => {
+  it("manual products stay processing with no fulfillment, stock decremented and the normalised form stored", async () => {
     const { sku } = await makeProduct({
       fulfillmentType: "manual",
       stockQuantity: 10,
@@ -217,6 +217,26 @@ describe("Profile P: request validation (D17)", () => {
     });
     expect(await call(api().post("/orders", "{not json"))).toMatchObject({ status: 400, body: { error_code: "invalid_json" } });
     expect(await call(api().post("/orders", "[1,2]"))).toMatchObject({ status: 400, body: { error_code: "bad_request" } });
+    expect(await db().order.count({ where: { items: { some: { skuId: sku.id } } } })).toBe(0);
+  });
+
+  it("issue 35.5: Profile P: a field of the wrong type is named as such, a fraction is not a whole number, and only a missing field is required", async () => {
+    const { sku } = await autoProduct(1);
+    const ok = { downstream_order_no: no(), sku_id: sku.id, quantity: 1 };
+    const { quantity: _q, ...noQuantity } = ok;
+    const cases: [object, string][] = [
+      [{ ...ok, sku_id: String(sku.id) }, 'field "sku_id": must be a number, not a string'],
+      [{ ...ok, quantity: 1.5 }, 'field "quantity": must be a whole number'],
+      [{ ...ok, quantity: null }, 'field "quantity": must be a number, not null'],
+      [{ ...ok, quantity: [1] }, 'field "quantity": must be a number, not an array'],
+      [{ ...ok, trace_id: true }, 'field "trace_id": must be a string, not a boolean'],
+      [{ ...ok, manual_form_data: "x" }, 'field "manual_form_data": must be an object, not a string'],
+      [noQuantity, 'field "quantity" is required'],
+    ];
+    for (const [body, message] of cases) {
+      const r = await call(api().post("/orders", body));
+      expect([r.status, r.body.error_code, r.body.error_message], JSON.stringify(body)).toEqual([400, "bad_request", message]);
+    }
     expect(await db().order.count({ where: { items: { some: { skuId: sku.id } } } })).toBe(0);
   });
 

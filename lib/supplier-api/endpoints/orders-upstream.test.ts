@@ -36,7 +36,7 @@ async function autoProduct(n = 5, opts: Parameters<typeof makeProduct>[0] = {}) 
 }
 
 describe("Profile U: create and read", () => {
-  it("D19/D21: auto delivery answers delivered with the fulfilment (type card_key), titled items and no error_message", async () => {
+  it("D19/D21: auto delivery answers delivered with the fulfillment (type card_key), titled items and no error_message", async () => {
     const { product, sku, keys } = await autoProduct(3, { deliveryFormat: "apple_account" });
     for (const prefix of ["/api/v1/upstream", "/v1/upstream"]) {
       const created = await call(
@@ -59,7 +59,7 @@ describe("Profile U: create and read", () => {
     }
   });
 
-  it("manual products answer processing without fulfilment and decrement the stock number", async () => {
+  it("manual products answer processing without fulfillment and decrement the stock number", async () => {
     const { sku } = await makeProduct({ fulfillmentType: "manual", stockQuantity: 4 });
     const created = await call(
       api().post("/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: 4, manual_form_data: { reserved: "x" } }),
@@ -146,6 +146,26 @@ describe("Profile U: create and read", () => {
       expect(r.status).toBe(400);
       expect(String(r.body.error_message)).toContain(field);
     }
+  });
+
+  it("issue 35.5: Profile U: a field of the wrong type is named as such, a fraction is not a whole number, and only a missing field is required", async () => {
+    const { sku } = await autoProduct(1);
+    const ok = { downstream_order_no: no(), sku_id: sku.id, quantity: 1 };
+    const { quantity: _q, ...noQuantity } = ok;
+    const cases: [object, string][] = [
+      [{ ...ok, sku_id: String(sku.id) }, 'field "sku_id": must be a number, not a string'],
+      [{ ...ok, quantity: 1.5 }, 'field "quantity": must be a whole number'],
+      [{ ...ok, quantity: null }, 'field "quantity": must be a number, not null'],
+      [{ ...ok, quantity: [1] }, 'field "quantity": must be a number, not an array'],
+      [{ ...ok, trace_id: true }, 'field "trace_id": must be a string, not a boolean'],
+      [{ ...ok, callback_url: 7 }, 'field "callback_url": must be a string, not a number'],
+      [noQuantity, 'field "quantity" is required'],
+    ];
+    for (const [body, message] of cases) {
+      const r = await call(api().post("/orders", body));
+      expect([r.status, r.body.error_code, r.body.error_message], JSON.stringify(body)).toEqual([400, "bad_request", message]);
+    }
+    expect(await db().order.count({ where: { items: { some: { skuId: sku.id } } } })).toBe(0);
   });
 
   it("D20/D23: foreign orders are 404; cancel is 409 cancel_not_allowed for own orders", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../../audit/actor";
 import { db } from "../../db/client";
-import { failOrder } from "../../fulfilment/fail-order";
+import { failOrder } from "../../fulfillment/fail-order";
 import { adjustPoints } from "../../users/adjust-points";
 import { parseAmount } from "../../protocol/amount";
 import { createSupplierClient, supplierClient } from "../../protocol/client";
@@ -45,8 +45,8 @@ beforeAll(async () => {
   orders.manual = m.order_id as number;
   orders.manualNo = m.order_no as string;
   await failOrder({ orderNo: orders.manualNo, reason: "out of stock upstream", actor: SYSTEM_ACTOR }); // refund +3.00 (D22)
-  await adjustPoints({ email: buyer.user.email, deltaCents: 750n, reason: "admin: goodwill" });
-  await adjustPoints({ email: buyer.user.email, deltaCents: -225n, reason: "cli: correction" });
+  await adjustPoints({ email: buyer.user.email, deltaCents: 750n, reason: "admin: goodwill", actor: SYSTEM_ACTOR });
+  await adjustPoints({ email: buyer.user.email, deltaCents: -225n, reason: "cli: correction", actor: SYSTEM_ACTOR });
   await create(other, "/api/v1/upstream", auto.sku.id, 1); // another user's order: never in buyer's statement
 });
 afterAll(async () => {

@@ -1,11 +1,12 @@
 import { ActionForm } from "@/components/action-form";
 import { DataTable } from "@/components/data-table";
 import { HiddenField, TextField, Toggle } from "@/components/form-fields";
+import { ChannelFields } from "./channel-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { alertThresholds } from "@/lib/alerts/alert-context";
 import { CHANNEL_KINDS } from "@/lib/alerts/add-channel";
-import { ALERT_KIND_NAMES, ALERT_KINDS, hasThreshold } from "@/lib/alerts/event-kinds";
+import { ALERT_KIND_NAMES, hasThreshold } from "@/lib/alerts/event-kinds";
 import { listAlertChannels } from "@/lib/alerts/list-channels";
 import { listAlerts } from "@/lib/alerts/list-alerts";
 import { SMTP_SECURITY } from "@/lib/alerts/smtp-url";
@@ -23,6 +24,8 @@ import {
 
 export const dynamic = "force-dynamic";
 
+type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
 /** What a channel sends to, from its non-secret settings. */
 function target(c: { kind: string; config: Record<string, unknown> }): string {
   if (c.kind === "telegram") return `chat ${String(c.config.chatId)} · ${String(c.config.apiBase)}`;
@@ -37,8 +40,8 @@ function target(c: { kind: string; config: Record<string, unknown> }): string {
  */
 export default async function AlertsPage() {
   await requireAdmin();
-  const { t } = await getI18n();
-  const [channels, thresholds, history] = await Promise.all([listAlertChannels(), alertThresholds(), listAlerts(500)]);
+  const { t, locale } = await getI18n();
+  const [channels, thresholds, history] = await Promise.all([listAlertChannels(), alertThresholds(), listAlerts(500, locale)]);
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
     <>
@@ -53,7 +56,7 @@ export default async function AlertsPage() {
                 #{c.id} {c.name}
               </dd>
               <dt>{t("alerts.kind")}</dt>
-              <dd>{c.kind}</dd>
+              <dd>{t(`alerts.channelKind.${c.kind as ChannelKind}`)}</dd>
               <dt>{t("alerts.target")}</dt>
               <dd>{target(c)}</dd>
               <dt>{t("common.status")}</dt>
@@ -81,7 +84,7 @@ export default async function AlertsPage() {
               <HiddenField name="id" value={String(c.id)} />
               <p>{t("alerts.rules")}</p>
               {ALERT_KIND_NAMES.map((k) => (
-                <Toggle key={k} name={k} label={k} defaultChecked={c.rules[k]} />
+                <Toggle key={k} name={k} label={t(`alerts.kind.${k}`)} defaultChecked={c.rules[k]} />
               ))}
             </ActionForm>
             <ActionForm action={removeChannelAction} submitLabel={t("alerts.remove")} variant="danger" testId={`remove-channel-${c.id}`}>
@@ -93,58 +96,35 @@ export default async function AlertsPage() {
       <div style={{ height: 16 }} />
       <Card title={t("alerts.add")}>
         <ActionForm action={addChannelAction} submitLabel={t("alerts.add")} testId="add-channel-form">
-          <div className="field">
-            <label htmlFor="f-kind">{t("alerts.kind")}</label>
-            <select id="f-kind" name="kind" defaultValue="telegram">
-              {CHANNEL_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {k}
-                </option>
-              ))}
-            </select>
-            <div className="help">{t("alerts.kindHelp")}</div>
-          </div>
-          <TextField name="name" label={t("common.name")} />
-          <TextField name="botToken" type="password" label={t("alerts.botToken")} help={t("alerts.secretHelp")} autoComplete="off" />
-          <TextField name="chatId" label={t("alerts.chatId")} />
-          <TextField name="apiBase" type="url" label={t("alerts.apiBase")} placeholder="https://api.telegram.org" />
-          <TextField name="smtpHost" label={t("alerts.smtpHost")} />
-          <TextField name="smtpPort" label={t("alerts.smtpPort")} inputMode="numeric" placeholder="587" />
-          <div className="field">
-            <label htmlFor="f-smtpSecurity">{t("alerts.smtpSecurity")}</label>
-            <select id="f-smtpSecurity" name="smtpSecurity" defaultValue="starttls">
-              {SMTP_SECURITY.map((s) => (
-                <option key={s} value={s}>
-                  {t(`alerts.smtpSecurity.${s}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <TextField name="smtpUser" label={t("alerts.smtpUser")} autoComplete="off" />
-          <TextField
-            name="smtpPassword"
-            type="password"
-            label={t("alerts.smtpPassword")}
-            help={t("alerts.secretHelp")}
-            autoComplete="off"
+          <ChannelFields
+            kinds={CHANNEL_KINDS.map((k) => ({ value: k, label: t(`alerts.channelKind.${k}`) }))}
+            security={SMTP_SECURITY.map((v) => ({ value: v, label: t(`alerts.smtpSecurity.${v}`) }))}
+            labels={{
+              kind: t("alerts.kind"),
+              kindHelp: t("alerts.kindHelp"),
+              name: t("common.name"),
+              botToken: t("alerts.botToken"),
+              secretHelp: t("alerts.secretHelp"),
+              chatId: t("alerts.chatId"),
+              apiBase: t("alerts.apiBase"),
+              smtpHost: t("alerts.smtpHost"),
+              smtpPort: t("alerts.smtpPort"),
+              smtpSecurity: t("alerts.smtpSecurity"),
+              smtpUser: t("alerts.smtpUser"),
+              smtpPassword: t("alerts.smtpPassword"),
+              smtpUrl: t("alerts.smtpUrl"),
+              from: t("alerts.from"),
+              to: t("alerts.to"),
+              url: t("alerts.url"),
+            }}
           />
-          <TextField name="smtpUrl" type="password" label={t("alerts.smtpUrl")} help={t("alerts.secretHelp")} autoComplete="off" />
-          <TextField name="from" type="email" label={t("alerts.from")} />
-          <TextField name="to" label={t("alerts.to")} />
-          <TextField name="url" type="password" label={t("alerts.url")} help={t("alerts.secretHelp")} autoComplete="off" />
         </ActionForm>
       </Card>
       <div style={{ height: 16 }} />
       <Card title={t("alerts.thresholds")}>
         <ActionForm action={setThresholdsAction} submitLabel={t("common.save")} keepValues testId="thresholds-form">
           {ALERT_KIND_NAMES.filter(hasThreshold).map((k) => (
-            <TextField
-              key={k}
-              name={k}
-              label={`${k} (${ALERT_KINDS[k].threshold.unit})`}
-              defaultValue={thresholds[k]}
-              inputMode="numeric"
-            />
+            <TextField key={k} name={k} label={t(`alerts.threshold.${k}`)} defaultValue={thresholds[k]} inputMode="numeric" />
           ))}
         </ActionForm>
       </Card>
@@ -181,7 +161,7 @@ export default async function AlertsPage() {
               event: r.title,
               text: r.text,
               channel: r.channel ?? "—",
-              state: r.state,
+              state: t(`alerts.state.${r.channel === null ? "none" : (r.state as "pending" | "sent" | "folded" | "failed")}`),
               error: r.error ?? "",
             },
           }))}

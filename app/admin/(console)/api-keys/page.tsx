@@ -51,14 +51,15 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
       <DataTable
         testId="api-keys-table"
         columns={[
-          { id: "apiKey", header: t("apiKeys.key") },
+          // Issue 35.3: the Disable action beside the key and its state, in sight at 1366 px without scrolling the table.
+          { id: "apiKey", header: t("apiKeys.key"), data: true },
+          { id: "status", header: t("common.status") },
+          { id: "actions", header: t("common.actions") },
           { id: "name", header: t("common.name") },
           { id: "owner", header: t("apiKeys.owner") },
-          { id: "status", header: t("common.status") },
-          { id: "webhook", header: t("apiKeys.webhook") },
+          { id: "webhook", header: t("apiKeys.webhook"), wrap: true },
           { id: "lastUsedAt", header: t("apiKeys.lastUsed"), sortable: true },
           { id: "createdAt", header: t("common.created"), sortable: true },
-          { id: "actions", header: t("common.actions") },
         ]}
         rows={apiKeyRows(
           rows.map((k) => ({

@@ -2,6 +2,7 @@ import { DataTable } from "@/components/data-table";
 import { PageHeader } from "@/components/page-header";
 import { SearchBar } from "@/components/search-bar";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { auditFacts } from "@/lib/admin-views/audit-details";
 import { listAuditLog } from "@/lib/admin-views/list-audit-log";
 import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
 import { formatDateTime } from "@/lib/i18n/format";
@@ -9,9 +10,33 @@ import { getI18n } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
 
+/** What the row recorded, one fact a line, amounts as amounts (lib/admin-views/audit-details.ts). */
+function AuditDetails({ details }: { details: unknown }) {
+  const facts = auditFacts(details);
+  if (!facts.length) return null;
+  return (
+    <ul className="facts">
+      {facts.map((f, i) => (
+        <li key={i}>
+          {/* The recorded field name, kept in English (decision 0083): data, not page words. */}
+          {f.label ? (
+            <span className="fact-label" translate="no">
+              {f.label}:{" "}
+            </span>
+          ) : null}
+          <span translate="no">{f.value}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireAdmin();
-  const { t } = await getI18n();
+  const { t, messages } = await getI18n();
+  // Issue 35.2: an action in words; one no table knows yet, spelled out rather than shown as a code.
+  const wordOf = (table: "act" | "target", code: string) =>
+    (messages as Record<string, string>)[`audit.${table}.${code}`] ?? code.replace(/[_.]+/g, " ");
   const params = await searchParams;
   const paging = parsePaging(params, ["createdAt"] as const, "createdAt");
   const q = one(params, "q");
@@ -35,10 +60,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           cells: {
             createdAt: formatDateTime(r.createdAt),
             actor: r.actor,
-            action: r.action,
-            target: [r.targetType, r.targetId].filter(Boolean).join(" "),
+            action: wordOf("act", r.action),
+            target: [r.targetType && wordOf("target", r.targetType), r.targetId].filter(Boolean).join(" "),
             ip: r.ip ?? "",
-            details: JSON.stringify(r.details),
+            details: { node: <AuditDetails details={r.details} /> },
           },
         }))}
         total={total}

@@ -71,7 +71,12 @@ export async function inviteBuyerAction(_prev: ActionState, form: FormData): Pro
   return runAdminAction(z.object({ email: EmailSchema }), form, async (input, { admin, t }) => {
     const r = await inviteBuyer({ email: input.email, actor: adminActor(admin) });
     revalidatePath("/admin/buyers");
-    return { ok: true, message: t("topUps.invited"), reveal: [{ label: t("topUps.inviteLink"), value: r.inviteUrl }] };
+    // Issue 35.4: say whether the mail went, so the operator knows to pass the link on.
+    return {
+      ok: true,
+      message: t(r.emailed ? "topUps.invitedMailed" : "topUps.invited"),
+      reveal: [{ label: t("topUps.inviteLink"), value: r.inviteUrl }],
+    };
   });
 }
 

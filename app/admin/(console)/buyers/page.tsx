@@ -2,6 +2,7 @@ import { ActionForm } from "@/components/action-form";
 import { DataTable } from "@/components/data-table";
 import { TextField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
+import { NoMailBanner } from "../no-mail-banner";
 import { SearchBar } from "@/components/search-bar";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { BUYER_SORTS, listBuyers } from "@/lib/admin-views/list-buyers";
@@ -23,6 +24,7 @@ export default async function BuyersPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <PageHeader title={t("buyers.title")} />
+      <NoMailBanner />
       <SearchBar q={q} placeholder={t("buyers.searchPlaceholder")} submitLabel={t("common.search")} />
       <DataTable
         testId="buyers-table"
@@ -42,7 +44,7 @@ export default async function BuyersPage({ searchParams }: { searchParams: Promi
             level: pickText(u.memberLevel.name, locale) || u.memberLevel.slug,
             keys: String(u._count.credentials),
             // Issue 24.1: a portal sign-up waiting here is what the administrator has to approve.
-            status: u.status !== "active" ? u.status : u.registrationPending ? t("topUps.pendingRegistration") : u.status,
+            status: u.status === "active" && u.registrationPending ? t("topUps.pendingRegistration") : t(`buyers.status.${u.status}`),
             createdAt: formatDateTime(u.createdAt),
           },
         }))}

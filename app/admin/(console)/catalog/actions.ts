@@ -11,7 +11,7 @@ import { saveProduct } from "@/lib/catalog/save-product";
 import { saveSku } from "@/lib/catalog/save-sku";
 import { saveUpload } from "@/lib/catalog/save-upload";
 import { appError } from "@/lib/errors";
-import { AfterSalesHoursTextSchema } from "@/lib/after-sales/set-after-sales-hours";
+import { AfterSalesHoursTextSchema, AfterSalesReplacesTextSchema } from "@/lib/after-sales/set-after-sales-hours";
 
 // Thin: the form's strings become the services' inputs; the services validate
 // (with the catalogue import's rules) and write the audit rows.
@@ -78,6 +78,7 @@ const ProductForm = z.object({
   logo: Str,
   images: Str,
   after_sales_hours: Str,
+  after_sales_replaces: Str,
 });
 
 /** Issue 26.3: the window field; empty leaves it as it is (a new product: 24 h). */
@@ -86,6 +87,14 @@ function afterSalesHours(text: string): number | undefined {
   const hours = AfterSalesHoursTextSchema.safeParse(text);
   if (!hours.success) throw appError("bad_request", `after-sales window ${hours.error.issues[0].message}`);
   return hours.data;
+}
+
+/** Issue 33.4: times one line may be replaced within the window; empty leaves it as it is (a new product: 1). */
+function afterSalesReplaces(text: string): number | undefined {
+  if (text.trim() === "") return undefined;
+  const replaces = AfterSalesReplacesTextSchema.safeParse(text);
+  if (!replaces.success) throw appError("bad_request", `replacements per line ${replaces.error.issues[0].message}`);
+  return replaces.data;
 }
 
 export async function saveProductAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -117,6 +126,7 @@ export async function saveProductAction(_prev: ActionState, form: FormData): Pro
         logo: logo ?? f.logo.trim(),
         images,
         afterSalesHours: afterSalesHours(f.after_sales_hours),
+        afterSalesReplaces: afterSalesReplaces(f.after_sales_replaces),
       },
       { actor: adminActor(admin) },
     );

@@ -12,6 +12,7 @@ import { previewCardKeys, type CardKeyPreview } from "@/lib/catalog/preview-card
 import { revealCardKey } from "@/lib/catalog/reveal-card-key";
 import { undoCardKeyBatch } from "@/lib/catalog/undo-card-key-batch";
 import { AppError } from "@/lib/errors";
+import { formIssues } from "@/lib/admin-auth/form-issues";
 import { getI18n } from "@/lib/i18n/server";
 import { log } from "@/lib/log";
 import { Int4IdSchema } from "@/lib/protocol/ids";
@@ -41,7 +42,9 @@ export async function cardKeyImportAction(_prev: CardKeyImportState, form: FormD
   if (!parsed.success)
     return {
       ok: false,
-      message: t("common.invalid", { message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") }),
+      message: `${t("common.invalid")} ${formIssues(parsed.error, t)
+        .map((i) => i.message)
+        .join(" ")}`,
       at: Date.now(),
     };
   const input = parsed.data;

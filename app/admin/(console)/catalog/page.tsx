@@ -37,7 +37,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
           testId="category-tree"
           columns={[
             { id: "name", header: t("catalog.name"), wrap: true },
-            { id: "slug", header: t("catalog.slug") },
+            { id: "slug", header: t("catalog.slug"), data: true },
             { id: "sort", header: t("catalog.sortOrder") },
             { id: "products", header: t("catalog.productCount") },
             { id: "actions", header: t("common.actions") },

@@ -29,9 +29,10 @@ export interface EditableProduct {
   logo: string;
   images: string[];
   afterSalesHours: number;
+  afterSalesReplaces: number;
 }
 
-/** The product form (create when `product` is undefined): both languages, fulfilment, form schema, pictures. */
+/** The product form (create when `product` is undefined): both languages, fulfillment, form schema, pictures. */
 export function ProductEditor({
   product,
   categories,
@@ -83,7 +84,7 @@ export function ProductEditor({
       {select(
         "delivery_format",
         t("catalog.deliveryFormat"),
-        DELIVERY_FORMATS.map((f) => ({ value: f, label: f })),
+        DELIVERY_FORMATS.map((f) => ({ value: f, label: t(`catalog.format.${f}`) })),
         product?.deliveryFormat,
       )}
       <TextField
@@ -112,6 +113,13 @@ export function ProductEditor({
         label={t("catalog.afterSalesHours")}
         help={t("catalog.afterSalesHoursHelp")}
         defaultValue={String(product?.afterSalesHours ?? 24)}
+      />
+      <TextField
+        name="after_sales_replaces"
+        inputMode="numeric"
+        label={t("catalog.afterSalesReplaces")}
+        help={t("catalog.afterSalesReplacesHelp")}
+        defaultValue={String(product?.afterSalesReplaces ?? 1)}
       />
       <Toggle name="is_active" label={t("catalog.active")} defaultChecked={product?.isActive ?? true} />
       <FormSchemaEditor

@@ -29,7 +29,7 @@ export async function CatalogEventsCard() {
       <DataTable
         testId="catalog-events-table"
         columns={[
-          { id: "key", header: t("jobs.apiKey") },
+          { id: "key", header: t("jobs.apiKey"), data: true },
           { id: "url", header: "URL", wrap: true },
           { id: "products", header: t("jobs.products") },
           { id: "status", header: t("common.status") },
@@ -45,7 +45,7 @@ export async function CatalogEventsCard() {
             key: e.apiKey,
             url: e.url,
             products: String(e.products),
-            status: { text: e.status, badge: BADGE[e.status] },
+            status: { text: t(`jobs.delivery.${e.status}`), badge: BADGE[e.status] },
             attempts: String(e.attempts),
             lastError: e.lastError ?? "",
             next: when(e.nextAttemptAt),

@@ -46,7 +46,7 @@ export default async function JobsPage() {
             cells: {
               order: { text: c.orderNo, href: `/admin/orders/${c.orderNo}` },
               url: c.url,
-              status: { text: c.status, badge: c.status === "failed" ? "failed" : "processing" },
+              status: { text: t(`jobs.delivery.${c.status}`), badge: c.status === "failed" ? "failed" : "processing" },
               attempts: String(c.attempts),
               lastError: c.lastError ?? "",
               next: when(c.nextAttemptAt),

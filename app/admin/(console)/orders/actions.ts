@@ -6,9 +6,9 @@ import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { adminActor } from "@/lib/audit/actor";
 import { OnceTokenSchema } from "@/lib/audit/consume-once-token";
 import { revealFormField } from "@/lib/admin-views/reveal-form-field";
-import { deliverOrder, DeliveryPayloadSchema } from "@/lib/fulfilment/deliver-order";
-import { failOrder, FailReasonSchema } from "@/lib/fulfilment/fail-order";
-import { OrderNoSchema } from "@/lib/fulfilment/manual-input";
+import { deliverOrder, DeliveryPayloadSchema } from "@/lib/fulfillment/deliver-order";
+import { failOrder, FailReasonSchema } from "@/lib/fulfillment/fail-order";
+import { OrderNoSchema } from "@/lib/fulfillment/manual-input";
 import { refreshOrderPages } from "./refresh-order-pages";
 
 // The one pair of deliver/fail actions, used by the order page, the manual

@@ -74,7 +74,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
           { id: "amountCents", header: t("common.amount"), sortable: true },
           { id: "buyer", header: t("orders.buyer") },
           { id: "profile", header: t("orders.profile") },
-          { id: "apiKey", header: t("orders.credential") },
+          { id: "apiKey", header: t("orders.credential"), data: true },
           { id: "createdAt", header: t("common.created"), sortable: true },
         ]}
         rows={rows.map((o) => ({

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 import { adminActor } from "@/lib/audit/actor";
-import { OrderNoSchema } from "@/lib/fulfilment/manual-input";
+import { OrderNoSchema } from "@/lib/fulfillment/manual-input";
 import { recheckUpstreamPurchase } from "@/lib/upstream/recheck-upstream-purchase";
 import { refreshOrderPages } from "../orders/refresh-order-pages";
 

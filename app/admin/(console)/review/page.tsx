@@ -30,6 +30,13 @@ export default async function ReviewQueuePage() {
     outcome: t("review.outcome"),
     cost: t("review.cost"),
     margin: t("review.margin"),
+    states: {
+      pending: t("review.state.pending"),
+      placed: t("review.state.placed"),
+      delivered: t("review.state.delivered"),
+      failed: t("review.state.failed"),
+      unknown: t("review.state.unknown"),
+    },
   };
   const labels = { payload: t("manual.payload"), deliver: t("manual.deliver"), reason: t("manual.failReason"), fail: t("manual.fail") };
   return (
@@ -73,7 +80,7 @@ export default async function ReviewQueuePage() {
                   {p.connection.name} ({p.connection.baseUrl})
                 </dd>
                 <dt>{t("common.status")}</dt>
-                <dd>{p.status}</dd>
+                <dd>{HOPS_LABELS.states[p.status]}</dd>
                 <dt>{t("review.upstreamOrderId")}</dt>
                 <dd>{p.upstreamOrderId ?? "—"}</dd>
                 <dt>{t("review.upstreamSku")}</dt>

@@ -3,12 +3,16 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/admin-auth/action-state";
+import { CurrentPasswordSchema, EnableTotpSchema } from "@/lib/admin-auth/confirm-own-password";
 import { adminTotpOwner, beginTotpSetup, disableTotp, enableTotp } from "@/lib/admin-auth/manage-totp";
 import { runAdminAction } from "@/lib/admin-auth/run-action";
 
+// Each step asks for the current password (issue 33.6, confirm-own-password.ts).
+const PasswordOnly = z.object({ password: CurrentPasswordSchema });
+
 export async function beginTotpAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({}), form, async (_input, { admin, t }) => {
-    const { secret, uri } = await beginTotpSetup(adminTotpOwner(admin));
+  return runAdminAction(PasswordOnly, form, async (input, { admin, t }) => {
+    const { secret, uri } = await beginTotpSetup(adminTotpOwner(admin), input.password);
     return {
       ok: true,
       message: t("security.start"),
@@ -21,30 +25,22 @@ export async function beginTotpAction(_prev: ActionState, form: FormData): Promi
 }
 
 export async function enableTotpAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(
-    z.object({
-      code: z
-        .string()
-        .trim()
-        .regex(/^\d{6}$/, "must be 6 digits"),
-    }),
-    form,
-    async (input, { admin, t }) => {
-      const codes = await enableTotp(adminTotpOwner(admin), input.code);
-      // No revalidation here: re-rendering would swap this form for the
-      // "turn off" form and the one-time recovery codes would vanish unseen.
-      return {
-        ok: true,
-        message: t("security.enabled"),
-        revealNote: t("security.enabledDone"),
-        reveal: codes.map((c, i) => ({ label: `#${i + 1}`, value: c })),
-      };
-    },
-  );
+  return runAdminAction(EnableTotpSchema, form, async (input, { admin, t }) => {
+    const codes = await enableTotp(adminTotpOwner(admin), input);
+    // No revalidation here: re-rendering would swap this form for the
+    // "turn off" form and the one-time recovery codes would vanish unseen.
+    // Every session of this admin, this one too, has ended (issue 33.6): the next page asks to sign in with a code.
+    return {
+      ok: true,
+      message: t("security.enabled"),
+      revealNote: t("security.enabledSignIn"),
+      reveal: codes.map((c, i) => ({ label: `#${i + 1}`, value: c })),
+    };
+  });
 }
 
 export async function disableTotpAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return runAdminAction(z.object({ password: z.string().min(1).max(1024) }), form, async (input, { admin, t }) => {
+  return runAdminAction(PasswordOnly, form, async (input, { admin, t }) => {
     await disableTotp(adminTotpOwner(admin), input.password);
     revalidatePath("/admin/security");
     return { ok: true, message: t("security.disabledDone") };

@@ -25,11 +25,29 @@ export default async function SecurityPage() {
       ) : (
         <>
           <Card title={t("security.start")}>
-            <ActionForm action={beginTotpAction} submitLabel={t("security.start")} keepValues testId="totp-begin-form" {...copy} />
+            <ActionForm action={beginTotpAction} submitLabel={t("security.start")} keepValues testId="totp-begin-form" {...copy}>
+              <TextField
+                id="f-begin-password"
+                name="password"
+                type="password"
+                label={t("security.password")}
+                help={t("security.passwordHelp")}
+                autoComplete="current-password"
+                required
+              />
+            </ActionForm>
           </Card>
           <Card title={t("security.enable")}>
             <ActionForm action={enableTotpAction} submitLabel={t("security.enable")} testId="totp-enable-form" {...copy}>
               <TextField name="code" label={t("security.confirmCode")} inputMode="numeric" autoComplete="one-time-code" required />
+              <TextField
+                id="f-enable-password"
+                name="password"
+                type="password"
+                label={t("security.password")}
+                autoComplete="current-password"
+                required
+              />
             </ActionForm>
           </Card>
         </>

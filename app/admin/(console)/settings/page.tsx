@@ -1,6 +1,7 @@
 import { ActionForm } from "@/components/action-form";
 import { TextField, Toggle } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
+import { NoMailBanner } from "../no-mail-banner";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { getI18n } from "@/lib/i18n/server";
 import { getSettings } from "@/lib/settings/get-settings";
@@ -15,6 +16,7 @@ export default async function SettingsPage() {
   return (
     <>
       <PageHeader title={t("settings.title")} />
+      <NoMailBanner />
       <Card>
         <ActionForm action={saveSettings} submitLabel={t("common.save")} keepValues testId="settings-form">
           <TextField name="site_name" label={t("settings.siteName")} defaultValue={s.siteName} required />

@@ -44,6 +44,11 @@ export default async function TopUpsPage() {
                   submitLabel={t("topUps.approve")}
                   once={newOnceToken()}
                   testId="approve-top-up-form"
+                  confirm={{
+                    question: t("topUps.approveConfirm", { amount: formatAmount(r.amountCents), email: r.user.email }),
+                    yes: t("topUps.approveYes"),
+                    no: t("topUps.approveNo"),
+                  }}
                   {...labels}
                 >
                   <HiddenField name="id" value={String(r.id)} />
@@ -70,7 +75,7 @@ export default async function TopUpsPage() {
             .filter((r) => r.state !== "pending")
             .map((r) => (
               <li key={r.id}>
-                #{r.id} · {r.user.email} · {formatAmount(r.amountCents)} · {r.state}
+                #{r.id} · {r.user.email} · {formatAmount(r.amountCents)} · {t(`topUps.state.${r.state}`)}
                 {r.rejectReason ? ` (${r.rejectReason})` : ""} · {formatDateTime(r.decidedAt)}
               </li>
             ))}

@@ -38,7 +38,7 @@ export default async function UpstreamPage() {
           { id: "name", header: t("common.name") },
           { id: "baseUrl", header: t("upstream.baseUrl"), wrap: true },
           { id: "profile", header: t("upstream.profile") },
-          { id: "apiKey", header: t("apiKeys.key") },
+          { id: "apiKey", header: t("apiKeys.key"), data: true },
           { id: "status", header: t("common.status") },
           { id: "lastPing", header: t("upstream.lastPing") },
           { id: "balance", header: t("upstream.balance") },

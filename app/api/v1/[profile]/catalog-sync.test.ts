@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/audit/actor";
 import { createAdmin } from "@/lib/admins/create-admin";
@@ -55,7 +56,7 @@ beforeAll(async () => {
   await db().siteSettings.update({ where: { id: 1 }, data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000 } });
   buyer = await makeBuyer({ pointsCents: 1_000_000n });
   creds = { apiKey: buyer.apiKey, apiSecret: buyer.apiSecret };
-  admin.actor.id = (await createAdmin({ email: "sync-test@example.test", password: "sync-test-password-1" })).id;
+  admin.actor.id = (await createAdmin({ email: "sync-test@example.test", password: "sync-test-password-1" }, { actor: SYSTEM_ACTOR })).id;
   categoryId = (await makeCategory()).id;
   for (const name of ["sold", "imported", "edited", "quiet", "manual"]) {
     const made = await makeProduct({

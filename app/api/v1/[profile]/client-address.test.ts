@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "@/lib/admins/create-admin";
@@ -65,7 +66,7 @@ describe("issue 8.5: client addresses", () => {
   });
 
   it("issue 8.5: the admin sign-in audit row records the socket address, not X-Forwarded-For", async () => {
-    await createAdmin({ email: "addr@example.com", password: "correct horse battery staple" });
+    await createAdmin({ email: "addr@example.com", password: "correct horse battery staple" }, { actor: SYSTEM_ACTOR });
     const csrf = await request(plain, "127.0.0.6", "GET", "/api/auth/csrf");
     const cookie = csrf.cookies.join("; ");
     const body = new URLSearchParams({

@@ -1,36 +1,36 @@
 import { Card, PageHeader } from "@/components/page-header";
 import { CopyButton } from "@/components/copy-button";
+import { downloadPath } from "@/lib/api-docs/downloads";
+import { pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { listBuyerKeys } from "@/lib/portal/buyer-keys";
+import { clientOrderExample, curlOrderExample } from "@/lib/portal/integration-examples";
+import { getPriceList, stockBand } from "@/lib/portal/price-list";
 import { requireBuyer } from "@/lib/portal-auth/require-buyer";
-import { pathOf } from "@/lib/protocol/endpoints";
-import { ALL_PREFIXES, PROFILE_PREFIXES } from "@/lib/protocol/profiles";
+import { ALL_PREFIXES } from "@/lib/protocol/profiles";
 import { getSettings } from "@/lib/settings/get-settings";
 
 export const dynamic = "force-dynamic";
 
 /** The four prefixes of the supplier API (spec section 1), from the one place they are written. */
 const PREFIXES = ALL_PREFIXES.map((p) => p.prefix);
-/** The example's path: Profile P's primary prefix and the ping endpoint of the table. */
-const PING_PATH = PROFILE_PREFIXES.P[0] + pathOf("ping");
 
-/** Everything a shop's developer needs, with this buyer's key id (never a secret). */
+/** Everything a shop's developer needs, with this buyer's key id (never a secret) and a SKU it can order (issue 35.1). */
 export default async function PortalIntegrationPage() {
   const buyer = await requireBuyer();
-  const { t } = await getI18n();
-  const [{ publicBaseUrl }, keys] = await Promise.all([getSettings(), listBuyerKeys({ userId: buyer.userId })]);
+  const { t, locale } = await getI18n();
+  const [{ publicBaseUrl }, keys, prices] = await Promise.all([
+    getSettings(),
+    listBuyerKeys({ userId: buyer.userId }),
+    getPriceList({ userId: buyer.userId }),
+  ]);
   const key = keys.find((k) => k.isActive)?.apiKey;
-  // Spec section 5: METHOD, path, timestamp and the body's MD5 (of "" for a GET), one per line.
-  const example = key
-    ? [
-        `# API_SECRET holds your secret (shown once when the key was made)`,
-        `KEY=${key}`,
-        `TS=$(date +%s)`,
-        `SIG=$(printf 'GET\\n${PING_PATH}\\n%s\\nd41d8cd98f00b204e9800998ecf8427e' "$TS" | openssl dgst -sha256 -hmac "$API_SECRET" | sed 's/^.* //')`,
-        `curl -s "${publicBaseUrl}${PING_PATH}" -H "Svc-Api-Key: $KEY" -H "Svc-Timestamp: $TS" -H "Svc-Signature: $SIG"`,
-      ].join("\n")
-    : "";
-  const kit = `npm run conformance -- --base-url ${publicBaseUrl} --api-key ${key ?? "<your key>"} --api-secret-file secret.txt --profile P`;
+  const sku = prices.rows.find((r) => stockBand(r.stock) !== "out_of_stock") ?? prices.rows[0];
+  const input = { baseUrl: publicBaseUrl, apiKey: key ?? "", skuId: sku?.skuId ?? null };
+  const curl = curlOrderExample(input);
+  const client = clientOrderExample(input);
+  const kit = `node supplier-conformance.mjs --base-url ${publicBaseUrl} --api-key ${key ?? "<your key>"} --api-secret-file secret.txt --profile P`;
+  const copy = { label: t("portal.common.copy"), copiedLabel: t("portal.common.copied") };
   return (
     <>
       <PageHeader title={t("portal.integration.title")} />
@@ -38,41 +38,70 @@ export default async function PortalIntegrationPage() {
         <dl className="kv">
           <dt>{t("portal.integration.baseUrl")}</dt>
           <dd>
-            <code>{publicBaseUrl}</code>
+            <code translate="no">{publicBaseUrl}</code>
           </dd>
           <dt>{t("portal.integration.prefixes")}</dt>
           <dd>
             {PREFIXES.map((p) => (
               <div key={p}>
-                <code>{p}</code>
+                <code translate="no">{p}</code>
               </div>
             ))}
           </dd>
           <dt>{t("portal.integration.docs")}</dt>
-          <dd>
+          <dd translate="no">
             <a href="/docs">/docs</a>
           </dd>
           <dt>{t("portal.integration.openapi")}</dt>
-          <dd>
+          <dd translate="no">
             <a href="/api/docs/openapi.json">/api/docs/openapi.json</a>
           </dd>
         </dl>
       </Card>
+      <Card title={t("portal.integration.downloads")}>
+        <ul data-testid="portal-downloads">
+          <li>
+            <a href={downloadPath("protocol.md")}>{t("portal.integration.guide")}</a>
+          </li>
+          <li>
+            <a href={downloadPath("decisions.md")}>{t("portal.integration.decisions")}</a>
+          </li>
+          <li>
+            <a href={downloadPath("supplier-client.mjs")} download>
+              {t("portal.integration.client")} <code translate="no">supplier-client.mjs</code>
+            </a>
+          </li>
+          <li>
+            <a href={downloadPath("supplier-conformance.mjs")} download>
+              {t("portal.integration.kitFile")} <code translate="no">supplier-conformance.mjs</code>
+            </a>
+          </li>
+        </ul>
+      </Card>
       <Card title={t("portal.integration.example")}>
         {key ? (
           <>
-            <pre data-testid="portal-example">
-              <code>{example}</code>
+            {sku ? <p>{t("portal.integration.sku", { skuId: sku.skuId, product: pickText(sku.productTitle, locale) })}</p> : null}
+            <pre className="example" tabIndex={0} data-testid="portal-example" translate="no">
+              <code translate="no">{curl}</code>
             </pre>
-            <CopyButton value={example} label={t("portal.common.copy")} copiedLabel={t("portal.common.copied")} />
+            <CopyButton value={curl} {...copy} />
           </>
         ) : (
           <p>{t("portal.integration.noKey")}</p>
         )}
       </Card>
+      {key ? (
+        <Card title={t("portal.integration.clientExample")}>
+          <pre className="example" tabIndex={0} data-testid="portal-client-example" translate="no">
+            <code translate="no">{client}</code>
+          </pre>
+          <CopyButton value={client} {...copy} />
+        </Card>
+      ) : null}
       <Card title={t("portal.integration.kit")}>
-        <pre>
-          <code>{kit}</code>
+        <pre className="example" tabIndex={0} translate="no">
+          <code translate="no">{kit}</code>
         </pre>
       </Card>
     </>

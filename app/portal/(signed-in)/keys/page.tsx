@@ -4,9 +4,14 @@ import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { listBuyerKeys } from "@/lib/portal/buyer-keys";
 import { requireBuyer } from "@/lib/portal-auth/require-buyer";
+import { ENDPOINTS, pathOf } from "@/lib/protocol/endpoints";
+import { PROFILE_PREFIXES } from "@/lib/protocol/profiles";
 import { formLabels } from "../ui";
 
 export const dynamic = "force-dynamic";
+
+/** How a key registers its catalogue webhook, from the endpoint table (a Profile U extension). */
+const WEBHOOK_ENDPOINT = { method: ENDPOINTS.putCatalogWebhook.method, path: pathOf("putCatalogWebhook"), prefix: PROFILE_PREFIXES.U[0] };
 
 /** The buyer's API keys: create (secret shown once), rotate with an overlap, disable, the catalogue webhook and its deliveries. */
 export default async function PortalKeysPage() {
@@ -39,7 +44,7 @@ export default async function PortalKeysPage() {
             <dl className="kv" data-testid={`portal-key-${k.apiKey}`}>
               <dt>{t("portal.keys.keyLabel")}</dt>
               <dd>
-                <code>{k.apiKey}</code>
+                <code translate="no">{k.apiKey}</code>
               </dd>
               <dt>{t("portal.orders.status")}</dt>
               <dd>{k.isActive ? t("portal.keys.active") : t("portal.keys.disabled")}</dd>
@@ -79,10 +84,10 @@ export default async function PortalKeysPage() {
             <h3>{t("portal.keys.webhook")}</h3>
             {k.catalogWebhook ? (
               <p>
-                <code>{k.catalogWebhook.url}</code>
+                <code translate="no">{k.catalogWebhook.url}</code>
               </p>
             ) : (
-              <p>{t("portal.keys.noWebhook")}</p>
+              <p>{t("portal.keys.noWebhook", WEBHOOK_ENDPOINT)}</p>
             )}
             {k.catalogEvents.length ? (
               <>
@@ -90,7 +95,9 @@ export default async function PortalKeysPage() {
                 <ul>
                   {k.catalogEvents.map((e) => (
                     <li key={e.id}>
-                      #{e.id} · {formatDateTime(e.createdAt)} · {e.status} · {e.attemptCount} · {e.lastError ?? ""}
+                      #{e.id} · {formatDateTime(e.createdAt)} · {t(`jobs.delivery.${e.status}`)} ·{" "}
+                      {t("portal.keys.attempts", { count: e.attemptCount })}
+                      {e.lastError ? ` · ${e.lastError}` : ""}
                       {e.status === "failed" || e.status === "delivered" ? (
                         <PortalForm
                           action={`/portal/api/catalog-events/${e.id}/resend`}

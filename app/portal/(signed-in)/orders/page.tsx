@@ -29,14 +29,12 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
         <a className="btn" href={`/portal/orders.csv?${exportQuery}`} download>
           {t("portal.orders.export")}
         </a>{" "}
-        <a
-          className="btn"
-          href={`/portal/orders.csv?${exportQuery}${exportQuery ? "&" : ""}keys=1`}
-          download
-          title={t("portal.orders.exportKeysHelp")}
-        >
-          {t("portal.orders.exportKeys")}
-        </a>
+        {/* Issue 33.5: with card keys it is a POST from this page (a plain form, no script needed), never a link. */}
+        <form method="post" action={`/portal/orders.csv${exportQuery ? `?${exportQuery}` : ""}`} style={{ display: "inline" }}>
+          <button type="submit" className="btn" title={t("portal.orders.exportKeysHelp")} data-testid="portal-export-keys">
+            {t("portal.orders.exportKeys")}
+          </button>
+        </form>
       </PageHeader>
       <form className="table-tools" method="get" role="search">
         <div className="field">
@@ -73,6 +71,9 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
         testId="portal-orders"
         head={[
           t("portal.orders.orderNo"),
+          <>
+            {t("portal.orders.orderId")} <code translate="no">order_id</code>
+          </>,
           t("portal.orders.downstream"),
           t("portal.orders.status"),
           t("portal.orders.amount"),
@@ -82,13 +83,16 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
       >
         {rows.length === 0 ? (
           <tr>
-            <td colSpan={6}>{t("portal.common.none")}</td>
+            <td colSpan={7}>{t("portal.common.none")}</td>
           </tr>
         ) : (
           rows.map((o) => (
             <tr key={o.id}>
               <td>
                 <a href={`/portal/orders/${encodeURIComponent(o.orderNo)}`}>{o.orderNo}</a>
+              </td>
+              <td>
+                <code data-testid="order-id">{o.id}</code>
               </td>
               <td>{o.downstreamOrderNo}</td>
               <td>

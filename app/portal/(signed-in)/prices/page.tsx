@@ -1,3 +1,4 @@
+import { CopyButton } from "@/components/copy-button";
 import { PageHeader } from "@/components/page-header";
 import { pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
@@ -51,30 +52,46 @@ export default async function PortalPricesPage({ searchParams }: { searchParams:
         testId="portal-prices"
         head={[
           t("portal.prices.product"),
-          t("portal.prices.sku"),
           t("portal.prices.price"),
           t("portal.prices.stock"),
+          <>
+            {t("portal.prices.skuId")} <code translate="no">sku_id</code>
+          </>,
+          t("portal.prices.sku"),
           t("portal.prices.format"),
           t("portal.prices.category"),
         ]}
       >
         {rows.length === 0 ? (
           <tr>
-            <td colSpan={6}>{t("portal.common.none")}</td>
+            <td colSpan={7}>{t("portal.common.none")}</td>
           </tr>
         ) : (
           rows.map((r) => {
             const band = stockBand(r.stock);
             return (
               <tr key={r.skuId}>
-                <td>{pickText(r.productTitle, locale)}</td>
-                <td>
-                  <code>{r.skuCode}</code>
+                {/* Price and stock next to the product: on a phone they show without scrolling (issue 35.3). */}
+                <td className="wrap-narrow" translate="no">
+                  {pickText(r.productTitle, locale)}
                 </td>
                 <td>{formatAmount(r.priceCents)}</td>
                 <td>{band === "available" ? t("portal.stock.available", { count: r.stock ?? 0 }) : t(`portal.stock.${band}`)}</td>
-                <td>{r.deliveryFormat}</td>
-                <td>{r.categoryName ? pickText(r.categoryName, locale) : ""}</td>
+                <td>
+                  <code data-testid="sku-id">{r.skuId}</code>{" "}
+                  <CopyButton
+                    value={String(r.skuId)}
+                    label={t("portal.common.copy")}
+                    copiedLabel={t("portal.common.copied")}
+                    name={t("portal.prices.copySkuId", { id: r.skuId })}
+                    small
+                  />
+                </td>
+                <td translate="no">
+                  <code translate="no">{r.skuCode}</code>
+                </td>
+                <td>{t(`catalog.format.${r.deliveryFormat}`)}</td>
+                <td translate="no">{r.categoryName ? pickText(r.categoryName, locale) : ""}</td>
               </tr>
             );
           })

@@ -69,11 +69,19 @@ export default async function PortalStatementPage({ searchParams }: { searchPara
           statement.rows.map((r) => (
             <tr key={String(r.id)}>
               <td>{formatDateTime(r.createdAt)}</td>
-              <td>{t(`portal.statement.kind.${r.kind}`)}</td>
+              <td>{r.topUpId !== null ? t("portal.statement.kind.topUp") : t(`portal.statement.kind.${r.kind}`)}</td>
               <td>{formatAmount(r.deltaCents)}</td>
               <td>{formatAmount(r.balanceAfterCents)}</td>
               <td>{r.orderNo ? <a href={`/portal/orders/${encodeURIComponent(r.orderNo)}`}>{r.orderNo}</a> : ""}</td>
-              <td>{r.kind === "adjustment" ? r.reason : ""}</td>
+              <td>
+                {r.topUpId !== null ? (
+                  <a href="/portal/top-ups">{t("portal.statement.topUpNote", { id: r.topUpId })}</a>
+                ) : r.kind === "adjustment" ? (
+                  <span translate="no">{r.reason}</span>
+                ) : (
+                  ""
+                )}
+              </td>
             </tr>
           ))
         )}

@@ -41,7 +41,7 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
           <dt>{t("buyers.level")}</dt>
           <dd>{pickText(user.memberLevel.name, locale) || user.memberLevel.slug}</dd>
           <dt>{t("common.status")}</dt>
-          <dd>{user.status}</dd>
+          <dd>{t(`buyers.status.${user.status}`)}</dd>
           <dt>{t("common.created")}</dt>
           <dd>{formatDateTime(user.createdAt)}</dd>
           <dt>{t("security.title")}</dt>
@@ -124,12 +124,12 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
         <DataTable
           testId="buyer-keys-table"
           columns={[
-            { id: "apiKey", header: t("apiKeys.key") },
-            { id: "name", header: t("common.name") },
+            { id: "apiKey", header: t("apiKeys.key"), data: true },
             { id: "status", header: t("common.status") },
+            { id: "actions", header: t("common.actions") },
+            { id: "name", header: t("common.name") },
             { id: "lastUsedAt", header: t("apiKeys.lastUsed") },
             { id: "createdAt", header: t("common.created") },
-            { id: "actions", header: t("common.actions") },
           ]}
           rows={apiKeyRows(
             user.credentials.map((k) => ({

@@ -41,9 +41,9 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
         testId="products-table"
         columns={[
           { id: "id", header: "ID", sortable: true },
-          { id: "slug", header: t("catalog.slug"), sortable: true },
+          { id: "slug", header: t("catalog.slug"), sortable: true, data: true },
           { id: "title", header: t("catalog.name"), wrap: true },
-          { id: "category", header: t("catalog.category") },
+          { id: "category", header: t("catalog.category"), data: true },
           { id: "type", header: t("catalog.fulfillmentType") },
           { id: "price", header: t("catalog.price") },
           { id: "skus", header: "SKU" },

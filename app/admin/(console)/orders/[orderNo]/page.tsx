@@ -43,7 +43,7 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
             <Link href={`/admin/buyers/${order.user.id}`}>{order.user.email}</Link>
           </dd>
           <dt>{t("apiKeys.key")}</dt>
-          <dd>{order.credential.apiKey}</dd>
+          <dd translate="no">{order.credential.apiKey}</dd>
           <dt>{t("orders.profile")}</dt>
           <dd>{order.profile}</dd>
           <dt>{t("common.amount")}</dt>
@@ -122,11 +122,11 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
           </dl>
         )}
       </Card>
-      <Card title={t("orders.fulfilment")}>
+      <Card title={t("orders.fulfillment")}>
         {order.fulfillment ? (
           <p>
-            {order.fulfillment.source} · {order.fulfillment.deliveryFormat} · {formatDateTime(order.fulfillment.createdAt)} ·{" "}
-            {t("orders.payloadHidden", { lines: order.fulfillment.deliveredLines })}
+            {t(`catalog.fulfillment.${order.fulfillment.source}`)} · {t(`catalog.format.${order.fulfillment.deliveryFormat}`)} ·{" "}
+            {formatDateTime(order.fulfillment.createdAt)} · {t("orders.payloadHidden", { lines: order.fulfillment.deliveredLines })}
           </p>
         ) : (
           <p>{t("orders.notFulfilled")}</p>
@@ -154,6 +154,13 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
               outcome: t("review.outcome"),
               cost: t("review.cost"),
               margin: t("review.margin"),
+              states: {
+                pending: t("review.state.pending"),
+                placed: t("review.state.placed"),
+                delivered: t("review.state.delivered"),
+                failed: t("review.state.failed"),
+                unknown: t("review.state.unknown"),
+              },
             }}
           />
         </Card>

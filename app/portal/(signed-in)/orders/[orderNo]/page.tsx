@@ -22,6 +22,10 @@ export default async function PortalOrderPage({ params }: { params: Promise<{ or
       </PageHeader>
       <Card>
         <dl className="kv">
+          <dt>{t("portal.orders.orderId")}</dt>
+          <dd>
+            <code data-testid="portal-order-id">{order.id}</code>
+          </dd>
           <dt>{t("portal.orders.downstream")}</dt>
           <dd>{order.downstreamOrderNo}</dd>
           <dt>{t("portal.orders.status")}</dt>
@@ -34,7 +38,7 @@ export default async function PortalOrderPage({ params }: { params: Promise<{ or
           <dd>{formatAmount(order.amountCents)}</dd>
           <dt>{t("portal.orders.key")}</dt>
           <dd>
-            <code>{order.credential.apiKey}</code>
+            <code translate="no">{order.credential.apiKey}</code>
           </dd>
           <dt>{t("portal.orders.created")}</dt>
           <dd>{formatDateTime(order.createdAt)}</dd>
@@ -61,7 +65,7 @@ export default async function PortalOrderPage({ params }: { params: Promise<{ or
           <tr key={n}>
             <td>{pickText(i.title, locale)}</td>
             <td>
-              <code>{i.sku.skuCode}</code>
+              <code translate="no">{i.sku.skuCode}</code>
             </td>
             <td>{i.quantity}</td>
             <td>{formatAmount(i.unitPriceCents)}</td>
@@ -87,7 +91,7 @@ export default async function PortalOrderPage({ params }: { params: Promise<{ or
             submitLabel={t("portal.order.reveal")}
             variant="plain"
             labels={formLabels(t)}
-            okMessage={order.fulfillment.deliveryFormat}
+            okMessage={t("portal.order.revealed", { format: t(`catalog.format.${order.fulfillment.deliveryFormat}`) })}
             revealLabel="#"
             testId="portal-reveal-form"
           />
@@ -100,7 +104,7 @@ export default async function PortalOrderPage({ params }: { params: Promise<{ or
           order.callbacks.map((c) => (
             <div key={c.id}>
               <p>
-                <code>{c.url}</code> · {c.status}
+                <code translate="no">{c.url}</code> · {c.status}
               </p>
               <ul>
                 {c.attempts.map((a) => (

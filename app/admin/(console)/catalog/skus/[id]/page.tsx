@@ -51,7 +51,12 @@ export default async function SkuKeysPage({
         </div>
       </div>
       <Card title={t("cardKeys.import")}>
-        <p className="help">{t("cardKeys.formatHelp", { format: sku.product.deliveryFormat, delimiter: sku.product.deliveryDelimiter })}</p>
+        <p className="help">
+          {t("cardKeys.formatHelp", {
+            format: t(`catalog.format.${sku.product.deliveryFormat}`),
+            delimiter: sku.product.deliveryDelimiter,
+          })}
+        </p>
         <CardKeyImport
           skuId={sku.id}
           action={cardKeyImportAction}

@@ -100,8 +100,8 @@ export default async function SkuSourcesPage({ params }: { params: Promise<{ id:
           <div className="field">
             <label htmlFor="f-policy">{t("sources.policy")}</label>
             <select id="f-policy" name="policy" defaultValue={list.policy}>
-              <option value="priority">priority</option>
-              <option value="cheapest">cheapest</option>
+              <option value="priority">{t("sources.policy.priority")}</option>
+              <option value="cheapest">{t("sources.policy.cheapest")}</option>
             </select>
             <div className="help">{t("sources.policyHelp")}</div>
           </div>

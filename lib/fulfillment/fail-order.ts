@@ -3,7 +3,7 @@ import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
 import { FailReasonSchema } from "./manual-input";
 import { transitionOrder } from "./transition-order";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
 
@@ -13,7 +13,7 @@ export interface FailOrderInput {
   orderNo: string;
   /** Shown to a Profile P buyer as error_message: short, no secrets. */
   reason: string;
-  actor?: Actor;
+  actor: Actor;
   /** The console form's one-time token: a second submission of it changes nothing (AlreadyDoneError). */
   onceToken?: string;
 }
@@ -28,7 +28,7 @@ export async function failOrder(input: FailOrderInput) {
   const checked = FailReasonSchema.safeParse(input.reason);
   if (!checked.success) throw appError("bad_request", `reason ${checked.error.issues[0].message}`);
   const reason = checked.data;
-  const actor = input.actor ?? SYSTEM_ACTOR;
+  const actor = input.actor;
   return db().$transaction(async (tx) => {
     await consumeOnceToken(tx, input.onceToken, "order.fail");
     const orderId = await orderIdByNo(tx, input.orderNo);

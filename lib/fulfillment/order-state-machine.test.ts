@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI_ACTOR } from "../audit/actor";
+import { CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
 import { openCallbackBody } from "../callbacks/callback-body";
 import { db } from "../db/client";
 import { AppError } from "../errors";
@@ -48,7 +48,7 @@ async function setup(
 }
 
 describe("manual delivery and failure", () => {
-  it("processing → delivered: payload lines become the encrypted fulfilment (D21), audited without the payload", async () => {
+  it("processing → delivered: payload lines become the encrypted fulfillment (D21), audited without the payload", async () => {
     const { buyer, order } = await setup();
     const o = await order();
     expect(o.status).toBe("processing");
@@ -72,7 +72,7 @@ describe("manual delivery and failure", () => {
     const o = await order(3);
     expect((await db().sku.findUniqueOrThrow({ where: { id: sku.id } })).stockQuantity).toBe(7);
     const before = await balanceOf(buyer.user.id);
-    const result = await failOrder({ orderNo: o.orderNo, reason: "  supplier out of stock  " });
+    const result = await failOrder({ orderNo: o.orderNo, reason: "  supplier out of stock  ", actor: SYSTEM_ACTOR });
     expect(result).toMatchObject({ orderNo: o.orderNo, status: "failed", reason: "supplier out of stock" });
     expect(await balanceOf(buyer.user.id)).toBe(before + 4500n);
     const refund = await db().pointsLedger.findMany({ where: { orderId: o.id }, orderBy: { id: "asc" } });
@@ -92,7 +92,7 @@ describe("manual delivery and failure", () => {
     const { sku: keySku } = await makeProduct({ cardKeys: cardKeysFor("HELD", 1) });
     const key = await db().cardKey.findFirstOrThrow({ where: { skuId: keySku.id } });
     await db().cardKey.update({ where: { id: key.id }, data: { status: "delivered", orderId: o.id, deliveredAt: new Date() } });
-    await failOrder({ orderNo: o.orderNo, reason: "cancelled by support" });
+    await failOrder({ orderNo: o.orderNo, reason: "cancelled by support", actor: SYSTEM_ACTOR });
     expect((await db().sku.findUniqueOrThrow({ where: { id: sku.id } })).stockQuantity).toBeNull();
     expect(await db().cardKey.findUniqueOrThrow({ where: { id: key.id } })).toMatchObject({
       status: "available",
@@ -107,31 +107,31 @@ describe("manual delivery and failure", () => {
     const r1 = await db().$transaction((tx) => transitionOrder(tx, a.id, { to: "unknown_review" }));
     expect(r1).toMatchObject({ from: "processing", to: "unknown_review", callbackId: null });
     expect(await db().callback.count({ where: { orderId: a.id } })).toBe(0);
-    await deliverOrder({ orderNo: a.orderNo, payloadText: "K1" });
+    await deliverOrder({ orderNo: a.orderNo, payloadText: "K1", actor: SYSTEM_ACTOR });
     expect(await db().callback.count({ where: { orderId: a.id } })).toBe(1);
 
     const b = await order();
     await db().$transaction((tx) => transitionOrder(tx, b.id, { to: "unknown_review" }));
-    await failOrder({ orderNo: b.orderNo, reason: "upstream never answered" });
+    await failOrder({ orderNo: b.orderNo, reason: "upstream never answered", actor: SYSTEM_ACTOR });
     expect((await db().order.findUniqueOrThrow({ where: { id: b.id } })).status).toBe("failed");
   });
 
   it("refuses every move out of delivered or failed, and review → review, with a clear message; nothing changes", async () => {
     const { buyer, order } = await setup();
     const d = await order();
-    await deliverOrder({ orderNo: d.orderNo, payloadText: "X" });
+    await deliverOrder({ orderNo: d.orderNo, payloadText: "X", actor: SYSTEM_ACTOR });
     const f = await order();
-    await failOrder({ orderNo: f.orderNo, reason: "no" });
+    await failOrder({ orderNo: f.orderNo, reason: "no", actor: SYSTEM_ACTOR });
     const r = await order();
     await db().$transaction((tx) => transitionOrder(tx, r.id, { to: "unknown_review" }));
     const balanceBefore = await balanceOf(buyer.user.id);
 
-    let e = await expectError(failOrder({ orderNo: d.orderNo, reason: "late" }), "order_final", 409);
+    let e = await expectError(failOrder({ orderNo: d.orderNo, reason: "late", actor: SYSTEM_ACTOR }), "order_final", 409);
     expect(e.publicMessage).toContain(`order ${d.orderNo} is already delivered`);
-    await expectError(deliverOrder({ orderNo: d.orderNo, payloadText: "Y" }), "order_final", 409);
-    e = await expectError(deliverOrder({ orderNo: f.orderNo, payloadText: "Y" }), "order_final", 409);
+    await expectError(deliverOrder({ orderNo: d.orderNo, payloadText: "Y", actor: SYSTEM_ACTOR }), "order_final", 409);
+    e = await expectError(deliverOrder({ orderNo: f.orderNo, payloadText: "Y", actor: SYSTEM_ACTOR }), "order_final", 409);
     expect(e.publicMessage).toContain("already failed");
-    await expectError(failOrder({ orderNo: f.orderNo, reason: "again" }), "order_final", 409);
+    await expectError(failOrder({ orderNo: f.orderNo, reason: "again", actor: SYSTEM_ACTOR }), "order_final", 409);
     await expectError(
       db().$transaction((tx) => transitionOrder(tx, d.id, { to: "unknown_review" })),
       "order_final",
@@ -151,10 +151,10 @@ describe("manual delivery and failure", () => {
   it("bad input gets a clear error and writes nothing", async () => {
     const { order } = await setup();
     const o = await order();
-    await expectError(deliverOrder({ orderNo: o.orderNo, payloadText: " \n \r\n" }), "bad_request", 400);
-    await expectError(failOrder({ orderNo: o.orderNo, reason: "   " }), "bad_request", 400);
-    await expectError(deliverOrder({ orderNo: "SK-NO-SUCH", payloadText: "A" }), "order_not_found", 404);
-    await expectError(failOrder({ orderNo: "SK-NO-SUCH", reason: "x" }), "order_not_found", 404);
+    await expectError(deliverOrder({ orderNo: o.orderNo, payloadText: " \n \r\n", actor: SYSTEM_ACTOR }), "bad_request", 400);
+    await expectError(failOrder({ orderNo: o.orderNo, reason: "   ", actor: SYSTEM_ACTOR }), "bad_request", 400);
+    await expectError(deliverOrder({ orderNo: "SK-NO-SUCH", payloadText: "A", actor: SYSTEM_ACTOR }), "order_not_found", 404);
+    await expectError(failOrder({ orderNo: "SK-NO-SUCH", reason: "x", actor: SYSTEM_ACTOR }), "order_not_found", 404);
     expect((await db().order.findUniqueOrThrow({ where: { id: o.id } })).status).toBe("processing");
     expect(await db().fulfillment.count({ where: { orderId: o.id } })).toBe(0);
   });
@@ -164,7 +164,7 @@ describe("callbacks queued with the change (D26, D28)", () => {
   it("a U order with callback_url gets one sealed Callback and one job per public change, in the same transaction", async () => {
     const { order } = await setup({ profile: "U", callbackUrl: "http://93.184.216.34/hook?t=1" });
     const o = await order();
-    const res = await deliverOrder({ orderNo: o.orderNo, payloadText: "CARD-1\nCARD-2" });
+    const res = await deliverOrder({ orderNo: o.orderNo, payloadText: "CARD-1\nCARD-2", actor: SYSTEM_ACTOR });
     expect(res.callbackQueued).toBe(true);
     const [cb] = await db().callback.findMany({ where: { orderId: o.id } });
     expect(cb).toMatchObject({ url: "http://93.184.216.34/hook?t=1", status: "pending", attemptCount: 0 });
@@ -186,7 +186,7 @@ describe("callbacks queued with the change (D26, D28)", () => {
     expect(jobs.filter((j) => j.key === `callback:${cb.id}`)).toHaveLength(1);
 
     const f = await order();
-    await failOrder({ orderNo: f.orderNo, reason: "refused" });
+    await failOrder({ orderNo: f.orderNo, reason: "refused", actor: SYSTEM_ACTOR });
     const [fcb] = await db().callback.findMany({ where: { orderId: f.id } });
     const fbody = JSON.parse(openCallbackBody(fcb.body)) as { status: string; fulfillment?: unknown };
     expect(fbody.status).toBe("failed");
@@ -198,15 +198,15 @@ describe("callbacks queued with the change (D26, D28)", () => {
     const u = await setup({ profile: "U" });
     const po = await p.order();
     const uo = await u.order();
-    await deliverOrder({ orderNo: po.orderNo, payloadText: "A" });
-    await failOrder({ orderNo: uo.orderNo, reason: "x" });
+    await deliverOrder({ orderNo: po.orderNo, payloadText: "A", actor: SYSTEM_ACTOR });
+    await failOrder({ orderNo: uo.orderNo, reason: "x", actor: SYSTEM_ACTOR });
     expect(await db().callback.count({ where: { orderId: { in: [po.id, uo.id] } } })).toBe(0);
 
     const c = await setup({ profile: "U", callbackUrl: "http://93.184.216.34/cb" });
     const co = await c.order();
-    await failOrder({ orderNo: co.orderNo, reason: "x" });
+    await failOrder({ orderNo: co.orderNo, reason: "x", actor: SYSTEM_ACTOR });
     const jobsBefore = (await listJobs()).length;
-    await expectError(deliverOrder({ orderNo: co.orderNo, payloadText: "late" }), "order_final", 409);
+    await expectError(deliverOrder({ orderNo: co.orderNo, payloadText: "late", actor: SYSTEM_ACTOR }), "order_final", 409);
     expect(await db().callback.count({ where: { orderId: co.id } })).toBe(1);
     expect((await listJobs()).length).toBe(jobsBefore);
   });
@@ -220,8 +220,8 @@ describe("concurrency", () => {
     const outcomes = await Promise.all(
       orders.map(async (o) => {
         const [d, f] = await Promise.allSettled([
-          deliverOrder({ orderNo: o.orderNo, payloadText: `KEY-${o.id}` }),
-          failOrder({ orderNo: o.orderNo, reason: "race" }),
+          deliverOrder({ orderNo: o.orderNo, payloadText: `KEY-${o.id}`, actor: SYSTEM_ACTOR }),
+          failOrder({ orderNo: o.orderNo, reason: "race", actor: SYSTEM_ACTOR }),
         ]);
         return { o, d, f };
       }),

@@ -3,7 +3,7 @@ import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
 import { DeliveryPayloadSchema, payloadLines } from "./manual-input";
 import { transitionOrder } from "./transition-order";
-import { SYSTEM_ACTOR, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import { consumeOnceToken } from "../audit/consume-once-token";
 import { writeAuditLog } from "../audit/write-audit-log";
 
@@ -13,13 +13,13 @@ export interface DeliverOrderInput {
   orderNo: string;
   /** The delivery text; each non-empty line becomes one delivery_data entry (D21). */
   payloadText: string;
-  actor?: Actor;
+  actor: Actor;
   /** The console form's one-time token: a second submission of it changes nothing (AlreadyDoneError). */
   onceToken?: string;
 }
 
 /**
- * Manual fulfilment (admin UI, `npm run cli -- order:deliver`): a processing
+ * Manual fulfillment (admin UI, `npm run cli -- order:deliver`): a processing
  * or review order becomes delivered with the given lines, its Profile U
  * callback is queued, and the audit log records who did it (line count only,
  * never the payload). Refuses any other state with a clear 409.
@@ -28,7 +28,7 @@ export async function deliverOrder(input: DeliverOrderInput) {
   const checked = DeliveryPayloadSchema.safeParse(input.payloadText);
   if (!checked.success) throw appError("bad_request", `payload ${checked.error.issues[0].message}`);
   const lines = payloadLines(checked.data);
-  const actor = input.actor ?? SYSTEM_ACTOR;
+  const actor = input.actor;
   return db().$transaction(async (tx) => {
     await consumeOnceToken(tx, input.onceToken, "order.deliver");
     const orderId = await orderIdByNo(tx, input.orderNo);

@@ -1,8 +1,9 @@
+import { SYSTEM_ACTOR } from "../audit/actor";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { deliverOrder } from "../fulfilment/deliver-order";
-import { failOrder } from "../fulfilment/fail-order";
+import { deliverOrder } from "../fulfillment/deliver-order";
+import { failOrder } from "../fulfillment/fail-order";
 import { createOrder } from "../orders/create-order";
 import { signedHeaders, supplierClient } from "../protocol/client";
 import { startAppServer, type AppServer } from "../testing/app-server";
@@ -14,7 +15,7 @@ import { cloneTestDatabase, onDatabase, useTestDatabase } from "../testing/test-
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { importUpstreamCatalog } from "./import-upstream-catalog";
 
-// Issue 4, upstream fulfilment, with two real instances of the app on
+// Issue 4, upstream fulfillment, with two real instances of the app on
 // loopback, each with its own database: A buys from B through the protocol.
 // A fault-injecting proxy sits in front of B; A runs its job worker in the
 // server with fast polls. Profile P connection for the purchase paths, a
@@ -84,10 +85,25 @@ beforeAll(async () => {
   });
   proxyA.target = A.baseUrl;
   const creds = { apiKey: seed.account.apiKey, apiSecret: seed.account.apiSecret };
-  connP = (await addUpstreamConnection({ name: "B (P)", baseUrl: proxyB.origin, profile: "P", ...creds, maxWaitSeconds: 60 })).id;
-  connU = (await addUpstreamConnection({ name: "B (U)", baseUrl: proxyB.origin, profile: "U", ...creds, maxWaitSeconds: 60 })).id;
-  connHang = (await addUpstreamConnection({ name: "B (silent)", baseUrl: proxyHang.origin, profile: "P", ...creds, maxWaitSeconds: 3 })).id;
-  for (const id of [connP, connU, connHang]) await importUpstreamCatalog({ connectionId: id, markupPercent: "10" });
+  connP = (
+    await addUpstreamConnection(
+      { name: "B (P)", baseUrl: proxyB.origin, profile: "P", ...creds, maxWaitSeconds: 60 },
+      { actor: SYSTEM_ACTOR },
+    )
+  ).id;
+  connU = (
+    await addUpstreamConnection(
+      { name: "B (U)", baseUrl: proxyB.origin, profile: "U", ...creds, maxWaitSeconds: 60 },
+      { actor: SYSTEM_ACTOR },
+    )
+  ).id;
+  connHang = (
+    await addUpstreamConnection(
+      { name: "B (silent)", baseUrl: proxyHang.origin, profile: "P", ...creds, maxWaitSeconds: 3 },
+      { actor: SYSTEM_ACTOR },
+    )
+  ).id;
+  for (const id of [connP, connU, connHang]) await importUpstreamCatalog({ connectionId: id, markupPercent: "10", actor: SYSTEM_ACTOR });
 }, 180_000);
 
 afterAll(async () => {
@@ -227,7 +243,7 @@ describe("A buys from B through the protocol", () => {
     const theirs = await waitFor(async () => (await bOrders(order.orderNo))[0], 20_000);
     expect(theirs.manualFormData).toEqual({ account: "alice" });
     await waitFor(async () => (await db().upstreamPurchase.findUniqueOrThrow({ where: { orderId: order.id } })).status === "placed");
-    await onDatabase(bUrl, () => failOrder({ orderNo: theirs.orderNo, reason: "no such account at B" }));
+    await onDatabase(bUrl, () => failOrder({ orderNo: theirs.orderNo, reason: "no such account at B", actor: SYSTEM_ACTOR }));
     await waitFor(async () => (await statusOf(order.id)) === "failed", 20_000);
     const ours = await db().order.findUniqueOrThrow({ where: { id: order.id }, include: { upstreamPurchase: true } });
     // Issue 8.3: B's text is never echoed to our buyer.
@@ -280,7 +296,7 @@ describe("Profile U upstream callbacks", () => {
   it("B's signed callback reaches A's endpoint and A delivers after confirming by a poll", async () => {
     const { order } = await orderOnA(connU, seed.manualU.sku.id, { profile: "U" });
     const theirs = await waitFor(async () => (await bOrders(order.orderNo))[0], 20_000);
-    await onDatabase(bUrl, () => deliverOrder({ orderNo: theirs.orderNo, payloadText: "U-LINE-1\nU-LINE-2" })); // B's product is manual: its operator's lines, however many (decision 0052)
+    await onDatabase(bUrl, () => deliverOrder({ orderNo: theirs.orderNo, payloadText: "U-LINE-1\nU-LINE-2", actor: SYSTEM_ACTOR })); // B's product is manual: its operator's lines, however many (decision 0052)
     await waitFor(async () => (await statusOf(order.id)) === "delivered", 20_000);
     const f = await db().fulfillment.findUniqueOrThrow({ where: { orderId: order.id } });
     expect(f.source).toBe("upstream");

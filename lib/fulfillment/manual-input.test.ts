@@ -19,7 +19,7 @@ async function refusal(p: Promise<unknown>): Promise<string> {
   return (err as AppError).publicMessage;
 }
 
-describe("manual fulfilment input, one rule each (issue 9.3)", () => {
+describe("manual fulfillment input, one rule each (issue 9.3)", () => {
   it("issue 9.3: a fail reason is 1–200 characters after trimming, in the schema and in failOrder alike", async () => {
     for (const reason of ["", "   ", "x".repeat(201), ` ${"y".repeat(201)} `]) {
       const schema = FailReasonSchema.safeParse(reason);
