@@ -1,4 +1,5 @@
 import { pathOf } from "../../lib/protocol/endpoints";
+import type { AnyAnswer, ClaimListAnswer, ClaimOpenedAnswer } from "./answers";
 import type { Check } from "./checks-auth";
 import { createdOrder } from "./checks-orders";
 import { type Context, type Reply, expectError, expectOk, expectThat } from "./context";
@@ -12,9 +13,14 @@ import { type Context, type Reply, expectError, expectOk, expectThat } from "./c
 const UNKNOWN_ORDER = 2147483000;
 
 /** The reply, or null when the server does not offer the extension (its 404 not_found is no shape fault). */
-async function send(ctx: Context, method: "GET" | "POST", body?: string, orderId = UNKNOWN_ORDER): Promise<Reply | null> {
+async function send<T = AnyAnswer>(
+  ctx: Context,
+  method: "GET" | "POST",
+  body?: string,
+  orderId = UNKNOWN_ORDER,
+): Promise<Reply<T & Partial<AnyAnswer>> | null> {
   const seen = ctx.shapeProblems.length;
-  const r = await ctx.send({ method, path: pathOf(method === "GET" ? "listClaims" : "openClaim", orderId), body });
+  const r = await ctx.send<T & Partial<AnyAnswer>>({ method, path: pathOf(method === "GET" ? "listClaims" : "openClaim", orderId), body });
   if (r.status === 404 && r.json?.error_code === "not_found") {
     ctx.shapeProblems.splice(seen);
     return null;
@@ -68,18 +74,19 @@ export const afterSalesOrderChecks: Check[] = [
     run: async (ctx) => {
       const order = createdOrder(ctx);
       if (order?.status !== "delivered") return; // nothing delivered to claim (the order checks report why)
-      const lines: number = order.fulfillment.delivery_data.length;
+      expectThat(order.fulfillment, "delivered without fulfillment");
+      const lines = order.fulfillment.delivery_data.length;
       const body = (requestId: string, line = 0) =>
         JSON.stringify({ request_id: requestId, line, reason: "conformance check: please reject" });
       const requestId = `conformance-${ctx.opts.profile}-${Date.now()}`;
-      const open = await send(ctx, "POST", body(requestId), order.order_id);
+      const open = await send<ClaimOpenedAnswer>(ctx, "POST", body(requestId), order.order_id);
       if (!open || (open.status === 409 && open.json?.error_code === "after_sales_closed")) return;
       expectOk(open, "POST after-sales");
       expectThat(
         open.json.order_id === order.order_id && open.json.line === 0 && open.json.state === "open",
         "the claim is not an open claim of line 0",
       );
-      const again = await send(ctx, "POST", body(requestId), order.order_id);
+      const again = await send<ClaimOpenedAnswer>(ctx, "POST", body(requestId), order.order_id);
       expectThat(again?.json?.claim_id === open.json.claim_id, "the same request_id again did not answer the same claim");
       const other = await send(ctx, "POST", body(`${requestId}-b`), order.order_id);
       expectThat(other, "POST stopped being offered");
@@ -87,10 +94,10 @@ export const afterSalesOrderChecks: Check[] = [
       const past = await send(ctx, "POST", body(`${requestId}-c`, lines), order.order_id);
       expectThat(past, "POST stopped being offered");
       expectError(past, 400, "bad_request");
-      const list = await send(ctx, "GET", undefined, order.order_id);
+      const list = await send<ClaimListAnswer>(ctx, "GET", undefined, order.order_id);
       expectThat(list, "GET is not offered although POST is");
       expectOk(list, "GET after-sales");
-      const listed = list.json.claims.find((c: { claim_id: number }) => c.claim_id === open.json.claim_id);
+      const listed = list.json.claims.find((c) => c.claim_id === open.json.claim_id);
       expectThat(listed?.state === "open" && listed.line === 0, "GET does not list the open claim");
     },
   },

@@ -1,5 +1,6 @@
 import { pathOf } from "../../lib/protocol/endpoints";
 import { AMOUNT_WIRE_PATTERN } from "../../lib/protocol/wire-responses";
+import type { CategoriesAnswer, PingAnswer, ProductAnswer, ProductPageAnswer } from "./answers";
 import type { Check } from "./checks-auth";
 import { type Context, expectError, expectOk, expectThat } from "./context";
 
@@ -10,11 +11,8 @@ import { type Context, expectError, expectOk, expectThat } from "./context";
 const UNSELLABLE_SKU = 2_147_483_647;
 const MISSING_ID = 2_147_483_000;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = any;
-
 /** D3: every amount field of a product and its SKUs is a string with two decimals. */
-function amountProblems(p: Obj): string[] {
+function amountProblems(p: ProductAnswer): string[] {
   const out: string[] = [];
   const test = (where: string, v: unknown) => {
     if (typeof v !== "string" || !AMOUNT_WIRE_PATTERN.test(v)) out.push(`${where} = ${JSON.stringify(v)}`);
@@ -26,7 +24,7 @@ function amountProblems(p: Obj): string[] {
 }
 
 async function firstPage(ctx: Context, query = "") {
-  const r = await ctx.send({ path: pathOf("listProducts") + query });
+  const r = await ctx.send<ProductPageAnswer>({ path: pathOf("listProducts") + query });
   expectOk(r, `GET /products${query}`);
   return r.json;
 }
@@ -37,7 +35,7 @@ export const catalogChecks: Check[] = [
   {
     name: "D3: amounts are strings with exactly two decimals (ping balance, product and SKU prices)",
     run: async (ctx) => {
-      const ping = await ctx.send({ path: pathOf("ping") });
+      const ping = await ctx.send<PingAnswer>({ path: pathOf("ping") });
       const problems =
         typeof ping.json?.balance === "string" && AMOUNT_WIRE_PATTERN.test(ping.json.balance)
           ? []
@@ -50,10 +48,10 @@ export const catalogChecks: Check[] = [
   {
     name: "section 4.2: categories list; every parent_id is 0 or a listed category",
     run: async (ctx) => {
-      const r = await ctx.send({ path: pathOf("listCategories") });
+      const r = await ctx.send<CategoriesAnswer>({ path: pathOf("listCategories") });
       expectOk(r, "GET /categories");
-      const ids = new Set((r.json.categories as Obj[]).map((c) => c.id));
-      const orphans = (r.json.categories as Obj[]).filter((c) => c.parent_id !== 0 && !ids.has(c.parent_id));
+      const ids = new Set(r.json.categories.map((c) => c.id));
+      const orphans = r.json.categories.filter((c) => c.parent_id !== 0 && !ids.has(c.parent_id));
       expectThat(orphans.length === 0, `orphan categories: ${orphans.map((c) => c.id).join(", ")}`);
     },
   },
@@ -101,7 +99,7 @@ export const catalogChecks: Check[] = [
     run: async (ctx) => {
       const page = await firstPage(ctx, "?page_size=100&include_inactive=true");
       expectThat(page.items.length > 0, "the catalogue is empty: nothing to compare");
-      for (const item of page.items.slice(0, 5) as Obj[]) {
+      for (const item of page.items.slice(0, 5)) {
         const d = await ctx.send({ path: pathOf("getProduct", item.id) });
         expectOk(d, `GET /products/${item.id}`);
         expectThat(
@@ -112,7 +110,7 @@ export const catalogChecks: Check[] = [
           item.has_sku === (item.skus.length > 1 || (item.skus.length === 1 && Object.keys(item.skus[0].spec_values).length > 0)),
           `product ${item.id}: has_sku`,
         );
-        for (const s of item.skus as Obj[]) {
+        for (const s of item.skus) {
           const ok =
             s.stock_status === "unlimited"
               ? s.stock_quantity === -1

@@ -1,6 +1,7 @@
 import { pathOf } from "../../lib/protocol/endpoints";
 import { parseAmount } from "../../lib/protocol/amount";
 import { createSupplierClient, waitForOrder } from "../../lib/protocol/client";
+import type { OrderCreatedAnswer, OrderReadAnswer, PingAnswer } from "./answers";
 import type { Check } from "./checks-auth";
 import { type Context, expectError, expectOk, expectThat } from "./context";
 
@@ -9,19 +10,16 @@ import { type Context, expectError, expectOk, expectThat } from "./context";
 // cancel (D23). The purchase goes through the downstream client of
 // lib/protocol/client.ts, as a shop would make it.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = any;
-
 interface OrderState {
   no: string;
   body: string;
-  created?: Obj;
-  final?: Obj;
+  created?: OrderCreatedAnswer;
+  final?: OrderReadAnswer;
 }
 
 const state = new WeakMap<Context, OrderState>();
 /** The order this run created and read to its end (the after-sales checks claim a line of it). */
-export const createdOrder = (ctx: Context): Obj | undefined => state.get(ctx)?.final;
+export const createdOrder = (ctx: Context): OrderReadAnswer | undefined => state.get(ctx)?.final;
 
 const orderOf = (ctx: Context) => {
   const s = state.get(ctx);
@@ -36,8 +34,8 @@ export const orderChecks: Check[] = [
       const no = `CONF-${ctx.opts.profile}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
       const body = JSON.stringify({ downstream_order_no: no, sku_id: ctx.opts.skuId, quantity: 1, trace_id: "conformance" });
       state.set(ctx, { no, body });
-      const before = (await ctx.send({ path: pathOf("ping") })).json?.balance;
-      const r = await ctx.send({ method: "POST", path: pathOf("createOrder"), body });
+      const before = (await ctx.send<PingAnswer>({ path: pathOf("ping") })).json?.balance;
+      const r = await ctx.send<OrderCreatedAnswer>({ method: "POST", path: pathOf("createOrder"), body });
       expectOk(r, "POST /orders");
       const o = r.json;
       state.get(ctx)!.created = o;
@@ -48,7 +46,8 @@ export const orderChecks: Check[] = [
       );
       if (ctx.opts.profile === "P")
         expectThat(o.status === "processing" && o.error_message === null, `P create: status ${o.status}, error_message ${o.error_message}`);
-      const after = (await ctx.send({ path: pathOf("ping") })).json?.balance;
+      const after = (await ctx.send<PingAnswer>({ path: pathOf("ping") })).json?.balance;
+      expectThat(before !== undefined && after !== undefined, "ping answered no balance");
       expectThat(
         parseAmount(before) - parseAmount(after) === parseAmount(o.amount),
         `balance ${before} → ${after} for an order of ${o.amount}`,
@@ -59,11 +58,11 @@ export const orderChecks: Check[] = [
     name: "D18: the same downstream_order_no with the same parameters returns the same order, no second debit",
     run: async (ctx) => {
       const { body, created } = orderOf(ctx);
-      const before = (await ctx.send({ path: pathOf("ping") })).json?.balance;
-      const again = await ctx.send({ method: "POST", path: pathOf("createOrder"), body });
+      const before = (await ctx.send<PingAnswer>({ path: pathOf("ping") })).json?.balance;
+      const again = await ctx.send<OrderCreatedAnswer>({ method: "POST", path: pathOf("createOrder"), body });
       expectOk(again, "repeated create");
       expectThat(again.json.order_id === created.order_id, `a second order ${again.json.order_id} was made`);
-      const after = (await ctx.send({ path: pathOf("ping") })).json?.balance;
+      const after = (await ctx.send<PingAnswer>({ path: pathOf("ping") })).json?.balance;
       expectThat(before === after, `balance changed ${before} → ${after}`);
     },
   },
@@ -81,8 +80,8 @@ export const orderChecks: Check[] = [
       if (ctx.opts.profile !== "P") return;
       const { body, created } = orderOf(ctx);
       const timestamp = ctx.timestamp("POST", `${ctx.prefix}/orders`);
-      const first = await ctx.send({ method: "POST", path: pathOf("createOrder"), body, timestamp });
-      const replay = await ctx.send({ method: "POST", path: pathOf("createOrder"), body, timestamp });
+      const first = await ctx.send<OrderCreatedAnswer>({ method: "POST", path: pathOf("createOrder"), body, timestamp });
+      const replay = await ctx.send<OrderCreatedAnswer>({ method: "POST", path: pathOf("createOrder"), body, timestamp });
       expectThat(
         first.json?.order_id === created.order_id && replay.status === 200 && replay.json?.order_id === created.order_id,
         `replay answered ${replay.status} ${replay.text.slice(0, 100)}`,
@@ -94,14 +93,18 @@ export const orderChecks: Check[] = [
     run: async (ctx) => {
       const { created } = orderOf(ctx);
       const client = createSupplierClient({ ...ctx.opts, profile: ctx.opts.profile });
-      const final = (await waitForOrder(client, created.order_id, { timeoutMs: 60_000, initialDelayMs: 250, maxDelayMs: 2000 })) as Obj;
+      const final: OrderReadAnswer = await waitForOrder(client, created.order_id, {
+        timeoutMs: 60_000,
+        initialDelayMs: 250,
+        maxDelayMs: 2000,
+      });
       expectThat(final.order_id === created.order_id && final.amount === created.amount, "the read differs from the created order");
       state.get(ctx)!.final = final;
       if (final.status === "delivered")
-        expectThat(final.fulfillment?.delivery_data?.length > 0, "delivered without fulfillment.delivery_data");
+        expectThat((final.fulfillment?.delivery_data?.length ?? 0) > 0, "delivered without fulfillment.delivery_data");
       if (ctx.opts.profile === "P")
         expectThat(
-          final.items.every((i: Obj) => !("title" in i)),
+          final.items.every((i) => !("title" in i)),
           "Profile P read items carry title",
         );
     },

@@ -1,5 +1,6 @@
 import { pathOf } from "../../lib/protocol/endpoints";
 import { parseAmount } from "../../lib/protocol/amount";
+import type { AnyAnswer, PingAnswer, StatementAnswer } from "./answers";
 import type { Check } from "./checks-auth";
 import { type Context, expectError, expectOk, expectThat } from "./context";
 
@@ -8,13 +9,10 @@ import { type Context, expectError, expectOk, expectThat } from "./context";
 // extension answers 404 not_found, and these checks pass as "not offered":
 // the specification does not require it.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = any;
-
 /** The first page of the statement, or null when the server does not offer it. */
-async function statement(ctx: Context, query: string): Promise<Obj | null> {
+async function statement(ctx: Context, query: string): Promise<StatementAnswer | null> {
   const seen = ctx.shapeProblems.length;
-  const r = await ctx.send({ path: pathOf("getStatement") + query });
+  const r = await ctx.send<StatementAnswer & Partial<AnyAnswer>>({ path: pathOf("getStatement") + query });
   if (r.status === 404 && r.json?.error_code === "not_found") {
     ctx.shapeProblems.splice(seen); // our document lists the extension; its absence is no shape fault
     return null;
@@ -29,15 +27,15 @@ export const statementChecks: Check[] = [
     run: async (ctx) => {
       const s = await statement(ctx, "?page_size=100");
       if (!s) return;
-      const balance = (await ctx.send({ path: pathOf("ping") })).json?.balance;
+      const balance = (await ctx.send<PingAnswer>({ path: pathOf("ping") })).json?.balance;
       expectThat(s.balance === balance, `statement balance ${s.balance} is not the ping balance ${balance}`);
-      const ids: number[] = s.items.map((i: Obj) => i.id);
+      const ids = s.items.map((i) => i.id);
       expectThat(
         ids.every((id, k) => k === 0 || id < ids[k - 1]),
         "items are not newest first (id descending)",
       );
       if (s.total <= s.items.length) {
-        const sum = s.items.reduce((acc: bigint, i: Obj) => acc + parseAmount(i.amount), 0n);
+        const sum = s.items.reduce((acc, i) => acc + parseAmount(i.amount), 0n);
         expectThat(sum === parseAmount(s.balance), `the amounts add up to ${sum} fen, the balance is ${s.balance}`);
       }
     },

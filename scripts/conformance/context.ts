@@ -2,6 +2,7 @@ import { signedHeaders } from "../../lib/protocol/client";
 import { HEADER_REQUEST_ID } from "../../lib/protocol/headers";
 import { responseChecker } from "../../lib/protocol/openapi/check-response";
 import { PROFILE_PREFIXES, type Profile } from "../../lib/protocol/profiles";
+import type { AnyAnswer } from "./answers";
 
 // What every check of the conformance kit shares: the target, signed and
 // deliberately mis-signed requests, and the shape check of every response
@@ -23,13 +24,16 @@ export interface CheckResult {
   detail?: string;
 }
 
-export interface Reply {
+export interface Reply<T = AnyAnswer> {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
+  /** The body read as the answer the check expects (send<T>; not validated, see answers.ts); undefined when it is not JSON. */
+  json: T | undefined;
 }
+
+/** A reply expectOk passed: its body is JSON. */
+export type OkReply<T> = Reply<T> & { json: T };
 
 export interface SendOptions {
   method?: "GET" | "POST" | "PUT";
@@ -88,7 +92,7 @@ export class Context {
     while (nowSeconds() <= this.latestTs) await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
   }
 
-  async send(o: SendOptions): Promise<Reply> {
+  async send<T = AnyAnswer>(o: SendOptions): Promise<Reply<T>> {
     const method = o.method ?? "GET";
     const fullPath = (o.prefix ?? this.prefix) + o.path;
     const pathOnly = fullPath.split("?")[0];
@@ -119,7 +123,7 @@ export class Context {
     } catch {
       json = undefined;
     }
-    return { status: res.status, headers: res.headers, text, json };
+    return { status: res.status, headers: res.headers, text, json: json as T | undefined };
   }
 }
 
@@ -129,14 +133,16 @@ export function expectThat(cond: unknown, reason: string): asserts cond {
 }
 
 /** The D1 error answer with this status and code. */
-export function expectError(r: Reply, status: number, code: string): void {
-  const got = r.json && typeof r.json === "object" ? `${r.status} ${JSON.stringify(r.json.error_code)}` : `${r.status} (not JSON)`;
+export function expectError(r: Reply<unknown>, status: number, code: string): void {
+  const json = r.json as Partial<AnyAnswer> | null | undefined; // any JSON: read with care
+  const got = json && typeof json === "object" ? `${r.status} ${JSON.stringify(json.error_code)}` : `${r.status} (not JSON)`;
   expectThat(
-    r.status === status && r.json?.ok === false && r.json?.error_code === code && typeof r.json?.error_message === "string",
+    r.status === status && json?.ok === false && json?.error_code === code && typeof json?.error_message === "string",
     `expected ${status} ${code}, got ${got}`,
   );
 }
 
-export function expectOk(r: Reply, what: string): void {
-  expectThat(r.status === 200 && r.json?.ok === true, `${what}: expected 200 with ok: true, got ${r.status} ${r.text.slice(0, 120)}`);
+export function expectOk<T>(r: Reply<T>, what: string): asserts r is OkReply<T> {
+  const json = r.json as Partial<AnyAnswer> | null | undefined;
+  expectThat(r.status === 200 && json?.ok === true, `${what}: expected 200 with ok: true, got ${r.status} ${r.text.slice(0, 120)}`);
 }
