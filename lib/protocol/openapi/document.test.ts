@@ -8,6 +8,18 @@ import { operations } from "./operations";
 // Issue 11.1: the OpenAPI document, generated from the zod wire schemas.
 
 const doc = openApiDocument();
+/**
+ * The value at these keys of a JSON value. Like `a.b.c` it throws when a key
+ * before the last finds no object, naming where; the last may be missing.
+ */
+function at(value: unknown, ...keys: (string | number)[]): unknown {
+  let v = value;
+  for (const [i, k] of keys.entries()) {
+    if (v === null || typeof v !== "object") throw new TypeError(`nothing at ${keys.slice(0, i).join(" > ")} to read ${k} from`);
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
 const okError = (code: string) => JSON.stringify({ ok: false, error_code: code, error_message: "m" });
 
 describe("issue 11.1: the OpenAPI document", () => {
@@ -17,73 +29,84 @@ describe("issue 11.1: the OpenAPI document", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     const broken = structuredClone(doc);
-    broken.paths["/api/v1/provider/ping"].get.parameters = [{ name: "x", in: "body" }];
+    (at(broken, "paths", "/api/v1/provider/ping", "get") as Record<string, unknown>).parameters = [{ name: "x", in: "body" }];
     expect((await new Validator().validate(broken)).valid).toBe(false);
   });
 
   it("lists every endpoint under all four prefixes, tagged by profile, signed with the three Svc-* headers", () => {
     for (const { profile, prefix } of ALL_PREFIXES) {
       for (const op of operations(profile)) {
-        const o = doc.paths[prefix + op.path]?.[op.method];
+        const o = (at(doc, "paths", prefix + op.path) as Record<string, unknown> | undefined)?.[op.method];
         expect(o, `${op.method} ${prefix}${op.path}`).toBeDefined();
-        expect(o.tags).toEqual([`Profile ${profile}`]);
-        expect(o.security).toEqual([{ SvcApiKey: [], SvcTimestamp: [], SvcSignature: [] }]);
+        expect(at(o, "tags")).toEqual([`Profile ${profile}`]);
+        expect(at(o, "security")).toEqual([{ SvcApiKey: [], SvcTimestamp: [], SvcSignature: [] }]);
       }
     }
-    expect(Object.keys(doc.paths)).toHaveLength(4 * 9 + 2); // the seven of section 4, the balance statement (0019), after-sales (0043), the Profile U catalogue webhook (0022)
-    expect(Object.values(doc.components.securitySchemes).map((s) => (s as { name: string }).name)).toEqual([
+    expect(Object.keys(at(doc, "paths") as object)).toHaveLength(4 * 9 + 2); // the seven of section 4, the balance statement (0019), after-sales (0043), the Profile U catalogue webhook (0022)
+    expect(Object.values(at(doc, "components", "securitySchemes") as object).map((s) => (s as { name: string }).name)).toEqual([
       "Svc-Api-Key",
       "Svc-Timestamp",
       "Svc-Signature",
     ]);
-    expect(doc.components.securitySchemes.SvcSignature.description).toMatch(/HMAC-SHA256[\s\S]*signature\s+[0-9a-f]{64}/);
+    expect(at(doc, "components", "securitySchemes", "SvcSignature", "description")).toMatch(/HMAC-SHA256[\s\S]*signature\s+[0-9a-f]{64}/);
   });
 
   it("D17: Profile P request bodies forbid unknown fields; Profile U's do not", () => {
-    expect(doc.components.schemas.CreateOrderBodyP.additionalProperties).toBe(false);
-    expect(doc.components.schemas.CreateOrderBodyU.additionalProperties).toBeUndefined();
-    expect(doc.components.schemas.CreateOrderBodyU.properties.callback_url).toBeDefined();
-    expect(doc.components.schemas.CreateOrderBodyP.properties.callback_url).toBeUndefined();
+    const schemas = at(doc, "components", "schemas");
+    expect(at(schemas, "CreateOrderBodyP", "additionalProperties")).toBe(false);
+    expect(at(schemas, "CreateOrderBodyU", "additionalProperties")).toBeUndefined();
+    expect(at(schemas, "CreateOrderBodyU", "properties", "callback_url")).toBeDefined();
+    expect(at(schemas, "CreateOrderBodyP", "properties", "callback_url")).toBeUndefined();
   });
 
   it("issue 26.3 (decision 0043): the after-sales extension is documented in both profiles with its D1 409 codes", () => {
     for (const prefix of ["/api/v1/upstream", "/v1/provider"]) {
-      const path = doc.paths[`${prefix}/orders/{id}/after-sales`];
-      expect(path.get).toBeDefined();
-      expect(JSON.stringify(path.post.responses["409"])).toMatch(/after_sales_closed[\s\S]*line_already_claimed/);
+      const path = at(doc, "paths", `${prefix}/orders/{id}/after-sales`);
+      expect(at(path, "get")).toBeDefined();
+      expect(JSON.stringify(at(path, "post", "responses", "409"))).toMatch(/after_sales_closed[\s\S]*line_already_claimed/);
     }
-    expect(doc.paths["/v1/provider/orders/{id}/after-sales"].post.requestBody.content["application/json"].schema.additionalProperties).toBe(
-      false,
-    ); // D17
+    expect(
+      at(
+        doc,
+        "paths",
+        "/v1/provider/orders/{id}/after-sales",
+        "post",
+        "requestBody",
+        "content",
+        "application/json",
+        "schema",
+        "additionalProperties",
+      ),
+    ).toBe(false); // D17
   });
 
   it("D3: amounts are strings with a two-decimal pattern", () => {
-    const balance = doc.components.schemas.Account.properties.balance;
+    const balance = at(doc, "components", "schemas", "Account", "properties", "balance");
     expect(balance).toMatchObject({ type: "string", pattern: "^[0-9]{1,15}\\.[0-9]{2}$" });
   });
 
   it("extension (docs/decisions/0019): the statement's row amount is signed, its balance is not; from/to only on the statement", () => {
-    const item = doc.components.schemas.GetStatementResponseP.properties.items.items;
-    expect(item.properties.amount.pattern).toBe("^-?[0-9]{1,15}\\.[0-9]{2}$");
-    expect(doc.components.schemas.GetStatementResponseU.properties.balance.pattern).toBe("^[0-9]{1,15}\\.[0-9]{2}$");
-    const names = (path: string) => doc.paths[path].get.parameters.map((p: { name: string }) => p.name);
+    const item = at(doc, "components", "schemas", "GetStatementResponseP", "properties", "items", "items");
+    expect(at(item, "properties", "amount", "pattern")).toBe("^-?[0-9]{1,15}\\.[0-9]{2}$");
+    expect(at(doc, "components", "schemas", "GetStatementResponseU", "properties", "balance", "pattern")).toBe("^[0-9]{1,15}\\.[0-9]{2}$");
+    const names = (path: string) => (at(doc, "paths", path, "get", "parameters") as { name: string }[]).map((p) => p.name);
     expect(names("/v1/provider/statement")).toEqual(["page", "page_size", "from", "to"]);
     expect(names("/api/v1/upstream/products")).toEqual(["page", "page_size", "include_inactive", "updated_after"]); // issue 12.1
   });
 
   it("D1/D11/D23/D8: each error code is listed with its status per endpoint, not_found and method_not_allowed included", () => {
     const codes = (path: string, method: string, status: number) =>
-      doc.paths[path][method].responses[status].content["application/json"].schema.properties.error_code.enum;
+      at(doc, "paths", path, method, "responses", status, "content", "application/json", "schema", "properties", "error_code", "enum");
     expect(codes("/api/v1/provider/products/{id}", "get", 404)).toEqual(["product_not_found"]);
     expect(codes("/v1/upstream/products/{id}", "get", 404)).toEqual(["product_unavailable"]);
     expect(codes("/api/v1/provider/orders/{id}/cancel", "post", 409)).toEqual(["replay_detected", "cancel_not_allowed"]);
     expect(codes("/api/v1/provider/orders", "post", 403)).toEqual(["points_disabled"]);
-    expect(doc.paths["/api/v1/upstream/orders"].post.responses["403"]).toBeUndefined();
-    expect(doc.paths["/api/v1/upstream/ping"].get.responses["429"].headers["Retry-After"]).toBeDefined();
-    expect(doc.components.responses.NotFound.content["application/json"].schema.properties.error_code.enum).toEqual(["not_found"]);
-    expect(doc.components.responses.MethodNotAllowed.content["application/json"].schema.properties.error_code.enum).toEqual([
-      "method_not_allowed",
-    ]);
+    expect(at(doc, "paths", "/api/v1/upstream/orders", "post", "responses", "403")).toBeUndefined();
+    expect(at(doc, "paths", "/api/v1/upstream/ping", "get", "responses", "429", "headers", "Retry-After")).toBeDefined();
+    const errorCodes = (response: string) =>
+      at(doc, "components", "responses", response, "content", "application/json", "schema", "properties", "error_code", "enum");
+    expect(errorCodes("NotFound")).toEqual(["not_found"]);
+    expect(errorCodes("MethodNotAllowed")).toEqual(["method_not_allowed"]);
   });
 });
 

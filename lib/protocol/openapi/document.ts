@@ -12,8 +12,8 @@ import { errorsOf, operations, type Operation } from "./operations";
 // wire schemas (z.toJSONSchema), never written by hand: request bodies from
 // the schemas the server validates with, responses from lib/protocol/wire-responses.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OpenApiDocument = Record<string, any>;
+/** The document as JSON: a reader walks it through a declared shape (check-response.ts) or key by key. */
+export type OpenApiDocument = Record<string, unknown>;
 type Json = Record<string, unknown>;
 
 export const PROFILE_TAG: Record<Profile, string> = { U: "Profile U", P: "Profile P" };
