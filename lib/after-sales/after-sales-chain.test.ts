@@ -12,6 +12,7 @@ import { cloneTestDatabase, onDatabase, useTestDatabase } from "../testing/test-
 import { addUpstreamConnection } from "../upstream/add-upstream-connection";
 import { importUpstreamCatalog } from "../upstream/import-upstream-catalog";
 import { resolveClaim } from "./resolve-claim";
+import { anyString } from "@/lib/testing/matchers";
 
 // Issue 26.3 over real HTTP: the after-sales endpoints in both profiles on
 // one instance, and "up the chain" with two instances of the app, each with
@@ -33,6 +34,20 @@ async function seedB() {
   const categoryId = (await makeCategory()).id;
   return { account, keys: await makeProduct({ categoryId, priceCents: 1000n, cardKeys: cardKeysFor("B", 12) }) };
 }
+
+/** The answers these tests read (declared, as the protocol documents them). */
+interface OrderAnswer {
+  order_id: number;
+  refunded_amount?: string;
+  fulfillment?: { delivery_data: string[] };
+}
+interface ClaimAnswer {
+  claim_id: number;
+}
+interface ClaimListAnswer {
+  claims: { claimed_data: string }[];
+}
+const json = async <T>(res: Response | Promise<Response>) => (await (await res).json()) as T;
 
 const bQuery = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await bPool.query(sql, params)).rows as T[];
 
@@ -83,39 +98,42 @@ describe("issue 26.3: the after-sales endpoints (extension, both profiles)", () 
     const buyer = await makeBuyer({ pointsCents: 10_000n });
     const u = supplierClient(A.baseUrl, "/api/v1/upstream", buyer);
     const p = supplierClient(A.baseUrl, "/v1/provider", buyer);
-    const created = await (
-      await u.post("/orders", { downstream_order_no: uniq("U"), sku_id: sku.id, quantity: 2, callback_url: `${receiver.origin}/cb` })
-    ).json();
+    const created = await json<OrderAnswer>(
+      u.post("/orders", { downstream_order_no: uniq("U"), sku_id: sku.id, quantity: 2, callback_url: `${receiver.origin}/cb` }),
+    );
     expect(created).toMatchObject({ status: "delivered" });
     expect(created.refunded_amount).toBeUndefined(); // nothing refunded: the order reads as before
 
     const body = { request_id: uniq("R"), line: 1, reason: "does not activate" };
     const first = await u.post(`/orders/${created.order_id}/after-sales`, body);
     expect(first.status).toBe(200);
-    const claim = await first.json();
+    const claim = await json<ClaimAnswer>(first);
     expect(claim).toMatchObject({ ok: true, order_id: created.order_id, line: 1, state: "open", claimed_data: keys[1], resolution: null });
     // Idempotent per key on request_id, across profiles (the key is the same).
-    expect(await (await p.post(`/orders/${created.order_id}/after-sales`, body)).json()).toMatchObject({ claim_id: claim.claim_id });
+    expect(await json(p.post(`/orders/${created.order_id}/after-sales`, body))).toMatchObject({ claim_id: claim.claim_id });
     const twice = await p.post(`/orders/${created.order_id}/after-sales`, { ...body, request_id: uniq("R") });
     expect(twice.status).toBe(409);
-    expect(await twice.json()).toEqual({ ok: false, error_code: "line_already_claimed", error_message: expect.any(String) }); // D1
+    expect(await json(twice)).toEqual({ ok: false, error_code: "line_already_claimed", error_message: anyString() }); // D1
     const outside = await u.post(`/orders/${created.order_id}/after-sales`, { request_id: uniq("R"), line: 2, reason: "x" });
     expect(outside.status).toBe(400);
     // D17 in P: unknown fields refused; D20: another key's order is 404.
     expect((await p.post(`/orders/${created.order_id}/after-sales`, { ...body, extra: 1 })).status).toBe(400);
     const stranger = supplierClient(A.baseUrl, "/api/v1/provider", await makeBuyer());
-    expect(await (await stranger.get(`/orders/${created.order_id}/after-sales`)).json()).toMatchObject({ error_code: "order_not_found" });
+    expect(await json(stranger.get(`/orders/${created.order_id}/after-sales`))).toMatchObject({ error_code: "order_not_found" });
 
     await resolveClaim({ claimId: claim.claim_id, action: "refund", actor: CLI_ACTOR });
-    const list = await (await p.get(`/orders/${created.order_id}/after-sales`)).json();
+    const list = await json(p.get(`/orders/${created.order_id}/after-sales`));
     expect(list).toMatchObject({
       ok: true,
       refunded_amount: "5.00",
       claims: [{ claim_id: claim.claim_id, state: "refunded", resolution: { action: "refund", refund_amount: "5.00" } }],
     });
-    expect(await (await p.get(`/orders/${created.order_id}`)).json()).toMatchObject({ amount: "10.00", refunded_amount: "5.00" });
+    expect(await json(p.get(`/orders/${created.order_id}`))).toMatchObject({ amount: "10.00", refunded_amount: "5.00" });
     const cb = await waitFor(
-      () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.order_id === created.order_id && b.refunded_amount === "5.00"),
+      () =>
+        receiver.received
+          .map((r) => JSON.parse(r.body) as Partial<OrderAnswer>)
+          .find((b) => b.order_id === created.order_id && b.refunded_amount === "5.00"),
       15_000,
     );
     expect(cb).toMatchObject({ event: "order.updated", status: "delivered" });
@@ -129,12 +147,12 @@ describe("issue 26.3: up the chain (A buys from B; both speak after-sales)", () 
     const buyer = await makeBuyer({ pointsCents: 10_000n });
     const sku = await db().sku.findFirstOrThrow({ where: { upstreamSkuId: seed.keys.sku.id, product: { upstreamConnectionId: connP } } });
     const client = supplierClient(A.baseUrl, "/api/v1/provider", buyer);
-    const created = await (await client.post("/orders", { downstream_order_no: uniq("CH"), sku_id: sku.id, quantity: 1 })).json();
+    const created = await json<OrderAnswer>(client.post("/orders", { downstream_order_no: uniq("CH"), sku_id: sku.id, quantity: 1 }));
     await waitFor(async () => (await db().order.findUniqueOrThrow({ where: { id: created.order_id } })).status === "delivered", 30_000);
     const purchase = await db().upstreamPurchase.findUniqueOrThrow({ where: { orderId: created.order_id } });
-    const claim = await (
-      await client.post(`/orders/${created.order_id}/after-sales`, { request_id: uniq("CR"), line: 0, reason: "key rejected by the game" })
-    ).json();
+    const claim = await json<ClaimAnswer>(
+      client.post(`/orders/${created.order_id}/after-sales`, { request_id: uniq("CR"), line: 0, reason: "key rejected by the game" }),
+    );
     expect(claim).toMatchObject({ state: "open" });
     // A claims at B by itself (a job), with the same line of B's order.
     const [theirs] = await waitFor(
@@ -170,7 +188,7 @@ describe("issue 26.3: up the chain (A buys from B; both speak after-sales)", () 
     expect(ours).toMatchObject({ upstreamState: "refunded", refundCents: 1100n, resolvedBy: "system" });
     expect(await balanceOf(buyer.user.id)).toBe(10_000n); // 11.00 paid, 11.00 back
     expect(BigInt(await accountAtB())).toBe(bBefore + 1000n); // B gave A its 10.00 back
-    expect(await (await client.get(`/orders/${created.order_id}/after-sales`)).json()).toMatchObject({
+    expect(await json(client.get(`/orders/${created.order_id}/after-sales`))).toMatchObject({
       refunded_amount: "11.00",
       claims: [{ state: "refunded" }],
     });
@@ -180,7 +198,7 @@ describe("issue 26.3: up the chain (A buys from B; both speak after-sales)", () 
 
   it("issue 26.3: B's administrator replaces the key: A's delivery_data shows B's new line at the same index, the old one stays in A's claim", async () => {
     const { client, created, claim, purchase } = await claimAtA();
-    const before = (await (await client.get(`/orders/${created.order_id}`)).json()).fulfillment.delivery_data;
+    const before = (await json<OrderAnswer>(client.get(`/orders/${created.order_id}`))).fulfillment!.delivery_data;
     const [bClaim] = await bQuery<{ id: number }>(`SELECT "id" FROM "AfterSalesClaim" WHERE "orderId" = $1`, [purchase.upstreamOrderId]);
     await onDatabase(bUrl, () => resolveClaim({ claimId: bClaim.id, action: "replace", actor: CLI_ACTOR }));
     await waitFor(
@@ -188,12 +206,12 @@ describe("issue 26.3: up the chain (A buys from B; both speak after-sales)", () 
       20_000,
     );
     // Profile P refuses a signed GET repeated within its second (D8): read again in the next one.
-    const after = (await waitFor(async () => (await (await client.get(`/orders/${created.order_id}`)).json()).fulfillment, 5_000, 250))
+    const after = (await waitFor(async () => (await json<OrderAnswer>(client.get(`/orders/${created.order_id}`))).fulfillment, 5_000, 250))
       .delivery_data;
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before[0]);
     expect(after[0]).toMatch(/^B-/);
-    const list = await (await client.get(`/orders/${created.order_id}/after-sales`)).json();
+    const list = await json<ClaimListAnswer>(client.get(`/orders/${created.order_id}/after-sales`));
     expect(list.claims[0]).toMatchObject({ state: "replaced", claimed_data: before[0] });
     expect((await reconcilePoints()).ok).toBe(true);
   }, 90_000);

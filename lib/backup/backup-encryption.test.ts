@@ -15,6 +15,7 @@ import { withDatabase } from "../db/embedded";
 import { makeBuyer } from "../testing/factories";
 import { cloneTestDatabase, useTestDatabase } from "../testing/test-database";
 import { manifestMac } from "./archive-crypto";
+import type { Manifest } from "./archive-format";
 import { verifyBackup } from "./verify-backup";
 
 // Issue 22 item 4 (decision 0030): archives are encrypted (age) and
@@ -59,6 +60,13 @@ async function emptyDatabase(): Promise<string> {
   return withDatabase(serverUrl, name);
 }
 
+/** What a refused call threw (undefined when it succeeded): an error, with the words an operator reads. */
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as { message: string; publicMessage?: string },
+  );
+
 /** Everything a restore could change in a database: its tables, their row counts, its migrations and admins. */
 async function stateOf(url: string): Promise<string> {
   const c = new pg.Client({ connectionString: url });
@@ -69,7 +77,7 @@ async function stateOf(url: string): Promise<string> {
       JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname IN ('public', 'graphile_worker') ORDER BY 1`)
     ).rows;
     const counts = [];
-    for (const { t } of tables) counts.push(`${t}=${(await c.query(`SELECT count(*)::int AS n FROM ${t}`)).rows[0].n}`);
+    for (const { t } of tables) counts.push(`${t}=${(await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t}`)).rows[0].n}`);
     const admins = (await c.query(`SELECT email, "passwordHash" FROM "AdminUser" ORDER BY id`)).rows;
     return JSON.stringify({ counts, admins });
   } finally {
@@ -194,7 +202,7 @@ describe("issue 22.4: backups are encrypted and authenticated", () => {
     const file = path.join(scratch, "pass.backup");
     const made = await runCli(["backup", "--out", file, "--passphrase-file", passFile], { DATABASE_URL: sourceUrl });
     expect(made.code, made.stderr).toBe(0);
-    expect((await verifyBackup({ in: file }).catch((e) => e)).message).toMatch(/not made with this SECRET_KEY/);
+    expect((await refusal(verifyBackup({ in: file })))?.message).toMatch(/not made with this SECRET_KEY/);
     expect((await verifyBackup({ in: file, keys: { passphrase: "staple horse correct battery 22" } })).ok).toBe(true);
     const both = await runCli(["backup", "--out", file, "--passphrase-file", passFile, "--recipient", recipient], {
       DATABASE_URL: sourceUrl,
@@ -210,12 +218,12 @@ describe("issue 22.4: backups are encrypted and authenticated", () => {
       const copy = Buffer.from(bytes);
       copy[at] ^= 0x01;
       fs.writeFileSync(file, copy);
-      const err = await verifyBackup({ in: file }).catch((e) => e);
+      const err = await refusal(verifyBackup({ in: file }));
       expect(err?.message, `byte ${at}`).toMatch(/tampered|damaged|cannot open/);
     }
     const truncated = path.join(scratch, "truncated.backup");
     fs.writeFileSync(truncated, bytes.subarray(0, bytes.length - 1));
-    expect((await verifyBackup({ in: truncated }).catch((e) => e)).message).toMatch(/tampered|damaged/);
+    expect((await refusal(verifyBackup({ in: truncated })))?.message).toMatch(/tampered|damaged/);
 
     const middle = path.join(scratch, `flipped-${bytes.length >> 1}.backup`);
     const v = await verify(middle);
@@ -233,9 +241,9 @@ describe("issue 22.4: backups are encrypted and authenticated", () => {
 
   it("issue 22.4: an admin's hash replaced inside and re-packed without SECRET_KEY is refused by verify and restore, and nothing is changed", async () => {
     const entries = await unpack(await offsiteArchive("to-edit.backup"));
-    const manifest = JSON.parse(entries.find((e) => e.name === "manifest.json")!.data.toString());
+    const manifest = JSON.parse(entries.find((e) => e.name === "manifest.json")!.data.toString()) as Manifest;
     const attackerHash = await hashPassword("the attacker's own password");
-    const table = manifest.tables.find((t: { name: string }) => t.name === "AdminUser");
+    const table = manifest.tables.find((t) => t.name === "AdminUser")!;
     const entry = entries.find((e) => e.name === table.file)!;
     entry.data = Buffer.from(entry.data.toString().replace(adminHash, attackerHash));
     expect(entry.data.includes(Buffer.from(attackerHash))).toBe(true);
@@ -264,20 +272,20 @@ describe("issue 22.4: backups are encrypted and authenticated", () => {
     const text = entries.find((e) => e.name === "manifest.json")!.data.toString();
     const file = path.join(scratch, "big-manifest.backup");
     await repack(withManifest(entries, text + " ".repeat(1024 * 1024), SECRET_KEY), file);
-    const err = await verifyBackup({ in: file, keys: { identities: [identity] } }).catch((e) => e);
-    expect(err.message).toMatch(/manifest\.json is \d+ bytes, over the 1048576-byte limit/);
+    const err = await refusal(verifyBackup({ in: file, keys: { identities: [identity] } }));
+    expect(err?.message).toMatch(/manifest\.json is \d+ bytes, over the 1048576-byte limit/);
   }, 120_000);
 
   it("issue 22.4: a table whose size differs from the manifest's is refused before it streams", async () => {
     const entries = await unpack(await offsiteArchive("to-resize.backup"));
-    const manifest = JSON.parse(entries.find((e) => e.name === "manifest.json")!.data.toString());
-    const table = manifest.tables.find((t: { name: string }) => t.name === "AdminUser");
+    const manifest = JSON.parse(entries.find((e) => e.name === "manifest.json")!.data.toString()) as Manifest;
+    const table = manifest.tables.find((t) => t.name === "AdminUser")!;
     const recorded = table.bytes;
     table.bytes = recorded + 1;
     const file = path.join(scratch, "resized.backup");
     await repack(withManifest(entries, JSON.stringify(manifest), SECRET_KEY), file);
-    const err = await verifyBackup({ in: file, keys: { identities: [identity] } }).catch((e) => e);
-    expect(err.publicMessage).toBe(`damaged archive: AdminUser is ${recorded} bytes in the archive, the manifest records ${recorded + 1}`);
+    const err = await refusal(verifyBackup({ in: file, keys: { identities: [identity] } }));
+    expect(err?.publicMessage).toBe(`damaged archive: AdminUser is ${recorded} bytes in the archive, the manifest records ${recorded + 1}`);
   }, 120_000);
 
   it("issue 22.4: restore --force is refused while another session is connected to the target, naming it; nothing is changed", async () => {

@@ -8,8 +8,27 @@ import { readCatalogFile, validateCatalogFile } from "./validate-catalog-file";
 // Issue 2: re-importing a catalogue file changes nothing; a bad file is
 // rejected whole, naming the field, and writes nothing.
 
-// Raw file input (before validation), so loosely typed on purpose.
-const sample = (): any => ({
+// Raw file input (before validation): the fields these tests change are
+// declared, the rest is whatever the file says.
+interface RawSku {
+  sku_code: string;
+  price_amount?: string;
+  stock_quantity?: number | null;
+  card_keys?: string[];
+  [field: string]: unknown;
+}
+interface RawProduct {
+  slug: string;
+  title: { "zh-CN": string; en: string };
+  skus: RawSku[];
+  [field: string]: unknown;
+}
+interface RawFile {
+  categories: { slug: string; parent?: string | null; [field: string]: unknown }[];
+  products: RawProduct[];
+}
+
+const sample = (): RawFile => ({
   categories: [
     // The child comes first: the importer must order the tree itself.
     { slug: "imp-steam", name: { "zh-CN": "Steam", en: "Steam" }, sort_order: 2, parent: "imp-games" },
@@ -123,7 +142,7 @@ describe("catalog:import", () => {
   it("updates only what changed and appends only new keys", async () => {
     const file = sample();
     file.products[0].title.en = "Wallet v2";
-    file.products[0].skus[0].card_keys.push("u3----p3");
+    file.products[0].skus[0].card_keys!.push("u3----p3");
     const before = await snapshot();
     const counts = await importCatalog(validateCatalogFile(file), { actor: SYSTEM_ACTOR });
     expect(counts).toMatchObject({ productsUpdated: 1, skusUpdated: 0, categoriesUpdated: 0, cardKeysAdded: 1, cardKeysSkipped: 3 });
@@ -161,11 +180,11 @@ describe("catalog:import", () => {
       [{ ...sample(), colour: "red" }, /Unrecognized key/],
     ];
     for (const [bad, message] of cases) {
-      let error: any;
+      let error: { publicMessage?: string } | undefined;
       try {
         validateCatalogFile(bad);
       } catch (err) {
-        error = err;
+        error = err as { publicMessage?: string };
       }
       expect(error?.publicMessage).toMatch(message);
       expect(error?.publicMessage).not.toContain("SECRET-NO-DELIMITER");
@@ -190,13 +209,13 @@ describe("catalog:import", () => {
 
     // imp-games (already in the database) under imp-steam, whose parent is imp-games.
     const cycle = sample();
-    cycle.categories[1].parent = "imp-steam" as any;
+    cycle.categories[1].parent = "imp-steam";
     cycle.products.push({ ...cycle.products[1], slug: "imp-other", skus: [{ sku_code: "IMP-NEW", stock_quantity: 1 }] });
     await expect(importCatalog(validateCatalogFile(cycle), { actor: SYSTEM_ACTOR })).rejects.toThrow(/would be its own ancestor/);
 
     const stolen = sample();
     stolen.products = [stolen.products[1]];
-    stolen.products[0].skus.push({ sku_code: "IMP-W10", stock_quantity: 1 } as any);
+    stolen.products[0].skus.push({ sku_code: "IMP-W10", stock_quantity: 1 });
     await expect(importCatalog(validateCatalogFile(stolen), { actor: SYSTEM_ACTOR })).rejects.toThrow(
       /products\[0\]\.skus\[1\]\.sku_code: "IMP-W10" belongs to product "imp-wallet"/,
     );
