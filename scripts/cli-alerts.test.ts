@@ -7,6 +7,7 @@ import { startFakeBotApi, type FakeBotApi } from "../lib/testing/fake-bot-api";
 import { makeProduct } from "../lib/testing/factories";
 import { useTestDatabase } from "../lib/testing/test-database";
 import { runCli } from "../lib/testing/run-cli";
+import { anyNumber } from "@/lib/testing/matchers";
 
 // Issue 25.1: alert channels from the command line, each command one JSON
 // line; the bot token comes from a file and is never printed; bad input is
@@ -48,7 +49,7 @@ describe("npm run cli: alerts (issue 25.1)", () => {
     );
     expect(added.code).toBe(0);
     expect(added.json).toMatchObject({
-      id: expect.any(Number),
+      id: anyNumber(),
       name: "ops",
       kind: "telegram",
       config: { chatId: "-100200", apiBase: bot.origin },

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../lib/db/client";
 import { useTestDatabase } from "../lib/testing/test-database";
 import { runCli } from "../lib/testing/run-cli";
+import { anyNumber, anyString } from "@/lib/testing/matchers";
 
 // Issue 12.4: member levels from the command line (level:create, level:rename,
 // level:list, user:level), each printing one JSON line, bad input exit 2 with
@@ -26,7 +27,7 @@ describe("npm run cli: member levels (issue 12.4)", () => {
     const created = await cli<{ id: number }>("level:create", "--slug", "gold", "--name-en", "Gold", "--name-zh", "黄金会员");
     expect(created.code).toBe(0);
     expect(created.json).toEqual({
-      id: expect.any(Number),
+      id: anyNumber(),
       slug: "gold",
       name: { "zh-CN": "黄金会员", en: "Gold" },
       is_default: false,
@@ -58,7 +59,7 @@ describe("npm run cli: member levels (issue 12.4)", () => {
     expect(list.json).toEqual({
       levels: [
         {
-          id: expect.any(Number),
+          id: anyNumber(),
           slug: "default",
           name: { "zh-CN": "普通会员", en: "Member" },
           is_default: true,
@@ -88,7 +89,7 @@ describe("npm run cli: member levels (issue 12.4)", () => {
     await cli("user:create", "--email", "Reseller@Example.com");
     const moved = await cli("user:level", "--email", "reseller@example.com", "--level", "vip");
     expect(moved.code).toBe(0);
-    expect(moved.json).toEqual({ id: expect.any(String), email: "reseller@example.com", level: "vip", previous_level: "default" });
+    expect(moved.json).toEqual({ id: anyString(), email: "reseller@example.com", level: "vip", previous_level: "default" });
     const user = await db().user.findUniqueOrThrow({ where: { email: "reseller@example.com" }, include: { memberLevel: true } });
     expect(user.memberLevel.slug).toBe("vip");
 

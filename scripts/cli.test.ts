@@ -6,6 +6,7 @@ import { useTestDatabase } from "../lib/testing/test-database";
 import { db } from "../lib/db/client";
 import { decryptText } from "../lib/crypto/secret-box";
 import { runCli } from "../lib/testing/run-cli";
+import { anyDate, anyNumber, anyString } from "@/lib/testing/matchers";
 
 // Issue 2 item 6, end to end: each command prints one JSON object as the
 // last line of stdout, or exits non-zero with a clear message on stderr
@@ -32,7 +33,7 @@ describe("npm run cli", () => {
   it("user:create, points:adjust and points:reconcile", async () => {
     const created = await cli("user:create", "--email", "Buyer@Example.com", "--points", "12.34");
     expect(created.code).toBe(0);
-    expect(created.json).toEqual({ id: expect.any(String), email: "buyer@example.com", points: "12.34" });
+    expect(created.json).toEqual({ id: anyString(), email: "buyer@example.com", points: "12.34" });
 
     const [dup, badPoints, missing] = await Promise.all([
       cli("user:create", "--email", "buyer@example.com"),
@@ -66,7 +67,7 @@ describe("npm run cli", () => {
   it("apikey:create and apikey:disable", async () => {
     await cli("user:create", "--email", "keys@example.com");
     const created = await cli<{ api_key: string; api_secret: string }>("apikey:create", "--email", "keys@example.com", "--name", "shop");
-    expect(created.json).toEqual({ api_key: expect.stringMatching(/^sk_/), api_secret: expect.any(String) });
+    expect(created.json).toEqual({ api_key: expect.stringMatching(/^sk_/), api_secret: anyString() });
     const credential = await db().apiCredential.findUniqueOrThrow({ where: { apiKey: created.json.api_key } });
     expect(credential).toMatchObject({ name: "shop", isActive: true });
     expect(decryptText(credential.secretCiphertext)).toBe(created.json.api_secret);
@@ -74,7 +75,7 @@ describe("npm run cli", () => {
     expect((await cli("apikey:disable", "--key", created.json.api_key)).json).toEqual({ ok: true });
     expect(await db().apiCredential.findUniqueOrThrow({ where: { id: credential.id } })).toMatchObject({
       isActive: false,
-      disabledAt: expect.any(Date),
+      disabledAt: anyDate(),
     });
     const [unknownKey, unknownUser, extra] = await Promise.all([
       cli("apikey:disable", "--key", "sk_nope"),
@@ -185,7 +186,7 @@ describe("npm run cli", () => {
 
   it("admin:create, and unknown commands", async () => {
     const created = await cli("admin:create", "--email", "root@example.com", "--password", "a-long-password");
-    expect(created.json).toEqual({ id: expect.any(Number), email: "root@example.com" });
+    expect(created.json).toEqual({ id: anyNumber(), email: "root@example.com" });
     const [dup, short, unknown] = await Promise.all([
       cli("admin:create", "--email", "root@example.com", "--password", "a-long-password"),
       cli("admin:create", "--email", "x@example.com", "--password", "short"),

@@ -14,6 +14,7 @@ import { listTopUps } from "../top-ups/list-top-ups";
 import { requestTopUp } from "../top-ups/request-top-up";
 import { approveRegistration } from "../users/approve-registration";
 import { registerBuyer } from "../users/register-buyer";
+import { anyArray } from "@/lib/testing/matchers";
 
 // Issue 33.3: an account waiting for approval is refused by each buyer
 // service itself (not only by the portal's pages and guard), against real
@@ -71,7 +72,7 @@ describe("issue 33.3: an account waiting for approval", () => {
 
     // Approved, the same services answer (the rule is the approval, not the account).
     await approveRegistration({ userId, actor: { kind: "cli" } });
-    await expect(getPriceList({ userId })).resolves.toMatchObject({ rows: expect.any(Array) });
+    await expect(getPriceList({ userId })).resolves.toMatchObject({ rows: anyArray() });
     await requestTopUp({ userId, input: { amount: "10.00", transferReference: "BANK-2" }, actor });
     expect(await db().topUpRequest.count({ where: { userId } })).toBe(1);
     expect(await alertJobs()).toBe(before.alertJobs + 1);

@@ -12,6 +12,7 @@ import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { makeBuyer } from "@/lib/testing/factories";
 import { rawRequest, signedRawRequest, type Creds } from "@/lib/testing/test-client";
 import type { AnyAnswer } from "../testing/wire-types";
+import { anyString } from "@/lib/testing/matchers";
 
 // Issue 22.2 and 22.7 against the real server over real sockets: what an
 // unauthenticated client can make the server do (answer before the body,
@@ -142,7 +143,7 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
       // The body is declared but never sent: the old pipeline waited for it before it looked at the headers.
       const res = await exchange(`${head}Content-Length: ${body.length}\r\n`, { localAddress: "127.0.0.5", waitMs: 5000 });
       expect(res.status, name).toBe(401);
-      expect(JSON.parse(res.body), name).toEqual({ ok: false, error_code: "unauthorized", error_message: expect.any(String) });
+      expect(JSON.parse(res.body), name).toEqual({ ok: false, error_code: "unauthorized", error_message: anyString() });
       expect(res.headers.connection, name).toBe("close");
       expect(res.closed, `${name}: the server closes the connection`).toBe(true);
     }
@@ -166,7 +167,7 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
     const res = await exchange(`${head}Content-Length: 100\r\n`, { localAddress: "127.0.0.7", waitMs: 10_000 });
     expect(res.status).toBe(401); // before: the 15 s body wait, then 408
     const json = (body: string) => JSON.parse(body.slice(body.indexOf("{"), body.lastIndexOf("}") + 1)) as AnyAnswer; // Next answers chunked
-    expect(json(res.body)).toEqual({ ok: false, error_code: "unauthorized", error_message: expect.any(String) });
+    expect(json(res.body)).toEqual({ ok: false, error_code: "unauthorized", error_message: anyString() });
     expect(res.closed).toBe(true);
     const big = await exchange(`${head}Content-Length: ${MAX_BODY_BYTES + 1}\r\n`, { localAddress: "127.0.0.7", waitMs: 10_000 });
     expect([big.status, json(big.body).error_code]).toEqual([413, "request_too_large"]); // D7 first
@@ -177,7 +178,7 @@ describe("issue 22.2: unauthenticated clients cannot hold the server", () => {
     // Two of the ten declared bytes arrive, the rest never does.
     const res = await exchange(`${head}Content-Length: 10\r\n`, { localAddress: "127.0.0.6", body: "{}", waitMs: 30_000 });
     expect(res.status).toBe(408);
-    expect(JSON.parse(res.body)).toEqual({ ok: false, error_code: "request_timeout", error_message: expect.any(String) });
+    expect(JSON.parse(res.body)).toEqual({ ok: false, error_code: "request_timeout", error_message: anyString() });
     expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.answeredMs).toBeGreaterThan(14_000);
     expect(res.answeredMs).toBeLessThan(25_000);

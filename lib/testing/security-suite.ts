@@ -5,6 +5,7 @@ import { ALL_PREFIXES } from "../protocol/profiles";
 import { servedIn, type EndpointSpec } from "./endpoint-samples";
 import { signedRawRequest, type Creds, type RawResponse, type SignedRawRequest } from "./test-client";
 import type { AnyAnswer } from "./wire-types";
+import { anyString } from "./matchers";
 
 // THE SHARED SECURITY SUITE (architecture habit 5): the same table of attacks
 // against every endpoint under every prefix. Each attack must fail with the
@@ -103,7 +104,7 @@ export const ATTACKS: readonly Attack[] = [
 
 function expectD1(res: RawResponse, status: number, code: string, label: string) {
   expect(res.status, `${label}: status (body ${res.text.slice(0, 200)})`).toBe(status);
-  expect(res.json(), label).toEqual({ ok: false, error_code: code, error_message: expect.any(String) });
+  expect(res.json(), label).toEqual({ ok: false, error_code: code, error_message: anyString() });
   expect(res.headers["x-request-id"], `${label}: X-Request-Id`).toMatch(/^[0-9a-f-]{36}$/);
 }
 

@@ -7,6 +7,7 @@ import { startAppServer, type AppServer } from "../testing/app-server";
 import { cardKeysFor, makeBuyer, makeCategory, makeProduct } from "../testing/factories";
 import { cloneTestDatabase, onDatabase, useTestDatabase } from "../testing/test-database";
 import { applyMarkup, markupBasisPoints } from "./import-upstream-catalog";
+import { anyNumber, anyString } from "@/lib/testing/matchers";
 
 // Catalogue import from an upstream (issue 4) and the upstream CLI commands:
 // B is a real app instance with its own database; A is this process's
@@ -101,7 +102,7 @@ describe("upstream CLI and catalogue import", () => {
       "600",
     );
     expect(ok.code).toBe(0);
-    expect(ok.json).toEqual({ id: expect.any(Number) });
+    expect(ok.json).toEqual({ id: anyNumber() });
     connectionId = ok.json.id;
     const stored = await db().upstreamConnection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(stored).toMatchObject({ baseUrl: B.baseUrl, profile: "P", maxWaitSeconds: 600, lastPingOk: true, lastBalance: "1234.56" });
@@ -116,7 +117,7 @@ describe("upstream CLI and catalogue import", () => {
         profile: "P",
         last_ping_ok: true,
         balance: "1234.56",
-        last_ping_at: expect.any(String),
+        last_ping_at: anyString(),
       }),
     ]);
     expect(list.stdout).not.toContain(seed.account.apiSecret);

@@ -12,6 +12,7 @@ import { importUpstreamCatalog } from "./import-upstream-catalog";
 import { recheckUpstreamPurchase } from "./recheck-upstream-purchase";
 import { runPurchaseJob } from "./run-purchase";
 import { setUpstreamMaxCost } from "./set-upstream-max-cost";
+import { anyNumber } from "@/lib/testing/matchers";
 
 // Issue 22.1: an upstream's delivery and prices are checked before we accept
 // them. A stub supplier on loopback answers each create with what the test
@@ -97,7 +98,7 @@ describe("issue 22.1: an upstream delivery is checked before it is accepted", ()
     expect(order).toMatchObject({
       status: "unknown_review",
       fulfillment: null,
-      upstreamPurchase: { status: "unknown", upstreamOrderId: expect.any(Number) },
+      upstreamPurchase: { status: "unknown", upstreamOrderId: anyNumber() },
     });
     expect(order.upstreamPurchase!.lastError).toBe("the upstream delivered 1 line(s) for a quantity of 5; nothing was delivered");
     expect(json(order)).not.toContain("ONLY-ONE-KEY");

@@ -7,6 +7,7 @@ import { makeBuyer } from "@/lib/testing/factories";
 import { useTestDatabase } from "@/lib/testing/test-database";
 import { signedRawRequest, type Creds } from "@/lib/testing/test-client";
 import type { AnyAnswer } from "@/lib/testing/wire-types";
+import { anyString } from "@/lib/testing/matchers";
 
 // Issue 12.2 over real HTTP: the catalogue webhook endpoints of Profile U
 // (docs/protocol.md "Catalogue events", decision 0022). Private networks are
@@ -80,7 +81,7 @@ describe("issue 12.2: the catalogue webhook endpoints", () => {
         const res = await call(method, prefix, method === "PUT" ? { url: PUBLIC_URL } : undefined);
         expect([res.status, res.json()], `${method} ${prefix}`).toEqual([
           404,
-          { ok: false, error_code: "not_found", error_message: expect.any(String) },
+          { ok: false, error_code: "not_found", error_message: anyString() },
         ]);
       }
     }

@@ -17,6 +17,7 @@ import {
 } from "@/lib/testing/catalog-fixture";
 import type { AnyAnswer, ProductDetail, ProductPage } from "@/lib/testing/wire-types";
 import type { Category } from "@/lib/protocol/wire-responses";
+import { anyString } from "@/lib/testing/matchers";
 
 // Ping and the catalogue endpoints over real HTTP, for each profile and
 // prefix: sections 2.1-2.4 and 4.1-4.4, D2-D5, D10-D16 (the catalogue is in
@@ -61,8 +62,8 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     expect(child).toEqual({
       id: categoryIds.child,
       parent_id: categoryIds.a,
-      slug: expect.any(String),
-      name: { "zh-CN": expect.any(String), en: expect.any(String) },
+      slug: anyString(),
+      name: { "zh-CN": anyString(), en: anyString() },
       sort_order: 0,
     });
     expect(categories[1].parent_id).toBe(0);
@@ -167,7 +168,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     expect(auto.skus).toEqual([
       {
         id: skuIds.autoB,
-        sku_code: expect.any(String),
+        sku_code: anyString(),
         spec_values: { name: "default" },
         price_amount: "12.30",
         stock_status: "available",
@@ -241,7 +242,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
     for (const id of [ids.deletedB, 99_999_999]) {
       const res = await get(prefix, `/products/${id}`);
       expect(res.status).toBe(404);
-      expect(res.json()).toEqual({ ok: false, error_code: code, error_message: expect.any(String) });
+      expect(res.json()).toEqual({ ok: false, error_code: code, error_message: anyString() });
     }
     for (const id of ["abc", "0", "-1", "1.5"]) {
       const res = await get(prefix, `/products/${id}`);
