@@ -41,7 +41,7 @@ export default defineConfig(
       // `_name` marks what is dropped on purpose (a field left out of a copy).
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
       // An error: JSON answers are read through a declared type (tests use
-      // readJson<T> from lib/testing) and untyped libraries get a narrow
+      // json<T>() and runCli<T>() from lib/testing) and untyped libraries get a narrow
       // declared type; the few `eslint-disable-next-line` left name their reason.
       "@typescript-eslint/no-explicit-any": "error",
     },

@@ -6,7 +6,7 @@ import { useTestDatabase } from "../lib/testing/test-database";
 import { db } from "../lib/db/client";
 import { decryptText } from "../lib/crypto/secret-box";
 import { runCli } from "../lib/testing/run-cli";
-import { anyDate, anyNumber, anyString } from "@/lib/testing/matchers";
+import { anyDate, anyNumber, anyString, stringMatching } from "@/lib/testing/matchers";
 
 // Issue 2 item 6, end to end: each command prints one JSON object as the
 // last line of stdout, or exits non-zero with a clear message on stderr
@@ -67,7 +67,7 @@ describe("npm run cli", () => {
   it("apikey:create and apikey:disable", async () => {
     await cli("user:create", "--email", "keys@example.com");
     const created = await cli<{ api_key: string; api_secret: string }>("apikey:create", "--email", "keys@example.com", "--name", "shop");
-    expect(created.json).toEqual({ api_key: expect.stringMatching(/^sk_/), api_secret: anyString() });
+    expect(created.json).toEqual({ api_key: stringMatching(/^sk_/), api_secret: anyString() });
     const credential = await db().apiCredential.findUniqueOrThrow({ where: { apiKey: created.json.api_key } });
     expect(credential).toMatchObject({ name: "shop", isActive: true });
     expect(decryptText(credential.secretCiphertext)).toBe(created.json.api_secret);
@@ -135,7 +135,9 @@ describe("npm run cli", () => {
       expect(r.stdout).not.toContain(`${username}:`);
     }
     // What a shell script reads with jq: the field is on the result line itself.
-    expect(JSON.parse(invited.stdout.trim().split("\n").at(-1)!)._target.database).toBe(`${host}${pathname}`);
+    expect((JSON.parse(invited.stdout.trim().split("\n").at(-1)!) as { _target: { database: string } })._target.database).toBe(
+      `${host}${pathname}`,
+    );
   }, 180_000);
 
   it("catalog:import imports, re-imports as a no-op, and rejects a bad file whole", async () => {

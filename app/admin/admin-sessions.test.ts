@@ -165,7 +165,7 @@ describe("issue 33.6: console two-factor needs the password", { timeout: SLOW_MA
       const turnedOn = () =>
         smtp.mails.filter((m) => m.to.includes(email) && /Two-factor sign-in was turned on|开启两步验证/.test(mailText(m.raw)));
       await expect.poll(() => turnedOn().length, { timeout: 10_000 }).toBe(1);
-      expect(mailText(turnedOn()[0]!.raw)).not.toContain(secret);
+      expect(mailText(turnedOn()[0].raw)).not.toContain(secret);
       expect(await db().auditLog.count({ where: { action: "admin.password_confirm_failed", targetId: String(id) } })).toBe(5);
     } finally {
       await db().alertChannel.update({ where: { id: channel.id }, data: { deletedAt: new Date() } });

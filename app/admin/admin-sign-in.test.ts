@@ -94,7 +94,7 @@ describe("admin console access", { timeout: SLOW_MACHINE_MS }, () => {
     expect((await signIn("lock@example.com", "wrong-6-password")).error).toBe("invalid");
     expect(locked.session).toBeUndefined();
     const actions = (await db().auditLog.findMany({ where: { actor: "lock@example.com" }, orderBy: { id: "asc" } })).map((r) => r.action);
-    expect(actions).toEqual([...Array(5).fill("admin.sign_in_failed"), "admin.sign_in_throttled"]);
+    expect(actions).toEqual([...Array<string>(5).fill("admin.sign_in_failed"), "admin.sign_in_throttled"]);
     // Once the lock has passed, the right password works again.
     await db().adminSignInCounter.updateMany({
       where: { key: { startsWith: "acct-ip:lock%40example.com:" } },

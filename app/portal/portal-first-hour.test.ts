@@ -114,7 +114,7 @@ describe("issue 35.1: the Integration page's examples and downloads work as show
     });
     const cookie = signIn.headers
       .getSetCookie()
-      .map((c) => c.split(";")[0]!)
+      .map((c) => c.split(";")[0])
       .find((c) => c.startsWith("cardkey-portal-session="))!;
     const html = await (await fetch(`${server.baseUrl}/portal/integration`, { headers: { cookie } })).text();
     expect(html).toContain(`KEY=${b.apiKey}`);

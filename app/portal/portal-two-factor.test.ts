@@ -80,7 +80,7 @@ async function turnOn(email: string, cookie?: string) {
   cookie ??= (await signIn(email, null))!;
   const begun = await action("/portal/api/two-factor/begin", cookie, { password: PASSWORD });
   expect(begun.status).toBe(200);
-  const secret = begun.json.reveal![0]!.value;
+  const secret = begun.json.reveal![0].value;
   expect((await action("/portal/api/two-factor/enable", cookie, { code: "000000", password: PASSWORD })).status).toBe(400);
   const enableCode = currentTotp(secret);
   const enabled = await action("/portal/api/two-factor/enable", cookie, { code: enableCode, password: PASSWORD });
@@ -193,7 +193,7 @@ describe("issue 24.1: buyer two-factor sign-in", { timeout: SLOW }, () => {
     const cookie = (await signIn(user.email, null, ip))!;
     expect((await action("/portal/api/two-factor/begin", cookie, {}, ip)).status).toBe(400);
     const begun = await action("/portal/api/two-factor/begin", cookie, { password: PASSWORD }, ip);
-    const code = currentTotp(begun.json.reveal![0]!.value);
+    const code = currentTotp(begun.json.reveal![0].value);
     expect((await action("/portal/api/two-factor/enable", cookie, { code }, ip)).status).toBe(400);
     // Five wrong passwords from this address, at either step: then even the right one is refused, here and at sign-in.
     for (const step of ["begin", "enable", "begin", "enable", "begin"])
@@ -225,7 +225,7 @@ describe("issue 24.1: buyer two-factor sign-in", { timeout: SLOW }, () => {
       const turnedOn = () =>
         smtp.mails.filter((m) => m.to.includes(user.email) && /Two-factor sign-in was turned on|开启两步验证/.test(mailText(m.raw)));
       await expect.poll(() => turnedOn().length, { timeout: 10_000 }).toBe(1);
-      const text = mailText(turnedOn()[0]!.raw);
+      const text = mailText(turnedOn()[0].raw);
       expect(text).toMatch(/Every other signed-in session was ended|其他已登录的会话均已结束/);
       expect(text).not.toContain(secret);
     } finally {

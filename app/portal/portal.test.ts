@@ -18,6 +18,7 @@ import { setPasswordWithLink } from "@/lib/users/set-password-with-link";
 import { runCli } from "@/lib/testing/run-cli";
 import { signIn as adminSignIn } from "@/lib/testing/sign-in-client";
 import { PORTAL_ROUTES } from "./portal-routes";
+import { stringMatching } from "@/lib/testing/matchers";
 
 // Issue 24: the buyer portal over real HTTP against the real built server:
 // sign-in and sessions (24.1), isolation between buyers on every route
@@ -81,7 +82,7 @@ describe("issue 24.1: accounts and sign-in", { timeout: SLOW }, () => {
     expect(invite.json).toEqual({
       id: b.user.id,
       email: b.user.email,
-      invite_url: expect.stringMatching(/\/portal\/link\/[A-Za-z0-9_-]{43}$/),
+      invite_url: stringMatching(/\/portal\/link\/[A-Za-z0-9_-]{43}$/),
     });
     const token = invite.json.invite_url.split("/").at(-1)!;
     const page = await get(`/portal/link/${token}`);
@@ -391,7 +392,7 @@ describe("issue 33: what a session may do", { timeout: SLOW }, () => {
     };
     const auditBefore = await db().auditLog.count({ where: { actor: `buyer:${email}` } });
     for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public" && r.path !== "/portal/api/two-factor/enable")) {
-      const p = route.path.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(ids[k]!));
+      const p = route.path.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(ids[k]));
       const res =
         route.method === "GET"
           ? await get(p, cookie)

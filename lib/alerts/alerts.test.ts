@@ -32,6 +32,7 @@ import { setAlertRule } from "./set-rule";
 import { setSkuThreshold } from "./set-sku-threshold";
 import { testAlertChannel } from "./test-channel";
 import { recordUpstreamPing } from "./upstream-health";
+import { stringMatching } from "@/lib/testing/matchers";
 
 // Issue 25 end to end: a fake Telegram Bot API, a real SMTP server in this
 // process and a webhook receiver, all on 127.0.0.1; two workers in this
@@ -139,7 +140,7 @@ describe("issue 25.1: channels and the test button", () => {
     bot.failNext = 1; // the first chat's send is refused, the second's goes through
     expect(await testAlertChannel({ id: many.id }, { actor: SYSTEM_ACTOR })).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/\(chat -100901\)$/),
+      error: stringMatching(/\(chat -100901\)$/),
     });
     for (const chatId of ["-1,-1", "-1,,-2", Array.from({ length: 11 }, (_, i) => String(-i - 1)).join(","), "-1,x y"])
       await expectError(

@@ -17,6 +17,7 @@ import { listAlertChannels } from "./list-channels";
 import { removeAlertChannel } from "./remove-channel";
 import { parseSmtpUrl } from "./smtp-url";
 import { testAlertChannel } from "./test-channel";
+import { stringMatching } from "@/lib/testing/matchers";
 
 // Issue 33.1 and 33.2: an e-mail channel's SMTP URL is read by our parser
 // only (no query parameter becomes a nodemailer option), and the SMTP host and
@@ -110,12 +111,12 @@ describe("issue 33.1: no SMTP URL reaches nodemailer", () => {
       },
     });
     const view = (await listAlertChannels()).find((c) => c.id === row.id)!;
-    expect(view).toMatchObject({ failing: true, last_error: expect.stringMatching(/^SMTP URL: parameter "sendmail" is not allowed/) });
+    expect(view).toMatchObject({ failing: true, last_error: stringMatching(/^SMTP URL: parameter "sendmail" is not allowed/) });
 
     const tested = await testAlertChannel({ id: row.id }, { actor: SYSTEM_ACTOR });
-    expect(tested).toMatchObject({ ok: false, error: expect.stringMatching(/parameter "sendmail" is not allowed/) });
+    expect(tested).toMatchObject({ ok: false, error: stringMatching(/parameter "sendmail" is not allowed/) });
     const mailed = await sendMail({ to: "buyer@example.test", subject: "reset", text: "link" });
-    expect(mailed).toMatchObject({ ok: false, configured: true, error: expect.stringMatching(/"sendmail"/) });
+    expect(mailed).toMatchObject({ ok: false, configured: true, error: stringMatching(/"sendmail"/) });
     expect(fs.existsSync(marker)).toBe(false);
     await removeAlertChannel({ id: row.id }, { actor: SYSTEM_ACTOR });
   });
@@ -146,7 +147,7 @@ describe("issue 33.2: the Telegram API base and the SMTP host obey the address p
     const sent = bot.messages.length;
     expect(await testAlertChannel({ id: ok.id }, { actor: SYSTEM_ACTOR })).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/^Telegram: api base must use https/),
+      error: stringMatching(/^Telegram: api base must use https/),
     });
     expect(bot.messages.length).toBe(sent);
     await removeAlertChannel({ id: ok.id }, { actor: SYSTEM_ACTOR });

@@ -40,7 +40,7 @@ const alertJobs = async () =>
     (
       await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs j
       JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'alert:dispatch'`
-    )[0]!.n,
+    )[0].n,
   );
 const written = async (userId: string) => ({
   topUps: await db().topUpRequest.count({ where: { userId } }),

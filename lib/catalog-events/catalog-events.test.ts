@@ -8,7 +8,7 @@ import { cardKeysFor, makeCategory, makeProduct } from "../testing/factories";
 import { useTestDatabase } from "../testing/test-database";
 import { hookedBuyer, settleStamps, sleep } from "../testing/catalog-events";
 import { deleteCatalogWebhook } from "./delete-catalog-webhook";
-import { anyNumber } from "@/lib/testing/matchers";
+import { anyNumber, stringMatching } from "@/lib/testing/matchers";
 
 // Issue 12.2 end to end: catalogue changes → stamps → events built by the
 // real tick job of an in-process worker → signed POSTs to a real loopback
@@ -60,7 +60,7 @@ describe("issue 12.2: catalogue events", () => {
     expect([...byId.keys()].sort()).toEqual([a.product.id, b.product.id].sort());
     expect(byId.get(a.product.id)).toEqual({
       id: a.product.id,
-      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updated_at: stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       is_active: true,
       price_amount: "12.00",
       skus: [{ id: a.sku.id, price_amount: "11.00", stock_status: "available", stock_quantity: 50, is_active: true }],
@@ -197,7 +197,7 @@ describe("issue 12.2: catalogue events", () => {
       expect(hook.events()[0].products).toEqual([
         {
           id: gone.product.id,
-          updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          updated_at: stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
           is_active: false,
           price_amount: "0.00",
           skus: [],

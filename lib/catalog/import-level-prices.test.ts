@@ -11,7 +11,13 @@ import { validateCatalogFile } from "./validate-catalog-file";
 // list of level prices; absent, they are left alone. An unknown level refuses
 // the whole file, naming the SKU and the slug.
 
-const file = (levelPrices?: Record<string, string>): any => ({
+/** A raw catalogue file (before validation): the fields these tests change are declared. */
+interface RawFile {
+  categories: unknown[];
+  products: { slug: string; skus: { sku_code: string; [field: string]: unknown }[]; [field: string]: unknown }[];
+}
+
+const file = (levelPrices?: Record<string, string>): RawFile => ({
   categories: [{ slug: "lp-cat", name: { "zh-CN": "分类", en: "Cat" } }],
   products: [
     {

@@ -60,7 +60,7 @@ export function ensureBuild(root = process.cwd(), flags: { ENABLE_BENCH_ROUTES?:
     maxBuffer: 256 * 1024 * 1024,
   });
   if (result.status !== 0) {
-    if (!verbose) process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+    if (!verbose) process.stderr.write(`${result.stdout?.toString() ?? ""}${result.stderr?.toString() ?? ""}`);
     throw new Error("next build failed");
   }
   fs.writeFileSync(flagsFile, JSON.stringify(flags));

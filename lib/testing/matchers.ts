@@ -15,3 +15,9 @@ export const anyArray = (): unknown[] => expect.any(Array) as unknown[];
 
 /** expect.any(Date): any Date in this place. */
 export const anyDate = (): Date => expect.any(Date) as Date;
+
+/** expect.stringMatching(pattern): a string matching it in this place. */
+export const stringMatching = (pattern: string | RegExp): string => expect.stringMatching(pattern) as string;
+
+/** expect.stringContaining(text): a string containing it in this place. */
+export const stringContaining = (text: string): string => expect.stringContaining(text) as string;

@@ -89,7 +89,7 @@ async function buy(upstreamProductId: number, quantity: number) {
 }
 const reload = (orderId: number) =>
   db().order.findUniqueOrThrow({ where: { id: orderId }, include: { upstreamPurchase: true, fulfillment: true } });
-const json = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? String(x) : x));
+const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? String(x) : x));
 
 describe("issue 22.1: an upstream delivery is checked before it is accepted", () => {
   it("issue 22.1: a short delivery (1 line for a quantity of 5) goes to review; nothing is delivered and no key is stored", async () => {

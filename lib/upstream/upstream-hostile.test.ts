@@ -140,7 +140,7 @@ describe("issue 8.3: a hostile upstream gets nothing", () => {
     const failed = await buy("HOSTILE-2");
     expect(failed).toMatchObject({ status: "failed", errorMessage: "the upstream supplier failed the order" });
     expect(failed.upstreamPurchase).toMatchObject({ status: "failed", costCents: null }); // a negative cost is not kept
-    expect(JSON.stringify(failed, (_k, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain("EVIL");
+    expect(JSON.stringify(failed, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))).not.toContain("EVIL");
     expect((await db().user.findUniqueOrThrow({ where: { id: buyer.user.id } })).balanceCents).toBe(10_000n); // both refunded (D22)
 
     const client = clientFor(await loadConnection(connectionId));

@@ -5,7 +5,7 @@ import { startAppServer, type AppServer } from "../../testing/app-server";
 import { cardKeysFor, makeBuyer, makeProduct } from "../../testing/factories";
 import { jsonReplyWithRequestId } from "../../testing/json-reply";
 import { useTestDatabase } from "../../testing/test-database";
-import { anyNumber, anyString } from "@/lib/testing/matchers";
+import { anyNumber, anyString, stringMatching } from "@/lib/testing/matchers";
 
 // Profile P order endpoints over real HTTP (spec 4.5-4.7, section 7, D8, D17-D24, D32, D33).
 
@@ -44,7 +44,7 @@ describe("Profile P: create and read", () => {
     expect(created.body).toEqual({
       ok: true,
       order_id: anyNumber(),
-      order_no: expect.stringMatching(/^SK\d{16}$/),
+      order_no: stringMatching(/^SK\d{16}$/),
       downstream_order_no: anyString(),
       status: "processing",
       amount: "24.60",

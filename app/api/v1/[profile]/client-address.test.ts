@@ -44,7 +44,7 @@ describe("issue 8.5: client addresses", () => {
   it("issue 8.5: with no trusted proxy, rotating X-Forwarded-For (or X-Client-Address) does not escape the P per-IP limit; another socket address has its own budget", async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= PER_IP; i++) statuses.push(await ping(plain, "127.0.0.2", spoof()));
-    expect(statuses).toEqual([...Array(PER_IP).fill(200), 429]);
+    expect(statuses).toEqual([...Array<number>(PER_IP).fill(200), 429]);
     expect(await ping(plain, "127.0.0.3", spoof())).toBe(200);
   });
 
@@ -54,7 +54,7 @@ describe("issue 8.5: client addresses", () => {
     // One proxy-reported client with rotating spoofed entries to its left: one budget.
     const statuses: number[] = [];
     for (let i = 0; i <= PER_IP; i++) statuses.push(await ping(hops, "127.0.0.4", { "X-Forwarded-For": `10.9.9.${i}, 203.0.113.50` }));
-    expect(statuses).toEqual([...Array(PER_IP).fill(200), 429]);
+    expect(statuses).toEqual([...Array<number>(PER_IP).fill(200), 429]);
   });
 
   it("issue 8.5: TRUSTED_PROXIES=127.0.0.1/32 trusts only that peer: X-Forwarded-For through it counts, from another socket address it is ignored", async () => {
@@ -62,7 +62,7 @@ describe("issue 8.5: client addresses", () => {
       expect(await ping(cidr, "127.0.0.1", { "X-Forwarded-For": `10.1.1.1, 203.0.113.${150 + i}` })).toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i <= PER_IP; i++) statuses.push(await ping(cidr, "127.0.0.5", { "X-Forwarded-For": `203.0.113.${200 + i}` }));
-    expect(statuses).toEqual([...Array(PER_IP).fill(200), 429]);
+    expect(statuses).toEqual([...Array<number>(PER_IP).fill(200), 429]);
   });
 
   it("issue 8.5: the admin sign-in audit row records the socket address, not X-Forwarded-For", async () => {

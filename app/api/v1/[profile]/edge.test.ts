@@ -60,7 +60,7 @@ describe("the four prefixes expose the same endpoints (section 4 and the extensi
         statuses.add(`${prefix.includes("provider") ? "P" : "U"}:${res.status}`);
       }
       // Both prefixes of one profile answer alike.
-      expect(statuses.size, `${endpoint.name}: ${[...statuses]}`).toBeLessThanOrEqual(2);
+      expect(statuses.size, `${endpoint.name}: ${[...statuses].join(",")}`).toBeLessThanOrEqual(2);
     }
   });
 

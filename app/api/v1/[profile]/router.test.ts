@@ -33,15 +33,20 @@ const NEXT_VARY = /next-router-state-tree/;
 const NEXT_VARY_TOKENS = /^(rsc|next-router-state-tree|next-router-prefetch|next-router-segment-prefetch|next-url)$/i;
 const VARYING = new Set(["date", "x-request-id", "connection", "keep-alive", "transfer-encoding", "content-length", "vary"]);
 const stable = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).filter(([k]) => !VARYING.has(k)));
+/** The Vary header as one line (Node gives a repeated header as an array). */
+const varyOf = (headers: Record<string, unknown>) => {
+  const v = headers.vary;
+  return Array.isArray(v) ? v.join(",") : typeof v === "string" ? v : "";
+};
 /** Vary without Next's own tokens. */
 const vary = (headers: Record<string, unknown>) =>
-  String(headers.vary ?? "")
+  varyOf(headers)
     .split(",")
     .map((t) => t.trim())
     .filter((t) => t && !NEXT_VARY_TOKENS.test(t))
     .join(", ");
 /** Answered by our server's router: without Next's Vary (a products page varies by Accept-Encoding only, issue 13.4). */
-const dispatched = (res: { headers: Record<string, unknown> }) => !NEXT_VARY.test(String(res.headers.vary ?? ""));
+const dispatched = (res: { headers: Record<string, unknown> }) => !NEXT_VARY.test(varyOf(res.headers));
 const send = (method: string, path: string, headers?: Record<string, string>) =>
   signedRawRequest(server.baseUrl, creds, { method, path, headers });
 
