@@ -1,45 +1,16 @@
 "use client";
 
-import Link from "next/link";
-import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
+import { SideNav, type NavItem } from "./side-nav";
 
-export interface NavItem {
-  href: string;
-  label: string;
-}
-
-/**
- * Side navigation. On a phone it folds into a <details> "Menu" (no JS needed
- * to open it); from 900px it is a fixed sidebar (see admin.css).
- */
+/** The console's navigation; signing out goes through next-auth, then to the sign-in page. */
 export function AdminNav({ items, menuLabel, signOutLabel }: { items: NavItem[]; menuLabel: string; signOutLabel: string }) {
-  const pathname = usePathname();
-  const active = (href: string) => (href === "/admin" ? pathname === "/admin" : pathname === href || pathname.startsWith(href + "/"));
   return (
-    <div className="admin-nav">
-      <details open={false}>
-        <summary aria-label={menuLabel}>☰ {menuLabel}</summary>
-        <NavList items={items} active={active} signOutLabel={signOutLabel} />
-      </details>
-      <div className="admin-nav-wide">
-        <NavList items={items} active={active} signOutLabel={signOutLabel} />
-      </div>
-    </div>
-  );
-}
-
-function NavList({ items, active, signOutLabel }: { items: NavItem[]; active: (href: string) => boolean; signOutLabel: string }) {
-  return (
-    <ul>
-      {items.map((i) => (
-        <li key={i.href}>
-          <Link href={i.href} aria-current={active(i.href) ? "page" : undefined}>
-            {i.label}
-          </Link>
-        </li>
-      ))}
-      <li>
+    <SideNav
+      items={items}
+      home="/admin"
+      menuLabel={menuLabel}
+      signOut={
         <a
           href="/admin/sign-in"
           onClick={(e) => {
@@ -50,7 +21,7 @@ function NavList({ items, active, signOutLabel }: { items: NavItem[]; active: (h
         >
           {signOutLabel}
         </a>
-      </li>
-    </ul>
+      }
+    />
   );
 }

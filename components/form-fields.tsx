@@ -2,6 +2,17 @@ import type { ReactNode } from "react";
 
 type InputType = "text" | "email" | "password" | "number" | "url";
 
+/** A labelled control with its optional help line (the frame TextField and TextArea share). */
+function Field({ id, label, help, children }: { id: string; label: string; help?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {help ? <div className="help">{help}</div> : null}
+    </div>
+  );
+}
+
 export function TextField(props: {
   name: string;
   label: string;
@@ -17,8 +28,7 @@ export function TextField(props: {
 }) {
   const id = props.id ?? `f-${props.name}`;
   return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
+    <Field id={id} label={props.label} help={props.help}>
       <input
         id={id}
         name={props.name}
@@ -30,8 +40,7 @@ export function TextField(props: {
         inputMode={props.inputMode}
         step={props.step}
       />
-      {props.help ? <div className="help">{props.help}</div> : null}
-    </div>
+    </Field>
   );
 }
 
@@ -46,11 +55,9 @@ export function TextArea(props: {
 }) {
   const id = props.id ?? `f-${props.name}`;
   return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
+    <Field id={id} label={props.label} help={props.help}>
       <textarea id={id} name={props.name} defaultValue={props.defaultValue} required={props.required} rows={props.rows} />
-      {props.help ? <div className="help">{props.help}</div> : null}
-    </div>
+    </Field>
   );
 }
 

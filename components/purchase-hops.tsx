@@ -1,5 +1,27 @@
 import type { HopRow } from "@/lib/admin-views/purchase-hops";
+import type { Translate } from "@/lib/i18n/messages";
 import { formatAmount } from "@/lib/protocol/amount";
+
+/** The hop table's words in the page's language (order page, review queue). */
+export function purchaseHopsLabels(t: Translate) {
+  return {
+    hop: t("review.hop"),
+    connection: t("review.connection"),
+    upstreamSku: t("review.upstreamSku"),
+    number: t("review.number"),
+    status: t("common.status"),
+    outcome: t("review.outcome"),
+    cost: t("review.cost"),
+    margin: t("review.margin"),
+    states: {
+      pending: t("review.state.pending"),
+      placed: t("review.state.placed"),
+      delivered: t("review.state.delivered"),
+      failed: t("review.state.failed"),
+      unknown: t("review.state.unknown"),
+    },
+  };
+}
 
 /** Issue 26.2: the sources an order tried, one row per hop, and its margin (order page, review queue). */
 export function PurchaseHops(props: {

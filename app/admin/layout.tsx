@@ -1,19 +1,13 @@
 import type { ReactNode } from "react";
-import { getI18n } from "@/lib/i18n/server";
+import { LocaleRoot, privateSiteMetadata } from "@/components/locale-root";
 import "./admin.css";
 
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata() {
-  const { t } = await getI18n();
-  return { title: t("app.title"), robots: { index: false, follow: false } };
+  return privateSiteMetadata("app.title");
 }
 
-export default async function AdminRootLayout({ children }: { children: ReactNode }) {
-  const { locale } = await getI18n();
-  return (
-    <div className="admin" lang={locale}>
-      {children}
-    </div>
-  );
+export default function AdminRootLayout({ children }: { children: ReactNode }) {
+  return <LocaleRoot>{children}</LocaleRoot>;
 }

@@ -1,9 +1,6 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { addAlertChannel, type ChannelInput } from "@/lib/alerts/add-channel";
 import { ALERT_KIND_NAMES, hasThreshold, type AlertKind } from "@/lib/alerts/event-kinds";
 import { listAlertChannels } from "@/lib/alerts/list-channels";
@@ -13,7 +10,6 @@ import { setSkuThreshold } from "@/lib/alerts/set-sku-threshold";
 import { SMTP_SECURITY, smtpUrlOf } from "@/lib/alerts/smtp-url";
 import { setUpstreamBalanceAlert } from "@/lib/alerts/set-upstream-balance-alert";
 import { testAlertChannel } from "@/lib/alerts/test-channel";
-import { adminActor } from "@/lib/audit/actor";
 import { Int4IdSchema } from "@/lib/protocol/ids";
 
 // Issue 25: the console's alert actions; every rule lives in the services

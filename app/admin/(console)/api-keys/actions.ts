@@ -1,10 +1,6 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { adminActor } from "@/lib/audit/actor";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { deleteCatalogWebhook } from "@/lib/catalog-events/delete-catalog-webhook";
 import { createApiKey } from "@/lib/credentials/create-api-key";
 import { db } from "@/lib/db/client";
@@ -12,11 +8,25 @@ import { ApiKeyTextSchema, disableApiKey } from "@/lib/credentials/disable-api-k
 import { rotateApiKey } from "@/lib/credentials/rotate-api-key";
 import { EmailSchema } from "@/lib/users/email";
 import { getUserByEmail } from "@/lib/users/get-user-by-email";
+import type { Translate } from "@/lib/i18n/messages";
 
 const CreateSchema = z.object({
   email: EmailSchema,
   name: z.string().trim().max(100).default(""),
 });
+
+/** A new key and its secret, for this one response only (ActionForm shows them once); never logged or audited. */
+function keyShownOnce(t: Translate, note: string, key: { apiKey: string; apiSecret: string }): NonNullable<ActionState> {
+  return {
+    ok: true,
+    message: t("common.saved"),
+    revealNote: note,
+    reveal: [
+      { label: t("apiKeys.key"), value: key.apiKey },
+      { label: t("apiKeys.secret"), value: key.apiSecret },
+    ],
+  };
+}
 
 /** The secret is returned to this one response only (ActionForm shows it once); it is never logged or audited. */
 export async function createApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -25,15 +35,7 @@ export async function createApiKeyAction(_prev: ActionState, form: FormData): Pr
     const key = await createApiKey({ userId: user.id, name: input.name, actor: adminActor(admin) });
     revalidatePath("/admin/api-keys");
     revalidatePath(`/admin/buyers/${user.id}`);
-    return {
-      ok: true,
-      message: t("common.saved"),
-      revealNote: t("apiKeys.secretOnce"),
-      reveal: [
-        { label: t("apiKeys.key"), value: key.apiKey },
-        { label: t("apiKeys.secret"), value: key.apiSecret },
-      ],
-    };
+    return keyShownOnce(t, t("apiKeys.secretOnce"), key);
   });
 }
 
@@ -54,15 +56,7 @@ export async function rotateApiKeyAction(_prev: ActionState, form: FormData): Pr
     const key = await rotateApiKey({ apiKey: input.apiKey, actor: adminActor(admin) });
     revalidatePath("/admin/api-keys");
     revalidatePath(`/admin/buyers/${key.userId}`);
-    return {
-      ok: true,
-      message: t("common.saved"),
-      revealNote: t("apiKeys.rotated"),
-      reveal: [
-        { label: t("apiKeys.key"), value: key.apiKey },
-        { label: t("apiKeys.secret"), value: key.apiSecret },
-      ],
-    };
+    return keyShownOnce(t, t("apiKeys.rotated"), key);
   });
 }
 

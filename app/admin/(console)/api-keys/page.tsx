@@ -1,25 +1,20 @@
 import { ActionForm } from "@/components/action-form";
 import { apiKeyRows } from "@/components/api-key-list";
 import { catalogWebhookCell } from "@/components/catalog-webhook-cell";
-import { DataTable } from "@/components/data-table";
+import { PagedTable } from "@/components/console-tables";
 import { TextField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { SearchBar } from "@/components/search-bar";
-import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { openListPage, type ListPageProps } from "@/lib/admin-auth/open-list-page";
 import { API_KEY_SORTS, listApiKeys } from "@/lib/admin-views/list-api-keys";
-import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
+import { one } from "@/lib/admin-views/paging";
 import { formatDateTime } from "@/lib/i18n/format";
-import { getI18n } from "@/lib/i18n/server";
 import { createApiKeyAction, disableApiKeyAction, removeCatalogWebhookAction, rotateApiKeyAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireAdmin();
-  const { t } = await getI18n();
-  const params = await searchParams;
-  const paging = parsePaging(params, API_KEY_SORTS, "createdAt");
-  const q = one(params, "q");
+export default async function ApiKeysPage({ searchParams }: ListPageProps) {
+  const { t, params, paging, q } = await openListPage(searchParams, API_KEY_SORTS, "createdAt");
   const { total, rows } = await listApiKeys({ paging, q });
   return (
     <>
@@ -48,7 +43,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
         </ActionForm>
       </Card>
       <SearchBar q={q} placeholder={`${t("apiKeys.key")} / ${t("common.email")}`} submitLabel={t("common.search")} />
-      <DataTable
+      <PagedTable
         testId="api-keys-table"
         columns={[
           // Issue 35.3: the Disable action beside the key and its state, in sight at 1366 px without scrolling the table.
@@ -85,11 +80,8 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
           },
         }))}
         total={total}
-        page={paging.page}
-        pageSize={paging.pageSize}
-        sort={paging.sort}
-        dir={paging.dir}
-        labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
+        paging={paging}
+        t={t}
       />
     </>
   );

@@ -1,12 +1,10 @@
-import { DataTable } from "@/components/data-table";
+import { PagedTable } from "@/components/console-tables";
 import { PageHeader } from "@/components/page-header";
 import { SearchBar } from "@/components/search-bar";
-import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { openListPage, type ListPageProps } from "@/lib/admin-auth/open-list-page";
 import { auditFacts } from "@/lib/admin-views/audit-details";
 import { listAuditLog } from "@/lib/admin-views/list-audit-log";
-import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
 import { formatDateTime } from "@/lib/i18n/format";
-import { getI18n } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
 
@@ -31,21 +29,17 @@ function AuditDetails({ details }: { details: unknown }) {
   );
 }
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireAdmin();
-  const { t, messages } = await getI18n();
+export default async function AuditPage({ searchParams }: ListPageProps) {
+  const { t, messages, paging, q } = await openListPage(searchParams, ["createdAt"] as const, "createdAt");
   // Issue 35.2: an action in words; one no table knows yet, spelled out rather than shown as a code.
   const wordOf = (table: "act" | "target", code: string) =>
     (messages as Record<string, string>)[`audit.${table}.${code}`] ?? code.replace(/[_.]+/g, " ");
-  const params = await searchParams;
-  const paging = parsePaging(params, ["createdAt"] as const, "createdAt");
-  const q = one(params, "q");
   const { total, rows } = await listAuditLog({ paging, q });
   return (
     <>
       <PageHeader title={t("audit.title")} />
       <SearchBar q={q} placeholder={`${t("audit.action")} / ${t("audit.actor")}`} submitLabel={t("common.search")} />
-      <DataTable
+      <PagedTable
         testId="audit-table"
         columns={[
           { id: "createdAt", header: t("audit.when"), sortable: true },
@@ -67,11 +61,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           },
         }))}
         total={total}
-        page={paging.page}
-        pageSize={paging.pageSize}
-        sort={paging.sort}
-        dir={paging.dir}
-        labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
+        paging={paging}
+        t={t}
       />
     </>
   );

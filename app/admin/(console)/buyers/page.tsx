@@ -1,32 +1,26 @@
 import { ActionForm } from "@/components/action-form";
-import { DataTable } from "@/components/data-table";
+import { PagedTable } from "@/components/console-tables";
 import { TextField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { NoMailBanner } from "../no-mail-banner";
 import { SearchBar } from "@/components/search-bar";
-import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { openListPage, type ListPageProps } from "@/lib/admin-auth/open-list-page";
 import { BUYER_SORTS, listBuyers } from "@/lib/admin-views/list-buyers";
-import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
-import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
 import { createBuyerAction, inviteBuyerAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-export default async function BuyersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireAdmin();
-  const { t, locale } = await getI18n();
-  const params = await searchParams;
-  const paging = parsePaging(params, BUYER_SORTS, "createdAt");
-  const q = one(params, "q");
+export default async function BuyersPage({ searchParams }: ListPageProps) {
+  const { t, locale, paging, q } = await openListPage(searchParams, BUYER_SORTS, "createdAt");
   const { total, rows } = await listBuyers({ paging, q });
   return (
     <>
       <PageHeader title={t("buyers.title")} />
       <NoMailBanner />
       <SearchBar q={q} placeholder={t("buyers.searchPlaceholder")} submitLabel={t("common.search")} />
-      <DataTable
+      <PagedTable
         testId="buyers-table"
         columns={[
           { id: "email", header: t("common.email"), sortable: true },
@@ -49,11 +43,8 @@ export default async function BuyersPage({ searchParams }: { searchParams: Promi
           },
         }))}
         total={total}
-        page={paging.page}
-        pageSize={paging.pageSize}
-        sort={paging.sort}
-        dir={paging.dir}
-        labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
+        paging={paging}
+        t={t}
       />
       <div style={{ height: 16 }} />
       <Card title={t("buyers.create")}>

@@ -1,11 +1,7 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
+import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { redirect } from "next/navigation";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
-import { adminActor } from "@/lib/audit/actor";
 import { saveCategory } from "@/lib/catalog/save-category";
 import { saveProduct } from "@/lib/catalog/save-product";
 import { saveSku } from "@/lib/catalog/save-sku";

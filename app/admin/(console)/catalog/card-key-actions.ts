@@ -1,12 +1,8 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
+import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { unstable_rethrow } from "next/navigation";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
-import { adminActor } from "@/lib/audit/actor";
 import { confirmCardKeys } from "@/lib/catalog/confirm-card-keys";
 import { previewCardKeys, type CardKeyPreview } from "@/lib/catalog/preview-card-keys";
 import { revealCardKey } from "@/lib/catalog/reveal-card-key";

@@ -1,11 +1,7 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
-import { adminActor } from "@/lib/audit/actor";
+import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { editSkuSources, SkuSourcesChangeSchema } from "@/lib/upstream/edit-sku-sources";
-import { z } from "zod";
 
 /** Issue 26.1: one change to a SKU's sources from the console's sources panel (the service checks and audits it). */
 export async function skuSourcesAction(_prev: ActionState, form: FormData): Promise<ActionState> {

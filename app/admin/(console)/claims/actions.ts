@@ -1,10 +1,6 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
-import { adminActor } from "@/lib/audit/actor";
+import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { OnceTokenSchema } from "@/lib/audit/consume-once-token";
 import { refundOrderPart } from "@/lib/after-sales/refund-order-part";
 import { resolveClaim } from "@/lib/after-sales/resolve-claim";

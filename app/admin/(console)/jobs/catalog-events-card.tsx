@@ -1,13 +1,11 @@
 import { ActionForm } from "@/components/action-form";
-import { DataTable } from "@/components/data-table";
+import { WholeTable } from "@/components/console-tables";
 import { HiddenField } from "@/components/form-fields";
 import { Card } from "@/components/page-header";
 import { listCatalogEvents } from "@/lib/catalog-events/list-catalog-events";
-import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { resendCatalogEventAction } from "./actions";
-
-const when = (iso: string | null) => (iso ? formatDateTime(new Date(iso)) : "—");
+import { deliveryCells, deliveryColumns } from "./delivery-columns";
 
 const BADGE = { failed: "failed", cancelled: "disabled", pending: "processing", delivered: "delivered" } as const;
 
@@ -23,21 +21,15 @@ export async function CatalogEventsCard() {
     ...(await listCatalogEvents({ status: "pending" })),
     ...(await listCatalogEvents({ status: "cancelled", limit: 20 })),
   ];
-  const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
     <Card title={t("jobs.catalogEvents")}>
-      <DataTable
+      <WholeTable
         testId="catalog-events-table"
         columns={[
           { id: "key", header: t("jobs.apiKey"), data: true },
           { id: "url", header: "URL", wrap: true },
           { id: "products", header: t("jobs.products") },
-          { id: "status", header: t("common.status") },
-          { id: "attempts", header: t("jobs.attempts") },
-          { id: "lastError", header: t("jobs.lastError"), wrap: true },
-          { id: "next", header: t("jobs.next") },
-          { id: "created", header: t("common.created") },
-          { id: "actions", header: t("common.actions") },
+          ...deliveryColumns(t),
         ]}
         rows={events.map((e) => ({
           id: String(e.id),
@@ -46,10 +38,7 @@ export async function CatalogEventsCard() {
             url: e.url,
             products: String(e.products),
             status: { text: t(`jobs.delivery.${e.status}`), badge: BADGE[e.status] },
-            attempts: String(e.attempts),
-            lastError: e.lastError ?? "",
-            next: when(e.nextAttemptAt),
-            created: when(e.createdAt),
+            ...deliveryCells(e),
             actions:
               e.status === "failed"
                 ? {
@@ -67,11 +56,7 @@ export async function CatalogEventsCard() {
                 : "",
           },
         }))}
-        total={events.length}
-        pager={false}
-        page={1}
-        pageSize={Math.max(events.length, 1)}
-        labels={labels}
+        t={t}
       />
     </Card>
   );

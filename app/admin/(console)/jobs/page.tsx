@@ -1,18 +1,16 @@
 import { ActionForm } from "@/components/action-form";
-import { DataTable } from "@/components/data-table";
+import { WholeTable } from "@/components/console-tables";
 import { HiddenField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { listCallbacks } from "@/lib/callbacks/list-callbacks";
 import { listJobs } from "@/lib/jobs/list-jobs";
-import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { resendCallbackAction, retryJobAction } from "./actions";
 import { CatalogEventsCard } from "./catalog-events-card";
+import { deliveryCells, deliveryColumns, when } from "./delivery-columns";
 
 export const dynamic = "force-dynamic";
-
-const when = (iso: string | null) => (iso ? formatDateTime(new Date(iso)) : "—");
 
 /** Failed and pending callbacks (resend a failed one, D28) and unfinished jobs (retry a failed one). Never a body or payload secret. */
 export default async function JobsPage() {
@@ -24,33 +22,20 @@ export default async function JobsPage() {
     listJobs({ limit: 200 }),
   ]);
   const callbacks = [...failed, ...pending];
-  const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
     <>
       <PageHeader title={t("jobs.title")} />
       <Card title={t("jobs.callbacks")}>
-        <DataTable
+        <WholeTable
           testId="callbacks-table"
-          columns={[
-            { id: "order", header: t("jobs.order") },
-            { id: "url", header: "URL", wrap: true },
-            { id: "status", header: t("common.status") },
-            { id: "attempts", header: t("jobs.attempts") },
-            { id: "lastError", header: t("jobs.lastError"), wrap: true },
-            { id: "next", header: t("jobs.next") },
-            { id: "created", header: t("common.created") },
-            { id: "actions", header: t("common.actions") },
-          ]}
+          columns={[{ id: "order", header: t("jobs.order") }, { id: "url", header: "URL", wrap: true }, ...deliveryColumns(t)]}
           rows={callbacks.map((c) => ({
             id: String(c.id),
             cells: {
               order: { text: c.orderNo, href: `/admin/orders/${c.orderNo}` },
               url: c.url,
               status: { text: t(`jobs.delivery.${c.status}`), badge: c.status === "failed" ? "failed" : "processing" },
-              attempts: String(c.attempts),
-              lastError: c.lastError ?? "",
-              next: when(c.nextAttemptAt),
-              created: when(c.createdAt),
+              ...deliveryCells(c),
               actions:
                 c.status === "failed"
                   ? {
@@ -63,16 +48,12 @@ export default async function JobsPage() {
                   : "",
             },
           }))}
-          total={callbacks.length}
-          pager={false}
-          page={1}
-          pageSize={Math.max(callbacks.length, 1)}
-          labels={labels}
+          t={t}
         />
       </Card>
       <CatalogEventsCard />
       <Card title={t("jobs.jobs")}>
-        <DataTable
+        <WholeTable
           testId="jobs-table"
           columns={[
             { id: "id", header: "ID" },
@@ -104,11 +85,7 @@ export default async function JobsPage() {
                   : "",
             },
           }))}
-          total={jobs.length}
-          pager={false}
-          page={1}
-          pageSize={Math.max(jobs.length, 1)}
-          labels={labels}
+          t={t}
         />
       </Card>
     </>

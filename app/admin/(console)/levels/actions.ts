@@ -1,11 +1,7 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { createLevel } from "@/lib/levels/create-level";
-import { adminActor } from "@/lib/audit/actor";
 import { renameLevel } from "@/lib/levels/rename-level";
 
 // Thin: the services check slug and names (lib/levels/level-input.ts) and write the audit rows.

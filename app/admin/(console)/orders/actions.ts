@@ -1,9 +1,6 @@
 "use server";
 
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
-import { adminActor } from "@/lib/audit/actor";
+import { adminActor, type ActionState, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { OnceTokenSchema } from "@/lib/audit/consume-once-token";
 import { revealFormField } from "@/lib/admin-views/reveal-form-field";
 import { deliverOrder, DeliveryPayloadSchema } from "@/lib/fulfillment/deliver-order";

@@ -1,21 +1,17 @@
-import { DataTable } from "@/components/data-table";
+import { PagedTable } from "@/components/console-tables";
 import { PageHeader } from "@/components/page-header";
 import { SearchBar } from "@/components/search-bar";
-import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { openListPage, type ListPageProps } from "@/lib/admin-auth/open-list-page";
 import { listOrders, ORDER_SORTS, ORDER_STATUSES } from "@/lib/admin-views/list-orders";
 import { filterQuery, parseOrderFilters } from "@/lib/admin-views/order-filters";
-import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
+import { one } from "@/lib/admin-views/paging";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
-import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
 
 export const dynamic = "force-dynamic";
 
-export default async function OrdersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireAdmin();
-  const { t, locale } = await getI18n();
-  const params = await searchParams;
-  const paging = parsePaging(params, ORDER_SORTS, "createdAt");
+export default async function OrdersPage({ searchParams }: ListPageProps) {
+  const { t, locale, params, paging } = await openListPage(searchParams, ORDER_SORTS, "createdAt");
   const filters = parseOrderFilters(params);
   const { total, rows } = await listOrders({ paging, ...filters });
   return (
@@ -64,7 +60,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
         <input type="date" name="from" defaultValue={filters.from} aria-label={t("orders.from")} title={t("orders.from")} />
         <input type="date" name="to" defaultValue={filters.to} aria-label={t("orders.to")} title={t("orders.to")} />
       </SearchBar>
-      <DataTable
+      <PagedTable
         testId="orders-table"
         columns={[
           { id: "orderNo", header: t("orders.orderNo"), sortable: true },
@@ -92,11 +88,8 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
           },
         }))}
         total={total}
-        page={paging.page}
-        pageSize={paging.pageSize}
-        sort={paging.sort}
-        dir={paging.dir}
-        labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
+        paging={paging}
+        t={t}
       />
     </>
   );

@@ -1,9 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { type ActionState, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { changeOwnPassword } from "@/lib/admins/change-own-password";
 import { NewPasswordSchema } from "@/lib/admins/set-admin-password";
 

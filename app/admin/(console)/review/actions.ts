@@ -1,9 +1,6 @@
 "use server";
 
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
-import { adminActor } from "@/lib/audit/actor";
+import { adminActor, type ActionState, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { OrderNoSchema } from "@/lib/fulfillment/manual-input";
 import { recheckUpstreamPurchase } from "@/lib/upstream/recheck-upstream-purchase";
 import { refreshOrderPages } from "../orders/refresh-order-pages";

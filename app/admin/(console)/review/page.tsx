@@ -1,14 +1,13 @@
-import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
 import { HiddenField } from "@/components/form-fields";
-import { OrderActions } from "@/components/order-actions";
-import { PurchaseHops } from "@/components/purchase-hops";
-import { Card, PageHeader } from "@/components/page-header";
-import { StatusBadge } from "@/components/status-badge";
+import { OrderActions, orderActionsLabels } from "@/components/order-actions";
+import { OrderQueueHeader, QueuedOrderFacts } from "@/components/order-queue";
+import { PurchaseHops, purchaseHopsLabels } from "@/components/purchase-hops";
+import { Card } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { listReviewQueue } from "@/lib/admin-views/list-review-queue";
 import { purchaseHops } from "@/lib/admin-views/purchase-hops";
-import { formatDateTime, pickText } from "@/lib/i18n/format";
+import { formatDateTime } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
 import { deliverOrderAction, failOrderAction } from "../orders/actions";
@@ -21,57 +20,15 @@ export default async function ReviewQueuePage() {
   await requireAdmin();
   const { t, locale } = await getI18n();
   const queue = await listReviewQueue();
-  const HOPS_LABELS = {
-    hop: t("review.hop"),
-    connection: t("review.connection"),
-    upstreamSku: t("review.upstreamSku"),
-    number: t("review.number"),
-    status: t("common.status"),
-    outcome: t("review.outcome"),
-    cost: t("review.cost"),
-    margin: t("review.margin"),
-    states: {
-      pending: t("review.state.pending"),
-      placed: t("review.state.placed"),
-      delivered: t("review.state.delivered"),
-      failed: t("review.state.failed"),
-      unknown: t("review.state.unknown"),
-    },
-  };
-  const labels = { payload: t("manual.payload"), deliver: t("manual.deliver"), reason: t("manual.failReason"), fail: t("manual.fail") };
+  const hopsLabels = purchaseHopsLabels(t);
   return (
     <>
-      <PageHeader title={t("review.title")} description={t("review.intro")} />
-      {queue.length === 0 ? (
-        <Card>
-          <p>{t("review.empty")}</p>
-        </Card>
-      ) : null}
+      <OrderQueueHeader title={t("review.title")} intro={t("review.intro")} empty={t("review.empty")} isEmpty={queue.length === 0} />
       {queue.map((o) => {
         const p = o.upstreamPurchase;
         return (
           <Card key={o.id} title={o.orderNo}>
-            <dl className="kv" data-testid={`review-${o.orderNo}`}>
-              <dt>{t("common.status")}</dt>
-              <dd>
-                <StatusBadge status={o.status} label={t(`orders.status.${o.status}`)} />
-              </dd>
-              <dt>{t("orders.product")}</dt>
-              <dd>{o.items.map((i) => `${pickText(i.title, locale)} × ${i.quantity}`).join(", ")}</dd>
-              <dt>{t("orders.buyer")}</dt>
-              <dd>{o.user.email}</dd>
-              <dt>{t("orders.downstreamNo")}</dt>
-              <dd>{o.downstreamOrderNo}</dd>
-              <dt>{t("common.amount")}</dt>
-              <dd>{formatAmount(o.amountCents)}</dd>
-              <dt>{t("common.created")}</dt>
-              <dd>{formatDateTime(o.createdAt)}</dd>
-              <dt>{t("orders.formData")}</dt>
-              <dd>
-                {o.formFields.length ? `${o.formFields.join(", ")} (${t("orders.masked")})` : t("orders.noForm")} ·{" "}
-                <Link href={`/admin/orders/${o.orderNo}`}>{t("common.details")}</Link>
-              </dd>
-            </dl>
+            <QueuedOrderFacts order={o} testId={`review-${o.orderNo}`} t={t} locale={locale} />
             <h3>{t("review.purchase")}</h3>
             {p ? (
               <dl className="kv" data-testid={`purchase-${o.orderNo}`}>
@@ -80,7 +37,7 @@ export default async function ReviewQueuePage() {
                   {p.connection.name} ({p.connection.baseUrl})
                 </dd>
                 <dt>{t("common.status")}</dt>
-                <dd>{HOPS_LABELS.states[p.status]}</dd>
+                <dd>{hopsLabels.states[p.status]}</dd>
                 <dt>{t("review.upstreamOrderId")}</dt>
                 <dd>{p.upstreamOrderId ?? "—"}</dd>
                 <dt>{t("review.upstreamSku")}</dt>
@@ -99,7 +56,7 @@ export default async function ReviewQueuePage() {
             )}
             {p && p.hops.length ? <h3>{t("review.hops")}</h3> : null}
             {p && p.hops.length ? (
-              <PurchaseHops {...purchaseHops(p, o.amountCents)} testId={`hops-${o.orderNo}`} labels={HOPS_LABELS} />
+              <PurchaseHops {...purchaseHops(p, o.amountCents)} testId={`hops-${o.orderNo}`} labels={hopsLabels} />
             ) : null}
             <div style={{ height: 12 }} />
             {p?.status === "unknown" ? (
@@ -114,7 +71,7 @@ export default async function ReviewQueuePage() {
               </ActionForm>
             ) : null}
             <div style={{ height: 12 }} />
-            <OrderActions orderNo={o.orderNo} deliver={deliverOrderAction} fail={failOrderAction} labels={labels} />
+            <OrderActions orderNo={o.orderNo} deliver={deliverOrderAction} fail={failOrderAction} labels={orderActionsLabels(t)} />
           </Card>
         );
       })}

@@ -1,11 +1,8 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
+import { type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { CurrentPasswordSchema, EnableTotpSchema } from "@/lib/admin-auth/confirm-own-password";
 import { adminTotpOwner, beginTotpSetup, disableTotp, enableTotp } from "@/lib/admin-auth/manage-totp";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
 
 // Each step asks for the current password (issue 33.6, confirm-own-password.ts).
 const PasswordOnly = z.object({ password: CurrentPasswordSchema });

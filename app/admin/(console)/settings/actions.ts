@@ -1,9 +1,6 @@
 "use server";
 
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { adminActor } from "@/lib/audit/actor";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { adminActor, type ActionState, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { SettingsPatchSchema, updateSettings } from "@/lib/settings/update-settings";
 
 // The form always sends every field; the service's own schema validates them.

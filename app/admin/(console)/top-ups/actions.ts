@@ -1,10 +1,6 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
-import { adminActor } from "@/lib/audit/actor";
+import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { OnceTokenSchema } from "@/lib/audit/consume-once-token";
 import { formatAmount } from "@/lib/protocol/amount";
 import { approveTopUp, TopUpIdSchema } from "@/lib/top-ups/approve-top-up";

@@ -1,10 +1,6 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { z } from "zod";
-import type { ActionState } from "@/lib/admin-auth/action-state";
-import { adminActor } from "@/lib/audit/actor";
-import { runAdminAction } from "@/lib/admin-auth/run-action";
+import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from "@/lib/admin-auth/console-action";
 import { addUpstreamConnection } from "@/lib/upstream/add-upstream-connection";
 import { MarkupPercentSchema, UpstreamConnectionInputSchema, UpstreamMaxCostSchema } from "@/lib/upstream/connection-input";
 import { acceptHeldProduct } from "@/lib/upstream/accept-held-product";

@@ -4,6 +4,7 @@ import { ActionForm } from "@/components/action-form";
 import { apiKeyRows } from "@/components/api-key-list";
 import { DataTable } from "@/components/data-table";
 import { HiddenField, TextField } from "@/components/form-fields";
+import { LedgerTable } from "@/components/ledger-table";
 import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { newOnceToken } from "@/lib/audit/consume-once-token";
@@ -94,31 +95,7 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
         </ActionForm>
       </Card>
       <Card title={t("buyers.ledger")}>
-        <DataTable
-          testId="ledger-table"
-          columns={[
-            { id: "createdAt", header: t("common.created") },
-            { id: "delta", header: t("buyers.delta") },
-            { id: "after", header: t("buyers.balanceAfter") },
-            { id: "reason", header: t("common.reason"), wrap: true },
-            { id: "order", header: t("buyers.order") },
-          ]}
-          rows={user.ledger.map((l) => ({
-            id: String(l.id),
-            cells: {
-              createdAt: formatDateTime(l.createdAt),
-              delta: formatAmount(l.deltaCents),
-              after: formatAmount(l.balanceAfterCents),
-              reason: l.reason,
-              order: l.order ? { text: l.order.orderNo, href: `/admin/orders/${l.order.orderNo}` } : "",
-            },
-          }))}
-          total={user.ledger.length}
-          pager={false}
-          page={1}
-          pageSize={Math.max(user.ledger.length, 1)}
-          labels={labels}
-        />
+        <LedgerTable entries={user.ledger} t={t} testId="ledger-table" withOrder />
       </Card>
       <Card title={t("apiKeys.title")}>
         <DataTable

@@ -1,22 +1,17 @@
 import Link from "next/link";
-import { DataTable } from "@/components/data-table";
+import { PagedTable } from "@/components/console-tables";
 import { PageHeader } from "@/components/page-header";
 import { SearchBar } from "@/components/search-bar";
-import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { openListPage, type ListPageProps } from "@/lib/admin-auth/open-list-page";
 import { listProducts, PRODUCT_SORTS } from "@/lib/admin-views/list-products";
-import { one, parsePaging, type SearchParams } from "@/lib/admin-views/paging";
+import { one } from "@/lib/admin-views/paging";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
-import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
 
 export const dynamic = "force-dynamic";
 
-export default async function ProductsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireAdmin();
-  const { t, locale } = await getI18n();
-  const params = await searchParams;
-  const paging = parsePaging(params, PRODUCT_SORTS, "id");
-  const q = one(params, "q");
+export default async function ProductsPage({ searchParams }: ListPageProps) {
+  const { t, locale, params, paging, q } = await openListPage(searchParams, PRODUCT_SORTS, "id");
   const categoryId = Number(one(params, "category") ?? 0) || undefined;
   const { total, rows } = await listProducts({ paging, q, categoryId });
   return (
@@ -37,7 +32,7 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
         submitLabel={t("common.search")}
         keep={{ category: categoryId ? String(categoryId) : undefined }}
       />
-      <DataTable
+      <PagedTable
         testId="products-table"
         columns={[
           { id: "id", header: "ID", sortable: true },
@@ -65,11 +60,8 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
           },
         }))}
         total={total}
-        page={paging.page}
-        pageSize={paging.pageSize}
-        sort={paging.sort}
-        dir={paging.dir}
-        labels={{ previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") }}
+        paging={paging}
+        t={t}
       />
     </>
   );

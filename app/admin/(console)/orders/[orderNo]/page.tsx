@@ -1,10 +1,11 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/action-form";
-import { DataTable } from "@/components/data-table";
+import { WholeTable } from "@/components/console-tables";
 import { HiddenField } from "@/components/form-fields";
-import { OrderActions } from "@/components/order-actions";
-import { PurchaseHops } from "@/components/purchase-hops";
+import { LedgerTable } from "@/components/ledger-table";
+import { OrderActions, orderActionsLabels } from "@/components/order-actions";
+import { PurchaseHops, purchaseHopsLabels } from "@/components/purchase-hops";
 import { Card, PageHeader } from "@/components/page-header";
 import { StatusBadge } from "@/components/status-badge";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
@@ -22,7 +23,6 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
   const { t, locale } = await getI18n();
   const order = await getOrderDetail(decodeURIComponent((await params).orderNo));
   if (!order) notFound();
-  const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   const open = order.status === "processing" || order.status === "unknown_review";
   const replacements = order.claims.flatMap((c) => (c.replacementPurchase ? [c.replacementPurchase] : []));
   return (
@@ -69,7 +69,7 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
         </dl>
       </Card>
       <Card title={t("orders.items")}>
-        <DataTable
+        <WholeTable
           columns={[
             { id: "title", header: t("orders.product"), wrap: true },
             { id: "sku", header: "SKU" },
@@ -87,11 +87,7 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
               total: formatAmount(i.totalPriceCents),
             },
           }))}
-          total={order.items.length}
-          pager={false}
-          page={1}
-          pageSize={Math.max(order.items.length, 1)}
-          labels={labels}
+          t={t}
         />
       </Card>
       <Card title={t("orders.formData")}>
@@ -132,12 +128,7 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
           <p>{t("orders.notFulfilled")}</p>
         )}
         {open ? (
-          <OrderActions
-            orderNo={order.orderNo}
-            deliver={deliverOrderAction}
-            fail={failOrderAction}
-            labels={{ payload: t("manual.payload"), deliver: t("manual.deliver"), reason: t("manual.failReason"), fail: t("manual.fail") }}
-          />
+          <OrderActions orderNo={order.orderNo} deliver={deliverOrderAction} fail={failOrderAction} labels={orderActionsLabels(t)} />
         ) : null}
       </Card>
       {order.upstreamPurchase || replacements.length ? (
@@ -145,28 +136,12 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
           <PurchaseHops
             {...purchaseHops(order.upstreamPurchase, order.amountCents, replacements)}
             testId="order-hops"
-            labels={{
-              hop: t("review.hop"),
-              connection: t("review.connection"),
-              upstreamSku: t("review.upstreamSku"),
-              number: t("review.number"),
-              status: t("common.status"),
-              outcome: t("review.outcome"),
-              cost: t("review.cost"),
-              margin: t("review.margin"),
-              states: {
-                pending: t("review.state.pending"),
-                placed: t("review.state.placed"),
-                delivered: t("review.state.delivered"),
-                failed: t("review.state.failed"),
-                unknown: t("review.state.unknown"),
-              },
-            }}
+            labels={purchaseHopsLabels(t)}
           />
         </Card>
       ) : null}
       <Card title={t("orders.callbacks")}>
-        <DataTable
+        <WholeTable
           columns={[
             { id: "url", header: "URL", wrap: true },
             { id: "status", header: t("common.status") },
@@ -186,36 +161,11 @@ export default async function OrderPage({ params }: { params: Promise<{ orderNo:
               createdAt: formatDateTime(c.createdAt),
             },
           }))}
-          total={order.callbacks.length}
-          pager={false}
-          page={1}
-          pageSize={Math.max(order.callbacks.length, 1)}
-          labels={labels}
+          t={t}
         />
       </Card>
       <Card title={t("buyers.ledger")}>
-        <DataTable
-          columns={[
-            { id: "createdAt", header: t("common.created") },
-            { id: "delta", header: t("buyers.delta") },
-            { id: "after", header: t("buyers.balanceAfter") },
-            { id: "reason", header: t("common.reason"), wrap: true },
-          ]}
-          rows={order.ledger.map((l) => ({
-            id: String(l.id),
-            cells: {
-              createdAt: formatDateTime(l.createdAt),
-              delta: formatAmount(l.deltaCents),
-              after: formatAmount(l.balanceAfterCents),
-              reason: l.reason,
-            },
-          }))}
-          total={order.ledger.length}
-          pager={false}
-          page={1}
-          pageSize={Math.max(order.ledger.length, 1)}
-          labels={labels}
-        />
+        <LedgerTable entries={order.ledger} t={t} />
       </Card>
     </>
   );

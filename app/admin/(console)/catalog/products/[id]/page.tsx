@@ -7,7 +7,8 @@ import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { getProduct } from "@/lib/admin-views/get-product";
 import { listCategoryTree } from "@/lib/admin-views/list-categories";
-import { one, type SearchParams } from "@/lib/admin-views/paging";
+import { one } from "@/lib/admin-views/paging";
+import { routeId, type IdPageProps } from "@/lib/admin-views/route-id";
 import { pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { listLevels } from "@/lib/levels/list-levels";
@@ -18,17 +19,11 @@ import { ProductEditor } from "../../product-editor";
 export const dynamic = "force-dynamic";
 
 /** A product: its form, its SKUs (stock or card-key counts) and a SKU form (new, or ?sku=<id> to edit). */
-export default async function ProductPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+export default async function ProductPage({ params, searchParams }: IdPageProps) {
   await requireAdmin();
   const { t, locale } = await getI18n();
-  const id = Number((await params).id);
-  const product = Number.isSafeInteger(id) && id > 0 ? await getProduct(id) : null;
+  const id = await routeId(params);
+  const product = id ? await getProduct(id) : null;
   if (!product) notFound();
   const skuParam = Number(one(await searchParams, "sku") ?? 0);
   const editSku = product.skus.find((s) => s.id === skuParam);

@@ -7,7 +7,8 @@ import { HiddenField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { getSkuStock } from "@/lib/admin-views/get-sku-stock";
-import { one, type SearchParams } from "@/lib/admin-views/paging";
+import { one } from "@/lib/admin-views/paging";
+import { routeId, type IdPageProps } from "@/lib/admin-views/route-id";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { cardKeyImportAction, revealCardKeyAction, undoBatchAction } from "../../card-key-actions";
@@ -16,18 +17,12 @@ export const dynamic = "force-dynamic";
 const PAGE_SIZE = 50;
 
 /** A SKU's card keys: counts, import with preview, batches (undo) and the keys masked (audited reveal, one at a time). */
-export default async function SkuKeysPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+export default async function SkuKeysPage({ params, searchParams }: IdPageProps) {
   await requireAdmin();
   const { t, locale } = await getI18n();
-  const id = Number((await params).id);
+  const id = await routeId(params);
   const page = Math.max(1, Math.min(100_000, Number(one(await searchParams, "page") ?? 1) || 1));
-  const stock = Number.isSafeInteger(id) && id > 0 ? await getSkuStock(id, page, PAGE_SIZE) : null;
+  const stock = id ? await getSkuStock(id, page, PAGE_SIZE) : null;
   if (!stock) notFound();
   const { sku } = stock;
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };

@@ -4,6 +4,7 @@ import { ActionForm } from "@/components/action-form";
 import { HiddenField, TextField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
+import { routeId } from "@/lib/admin-views/route-id";
 import { db } from "@/lib/db/client";
 import { getI18n } from "@/lib/i18n/server";
 import { formatAmount } from "@/lib/protocol/amount";
@@ -16,11 +17,8 @@ export const dynamic = "force-dynamic";
 export default async function SkuSourcesPage({ params }: { params: Promise<{ id: string }> }) {
   await requireAdmin();
   const { t } = await getI18n();
-  const id = Number((await params).id);
-  const sku =
-    Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
-      ? await db().sku.findUnique({ where: { id }, select: { id: true, skuCode: true, productId: true } })
-      : null;
+  const id = await routeId(params);
+  const sku = id ? await db().sku.findUnique({ where: { id }, select: { id: true, skuCode: true, productId: true } }) : null;
   const list = sku ? await loadSkuSources(sku.id) : null;
   if (!sku || !list) notFound();
   const amount = (c: bigint | null) => (c === null ? "—" : formatAmount(c));
