@@ -3,7 +3,8 @@
 import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { ActionState } from "@/lib/admin-auth/action-state";
 import { CopyButton } from "./copy-button";
-import { issueLine, markIssues, type LabelledIssue } from "./mark-issues";
+import { FormOutcome } from "./form-outcome";
+import { markIssues, type LabelledIssue } from "./mark-issues";
 
 type Variant = "primary" | "danger" | "plain";
 const buttonClass = (variant: Variant) => (variant === "primary" ? "btn btn-primary" : variant === "danger" ? "btn btn-danger" : "btn");
@@ -100,18 +101,7 @@ export function ActionForm({
           )}
         </div>
       )}
-      {state ? (
-        <div role={state.ok ? "status" : "alert"} className={`msg ${state.ok ? "msg-ok" : "msg-error"}`}>
-          {state.message}
-          {labelled.length ? (
-            <ul className="msg-issues">
-              {labelled.map((i, n) => (
-                <li key={n}>{issueLine(i)}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
+      {state ? <FormOutcome ok={state.ok} message={state.message} issues={labelled} /> : null}
       {state?.reveal?.length ? (
         <div className="reveal" data-testid="reveal">
           {state.revealNote ? (

@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { CopyButton } from "./copy-button";
-import { issueLine, markIssues, type LabelledIssue } from "./mark-issues";
+import { FormOutcome } from "./form-outcome";
+import { markIssues, type LabelledIssue } from "./mark-issues";
 
 export interface PortalFormResult {
   ok: boolean;
@@ -93,18 +94,7 @@ export function PortalForm({
           {busy ? labels.busy : submitLabel}
         </button>
       </div>
-      {result ? (
-        <div role={result.ok ? "status" : "alert"} className={`msg ${result.ok ? "msg-ok" : "msg-error"}`}>
-          {result.message}
-          {result.issues?.length ? (
-            <ul className="msg-issues">
-              {result.issues.map((i, n) => (
-                <li key={n}>{issueLine(i)}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
+      {result ? <FormOutcome ok={result.ok} message={result.message ?? ""} issues={result.issues} /> : null}
       {result?.reveal?.length ? (
         <div className="reveal" data-testid="reveal">
           <dl>

@@ -1,6 +1,6 @@
-import { LanguageSwitch } from "@/components/language-switch";
 import { getI18n } from "@/lib/i18n/server";
 import { getSettings } from "@/lib/settings/get-settings";
+import { BackToSignIn, EmailForm, Notice, SignedOutPage } from "../signed-out";
 
 export const dynamic = "force-dynamic";
 
@@ -14,36 +14,15 @@ export default async function PortalRegisterPage({
   const done = (await searchParams).done;
   const { buyerRegistration } = await getSettings();
   return (
-    <main className="sign-in">
-      <LanguageSwitch current={locale} label={t("nav.language")} base="/portal" />
-      <div className="card">
-        <h1 style={{ fontSize: 20, marginTop: 0 }}>{t("portal.register.title")}</h1>
-        {buyerRegistration !== "approval" ? (
-          <div className="msg msg-warn" role="status">
-            {t("portal.register.closed")}
-          </div>
-        ) : done ? (
-          <div className="msg msg-ok" role="status">
-            {t("portal.register.done")}
-          </div>
-        ) : (
-          <form className="form-grid" method="post" action="/portal/register/send">
-            <p>{t("portal.register.help")}</p>
-            <div className="field">
-              <label htmlFor="email">{t("portal.common.email")}</label>
-              <input id="email" name="email" type="email" autoComplete="username" required />
-            </div>
-            <div>
-              <button type="submit" className="btn btn-primary">
-                {t("portal.register.submit")}
-              </button>
-            </div>
-          </form>
-        )}
-        <p>
-          <a href="/portal/sign-in">{t("portal.common.signIn")}</a>
-        </p>
-      </div>
-    </main>
+    <SignedOutPage t={t} locale={locale} title={t("portal.register.title")}>
+      {buyerRegistration !== "approval" ? (
+        <Notice kind="warn">{t("portal.register.closed")}</Notice>
+      ) : done ? (
+        <Notice kind="ok">{t("portal.register.done")}</Notice>
+      ) : (
+        <EmailForm t={t} action="/portal/register/send" help={t("portal.register.help")} submit={t("portal.register.submit")} />
+      )}
+      <BackToSignIn t={t} />
+    </SignedOutPage>
   );
 }

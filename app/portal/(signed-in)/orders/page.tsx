@@ -1,17 +1,13 @@
 import { PageHeader } from "@/components/page-header";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
-import { getI18n } from "@/lib/i18n/server";
 import { BuyerOrderFilterSchema, listBuyerOrders, ORDERS_PAGE_SIZE, PUBLIC_STATUSES } from "@/lib/portal/buyer-orders";
-import { requireBuyer } from "@/lib/portal-auth/require-buyer";
 import { formatAmount } from "@/lib/protocol/amount";
-import { first, Pager, Table, type Query } from "../ui";
+import { DateRangeFields, FilterForm, first, openPortalListPage, keptQuery, Pager, Table, type Query } from "../ui";
 
 export const dynamic = "force-dynamic";
 
 export default async function PortalOrdersPage({ searchParams }: { searchParams: Query }) {
-  const buyer = await requireBuyer();
-  const { t, locale } = await getI18n();
-  const params = await searchParams;
+  const { buyer, t, locale, params } = await openPortalListPage(searchParams);
   const raw = {
     status: first(params.status) || undefined,
     from: first(params.from) || undefined,
@@ -22,7 +18,7 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
   const filter = BuyerOrderFilterSchema.parse(raw);
   const { total, rows } = await listBuyerOrders({ userId: buyer.userId, filter });
   const kept = { status: filter.status, from: raw.from, to: raw.to, downstream: filter.downstream };
-  const exportQuery = new URLSearchParams(Object.entries(kept).filter(([, v]) => v) as [string, string][]).toString();
+  const exportQuery = keptQuery(kept);
   return (
     <>
       <PageHeader title={t("portal.orders.title")}>
@@ -36,7 +32,7 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
           </button>
         </form>
       </PageHeader>
-      <form className="table-tools" method="get" role="search">
+      <FilterForm t={t}>
         <div className="field">
           <label htmlFor="status">{t("portal.orders.status")}</label>
           <select id="status" name="status" defaultValue={filter.status ?? ""}>
@@ -48,27 +44,16 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="from">{t("portal.orders.from")}</label>
-          <input id="from" name="from" type="date" defaultValue={raw.from ?? ""} />
-        </div>
-        <div className="field">
-          <label htmlFor="to">{t("portal.orders.to")}</label>
-          <input id="to" name="to" type="date" defaultValue={raw.to ?? ""} />
-        </div>
+        <DateRangeFields t={t} from={raw.from} to={raw.to} />
         <div className="field">
           <label htmlFor="downstream">{t("portal.orders.downstream")}</label>
           <input id="downstream" name="downstream" defaultValue={filter.downstream ?? ""} />
         </div>
-        <div>
-          <button type="submit" className="btn">
-            {t("portal.prices.filter")}
-          </button>
-        </div>
-      </form>
+      </FilterForm>
       <Table
         label={t("portal.orders.title")}
         testId="portal-orders"
+        none={t("portal.common.none")}
         head={[
           t("portal.orders.orderNo"),
           <>
@@ -81,29 +66,23 @@ export default async function PortalOrdersPage({ searchParams }: { searchParams:
           t("portal.orders.created"),
         ]}
       >
-        {rows.length === 0 ? (
-          <tr>
-            <td colSpan={7}>{t("portal.common.none")}</td>
+        {rows.map((o) => (
+          <tr key={o.id}>
+            <td>
+              <a href={`/portal/orders/${encodeURIComponent(o.orderNo)}`}>{o.orderNo}</a>
+            </td>
+            <td>
+              <code data-testid="order-id">{o.id}</code>
+            </td>
+            <td>{o.downstreamOrderNo}</td>
+            <td>
+              <span className={`badge badge-${o.status}`}>{t(`portal.status.${o.status}`)}</span>
+            </td>
+            <td>{formatAmount(o.amountCents)}</td>
+            <td>{o.items.map((i) => `${pickText(i.title, locale)} × ${i.quantity}`).join(", ")}</td>
+            <td>{formatDateTime(o.createdAt)}</td>
           </tr>
-        ) : (
-          rows.map((o) => (
-            <tr key={o.id}>
-              <td>
-                <a href={`/portal/orders/${encodeURIComponent(o.orderNo)}`}>{o.orderNo}</a>
-              </td>
-              <td>
-                <code data-testid="order-id">{o.id}</code>
-              </td>
-              <td>{o.downstreamOrderNo}</td>
-              <td>
-                <span className={`badge badge-${o.status}`}>{t(`portal.status.${o.status}`)}</span>
-              </td>
-              <td>{formatAmount(o.amountCents)}</td>
-              <td>{o.items.map((i) => `${pickText(i.title, locale)} × ${i.quantity}`).join(", ")}</td>
-              <td>{formatDateTime(o.createdAt)}</td>
-            </tr>
-          ))
-        )}
+        ))}
       </Table>
       <Pager page={filter.page} pages={Math.ceil(total / ORDERS_PAGE_SIZE)} params={kept} t={t} />
     </>

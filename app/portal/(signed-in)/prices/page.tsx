@@ -1,23 +1,19 @@
 import { CopyButton } from "@/components/copy-button";
 import { PageHeader } from "@/components/page-header";
 import { pickText } from "@/lib/i18n/format";
-import { getI18n } from "@/lib/i18n/server";
 import { getPriceList, stockBand } from "@/lib/portal/price-list";
-import { requireBuyer } from "@/lib/portal-auth/require-buyer";
 import { formatAmount } from "@/lib/protocol/amount";
-import { first, Table, type Query } from "../ui";
+import { FilterForm, first, openPortalListPage, keptQuery, Table, type Query } from "../ui";
 
 export const dynamic = "force-dynamic";
 
 export default async function PortalPricesPage({ searchParams }: { searchParams: Query }) {
-  const buyer = await requireBuyer();
-  const { t, locale } = await getI18n();
-  const params = await searchParams;
+  const { buyer, t, locale, params } = await openPortalListPage(searchParams);
   const q = first(params.q)?.slice(0, 100) ?? "";
   const category = Number(first(params.category));
   const categoryId = Number.isSafeInteger(category) && category > 0 ? category : undefined;
   const { rows, categories } = await getPriceList({ userId: buyer.userId, q, categoryId });
-  const exportQuery = new URLSearchParams({ ...(q ? { q } : {}), ...(categoryId ? { category: String(categoryId) } : {}) }).toString();
+  const exportQuery = keptQuery({ q, category: categoryId ? String(categoryId) : undefined });
   return (
     <>
       <PageHeader title={t("portal.prices.title")} description={t("portal.prices.help")}>
@@ -25,7 +21,7 @@ export default async function PortalPricesPage({ searchParams }: { searchParams:
           {t("portal.prices.export")}
         </a>
       </PageHeader>
-      <form className="table-tools" method="get" role="search">
+      <FilterForm t={t}>
         <div className="field">
           <label htmlFor="q">{t("portal.prices.search")}</label>
           <input id="q" name="q" type="search" defaultValue={q} />
@@ -41,15 +37,11 @@ export default async function PortalPricesPage({ searchParams }: { searchParams:
             ))}
           </select>
         </div>
-        <div>
-          <button type="submit" className="btn">
-            {t("portal.prices.filter")}
-          </button>
-        </div>
-      </form>
+      </FilterForm>
       <Table
         label={t("portal.prices.title")}
         testId="portal-prices"
+        none={t("portal.common.none")}
         head={[
           t("portal.prices.product"),
           t("portal.prices.price"),
@@ -62,40 +54,34 @@ export default async function PortalPricesPage({ searchParams }: { searchParams:
           t("portal.prices.category"),
         ]}
       >
-        {rows.length === 0 ? (
-          <tr>
-            <td colSpan={7}>{t("portal.common.none")}</td>
-          </tr>
-        ) : (
-          rows.map((r) => {
-            const band = stockBand(r.stock);
-            return (
-              <tr key={r.skuId}>
-                {/* Price and stock next to the product: on a phone they show without scrolling (issue 35.3). */}
-                <td className="wrap-narrow" translate="no">
-                  {pickText(r.productTitle, locale)}
-                </td>
-                <td>{formatAmount(r.priceCents)}</td>
-                <td>{band === "available" ? t("portal.stock.available", { count: r.stock ?? 0 }) : t(`portal.stock.${band}`)}</td>
-                <td>
-                  <code data-testid="sku-id">{r.skuId}</code>{" "}
-                  <CopyButton
-                    value={String(r.skuId)}
-                    label={t("portal.common.copy")}
-                    copiedLabel={t("portal.common.copied")}
-                    name={t("portal.prices.copySkuId", { id: r.skuId })}
-                    small
-                  />
-                </td>
-                <td translate="no">
-                  <code translate="no">{r.skuCode}</code>
-                </td>
-                <td>{t(`catalog.format.${r.deliveryFormat}`)}</td>
-                <td translate="no">{r.categoryName ? pickText(r.categoryName, locale) : ""}</td>
-              </tr>
-            );
-          })
-        )}
+        {rows.map((r) => {
+          const band = stockBand(r.stock);
+          return (
+            <tr key={r.skuId}>
+              {/* Price and stock next to the product: on a phone they show without scrolling (issue 35.3). */}
+              <td className="wrap-narrow" translate="no">
+                {pickText(r.productTitle, locale)}
+              </td>
+              <td>{formatAmount(r.priceCents)}</td>
+              <td>{band === "available" ? t("portal.stock.available", { count: r.stock ?? 0 }) : t(`portal.stock.${band}`)}</td>
+              <td>
+                <code data-testid="sku-id">{r.skuId}</code>{" "}
+                <CopyButton
+                  value={String(r.skuId)}
+                  label={t("portal.common.copy")}
+                  copiedLabel={t("portal.common.copied")}
+                  name={t("portal.prices.copySkuId", { id: r.skuId })}
+                  small
+                />
+              </td>
+              <td translate="no">
+                <code translate="no">{r.skuCode}</code>
+              </td>
+              <td>{t(`catalog.format.${r.deliveryFormat}`)}</td>
+              <td translate="no">{r.categoryName ? pickText(r.categoryName, locale) : ""}</td>
+            </tr>
+          );
+        })}
       </Table>
     </>
   );

@@ -1,11 +1,9 @@
 import { PageHeader } from "@/components/page-header";
 import { formatDateTime } from "@/lib/i18n/format";
-import { getI18n } from "@/lib/i18n/server";
 import { listStatement } from "@/lib/points/list-statement";
 import { StatementWindowSchema } from "@/lib/portal/statement-window";
-import { requireBuyer } from "@/lib/portal-auth/require-buyer";
 import { formatAmount } from "@/lib/protocol/amount";
-import { first, Pager, Table, type Query } from "../ui";
+import { DateRangeFields, FilterForm, first, openPortalListPage, keptQuery, Pager, Table, type Query } from "../ui";
 
 export const dynamic = "force-dynamic";
 
@@ -13,9 +11,7 @@ const PAGE_SIZE = 50;
 
 /** The ledger as GET /statement answers it (listStatement, decision 0019): newest first, the balance after each row. */
 export default async function PortalStatementPage({ searchParams }: { searchParams: Query }) {
-  const buyer = await requireBuyer();
-  const { t } = await getI18n();
-  const params = await searchParams;
+  const { buyer, t, params } = await openPortalListPage(searchParams);
   const w = StatementWindowSchema.parse({
     from: first(params.from) || undefined,
     to: first(params.to) || undefined,
@@ -23,7 +19,7 @@ export default async function PortalStatementPage({ searchParams }: { searchPara
   });
   const statement = await listStatement({ userId: buyer.userId, page: w.page, pageSize: PAGE_SIZE, from: w.fromDate, to: w.toDate });
   const kept = { from: w.from, to: w.to };
-  const q = new URLSearchParams(Object.entries(kept).filter(([, v]) => v) as [string, string][]).toString();
+  const q = keptQuery(kept);
   return (
     <>
       <PageHeader title={t("portal.statement.title")} description={t("portal.statement.help")}>
@@ -34,24 +30,13 @@ export default async function PortalStatementPage({ searchParams }: { searchPara
       <p>
         {t("portal.overview.balance")}: <strong data-testid="portal-statement-balance">{formatAmount(statement.balanceCents)}</strong>
       </p>
-      <form className="table-tools" method="get">
-        <div className="field">
-          <label htmlFor="from">{t("portal.orders.from")}</label>
-          <input id="from" name="from" type="date" defaultValue={w.from ?? ""} />
-        </div>
-        <div className="field">
-          <label htmlFor="to">{t("portal.orders.to")}</label>
-          <input id="to" name="to" type="date" defaultValue={w.to ?? ""} />
-        </div>
-        <div>
-          <button type="submit" className="btn">
-            {t("portal.prices.filter")}
-          </button>
-        </div>
-      </form>
+      <FilterForm t={t}>
+        <DateRangeFields t={t} from={w.from} to={w.to} />
+      </FilterForm>
       <Table
         label={t("portal.statement.title")}
         testId="portal-statement"
+        none={t("portal.common.none")}
         head={[
           t("portal.common.time"),
           t("portal.statement.kind"),
@@ -61,30 +46,24 @@ export default async function PortalStatementPage({ searchParams }: { searchPara
           t("portal.statement.reason"),
         ]}
       >
-        {statement.rows.length === 0 ? (
-          <tr>
-            <td colSpan={6}>{t("portal.common.none")}</td>
+        {statement.rows.map((r) => (
+          <tr key={String(r.id)}>
+            <td>{formatDateTime(r.createdAt)}</td>
+            <td>{r.topUpId !== null ? t("portal.statement.kind.topUp") : t(`portal.statement.kind.${r.kind}`)}</td>
+            <td>{formatAmount(r.deltaCents)}</td>
+            <td>{formatAmount(r.balanceAfterCents)}</td>
+            <td>{r.orderNo ? <a href={`/portal/orders/${encodeURIComponent(r.orderNo)}`}>{r.orderNo}</a> : ""}</td>
+            <td>
+              {r.topUpId !== null ? (
+                <a href="/portal/top-ups">{t("portal.statement.topUpNote", { id: r.topUpId })}</a>
+              ) : r.kind === "adjustment" ? (
+                <span translate="no">{r.reason}</span>
+              ) : (
+                ""
+              )}
+            </td>
           </tr>
-        ) : (
-          statement.rows.map((r) => (
-            <tr key={String(r.id)}>
-              <td>{formatDateTime(r.createdAt)}</td>
-              <td>{r.topUpId !== null ? t("portal.statement.kind.topUp") : t(`portal.statement.kind.${r.kind}`)}</td>
-              <td>{formatAmount(r.deltaCents)}</td>
-              <td>{formatAmount(r.balanceAfterCents)}</td>
-              <td>{r.orderNo ? <a href={`/portal/orders/${encodeURIComponent(r.orderNo)}`}>{r.orderNo}</a> : ""}</td>
-              <td>
-                {r.topUpId !== null ? (
-                  <a href="/portal/top-ups">{t("portal.statement.topUpNote", { id: r.topUpId })}</a>
-                ) : r.kind === "adjustment" ? (
-                  <span translate="no">{r.reason}</span>
-                ) : (
-                  ""
-                )}
-              </td>
-            </tr>
-          ))
-        )}
+        ))}
       </Table>
       <Pager page={w.page} pages={Math.ceil(statement.total / PAGE_SIZE)} params={kept} t={t} />
     </>

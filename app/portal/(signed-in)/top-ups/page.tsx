@@ -37,6 +37,7 @@ export default async function PortalTopUpsPage() {
       <Table
         label={t("portal.topUps.title")}
         testId="portal-top-ups"
+        none={t("portal.topUps.none")}
         head={[
           "#",
           t("portal.common.time"),
@@ -46,22 +47,16 @@ export default async function PortalTopUpsPage() {
           t("portal.topUps.reason"),
         ]}
       >
-        {requests.length === 0 ? (
-          <tr>
-            <td colSpan={6}>{t("portal.topUps.none")}</td>
+        {requests.map((r) => (
+          <tr key={r.id}>
+            <td>{r.id}</td>
+            <td>{formatDateTime(r.createdAt)}</td>
+            <td>{formatAmount(r.amountCents)}</td>
+            <td>{r.transferReference}</td>
+            <td data-testid={`top-up-state-${r.id}`}>{t(`portal.topUps.state.${r.state}`)}</td>
+            <td>{r.rejectReason ?? ""}</td>
           </tr>
-        ) : (
-          requests.map((r) => (
-            <tr key={r.id}>
-              <td>{r.id}</td>
-              <td>{formatDateTime(r.createdAt)}</td>
-              <td>{formatAmount(r.amountCents)}</td>
-              <td>{r.transferReference}</td>
-              <td data-testid={`top-up-state-${r.id}`}>{t(`portal.topUps.state.${r.state}`)}</td>
-              <td>{r.rejectReason ?? ""}</td>
-            </tr>
-          ))
-        )}
+        ))}
       </Table>
     </>
   );

@@ -1,6 +1,6 @@
-import { LanguageSwitch } from "@/components/language-switch";
 import { getI18n } from "@/lib/i18n/server";
 import { findUsableLink } from "@/lib/users/set-password-with-link";
+import { Notice, SignedOutPage, SubmitRow } from "../../signed-out";
 
 export const dynamic = "force-dynamic";
 
@@ -17,44 +17,26 @@ export default async function PortalLinkPage({
   const { t, locale } = await getI18n();
   const link = await findUsableLink(token);
   return (
-    <main className="sign-in">
-      <LanguageSwitch current={locale} label={t("nav.language")} base="/portal" />
-      <div className="card">
-        <h1 style={{ fontSize: 20, marginTop: 0 }}>{t("portal.link.title")}</h1>
-        {!link ? (
-          <div className="msg msg-error" role="alert">
-            {t("portal.link.invalid")}
+    <SignedOutPage t={t} locale={locale} title={t("portal.link.title")}>
+      {!link ? (
+        <Notice kind="error">{t("portal.link.invalid")}</Notice>
+      ) : (
+        <form className="form-grid" method="post" action="/portal/set-password" data-testid="portal-set-password-form">
+          <p>{t("portal.link.for", { email: link.email })}</p>
+          <input type="hidden" name="token" value={token} />
+          <div className="field">
+            <label htmlFor="password">{t("portal.link.password")}</label>
+            <input id="password" name="password" type="password" autoComplete="new-password" minLength={10} required />
           </div>
-        ) : (
-          <form className="form-grid" method="post" action="/portal/set-password" data-testid="portal-set-password-form">
-            <p>{t("portal.link.for", { email: link.email })}</p>
-            <input type="hidden" name="token" value={token} />
-            <div className="field">
-              <label htmlFor="password">{t("portal.link.password")}</label>
-              <input id="password" name="password" type="password" autoComplete="new-password" minLength={10} required />
-            </div>
-            <div className="field">
-              <label htmlFor="confirm">{t("portal.link.confirm")}</label>
-              <input id="confirm" name="confirm" type="password" autoComplete="new-password" minLength={10} required />
-            </div>
-            {query.error === "mismatch" ? (
-              <div className="msg msg-error" role="alert">
-                {t("portal.link.mismatch")}
-              </div>
-            ) : null}
-            {query.error === "weak" ? (
-              <div className="msg msg-error" role="alert">
-                {t("portal.link.password")}
-              </div>
-            ) : null}
-            <div>
-              <button type="submit" className="btn btn-primary">
-                {t("portal.link.submit")}
-              </button>
-            </div>
-          </form>
-        )}
-      </div>
-    </main>
+          <div className="field">
+            <label htmlFor="confirm">{t("portal.link.confirm")}</label>
+            <input id="confirm" name="confirm" type="password" autoComplete="new-password" minLength={10} required />
+          </div>
+          {query.error === "mismatch" ? <Notice kind="error">{t("portal.link.mismatch")}</Notice> : null}
+          {query.error === "weak" ? <Notice kind="error">{t("portal.link.password")}</Notice> : null}
+          <SubmitRow label={t("portal.link.submit")} />
+        </form>
+      )}
+    </SignedOutPage>
   );
 }

@@ -53,6 +53,7 @@ export default async function PortalOrderPage({ params }: { params: Promise<{ or
       <div style={{ height: 16 }} />
       <Table
         label={t("portal.orders.items")}
+        none={t("portal.common.none")}
         head={[
           t("portal.prices.product"),
           t("portal.prices.sku"),
