@@ -16,9 +16,8 @@
 // --baseline-seconds in all of the same readers against a bare node:http server
 // answering a page and a detail as ours did (scripts/lib/bare-baseline.ts): the
 // machine's ceiling, the targets as ratios of it (issue 28.2). --accept identity:
-// readers take answers uncompressed (default gzip); --check-every N: they parse every N-th (default 20).
+// readers take answers uncompressed (default gzip); --check-every N: they parse every N-th (default 20). Prints one JSON object.
 //   npm run bench:catalog-scale [-- --products 10000 --keys 1000000 --seconds 30 --c 32 --order-rate 100 --warmup-seconds 5 --baseline-seconds 10 --rounds 5 --accept gzip --check-every 20 --port P]
-// Prints one JSON object: the figures and each target with met true/false.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

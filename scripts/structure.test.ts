@@ -269,4 +269,21 @@ describe("issue 34.2: one table entry and one handler per endpoint", { timeout: 
       else process.env.ENABLE_BENCH_ROUTES = saved;
     }
   });
+
+  it("issue 34.5: ESLint checks every .ts and .tsx with type information (recommendedTypeChecked) and `any` is an error", async () => {
+    const { ESLint } = await import("eslint");
+    const eslint = new ESLint({ cwd: ROOT });
+    for (const file of ["lib/orders/place-order.ts", "app/portal/signed-out.tsx", "scripts/cli.ts"]) {
+      const { rules } = (await eslint.calculateConfigForFile(path.join(ROOT, file))) as { rules: Record<string, unknown> };
+      const level = (rule: string) => [rules[rule]].flat()[0];
+      expect(level("@typescript-eslint/no-explicit-any"), file).toBe(2);
+      // Rules only the type-checked set turns on: they need the TypeScript program.
+      for (const rule of [
+        "@typescript-eslint/no-unsafe-assignment",
+        "@typescript-eslint/no-floating-promises",
+        "@typescript-eslint/no-misused-promises",
+      ])
+        expect(level(rule), `${file}: ${rule}`).toBe(2);
+    }
+  });
 });
