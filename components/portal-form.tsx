@@ -30,6 +30,7 @@ export function PortalForm({
   testId,
   revealLabel,
   refresh = true,
+  openUrlFrom,
 }: {
   action: string;
   submitLabel: string;
@@ -42,6 +43,8 @@ export function PortalForm({
   revealLabel?: string;
   /** false: keep the page as it is after success (a page that would swap this form away would lose once-only values). */
   refresh?: boolean;
+  /** The answer's field holding a page to open on success (a payment's pay_url: the gateway's own page). */
+  openUrlFrom?: string;
 }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
@@ -60,7 +63,7 @@ export function PortalForm({
         reveal?: PortalFormResult["reveal"];
         lines?: string[];
         issues?: { field: string; message: string }[];
-      };
+      } & Record<string, unknown>;
       if (res.status === 401) {
         window.location.assign("/portal/sign-in");
         return;
@@ -77,6 +80,11 @@ export function PortalForm({
             ? { ok: false, message: labels.fix, issues }
             : { ok: false, message: labels.error.replace("{message}", answer.message ?? String(res.status)) },
       );
+      const next = openUrlFrom ? answer[openUrlFrom] : undefined;
+      if (answer.ok && typeof next === "string" && /^https?:\/\//.test(next)) {
+        window.location.assign(next);
+        return;
+      }
       if (answer.ok) {
         form.reset();
         if (refresh) router.refresh();

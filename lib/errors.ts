@@ -38,6 +38,11 @@ const INTERNAL_ERROR_STATUS = {
   refund_exceeds_paid: 409,
   // Issue 33.3: a self-registered buyer the administrators have not approved yet.
   account_pending: 403,
+  // Issue 36: payments through gateways.
+  payment_not_found: 404,
+  channel_not_found: 404,
+  channel_disabled: 409,
+  payment_final: 409,
 } as const;
 
 export type AppErrorCode = ErrorCode | keyof typeof INTERNAL_ERROR_STATUS;

@@ -31,6 +31,7 @@ export const PORTAL_ROUTES: readonly PortalRoute[] = [
   { path: "/portal/statement", method: "GET", kind: "page" },
   { path: "/portal/keys", method: "GET", kind: "page" },
   { path: "/portal/top-ups", method: "GET", kind: "page" },
+  { path: "/portal/top-ups/[paymentNo]", method: "GET", kind: "page" },
   { path: "/portal/integration", method: "GET", kind: "page" },
   { path: "/portal/account", method: "GET", kind: "page" },
   // Signed in: exports.
@@ -45,6 +46,8 @@ export const PORTAL_ROUTES: readonly PortalRoute[] = [
   { path: "/portal/api/catalog-events/[eventId]/resend", method: "POST", kind: "action" },
   { path: "/portal/api/orders/[orderNo]/reveal", method: "POST", kind: "action" },
   { path: "/portal/api/top-ups", method: "POST", kind: "action" },
+  { path: "/portal/api/payments", method: "POST", kind: "action" },
+  { path: "/portal/api/payments/[paymentNo]", method: "GET", kind: "export" },
   { path: "/portal/api/sessions/[sessionId]/end", method: "POST", kind: "action" },
   { path: "/portal/api/two-factor/begin", method: "POST", kind: "action" },
   { path: "/portal/api/two-factor/enable", method: "POST", kind: "action" },

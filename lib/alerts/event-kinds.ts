@@ -16,6 +16,8 @@ export const ALERT_KINDS = {
   queue_stale: { on: true, threshold: { default: 10, unit: "minutes" } },
   queue_recovered: { on: true },
   topup_request: { on: true },
+  payment_review: { on: true },
+  payment_channel_failing: { on: true },
   admin_locked: { on: true },
   admin_new_device: { on: true },
   daily_summary: { on: true, threshold: { default: 9, unit: "hour of the day (ALERT_TIME_ZONE)" } },

@@ -101,6 +101,16 @@ const EN: Table = {
     lines: () => ["No job waits longer than its threshold any more."],
     path: () => "/admin/jobs",
   },
+  payment_review: {
+    title: "Payment needs review",
+    lines: (p) => [`Payment ${v(p, "paymentNo")} of ${v(p, "amount")}: ${v(p, "reason")}. Nothing was credited; check it at the gateway.`],
+    path: (p) => `/admin/payments/${v(p, "paymentNo")}`,
+  },
+  payment_channel_failing: {
+    title: "Payment channel failing",
+    lines: (p) => [`Channel ${v(p, "channel")} (#${v(p, "channelId")}): the gateway did not accept a new payment.`],
+    path: () => "/admin/payments/channels",
+  },
   topup_request: {
     title: "Top-up request",
     lines: (p) => [`Buyer ${v(p, "buyer")} asks to top up ${v(p, "amount")} (request ${v(p, "requestId")}).`],
@@ -185,6 +195,16 @@ const ZH: Table = {
     path: () => "/admin/jobs",
   },
   queue_recovered: { title: "任务队列已恢复", lines: () => ["已没有超过阈值的等待任务。"], path: () => "/admin/jobs" },
+  payment_review: {
+    title: "支付需要复核",
+    lines: (p) => [`支付 ${v(p, "paymentNo")}（${v(p, "amount")}）：${v(p, "reason")}。未入账，请到支付网关核实。`],
+    path: (p) => `/admin/payments/${v(p, "paymentNo")}`,
+  },
+  payment_channel_failing: {
+    title: "支付通道异常",
+    lines: (p) => [`通道 ${v(p, "channel")}（#${v(p, "channelId")}）：网关未接受新的支付。`],
+    path: () => "/admin/payments/channels",
+  },
   topup_request: {
     title: "充值申请",
     lines: (p) => [`买家 ${v(p, "buyer")} 申请充值 ${v(p, "amount")}（申请 ${v(p, "requestId")}）。`],

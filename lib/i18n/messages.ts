@@ -26,6 +26,7 @@ import { topUps } from "./messages/top-ups";
 import { claims } from "./messages/claims";
 import { formErrors } from "./messages/form-errors";
 import { auditActions } from "./messages/audit-actions";
+import { payments } from "./messages/payments";
 
 /** Every screen's table; the console's text for a key comes from exactly one of them. */
 export const MESSAGE_TABLES = [
@@ -53,6 +54,7 @@ export const MESSAGE_TABLES = [
   claims,
   formErrors,
   auditActions,
+  payments,
 ] as const;
 
 const en = {
@@ -80,6 +82,7 @@ const en = {
   ...claims.en,
   ...formErrors.en,
   ...auditActions.en,
+  ...payments.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -110,6 +113,7 @@ const zhCN: Messages = {
   ...claims.zhCN,
   ...formErrors.zhCN,
   ...auditActions.zhCN,
+  ...payments.zhCN,
 };
 
 export const LOCALES = ["zh-CN", "en"] as const;

@@ -22,6 +22,8 @@ export interface JobPayloads {
   "alert:tick": Record<string, never>;
   /** Issue 26.1: refresh the sources' last known stock from their upstreams, then schedule the next run (lib/upstream/source-stock-tick.ts). */
   "upstream:stock-refresh": Record<string, never>;
+  /** Issue 36: ask the gateways about open payments, expire the overdue, then schedule the next run (lib/payments/payment-tick.ts). */
+  "payment:tick": Record<string, never>;
   /** One step (open or poll) of our after-sales claim at the upstream a line was bought from (lib/after-sales/claim-upstream.ts). */
   "after-sales:upstream": { claimId: number; run?: number };
   // Issue 34.1: side effects another domain subscribes to, enqueued in the transaction of the state change (CODE_STYLE.md).

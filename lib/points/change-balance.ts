@@ -7,6 +7,8 @@ export interface BalanceChange {
   reason: string;
   orderId?: number;
   adminUserId?: number;
+  /** Issue 36: the payment this credits; the ledger's unique paymentId makes a second credit of it fail. */
+  paymentId?: number;
 }
 
 /**
@@ -33,8 +35,9 @@ export async function changeBalance(tx: Tx, change: BalanceChange): Promise<bigi
       WHERE "id" = ${userId}::uuid AND "balanceCents" + ${deltaCents} >= 0
       RETURNING "balanceCents"
     ), l AS (
-      INSERT INTO "PointsLedger" ("userId", "deltaCents", "balanceAfterCents", "reason", "orderId", "adminUserId")
-      SELECT ${userId}::uuid, ${deltaCents}, u."balanceCents", ${change.reason}, ${change.orderId ?? null}::int, ${change.adminUserId ?? null}::int FROM u
+      INSERT INTO "PointsLedger" ("userId", "deltaCents", "balanceAfterCents", "reason", "orderId", "adminUserId", "paymentId")
+      SELECT ${userId}::uuid, ${deltaCents}, u."balanceCents", ${change.reason}, ${change.orderId ?? null}::int, ${change.adminUserId ?? null}::int,
+        ${change.paymentId ?? null}::int FROM u
     )
     SELECT "balanceCents" FROM u`;
   if (rows.length === 0) {

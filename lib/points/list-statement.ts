@@ -12,7 +12,7 @@ export interface ListStatementInput {
   to?: Date;
 }
 
-export type StatementRowKind = "order" | "refund" | "adjustment";
+export type StatementRowKind = "order" | "refund" | "topup" | "adjustment";
 
 export interface StatementRow {
   id: bigint;
@@ -27,6 +27,8 @@ export interface StatementRow {
   reason: string;
   /** The top-up request this row credited (an "adjustment" on the wire; the portal says "top-up"). */
   topUpId: number | null;
+  /** Issue 36: the payment this row credited (a "topup" row). */
+  paymentNo: string | null;
 }
 
 export interface Statement {
@@ -40,7 +42,8 @@ export interface Statement {
  * refund of a failed one (transitionOrder, "refund: …"), or anything else:
  * opening balance, an operator's adjustment (adjustPoints).
  */
-export function statementRowKind(row: { orderId: number | null; deltaCents: bigint }): StatementRowKind {
+export function statementRowKind(row: { orderId: number | null; deltaCents: bigint; paymentId?: number | null }): StatementRowKind {
+  if (row.paymentId != null) return "topup";
   if (row.orderId === null) return "adjustment";
   if (row.deltaCents < 0n) return "order";
   return row.deltaCents > 0n ? "refund" : "adjustment";
@@ -80,6 +83,8 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
                 reason: true,
                 orderId: true,
                 order: { select: { orderNo: true, status: true } },
+                paymentId: true,
+                payment: { select: { paymentNo: true } },
               },
             });
       const topUps = rows.length
@@ -100,6 +105,7 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
           partial: r.order?.status === "delivered",
           reason: r.reason,
           topUpId: topUpOf.get(r.id) ?? null,
+          paymentNo: r.payment?.paymentNo ?? null,
         })),
       };
     },

@@ -9,10 +9,21 @@ export interface BalanceMismatch {
   lastBalanceAfterCents: bigint | null;
 }
 
+/** Issue 36: a payment whose ledger credits are not exactly one of its amount when paid, none otherwise. */
+export interface PaymentMismatch {
+  paymentNo: string;
+  state: string;
+  amountCents: bigint;
+  credits: number;
+  creditedCents: bigint;
+}
+
 export interface ReconcileResult {
   ok: boolean;
   usersChecked: number;
   mismatches: BalanceMismatch[];
+  paymentsChecked: number;
+  paymentMismatches: PaymentMismatch[];
 }
 
 /**
@@ -52,5 +63,45 @@ export async function reconcilePoints(): Promise<ReconcileResult> {
       ledgerSumCents: BigInt(r.ledgerSumCents as string),
       lastBalanceAfterCents: r.lastBalanceAfterCents === null ? null : BigInt(r.lastBalanceAfterCents as string),
     }));
-  return { ok: mismatches.length === 0, usersChecked: Number(rows[0].usersChecked), mismatches };
+  const payments = await reconcilePayments();
+  return {
+    ok: mismatches.length === 0 && payments.mismatches.length === 0,
+    usersChecked: Number(rows[0].usersChecked),
+    mismatches,
+    paymentsChecked: payments.checked,
+    paymentMismatches: payments.mismatches,
+  };
+}
+
+/**
+ * Issue 36: every paid payment has exactly one ledger credit of its amount,
+ * and no other payment has any. One statement; a payment and its credit are
+ * written in one transaction, so one snapshot sees both or neither.
+ */
+async function reconcilePayments(): Promise<{ checked: number; mismatches: PaymentMismatch[] }> {
+  const rows = await onPool(
+    `WITH per AS (
+       SELECT p."paymentNo", p."state"::text AS "state", p."amountCents",
+              count(l."id")::int AS "credits", COALESCE(sum(l."deltaCents"), 0)::bigint AS "creditedCents"
+       FROM "Payment" p LEFT JOIN "PointsLedger" l ON l."paymentId" = p."id"
+       GROUP BY p."id"
+     )
+     SELECT (SELECT count(*)::int FROM per) AS "checked", m.*
+     FROM (SELECT 1) AS one LEFT JOIN (
+       SELECT * FROM per
+       WHERE CASE WHEN "state" = 'paid' THEN "credits" <> 1 OR "creditedCents" <> "amountCents" ELSE "credits" <> 0 END
+     ) m ON true
+     ORDER BY m."paymentNo"`,
+    [],
+  );
+  const mismatches = rows
+    .filter((r) => r.paymentNo !== null)
+    .map((r) => ({
+      paymentNo: String(r.paymentNo),
+      state: String(r.state),
+      amountCents: BigInt(r.amountCents as string),
+      credits: Number(r.credits),
+      creditedCents: BigInt(r.creditedCents as string),
+    }));
+  return { checked: Number(rows[0].checked), mismatches };
 }

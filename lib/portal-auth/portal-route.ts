@@ -123,6 +123,20 @@ export function portalAction<S extends z.ZodType>(
   };
 }
 
+/** A GET read answering JSON (a payment's state, polled by its page): signed out → 401; an account waiting for approval is refused. */
+export function portalRead(work: (ctx: { buyer: BuyerSession; params: Params }) => Promise<object>) {
+  return async (req: Request, ctx: Ctx): Promise<Response> => {
+    const buyer = await buyerOf(req);
+    if (!buyer) return json(401, { ok: false, code: "unauthorized", message: "sign in again" });
+    if (buyer.registrationPending) return pendingRefusal();
+    try {
+      return json(200, { ok: true, ...(await work({ buyer, params: await ctx.params })) });
+    } catch (err) {
+      return failure(err, buyer);
+    }
+  };
+}
+
 type ExportWork = (req: Request, ctx: { buyer: BuyerSession; params: Params }) => Promise<Response>;
 
 /** A GET export (CSV): signed out → the sign-in page; an account waiting for approval is refused; `work` answers the file. */

@@ -197,11 +197,12 @@ export const SignedAmountSchema = z
 export const StatementItemSchema = z.object({
   id: z.int().min(1),
   created_at: z.iso.datetime({ precision: 3 }).meta({ description: "RFC 3339, UTC, milliseconds" }),
-  type: z.enum(["order", "refund", "adjustment"]),
+  type: z.enum(["order", "refund", "topup", "adjustment"]).meta({ description: "topup: a payment through a gateway (issue 36)" }),
   amount: SignedAmountSchema,
   balance_after: AmountSchema,
   order_id: id.nullable().meta({ description: "the order's order_id (as in the order endpoints); null for an adjustment" }),
   order_no: z.string().nullable(),
+  payment_no: z.string().nullable().meta({ description: "the payment's number on a topup row; null otherwise" }),
   note: z.string(),
 });
 /** The amounts of all rows (every page) add up to balance. */

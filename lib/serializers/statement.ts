@@ -15,6 +15,7 @@ export const STATEMENT_NOTES = {
   order: "order payment",
   refund: "refund of a failed order",
   partialRefund: "partial refund (after-sales)",
+  topup: "top-up",
 } as const;
 
 function rowWire(row: StatementRow) {
@@ -26,6 +27,7 @@ function rowWire(row: StatementRow) {
     balance_after: formatAmount(row.balanceAfterCents),
     order_id: row.orderId,
     order_no: row.orderNo,
+    payment_no: row.paymentNo,
     note:
       row.kind === "adjustment"
         ? row.reason

@@ -16,6 +16,7 @@ import { pollOpenUpstreamClaims } from "../after-sales/queue-upstream-claim";
 import { resolveClaimWithPurchase } from "../after-sales/resolve-with-purchase";
 import { callbackGaveUpJob, upstreamPingJob } from "../alerts/subscribed-alerts";
 import { onClaimReplacementBought } from "../upstream/purchase-target";
+import { ensurePaymentTick, paymentTickJob } from "../payments/payment-tick";
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], helpers: JobHelpers) => Promise<void>;
 
@@ -33,6 +34,7 @@ const handlers: { [N in JobName]: Handler<N> } = {
   "alert:tick": (_payload, helpers) => alertTickJob(BigInt(helpers.job.id)),
   "after-sales:upstream": (payload) => runUpstreamClaimJob(payload),
   "upstream:stock-refresh": (_payload, helpers) => sourceStockTickJob(BigInt(helpers.job.id)),
+  "payment:tick": (_payload, helpers) => paymentTickJob(BigInt(helpers.job.id)),
   // Issue 34.1: a domain's side effect in another that imports it, subscribed here (CODE_STYLE.md).
   "alert:callback-gave-up": (payload) => callbackGaveUpJob(payload),
   "alert:upstream-ping": (payload) => upstreamPingJob(payload),
@@ -57,4 +59,5 @@ export const repairs: { name: string; run: () => Promise<number> }[] = [
   { name: "start the catalogue event tick", run: async () => (await ensureCatalogEventTick(), 0) },
   { name: "start the alert checks", run: async () => (await ensureAlertTick(), 0) },
   { name: "start the source stock refresh", run: async () => (await ensureSourceStockTick(), 0) },
+  { name: "start the payment queries", run: async () => (await ensurePaymentTick(), 0) },
 ];

@@ -66,6 +66,15 @@ export const commands = {
           ledger_sum: formatAmount(m.ledgerSumCents),
           last_balance_after: m.lastBalanceAfterCents === null ? null : formatAmount(m.lastBalanceAfterCents),
         })),
+        // Issue 36: every paid payment credited exactly once, of its amount.
+        payments_checked: r.paymentsChecked,
+        payment_mismatches: r.paymentMismatches.map((m) => ({
+          payment_no: m.paymentNo,
+          state: m.state,
+          amount: formatAmount(m.amountCents),
+          credits: m.credits,
+          credited: formatAmount(m.creditedCents),
+        })),
       };
     },
   }),

@@ -64,6 +64,14 @@ const GROUPS: Group[] = [
     "topup:approve": true,
     "topup:reject": true,
   }),
+  group(() => import("./payments"), {
+    "payments:channel:add": true,
+    "payments:channel:list": true,
+    "payments:channel:disable": true,
+    "payments:list": true,
+    "payments:query": true,
+    "payments:confirm": true,
+  }),
 ];
 
 /** The module of command `name`; every command for `help` or an unknown name (the usage lists them all). */

@@ -10,6 +10,7 @@ import { checkArgs, type Commands } from "./check-args";
 import { commands as claims } from "./claims";
 import { commands as levels } from "./levels";
 import { commands as orders } from "./orders";
+import { commands as payments } from "./payments";
 import { commands as portal } from "./portal";
 import { commands as sources } from "./sources";
 import { commands as upstream } from "./upstream";
@@ -27,6 +28,7 @@ export const COMMANDS: Commands = {
   ...audit,
   ...alerts,
   ...portal,
+  ...payments,
 };
 
 /** Validates the arguments of one command without touching the database. */

@@ -14,7 +14,7 @@ export const GET = portalExport(async (req, { buyer }) => {
   const w = StatementWindowSchema.parse({ ...Object.fromEntries(new URL(req.url).searchParams), page: 1 });
   const s = await listStatement({ userId: buyer.userId, page: 1, pageSize: EXPORT_MAX, from: w.fromDate, to: w.toDate });
   return csvResponse("statement.csv", [
-    ["id", "created_at", "kind", "amount", "balance_after", "order_no", "note"],
+    ["id", "created_at", "kind", "amount", "balance_after", "order_no", "payment_no", "note"],
     ...s.rows.map((r) => [
       String(r.id),
       formatDateTime(r.createdAt),
@@ -22,6 +22,7 @@ export const GET = portalExport(async (req, { buyer }) => {
       formatAmount(r.deltaCents),
       formatAmount(r.balanceAfterCents),
       r.orderNo,
+      r.paymentNo,
       r.kind === "adjustment" ? r.reason : "",
     ]),
   ]);

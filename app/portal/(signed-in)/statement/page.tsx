@@ -49,7 +49,7 @@ export default async function PortalStatementPage({ searchParams }: { searchPara
         {statement.rows.map((r) => (
           <tr key={String(r.id)}>
             <td>{formatDateTime(r.createdAt)}</td>
-            <td>{r.topUpId !== null ? t("portal.statement.kind.topUp") : t(`portal.statement.kind.${r.kind}`)}</td>
+            <td>{r.kind === "topup" || r.topUpId !== null ? t("portal.statement.kind.topUp") : t(`portal.statement.kind.${r.kind}`)}</td>
             <td>{formatAmount(r.deltaCents)}</td>
             <td>{formatAmount(r.balanceAfterCents)}</td>
             <td>{r.orderNo ? <a href={`/portal/orders/${encodeURIComponent(r.orderNo)}`}>{r.orderNo}</a> : ""}</td>
