@@ -23,8 +23,9 @@ import { notifyUrl, paymentView, returnUrl } from "./payment-view";
 
 /** Open (created or pending, not expired) payments one buyer may have at once. */
 export const MAX_OPEN_PAYMENTS = 10;
-/** Creates one buyer may start per minute (counted in the database: every instance sees them). */
-export const MAX_CREATES_PER_MINUTE = 5;
+/** Creates one buyer may start per 10 minutes (counted in the database: every instance sees them). */
+export const MAX_CREATES_PER_WINDOW = 20;
+const CREATE_WINDOW_MS = 10 * 60_000;
 
 export const CreatePaymentSchema = z.object({
   // A number; the portal's plain form sends its digits as text.
