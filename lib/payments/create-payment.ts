@@ -71,10 +71,10 @@ export async function createPayment({ userId, input, actor }: { userId: string; 
         "bad_request",
         `amount: must be from ${formatAmount(channel.minCents)} to ${formatAmount(channel.maxCents)} on this channel`,
       );
-    const recent = await tx.payment.count({ where: { userId, createdAt: { gt: new Date(now.getTime() - 60_000) } } });
-    if (recent >= MAX_CREATES_PER_MINUTE)
-      throw appError("rate_limited", `at most ${MAX_CREATES_PER_MINUTE} payments a minute; try again shortly`, {
-        headers: { "Retry-After": "60" },
+    const recent = await tx.payment.count({ where: { userId, createdAt: { gt: new Date(now.getTime() - CREATE_WINDOW_MS) } } });
+    if (recent >= MAX_CREATES_PER_WINDOW)
+      throw appError("rate_limited", `at most ${MAX_CREATES_PER_WINDOW} payments in 10 minutes; try again later`, {
+        headers: { "Retry-After": "600" },
       });
     const open = await tx.payment.count({ where: { userId, state: { in: ["created", "pending"] }, expiresAt: { gt: now } } });
     if (open >= MAX_OPEN_PAYMENTS)

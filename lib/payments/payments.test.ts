@@ -38,7 +38,8 @@ beforeAll(async () => {
     const u = new URL(req.url ?? "/", "http://x");
     const order = gatewayOrders.get(u.searchParams.get("out_trade_no") ?? "");
     res.setHeader("content-type", "application/json");
-    if (u.pathname !== "/api.php" || u.searchParams.get("key") !== KEY || !order) return res.end(JSON.stringify({ code: -1, msg: "no order" }));
+    if (u.pathname !== "/api.php" || u.searchParams.get("key") !== KEY || !order)
+      return res.end(JSON.stringify({ code: -1, msg: "no order" }));
     res.end(JSON.stringify({ code: 1, pid: PID, out_trade_no: u.searchParams.get("out_trade_no"), type: "alipay", name: "x", ...order }));
   });
   [A, B] = await Promise.all([startAppServer(url), startAppServer(url)]);
@@ -203,7 +204,9 @@ describe("issue 36: top-ups through an epay gateway", { timeout: SLOW }, () => {
     expect(await credits(no)).toBe(0);
     expect(await balance(b.user.id)).toBe(500n);
     // The browser's return URL shows the state and credits nothing.
-    expect((await fetch(`${A.baseUrl}/portal/top-ups/${no}?trade_status=TRADE_SUCCESS`, { headers: { cookie: b.cookie } })).status).toBe(200);
+    expect((await fetch(`${A.baseUrl}/portal/top-ups/${no}?trade_status=TRADE_SUCCESS`, { headers: { cookie: b.cookie } })).status).toBe(
+      200,
+    );
     expect(await credits(no)).toBe(0);
     // A notify for a channel that does not exist, and garbage, are refused too.
     expect((await notify(A, epayNotify(no, "20.00"), { channel: 2_147_483_647 })).status).toBe(404);
@@ -214,7 +217,14 @@ describe("issue 36: top-ups through an epay gateway", { timeout: SLOW }, () => {
   it("a notify that arrives before the create finished is answered 'retry' and credited when sent again; a paid notify for an expired payment goes to review with an alert, never credited", async () => {
     const b = await portalBuyer();
     const early = await db().payment.create({
-      data: { paymentNo: "TP20261128EARLY0000001", channelId, userId: b.user.id, amountCents: 700n, currency: "CNY", expiresAt: new Date(Date.now() + 600_000) },
+      data: {
+        paymentNo: "TP20261128EARLY0000001",
+        channelId,
+        userId: b.user.id,
+        amountCents: 700n,
+        currency: "CNY",
+        expiresAt: new Date(Date.now() + 600_000),
+      },
     });
     expect(await notify(A, epayNotify(early.paymentNo, "7.00"))).toEqual({ status: 503, body: "retry" });
     expect(await credits(early.paymentNo)).toBe(0);

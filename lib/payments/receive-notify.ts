@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import type { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
 import { applyReport, type ReportOutcome } from "./apply-report";
 import { driverFor } from "./drivers";
@@ -19,7 +20,7 @@ export interface NotifyAnswer {
 const SECRET_KEY = /sign|secret|key|token|password/i;
 
 /** The notify's fields as stored: a flat form, or the JSON object, without signatures and secrets, strings capped. */
-export function redactedFields(request: NotifyRequest): Record<string, unknown> {
+export function redactedFields(request: NotifyRequest): Prisma.InputJsonObject {
   const redact = (value: unknown, depth: number): unknown => {
     if (typeof value === "string") return value.slice(0, 200);
     if (typeof value !== "object" || value === null) return value;
@@ -43,7 +44,7 @@ export function redactedFields(request: NotifyRequest): Record<string, unknown> 
       for (const [k, v] of new URLSearchParams(text)) fields[k] = v;
     }
   }
-  return redact(fields, 0) as Record<string, unknown>;
+  return redact(fields, 0) as Prisma.InputJsonObject;
 }
 
 const outcomeText = (o: ReportOutcome | { kind: "refused"; why: string }) =>
@@ -59,7 +60,7 @@ export async function receiveNotify(channelId: number, request: NotifyRequest): 
         channelId,
         paymentId,
         method: request.method.slice(0, 10),
-        fields: redactedFields(request) as object,
+        fields: redactedFields(request),
         outcome: outcome.slice(0, 300),
       },
     });
