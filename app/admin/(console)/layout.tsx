@@ -42,6 +42,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         { href: "/admin/claims", label: t("claims.nav") },
         { href: "/admin/buyers", label: t("nav.buyers") },
         { href: "/admin/top-ups", label: t("topUps.nav") },
+        { href: "/admin/payments", label: t("payments.admin.title") },
         { href: "/admin/levels", label: t("levels.nav") },
         { href: "/admin/api-keys", label: t("nav.apiKeys") },
         { href: "/admin/upstream", label: t("nav.upstream") },
