@@ -164,7 +164,23 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
       await db().buyerSession.findFirstOrThrow({ where: { userId: b.user.id, revokedAt: null }, orderBy: { createdAt: "desc" } })
     ).id;
     await requestTopUp({ userId: b.user.id, input: { amount: "9.99", transferReference: "B-TRANSFER" }, actor: CLI_ACTOR });
-    const ids: Record<string, string> = { orderNo, apiKey: b.apiKey, eventId: String(event.id), sessionId: sessionB };
+    // Issue 36: B's payment through a gateway (a channel row; no gateway is called here).
+    const channel = await db().paymentChannel.create({
+      data: { name: `iso-${++seq}`, driver: "epusdt", gatewayUrl: "http://127.0.0.1:9", keySealed: new Uint8Array(8), currency: "CNY" },
+    });
+    const paymentNo = `TPB${++seq}SECRETPAYMENT`;
+    await db().payment.create({
+      data: {
+        paymentNo,
+        channelId: channel.id,
+        userId: b.user.id,
+        amountCents: 999n,
+        currency: "CNY",
+        state: "pending",
+        expiresAt: new Date(Date.now() + 600_000),
+      },
+    });
+    const ids: Record<string, string> = { orderNo, apiKey: b.apiKey, eventId: String(event.id), sessionId: sessionB, paymentNo };
     const bodies: Record<string, object> = {
       "/portal/api/keys/[apiKey]/rotate": { overlapHours: 1 },
       "/portal/api/two-factor/begin": { password: "not A's password" },
@@ -178,8 +194,10 @@ describe("issue 24.3: every portal route is scoped to the signed-in buyer", { ti
       "/portal/api/two-factor/enable": 400,
       "/portal/api/two-factor/disable": 400,
       "/portal/api/password": 400,
+      // No channel_id in A's body: refused before any payment is made.
+      "/portal/api/payments": 400,
     };
-    const bMarkers = [orderNo, b.apiKey, b.user.email, "B-TRANSFER", "B-SECRET"];
+    const bMarkers = [orderNo, b.apiKey, b.user.email, "B-TRANSFER", "B-SECRET", paymentNo];
     let checked = 0;
     for (const route of PORTAL_ROUTES.filter((r) => r.kind !== "public")) {
       const params = [...route.path.matchAll(/\[(\w+)\]/g)].map((m) => m[1]);
@@ -376,7 +394,7 @@ describe("issue 33: what a session may do", { timeout: SLOW }, () => {
     const cookie = (await signIn(email))!;
     const other = (await signIn(email))!;
     const otherId = (await db().buyerSession.findFirstOrThrow({ where: { userId: user.id }, orderBy: { createdAt: "desc" } })).id;
-    const ids: Record<string, string> = { orderNo: "ORD-NONE", apiKey: "sk_none", eventId: "1", sessionId: otherId };
+    const ids: Record<string, string> = { orderNo: "ORD-NONE", apiKey: "sk_none", eventId: "1", sessionId: otherId, paymentNo: "TP-NONE" };
     const open = new Set([
       "/portal",
       "/portal/account",

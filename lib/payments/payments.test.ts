@@ -181,7 +181,8 @@ describe("issue 36: top-ups through an epay gateway", { timeout: SLOW }, () => {
     const { json } = await pay(b.cookie, { channel_id: channelId, amount: "20.00" });
     const no = json.payment_no;
     const paidOther = await pay(b.cookie, { channel_id: channelId, amount: "5.00" });
-    expect((await notify(A, epayNotify(paidOther.json.payment_no, "5.00", { trade_no: "USED-1" }))).body).toBe("success");
+    const used = `USED-${paidOther.json.payment_no}`;
+    expect((await notify(A, epayNotify(paidOther.json.payment_no, "5.00", { trade_no: used }))).body).toBe("success");
     const refusals: [string, Record<string, string>, number?][] = [
       ["bad signature", epayNotify(no, "20.00", {}, { sign: "0".repeat(32) })],
       ["no signature", epayNotify(no, "20.00", {}, { sign: null })],
@@ -193,7 +194,7 @@ describe("issue 36: top-ups through an epay gateway", { timeout: SLOW }, () => {
       ["not an amount", epayNotify(no, "20.00.0")],
       ["unknown number", epayNotify("TP20260101NOSUCHPAYMENT", "20.00")],
       ["another channel", epayNotify(no, "20.00"), otherChannelId],
-      ["reference used by another payment", epayNotify(no, "20.00", { trade_no: "USED-1" })],
+      ["reference used by another payment", epayNotify(no, "20.00", { trade_no: used })],
     ];
     for (const [what, fields, channel] of refusals) {
       const r = await notify(A, fields, { channel: channel ?? channelId });

@@ -21,15 +21,17 @@ const SECRET_KEY = /sign|secret|key|token|password/i;
 
 /** The notify's fields as stored: a flat form, or the JSON object, without signatures and secrets, strings capped. */
 export function redactedFields(request: NotifyRequest): Prisma.InputJsonObject {
+  // PostgreSQL's jsonb takes no NUL character: a hostile notify must not turn its own record into an error.
+  const clean = (text: string, max: number) => text.replaceAll("\u0000", "\uFFFD").slice(0, max);
   const redact = (value: unknown, depth: number): unknown => {
-    if (typeof value === "string") return value.slice(0, 200);
+    if (typeof value === "string") return clean(value, 200);
     if (typeof value !== "object" || value === null) return value;
     if (depth > 3) return "…";
     if (Array.isArray(value)) return value.slice(0, 10).map((v) => redact(v, depth + 1));
     return Object.fromEntries(
       Object.entries(value)
         .slice(0, 60)
-        .map(([k, v]) => [k.slice(0, 60), SECRET_KEY.test(k) ? "[redacted]" : redact(v, depth + 1)]),
+        .map(([k, v]) => [clean(k, 60), SECRET_KEY.test(k) ? "[redacted]" : redact(v, depth + 1)]),
     );
   };
   const fields: Record<string, unknown> = {};
