@@ -247,7 +247,11 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     expect(messages.length).toBeLessThanOrEqual(2);
     const folded = messages.map((m) => Number(/and (\d+) more/.exec(m.text)?.[1] ?? 0));
     expect(folded.reduce((a, b) => a + b, 0) + messages.length).toBe(20);
-    expect(messages.at(-1)!.text).toContain("/admin/alerts");
+    // A folded message links to the alert list, whichever of the two it was: under load the first
+    // send may already fold most of them and a late dispatch go alone after the window (CI, 2026-11-28).
+    const foldedMessages = messages.filter((m) => /and \d+ more/.test(m.text));
+    expect(foldedMessages.length).toBeGreaterThanOrEqual(1); // 20 alerts in at most 2 messages
+    for (const m of foldedMessages) expect(m.text).toContain("/admin/alerts");
   });
 
   it("issue 25.3, D28: a failing channel is retried and delivers once it is back; the dashboard flag clears", async () => {
