@@ -11,8 +11,8 @@ export interface NotifyOverrides {
   set?: Record<string, string | number | null>;
   /** Sign with this key instead of the merchant's. */
   key?: string;
-  /** Send this signature instead of the computed one (e.g. upper-cased). */
-  signature?: string;
+  /** Send this signature instead of the computed one, or one made from it (e.g. upper-cased). */
+  signature?: string | ((computed: string) => string);
   /** Fields removed after signing (e.g. the signature itself). */
   drop?: string[];
 }
@@ -68,7 +68,9 @@ export function signedNotify(
   skip: string[],
   overrides?: NotifyOverrides,
 ): Record<string, string | number> {
-  const out = { ...fields, [signField]: overrides?.signature ?? fakeSign(fields, overrides?.key ?? key, skip) };
+  const computed = fakeSign(fields, overrides?.key ?? key, skip);
+  const given = overrides?.signature;
+  const out = { ...fields, [signField]: typeof given === "function" ? given(computed) : (given ?? computed) };
   for (const k of overrides?.drop ?? []) delete out[k];
   return out;
 }
