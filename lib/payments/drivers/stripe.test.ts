@@ -101,7 +101,13 @@ describe("Stripe driver against the fake", () => {
   it("verify reads a signed checkout.session.completed event", async () => {
     const { p } = await created();
     fake.markPaid(p.paymentNo);
-    expect((await verdictOf(p.paymentNo)).report).toEqual({ paymentNo: p.paymentNo, providerRef: p.providerRef, paid: true, amount: "10.00", currency: "cny" });
+    expect((await verdictOf(p.paymentNo)).report).toEqual({
+      paymentNo: p.paymentNo,
+      providerRef: p.providerRef,
+      paid: true,
+      amount: "10.00",
+      currency: "cny",
+    });
     expect(fake.notified.at(-1)).toMatchObject({ status: 200, body: "ok" });
     expect((await verdictOf(p.paymentNo, { type: "checkout.session.async_payment_succeeded" })).report?.paid).toBe(true);
   });
@@ -132,7 +138,13 @@ describe("Stripe driver against the fake", () => {
   });
 
   it("a signed body that is not an event is refused, never a TypeError", () => {
-    for (const payload of ["not json", "[]", "null", '{"type":"checkout.session.completed"}', '{"type":"checkout.session.completed","data":null}']) {
+    for (const payload of [
+      "not json",
+      "[]",
+      "null",
+      '{"type":"checkout.session.completed"}',
+      '{"type":"checkout.session.completed","data":null}',
+    ]) {
       expect(() => stripeDriver.verify(channel, signedRequest(payload)), payload).toThrow(NotifyRefusedError);
     }
     expect(() => stripeDriver.verify({ ...channel, webhookSecret: null }, signedRequest("{}"))).toThrow(NotifyRefusedError);
@@ -140,7 +152,13 @@ describe("Stripe driver against the fake", () => {
 
   it("query retrieves the session: the same report; null without a ref or for an unknown session", async () => {
     const { p } = await created();
-    expect(await stripeDriver.query!(channel, p)).toEqual({ paymentNo: p.paymentNo, providerRef: p.providerRef, paid: false, amount: "10.00", currency: "cny" });
+    expect(await stripeDriver.query!(channel, p)).toEqual({
+      paymentNo: p.paymentNo,
+      providerRef: p.providerRef,
+      paid: false,
+      amount: "10.00",
+      currency: "cny",
+    });
     fake.markPaid(p.paymentNo);
     expect(await stripeDriver.query!(channel, p)).toMatchObject({ paid: true });
     expect(await stripeDriver.query!(channel, { ...p, providerRef: null })).toBeNull();

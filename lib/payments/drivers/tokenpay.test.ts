@@ -12,7 +12,16 @@ let seq = 0;
 
 beforeAll(async () => {
   fake = await startFakeTokenpay();
-  channel = { id: 2, driver: "tokenpay", gatewayUrl: fake.url, merchantId: null, key: fake.token, webhookSecret: null, apiBase: null, currency: "USDT_TRC20" };
+  channel = {
+    id: 2,
+    driver: "tokenpay",
+    gatewayUrl: fake.url,
+    merchantId: null,
+    key: fake.token,
+    webhookSecret: null,
+    apiBase: null,
+    currency: "USDT_TRC20",
+  };
   receiver = await startNotifyReceiver(tokenpayDriver, () => channel);
 });
 afterAll(async () => {
@@ -50,7 +59,13 @@ describe("TokenPay driver against the fake", () => {
   it("create posts a signed CreateOrder and answers the pay URL and TokenPay's Id", async () => {
     const { p, c } = await created(1050n);
     const sent = fake.creates.at(-1);
-    expect(sent).toMatchObject({ OutOrderId: p.paymentNo, OrderUserKey: p.paymentNo, ActualAmount: 10.5, Currency: "USDT_TRC20", NotifyUrl: receiver.url });
+    expect(sent).toMatchObject({
+      OutOrderId: p.paymentNo,
+      OrderUserKey: p.paymentNo,
+      ActualAmount: 10.5,
+      Currency: "USDT_TRC20",
+      NotifyUrl: receiver.url,
+    });
     expect(sent?.Signature).toMatch(/^[0-9a-f]{32}$/);
     expect(c.payUrl).toBe(`${fake.url}/pay/${p.paymentNo}`);
     expect(c.providerRef).toBe(fake.payments.get(p.paymentNo)?.id);
@@ -96,11 +111,16 @@ describe("TokenPay driver against the fake", () => {
     expect((await verdictOf(p.paymentNo, { set: { ActualAmount: "10.00" } })).report?.amount).toBe("10.00");
   });
 
-  it("keeps a JSON number's digits as sent: 10.00 signed as 10.00 is read as \"10.00\"", () => {
+  it('keeps a JSON number\'s digits as sent: 10.00 signed as 10.00 is read as "10.00"', () => {
     const fields = { Id: "i1", OutOrderId: "P1", ActualAmount: "10.00", Currency: "USDT_TRC20", Status: "1" };
     const sig = fakeSign(fields, fake.token, []);
     const raw = `{"Id":"i1","OutOrderId":"P1","ActualAmount":10.00,"Currency":"USDT_TRC20","Status":1,"Signature":"${sig}"}`;
-    const report = tokenpayDriver.verify(channel, { method: "POST", query: new URLSearchParams(), headers: new Headers(), rawBody: Buffer.from(raw) });
+    const report = tokenpayDriver.verify(channel, {
+      method: "POST",
+      query: new URLSearchParams(),
+      headers: new Headers(),
+      rawBody: Buffer.from(raw),
+    });
     expect(report).toMatchObject({ amount: "10.00", paid: true, providerRef: "i1" });
   });
 
