@@ -75,14 +75,52 @@ export function signedNotify(
   return out;
 }
 
-/** Sends a notify as the gateway would and reads the answer (loopback only, redirects not followed). */
+/** What every fake offers a test. */
+export interface FakeGateway<P, O> {
+  /** The gateway's base URL (a channel's gatewayUrl or apiBase). */
+  url: string;
+  /** What the fake knows, by our payment number. */
+  payments: Map<string, P>;
+  /** What each notify got back, in order. */
+  notified: NotifyOutcome[];
+  markPaid(paymentNo: string): void;
+  /** Sends the notify for a recorded payment; `overrides` bend it for tests. */
+  notify(paymentNo: string, overrides?: O): Promise<NotifyOutcome>;
+  close(): Promise<void>;
+}
+
+/** The recorded payment, or an error naming the fake (a test asked about one it never created). */
+export function recorded<P>(payments: Map<string, P>, paymentNo: string, gateway: string): P {
+  const p = payments.get(paymentNo);
+  if (!p) throw new Error(`fake ${gateway}: no payment ${paymentNo}`);
+  return p;
+}
+
+/** Sends a notify as the gateway would, keeps what it got back on the fake (loopback only, redirects not followed). */
 export async function sendNotify(
+  fake: { notified: NotifyOutcome[] },
   url: string,
   paymentNo: string,
   init: { method: "GET" | "POST"; body?: string; headers?: Record<string, string> },
 ): Promise<NotifyOutcome> {
   const res = await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(10_000) });
-  return { paymentNo, status: res.status, body: await res.text() };
+  const outcome = { paymentNo, status: res.status, body: await res.text() };
+  fake.notified.push(outcome);
+  return outcome;
+}
+
+/** A JSON notify (TokenPay, epusdt). */
+export function postJsonNotify(
+  fake: { notified: NotifyOutcome[] },
+  url: string,
+  paymentNo: string,
+  fields: object,
+): Promise<NotifyOutcome> {
+  return sendNotify(fake, url, paymentNo, {
+    method: "POST",
+    body: JSON.stringify(fields),
+    headers: { "content-type": "application/json" },
+  });
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -3,12 +3,13 @@ import { startLoopbackServer } from "../loopback-server";
 import {
   fakeSign,
   handlePayPage,
+  recorded,
   sendJson,
   sendNotify,
   sendPayPage,
   signedNotify,
   withSet,
-  type NotifyOutcome,
+  type FakeGateway,
   type NotifyOverrides,
 } from "./common";
 
@@ -29,19 +30,10 @@ export interface FakeEpayPayment {
   endtime: string | null;
 }
 
-export interface FakeEpay {
-  /** The gateway URL (a channel's gatewayUrl). */
-  url: string;
+/** `payments` holds the orders by out_trade_no, recorded when the buyer opens submit.php; notify() sends a GET unless asked to POST. */
+export interface FakeEpay extends FakeGateway<FakeEpayPayment, NotifyOverrides & { method?: "GET" | "POST" }> {
   pid: string;
   key: string;
-  /** Orders by our payment number (out_trade_no), recorded when the buyer opens submit.php. */
-  payments: Map<string, FakeEpayPayment>;
-  /** What each notify got back. */
-  notified: NotifyOutcome[];
-  markPaid(paymentNo: string): void;
-  /** Sends the notify (GET by default) for a recorded order; `overrides` bend it for tests. */
-  notify(paymentNo: string, overrides?: NotifyOverrides & { method?: "GET" | "POST" }): Promise<NotifyOutcome>;
-  close(): Promise<void>;
 }
 
 const now = () => new Date().toISOString().replace("T", " ").slice(0, 19);
@@ -54,14 +46,12 @@ export async function startFakeEpay(opts: { pid?: string; key?: string } = {}): 
     payments: new Map(),
     notified: [],
     markPaid(paymentNo) {
-      const p = fake.payments.get(paymentNo);
-      if (!p) throw new Error(`fake epay: no order ${paymentNo}`);
+      const p = recorded(fake.payments, paymentNo, "epay");
       p.paid = true;
       p.endtime ??= now();
     },
-    async notify(paymentNo, overrides) {
-      const p = fake.payments.get(paymentNo);
-      if (!p) throw new Error(`fake epay: no order ${paymentNo}`);
+    notify(paymentNo, overrides) {
+      const p = recorded(fake.payments, paymentNo, "epay");
       const base = { pid: fake.pid, trade_no: p.tradeNo, out_trade_no: p.paymentNo, type: p.type, name: p.subject, money: p.amount };
       const fields = withSet({ ...base, trade_status: "TRADE_SUCCESS" }, overrides);
       const params = new URLSearchParams(
@@ -71,16 +61,11 @@ export async function startFakeEpay(opts: { pid?: string; key?: string } = {}): 
         ]),
       );
       for (const k of overrides?.drop ?? []) params.delete(k);
-      const outcome =
-        overrides?.method === "POST"
-          ? await sendNotify(p.notifyUrl, paymentNo, {
-              method: "POST",
-              body: params.toString(),
-              headers: { "content-type": "application/x-www-form-urlencoded" },
-            })
-          : await sendNotify(`${p.notifyUrl}${p.notifyUrl.includes("?") ? "&" : "?"}${params.toString()}`, paymentNo, { method: "GET" });
-      fake.notified.push(outcome);
-      return outcome;
+      if (overrides?.method === "POST") {
+        const headers = { "content-type": "application/x-www-form-urlencoded" };
+        return sendNotify(fake, p.notifyUrl, paymentNo, { method: "POST", body: params.toString(), headers });
+      }
+      return sendNotify(fake, `${p.notifyUrl}${p.notifyUrl.includes("?") ? "&" : "?"}${params.toString()}`, paymentNo, { method: "GET" });
     },
     close: () => Promise.resolve(),
   };

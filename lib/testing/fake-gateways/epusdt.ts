@@ -1,3 +1,7 @@
+// A fake epusdt on 127.0.0.1: POST /api/v1/order/create-transaction, the pay
+// page, and the notify (a JSON POST signed over every field it carries).
+// epusdt has no query API, so neither has this fake.
+
 import { randomBytes } from "node:crypto";
 import { startLoopbackServer } from "../loopback-server";
 import {
@@ -6,16 +10,13 @@ import {
   parseJsonObject,
   scalarFields,
   sendJson,
-  sendNotify,
+  postJsonNotify,
+  recorded,
   signedNotify,
   withSet,
-  type NotifyOutcome,
+  type FakeGateway,
   type NotifyOverrides,
 } from "./common";
-
-// A fake epusdt on 127.0.0.1: POST /api/v1/order/create-transaction, the pay
-// page, and the notify (a JSON POST signed over every field it carries).
-// epusdt has no query API, so neither has this fake.
 
 export interface FakeEpusdtPayment {
   paymentNo: string;
@@ -29,16 +30,10 @@ export interface FakeEpusdtPayment {
   paid: boolean;
 }
 
-export interface FakeEpusdt {
-  url: string;
+export interface FakeEpusdt extends FakeGateway<FakeEpusdtPayment, NotifyOverrides> {
   token: string;
-  payments: Map<string, FakeEpusdtPayment>;
-  notified: NotifyOutcome[];
   /** The create bodies received, as sent. */
   creates: Record<string, unknown>[];
-  markPaid(paymentNo: string): void;
-  notify(paymentNo: string, overrides?: NotifyOverrides): Promise<NotifyOutcome>;
-  close(): Promise<void>;
 }
 
 const UNSIGNED = ["signature"];
@@ -54,7 +49,7 @@ export async function startFakeEpusdt(opts: { token?: string } = {}): Promise<Fa
     markPaid(paymentNo) {
       must(paymentNo).paid = true;
     },
-    async notify(paymentNo, overrides) {
+    notify(paymentNo, overrides) {
       const p = must(paymentNo);
       const base = {
         trade_id: p.tradeId,
@@ -66,21 +61,11 @@ export async function startFakeEpusdt(opts: { token?: string } = {}): Promise<Fa
         status: p.paid ? 2 : 1,
       };
       const fields = signedNotify(withSet(base, overrides), fake.token, "signature", UNSIGNED, overrides);
-      const outcome = await sendNotify(p.notifyUrl, paymentNo, {
-        method: "POST",
-        body: JSON.stringify(fields),
-        headers: { "content-type": "application/json" },
-      });
-      fake.notified.push(outcome);
-      return outcome;
+      return postJsonNotify(fake, p.notifyUrl, paymentNo, fields);
     },
     close: () => Promise.resolve(),
   };
-  const must = (paymentNo: string) => {
-    const p = fake.payments.get(paymentNo);
-    if (!p) throw new Error(`fake epusdt: no order ${paymentNo}`);
-    return p;
-  };
+  const must = (paymentNo: string) => recorded(fake.payments, paymentNo, "epusdt");
   const server = await startLoopbackServer((req, body, res) => {
     if (handlePayPage(req, res, "epusdt", fake)) return;
     const json = req.method === "POST" ? parseJsonObject(body) : null;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { startLoopbackServer } from "../loopback-server";
-import { handlePayPage, sendJson, sendNotify, type NotifyOutcome } from "./common";
+import { handlePayPage, recorded, sendJson, sendNotify, type FakeGateway } from "./common";
 
 // A fake Stripe API on 127.0.0.1 for Checkout: POST /v1/checkout/sessions
 // (form-encoded, as the stripe package sends it; the Idempotency-Key gives
@@ -34,36 +34,30 @@ export interface StripeNotifyOverrides {
   timestamp?: number;
 }
 
-export interface FakeStripe {
-  /** The API base (a channel's apiBase). */
-  url: string;
+/** A session as the fake keeps it: the API's fields and the pay page's. */
+export type FakeStripeEntry = FakeStripeSession & { paymentNo: string; amount: string; subject: string; returnUrl: string; paid: boolean };
+
+/** `payments` holds the sessions by our payment number (client_reference_id). */
+export interface FakeStripe extends FakeGateway<FakeStripeEntry, StripeNotifyOverrides> {
   secretKey: string;
   webhookSecret: string;
   /** Where events are posted (Stripe's webhook endpoint setting); set it before paying. */
   webhookUrl: string | null;
-  /** Sessions by our payment number (client_reference_id). */
-  payments: Map<string, FakeStripeSession & { paymentNo: string; amount: string; subject: string; returnUrl: string; paid: boolean }>;
   /** The create requests' form fields, as received (with their Idempotency-Key). */
   creates: { idempotencyKey: string | null; form: Record<string, string> }[];
-  notified: NotifyOutcome[];
-  markPaid(paymentNo: string): void;
-  notify(paymentNo: string, overrides?: StripeNotifyOverrides): Promise<NotifyOutcome>;
-  close(): Promise<void>;
 }
-
-type Entry = FakeStripe["payments"] extends Map<string, infer E> ? E : never;
 
 const stripeError = (type: string, message: string, code?: string) => ({ error: { type, message, ...(code ? { code } : {}) } });
 
 /** The session as the API shows it (without the fake's own fields). */
-function view(e: Entry): FakeStripeSession {
+function view(e: FakeStripeEntry): FakeStripeSession {
   const { paymentNo: _n, amount: _a, subject: _s, returnUrl: _r, paid: _p, ...session } = e;
   return session;
 }
 
 export async function startFakeStripe(opts: { secretKey?: string; webhookSecret?: string } = {}): Promise<FakeStripe> {
-  const byId = new Map<string, Entry>();
-  const byKey = new Map<string, Entry>();
+  const byId = new Map<string, FakeStripeEntry>();
+  const byKey = new Map<string, FakeStripeEntry>();
   const fake: FakeStripe = {
     url: "",
     secretKey: opts.secretKey ?? "sk_test_fake_0123456789abcdefghij",
@@ -78,7 +72,7 @@ export async function startFakeStripe(opts: { secretKey?: string; webhookSecret?
       e.payment_status = "paid";
       e.status = "complete";
     },
-    async notify(paymentNo, overrides = {}) {
+    notify(paymentNo, overrides = {}) {
       const e = must(paymentNo);
       if (!fake.webhookUrl) throw new Error("fake Stripe: no webhookUrl set");
       const session: Record<string, unknown> = { ...view(e) };
@@ -106,17 +100,11 @@ export async function startFakeStripe(opts: { secretKey?: string; webhookSecret?
             });
       const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
       if (header !== null) headers["stripe-signature"] = header;
-      const outcome = await sendNotify(fake.webhookUrl, paymentNo, { method: "POST", body: payload, headers });
-      fake.notified.push(outcome);
-      return outcome;
+      return sendNotify(fake, fake.webhookUrl, paymentNo, { method: "POST", body: payload, headers });
     },
     close: () => Promise.resolve(),
   };
-  const must = (paymentNo: string) => {
-    const e = fake.payments.get(paymentNo);
-    if (!e) throw new Error(`fake Stripe: no session for ${paymentNo}`);
-    return e;
-  };
+  const must = (paymentNo: string) => recorded(fake.payments, paymentNo, "Stripe");
   const server = await startLoopbackServer((req, body, res) => {
     if (handlePayPage(req, res, "Stripe Checkout", fake)) return;
     if (!req.url?.startsWith("/v1/")) return void res.writeHead(404).end();
@@ -160,7 +148,7 @@ export async function startFakeStripe(opts: { secretKey?: string; webhookSecret?
         .filter(([k]) => /^metadata\[[^\]]+\]$/.test(k))
         .map(([k, v]) => [k.slice(9, -1), v]),
     );
-    const entry: Entry = {
+    const entry: FakeStripeEntry = {
       id,
       object: "checkout.session",
       url: `${fake.url}/pay/${encodeURIComponent(paymentNo)}`,

@@ -1,3 +1,6 @@
+// A fake TokenPay on 127.0.0.1: POST /CreateOrder, POST /Query {Id, Signature},
+// the pay page, and the notify: a JSON POST signed over every field it carries.
+
 import { randomUUID } from "node:crypto";
 import { startLoopbackServer } from "../loopback-server";
 import {
@@ -6,16 +9,14 @@ import {
   parseJsonObject,
   scalarFields,
   sendJson,
-  sendNotify,
+  postJsonNotify,
+  recorded,
   signedNotify,
   withSet,
-  type NotifyOutcome,
-  type NotifyOverrides,
 } from "./common";
+import type { FakeGateway, NotifyOverrides } from "./common";
 
-// A fake TokenPay on 127.0.0.1: POST /CreateOrder, POST /Query {Id, Signature},
-// the pay page, and the notify: a JSON POST signed over every field it carries.
-
+/** An order as the fake keeps it. */
 export interface FakeTokenpayPayment {
   paymentNo: string;
   id: string;
@@ -30,16 +31,10 @@ export interface FakeTokenpayPayment {
   payTime: string | null;
 }
 
-export interface FakeTokenpay {
-  url: string;
+export interface FakeTokenpay extends FakeGateway<FakeTokenpayPayment, NotifyOverrides> {
   token: string;
-  payments: Map<string, FakeTokenpayPayment>;
-  notified: NotifyOutcome[];
   /** The CreateOrder bodies received, as sent. */
   creates: Record<string, unknown>[];
-  markPaid(paymentNo: string): void;
-  notify(paymentNo: string, overrides?: NotifyOverrides): Promise<NotifyOutcome>;
-  close(): Promise<void>;
 }
 
 const UNSIGNED = ["Signature"];
@@ -56,24 +51,14 @@ export async function startFakeTokenpay(opts: { token?: string } = {}): Promise<
       p.paid = true;
       p.payTime ??= new Date().toISOString();
     },
-    async notify(paymentNo, overrides) {
+    notify(paymentNo, overrides) {
       const p = must(paymentNo);
       const fields = signedNotify(withSet(orderFields(p), overrides), fake.token, "Signature", UNSIGNED, overrides);
-      const outcome = await sendNotify(p.notifyUrl, paymentNo, {
-        method: "POST",
-        body: JSON.stringify(fields),
-        headers: { "content-type": "application/json" },
-      });
-      fake.notified.push(outcome);
-      return outcome;
+      return postJsonNotify(fake, p.notifyUrl, paymentNo, fields);
     },
     close: () => Promise.resolve(),
   };
-  const must = (paymentNo: string) => {
-    const p = fake.payments.get(paymentNo);
-    if (!p) throw new Error(`fake TokenPay: no order ${paymentNo}`);
-    return p;
-  };
+  const must = (paymentNo: string) => recorded(fake.payments, paymentNo, "TokenPay");
   const orderFields = (p: FakeTokenpayPayment): Record<string, string | number> => ({
     Id: p.id,
     BlockTransactionId: p.paid ? `tx${p.id.replace(/-/g, "")}` : "",
