@@ -50,6 +50,8 @@ const Session = z.looseObject({
   payment_status: z.string(),
 });
 
+const StripeEvent = z.looseObject({ type: z.string(), data: z.looseObject({ object: z.unknown() }) });
+
 /** A session read as a report, or the name of the first field that is wrong. */
 function sessionReport(session: unknown): GatewayReport | string {
   const parsed = Session.safeParse(session);
@@ -106,17 +108,20 @@ export const stripeDriver: PaymentDriver = {
     const header = request.headers.get("stripe-signature");
     if (!header) throw new NotifyRefusedError("no Stripe-Signature header");
     if (!channel.webhookSecret) throw new NotifyRefusedError("the channel has no webhook secret");
-    let event: Stripe.Event;
+    let signed: unknown;
     try {
-      event = Stripe.webhooks.constructEvent(request.rawBody, header, channel.webhookSecret, WEBHOOK_TOLERANCE_S);
+      signed = Stripe.webhooks.constructEvent(request.rawBody, header, channel.webhookSecret, WEBHOOK_TOLERANCE_S);
     } catch {
       // A wrong or stale signature, or a signed body that is not JSON.
       throw new NotifyRefusedError("the Stripe signature does not match");
     }
-    const type = typeof event.type === "string" ? event.type : "";
+    // Signed is not well-formed: the body is still read as unknown (null, an array, no data…).
+    const event = StripeEvent.safeParse(signed);
+    if (!event.success) throw new NotifyRefusedError("the body is not a Stripe event");
+    const { type, data } = event.data;
     // Other events are not about a checkout session; refused so the core answers them and nothing changes.
     if (!SESSION_EVENTS.has(type)) throw new NotifyRefusedError(`ignored event type ${JSON.stringify(type.slice(0, 80))}`);
-    const report = sessionReport((event.data as { object?: unknown } | undefined)?.object);
+    const report = sessionReport(data.object);
     if (typeof report === "string") throw new NotifyRefusedError(report);
     return report;
   },
