@@ -132,15 +132,10 @@ export async function apiCall<T = unknown>(creds: { apiKey: string; apiSecret: s
 
 export const BUYER_PASSWORD = "buyer portal password 42";
 
-/**
- * A buyer signed in to the portal in `page` (invited with the CLI, password
- * set through the link), with points, an API key made in the portal, and one
- * delivered order placed through the API with it.
- */
-export async function portalBuyerWithOrder(page: Page, tag: string) {
+/** A new buyer, invited, with its portal password chosen and signed in on `page`: its e-mail. */
+export async function signedInPortalBuyer(page: Page, tag: string): Promise<string> {
   const email = `${tag}-${Date.now()}@example.com`;
   const invite = cli("user:invite", "--email", email) as { invite_url: string };
-  cli("points:adjust", "--email", email, "--amount", "100.00", "--reason", "e2e opening");
   await page.goto(new URL(invite.invite_url).pathname);
   await page.locator("#password").fill(BUYER_PASSWORD);
   await page.locator("#confirm").fill(BUYER_PASSWORD);
@@ -150,6 +145,17 @@ export async function portalBuyerWithOrder(page: Page, tag: string) {
   await page.locator("#password").fill(BUYER_PASSWORD);
   await page.getByTestId("portal-sign-in-form").locator("button[type=submit]").click();
   await expect(page).toHaveURL(/\/portal$/);
+  return email;
+}
+
+/**
+ * A buyer signed in to the portal in `page` (invited with the CLI, password
+ * set through the link), with points, an API key made in the portal, and one
+ * delivered order placed through the API with it.
+ */
+export async function portalBuyerWithOrder(page: Page, tag: string) {
+  const email = await signedInPortalBuyer(page, tag);
+  cli("points:adjust", "--email", email, "--amount", "100.00", "--reason", "e2e opening");
   await page.goto("/portal/keys");
   const create = page.getByTestId("portal-create-key-form");
   await create.locator("input[name=name]").fill("shop");

@@ -4,11 +4,9 @@ import { db } from "@/lib/db/client";
 import { reconcilePoints } from "@/lib/points/reconcile-points";
 import { updateSettings } from "@/lib/settings/update-settings";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
-import { makeBuyer } from "@/lib/testing/factories";
 import { startLoopbackServer, type LoopbackServer } from "@/lib/testing/loopback-server";
 import { useTestDatabase } from "@/lib/testing/test-database";
-import { inviteBuyer } from "@/lib/users/invite-buyer";
-import { setPasswordWithLink } from "@/lib/users/set-password-with-link";
+import { signedInBuyer, startPayment } from "@/lib/testing/portal-buyer";
 import { addChannel } from "./add-channel";
 import { ChannelInputSchema } from "./channel-input";
 import { confirmPayment } from "./confirm-payment";
@@ -21,7 +19,6 @@ import { pollOpenPayments } from "./expire-payments";
 // go to the notify route of two app servers on one database.
 
 const SLOW = 300_000;
-const PASSWORD = "payments password 1";
 const KEY = "merchant-key-0123456789";
 const PID = "1001";
 let A: AppServer;
@@ -53,38 +50,8 @@ afterAll(async () => {
   await Promise.all([A?.stop(), B?.stop(), gateway?.close()]);
 });
 
-async function portalBuyer() {
-  const b = await makeBuyer({ pointsCents: 0n });
-  const invite = await inviteBuyer({ email: b.user.email, actor: CLI_ACTOR });
-  await setPasswordWithLink({ token: invite.inviteUrl.split("/").at(-1)!, password: PASSWORD });
-  const res = await fetch(A.baseUrl + "/portal/session", {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: A.baseUrl },
-    body: new URLSearchParams({ email: b.user.email, password: PASSWORD }).toString(),
-  });
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .find((c) => c.startsWith("cardkey-portal-session="))!;
-  return { ...b, cookie };
-}
-
-interface Created {
-  ok: boolean;
-  payment_no: string;
-  pay_url: string;
-  state: string;
-  code?: string;
-}
-async function pay(cookie: string, body: object): Promise<{ status: number; json: Created }> {
-  const res = await fetch(A.baseUrl + "/portal/api/payments", {
-    method: "POST",
-    headers: { cookie, "content-type": "application/json", origin: A.baseUrl },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Created };
-}
+const portalBuyer = () => signedInBuyer(A);
+const pay = (cookie: string, body: object) => startPayment(A, cookie, body);
 
 /** The fields of an epay notify, signed as the gateway signs them (or with `overrides` applied after signing). */
 function epayNotify(paymentNo: string, money: string, extra: Record<string, string> = {}, overrides: Record<string, string | null> = {}) {
