@@ -64,7 +64,8 @@ test("issue 36: portal → gateway page → paid → balance shown; the console 
     await context.close();
 
     // The operator's view: the list, the payment with its notify (no signature shown), the channel.
-    const admin = await browser.newPage({ locale: "en-US" });
+    const adminContext = await browser.newContext({ locale: "en-US" });
+    const admin = await adminContext.newPage();
     await signIn(admin, ADMIN_EMAIL);
     await admin.goto(`/admin/payments?q=${paymentNo}`);
     await expect(admin.locator("main")).toContainText(paymentNo);
@@ -77,6 +78,7 @@ test("issue 36: portal → gateway page → paid → balance shown; the console 
     await expect(admin.locator("main")).toContainText(channel.notify_url);
     expect(await admin.content()).not.toContain(gateway.key);
     await expectNoSeriousAxeViolations(admin, "payments 5");
+    await adminContext.close();
   } finally {
     await gateway.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -54,7 +54,11 @@ export default async function PortalStatementPage({ searchParams }: { searchPara
             <td>{formatAmount(r.balanceAfterCents)}</td>
             <td>{r.orderNo ? <a href={`/portal/orders/${encodeURIComponent(r.orderNo)}`}>{r.orderNo}</a> : ""}</td>
             <td>
-              {r.topUpId !== null ? (
+              {r.paymentNo !== null ? (
+                <a href={`/portal/top-ups/${encodeURIComponent(r.paymentNo)}`} translate="no">
+                  {r.paymentNo}
+                </a>
+              ) : r.topUpId !== null ? (
                 <a href="/portal/top-ups">{t("portal.statement.topUpNote", { id: r.topUpId })}</a>
               ) : r.kind === "adjustment" ? (
                 <span translate="no">{r.reason}</span>
