@@ -1,8 +1,19 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations, seriousAxeViolations } from "./axe";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, apiCall, BASE_URL, cli, DEMO_BUYER, type OrderAnswer, type ProductsAnswer } from "./helpers";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  apiCall,
+  BASE_URL,
+  cli,
+  DEMO_BUYER,
+  signedInPortalBuyer,
+  type OrderAnswer,
+  type ProductsAnswer,
+} from "./helpers";
 
 // Issue 24.4: axe-core on every console page, signed in, in both languages at
 // desktop size and in English on a phone: no serious or critical violation
@@ -43,7 +54,31 @@ const DYNAMIC: Record<string, (page: Page) => Promise<string>> = {
     const product = await firstLink(page, "/admin/catalog/products", "products-table", "tbody a");
     return (await firstLink(page, product, "skus-table", 'tbody a[href^="/admin/catalog/skus/"]')) + "/sources";
   },
+  "/admin/payments/[paymentNo]": async (page) => {
+    await paymentThatFailed(page);
+    return firstLink(page, "/admin/payments", "payments-table", "tbody a");
+  },
 };
+
+/** Issue 36: a payment a buyer started at a gateway that did not answer (it stays listed, failed). */
+async function paymentThatFailed(page: Page): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "a11y-pay-"));
+  fs.writeFileSync(path.join(dir, "key"), "a11y-token");
+  const channel = cli(
+    ...["payments:channel:add", "--driver", "epusdt", "--name", `a11y-${Date.now()}`, "--gateway-url", "http://127.0.0.1:9"],
+    ...["--key-file", path.join(dir, "key")],
+  ) as { id: number };
+  fs.rmSync(dir, { recursive: true, force: true });
+  const buyer = await page.context().browser()!.newContext();
+  const buyerPage = await buyer.newPage();
+  await signedInPortalBuyer(buyerPage, "a11y-payer");
+  const res = await buyerPage.request.post("/portal/api/payments", {
+    data: { channel_id: channel.id, amount: "1.00" },
+    headers: { origin: BASE_URL },
+  });
+  expect(res.status()).toBe(502);
+  await buyer.close();
+}
 
 async function firstLink(page: Page, listPath: string, testId: string, selector: string): Promise<string> {
   await page.goto(listPath);
