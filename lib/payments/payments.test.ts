@@ -117,6 +117,15 @@ describe("issue 36: top-ups through an epay gateway", { timeout: SLOW }, () => {
     expect(many.filter((r) => r.status === 200)).toHaveLength(9);
     expect(many.filter((r) => r.status === 409)).toHaveLength(3);
     expect(await db().payment.count({ where: { userId: b.user.id, state: "pending" } })).toBe(10);
+    // The create rate: 20 in 10 minutes, counted in the database (whichever instance is asked).
+    await db().payment.updateMany({ where: { userId: b.user.id }, data: { state: "expired" } });
+    const more = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => startPayment(i % 2 ? B : A, b.cookie, { channel_id: channelId, amount: "1.00" })),
+    );
+    expect(more.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const limited = await pay(b.cookie, { channel_id: channelId, amount: "1.00" });
+    expect([limited.status, limited.json.code]).toEqual([429, "rate_limited"]);
+    expect(await db().payment.count({ where: { userId: b.user.id } })).toBe(20);
   });
 
   it("a signed TRADE_SUCCESS notify credits once: 20 identical notifies in parallel across two instances, GET and form POST, each answered success", async () => {
