@@ -102,7 +102,7 @@ describe("the CLI on the embedded database", () => {
 
     // Both wrote to the same database: a third run sees both users.
     const check = await runCli(["points:reconcile"], env);
-    expect(check.json).toEqual({ ok: true, users_checked: 2, mismatches: [] });
+    expect(check.json).toEqual({ ok: true, users_checked: 2, mismatches: [], payments_checked: 0, payment_mismatches: [] });
   }, 180_000);
 
   it("issue 28.4, decision 0050: the server a CLI run starts stays up for the linger, the next runs join it, and it stops by itself with no client", async () => {
@@ -152,7 +152,7 @@ describe("the CLI on the embedded database", () => {
     // From now on the directory holds a database: no --init needed.
     const again = await runCli(["points:reconcile"], env);
     expect([again.json, again.target]).toEqual([
-      { ok: true, users_checked: 1, mismatches: [] },
+      { ok: true, users_checked: 1, mismatches: [], payments_checked: 0, payment_mismatches: [] },
       { data_dir: dir, base_url: "http://localhost:3000" },
     ]);
     await stoppedWithin(dir, 30_000);

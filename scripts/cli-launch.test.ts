@@ -49,10 +49,16 @@ describe("the built CLI (issue 28.4)", () => {
     const env = { DATA_DIR: dataDir, DATABASE_URL: undefined, SECRET_KEY: undefined, NEXTAUTH_SECRET: undefined };
     const first = await launch(["points:reconcile", "--init"], env); // issue 35.5: a new DATA_DIR only with --init
     expect(first.code, first.stderr).toBe(0);
-    expect(first.json).toEqual({ ok: true, users_checked: 0, mismatches: [] });
+    expect(first.json).toEqual({ ok: true, users_checked: 0, mismatches: [], payments_checked: 0, payment_mismatches: [] });
     const created = await launch(["user:create", "--email", "launch@example.com", "--points", "5.00"], env);
     expect(created.code, created.stderr).toBe(0);
-    expect((await runCli(["points:reconcile"], env)).json).toEqual({ ok: true, users_checked: 1, mismatches: [] });
+    expect((await runCli(["points:reconcile"], env)).json).toEqual({
+      ok: true,
+      users_checked: 1,
+      mismatches: [],
+      payments_checked: 0,
+      payment_mismatches: [],
+    });
   }, 180_000);
 
   it("issue 28.4: the build is reused while its files are unchanged, and made again when one changed", async () => {

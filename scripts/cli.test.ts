@@ -61,7 +61,7 @@ describe("npm run cli", () => {
     expect(await db().pointsLedger.count({ where: { userId: user.id } })).toBe(2);
 
     const reconcile = await cli("points:reconcile");
-    expect(reconcile.json).toEqual({ ok: true, users_checked: 1, mismatches: [] });
+    expect(reconcile.json).toEqual({ ok: true, users_checked: 1, mismatches: [], payments_checked: 0, payment_mismatches: [] });
   }, 180_000);
 
   it("apikey:create and apikey:disable", async () => {
