@@ -12,7 +12,7 @@ import { getSettings } from "../settings/get-settings";
 import { driverFor } from "./drivers";
 import { gatewayChannel } from "./gateway-channel";
 import { alertChannelCreateFailed } from "./payment-alerts";
-import { notifyUrl, paymentView, returnUrl } from "./payment-view";
+import { gatewayPayment, paymentView } from "./payment-view";
 
 // Issue 36: a buyer starts a top-up through a gateway. The row is written
 // (state created) and committed BEFORE the gateway is called, so a notify
@@ -101,15 +101,7 @@ export async function createPayment({ userId, input, actor }: { userId: string; 
 
   const { publicBaseUrl } = await getSettings();
   try {
-    const created = await driverFor(channel.driver).create(gatewayChannel(channel), {
-      paymentNo: payment.paymentNo,
-      amountCents: payment.amountCents,
-      subject: `Top-up ${payment.paymentNo}`,
-      notifyUrl: notifyUrl(publicBaseUrl, channel.id),
-      returnUrl: returnUrl(publicBaseUrl, payment.paymentNo),
-      expiresAt: payment.expiresAt,
-      providerRef: null,
-    });
+    const created = await driverFor(channel.driver).create(gatewayChannel(channel), gatewayPayment(payment, publicBaseUrl));
     const updated = await db().payment.update({
       where: { id: payment.id },
       data: { state: "pending", payUrl: created.payUrl, providerRef: created.providerRef ?? null },

@@ -1,6 +1,6 @@
 import { scheduleSingleton } from "../jobs/schedule-singleton";
 import { log } from "../log";
-import { pollOpenPayments } from "./expire-payments";
+import { pollOpenPayments } from "./poll-open-payments";
 
 // Issue 36: the active query of open payments runs every minute as one
 // self-scheduling job for the whole site (lib/jobs/schedule-singleton.ts),

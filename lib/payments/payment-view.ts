@@ -1,3 +1,4 @@
+import type { GatewayPayment } from "./drivers/driver";
 import { formatAmount } from "../protocol/amount";
 
 /** A payment as its buyer sees it (portal page and JSON API): never the channel's settings. */
@@ -26,6 +27,22 @@ export function paymentView(p: {
   };
 }
 export type PaymentView = ReturnType<typeof paymentView>;
+
+/** A payment as its driver sees it: the same subject and addresses at create and at every query. */
+export function gatewayPayment(
+  p: { paymentNo: string; channelId: number; amountCents: bigint; expiresAt: Date; providerRef: string | null },
+  publicBaseUrl: string,
+): GatewayPayment {
+  return {
+    paymentNo: p.paymentNo,
+    amountCents: p.amountCents,
+    subject: `Top-up ${p.paymentNo}`,
+    notifyUrl: notifyUrl(publicBaseUrl, p.channelId),
+    returnUrl: returnUrl(publicBaseUrl, p.paymentNo),
+    expiresAt: p.expiresAt,
+    providerRef: p.providerRef,
+  };
+}
 
 /** Where a channel's gateway sends its notifies (register this at the gateway). */
 export const notifyUrl = (publicBaseUrl: string, channelId: number) =>

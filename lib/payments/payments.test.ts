@@ -11,7 +11,7 @@ import { addChannel } from "./add-channel";
 import { ChannelInputSchema } from "./channel-input";
 import { confirmPayment } from "./confirm-payment";
 import { md5Sign } from "./drivers/signing";
-import { pollOpenPayments } from "./expire-payments";
+import { pollOpenPayments } from "./poll-open-payments";
 
 // Issue 36 (decision 0089), over real HTTP to the real handlers: the portal
 // creates payments, a local HTTP server speaks the epay protocol (its

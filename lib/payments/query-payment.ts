@@ -4,7 +4,7 @@ import { applyReport, type ReportOutcome } from "./apply-report";
 import { driverFor } from "./drivers";
 import type { GatewayReport } from "./drivers/driver";
 import { gatewayChannel } from "./gateway-channel";
-import { notifyUrl, returnUrl } from "./payment-view";
+import { gatewayPayment } from "./payment-view";
 import { getSettings } from "../settings/get-settings";
 
 // Issue 36: "when in doubt, ask the gateway". The active query of one
@@ -26,15 +26,7 @@ export async function queryPayment(paymentNo: string): Promise<QueryResult> {
   const driver = driverFor(payment.channel.driver);
   if (!driver.query) return { payment_no: paymentNo, supported: false, answer: null, outcome: null };
   const { publicBaseUrl } = await getSettings();
-  const answer = await driver.query(gatewayChannel(payment.channel), {
-    paymentNo,
-    amountCents: payment.amountCents,
-    subject: `Top-up ${paymentNo}`,
-    notifyUrl: notifyUrl(publicBaseUrl, payment.channelId),
-    returnUrl: returnUrl(publicBaseUrl, paymentNo),
-    expiresAt: payment.expiresAt,
-    providerRef: payment.providerRef,
-  });
+  const answer = await driver.query(gatewayChannel(payment.channel), gatewayPayment(payment, publicBaseUrl));
   await db().payment.update({
     where: { id: payment.id },
     data: { lastQueryAt: new Date(), lastQueryAnswer: answer ? { ...answer } : { found: false } },
