@@ -26,7 +26,7 @@ export async function deliverCallbackJob(job: { callbackId: number; attempt: num
       body: true,
       status: true,
       attemptCount: true,
-      order: { select: { credential: { select: { apiKey: true, secretCiphertext: true } } } },
+      order: { select: { wireDialect: true, credential: { select: { apiKey: true, secretCiphertext: true } } } },
     },
   });
   if (!callback || callback.status !== "pending" || callback.attemptCount !== job.attempt) return;
@@ -36,7 +36,7 @@ export async function deliverCallbackJob(job: { callbackId: number; attempt: num
     callback.url,
     openCallbackBody(callback.body),
     { apiKey, apiSecret: decryptText(secretCiphertext) },
-    opts,
+    { ...opts, dialect: callback.order.wireDialect },
   );
   const outcome = await recordAttempt(job, result);
   const fields = {

@@ -1,6 +1,7 @@
 import type { Tx } from "../db/tx";
 import { enqueueJob } from "../jobs/enqueue-job";
 import { loadOrderView, type OrderView } from "../order-read/order-view";
+import { dujiaoCallbackWire } from "../serializers/dujiao-next";
 import { orderCallbackWire } from "../serializers/order";
 import { sealCallbackBody } from "./callback-body";
 
@@ -20,13 +21,16 @@ const HANDLER_MAX_ATTEMPTS = 8;
 export async function queueOrderCallback(tx: Tx, input: { orderId: number; view?: OrderView }): Promise<number | null> {
   const order = await tx.order.findUniqueOrThrow({
     where: { id: input.orderId },
-    select: { id: true, credentialId: true, profile: true, callbackUrl: true, status: true },
+    select: { id: true, credentialId: true, profile: true, callbackUrl: true, status: true, wireDialect: true },
   });
   if (order.profile !== "U" || !order.callbackUrl) return null;
   if (order.status !== "delivered" && order.status !== "failed") return null; // D26: public changes only
   const view = input.view ?? (await loadOrderView(tx, order.credentialId, order.id));
   if (!view) return null;
-  const body = sealCallbackBody(JSON.stringify(orderCallbackWire({ ...view, status: order.status })));
+  const now = { ...view, status: order.status };
+  // Decision 0090: a Dujiao-Next buyer's order is reported in its callback shape.
+  const wire = order.wireDialect === "dujiao_next" ? dujiaoCallbackWire(now) : orderCallbackWire(now);
+  const body = sealCallbackBody(JSON.stringify(wire));
   const callback = await tx.callback.create({
     data: { orderId: order.id, url: order.callbackUrl, body, status: "pending", nextAttemptAt: new Date() },
     select: { id: true },

@@ -2,6 +2,8 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { signedHeaders } from "../protocol/client";
+import { DUJIAO_CALLBACK_SIGNED_PATH, dujiaoSignedHeaders } from "../protocol/dujiao-next";
+import type { WireDialect } from "../protocol/profiles";
 import { callbackTimeoutMs } from "./callback-config";
 import { HostResolutionError } from "../net/resolve-host";
 import { bareHost, guardedLookup, RestrictedAddressError, restrictedReason, systemResolver, type Resolver } from "./address-policy";
@@ -20,8 +22,27 @@ export interface CallbackSendResult {
  * a fresh timestamp per attempt, and the exact body bytes. The one place
  * callbacks are signed.
  */
-export function callbackHeaders(url: URL, body: string, creds: { apiKey: string; apiSecret: string }): Record<string, string> {
+export function callbackHeaders(
+  url: URL,
+  body: string,
+  creds: { apiKey: string; apiSecret: string },
+  dialect: WireDialect = "svc",
+): Record<string, string> {
+  // Decision 0090: Dujiao-Next's receiver checks its own headers over this literal path, whatever its URL.
+  if (dialect === "dujiao_next") {
+    return { ...dujiaoSignedHeaders(creds, "POST", DUJIAO_CALLBACK_SIGNED_PATH, body), "Content-Type": "application/json" };
+  }
   return signedHeaders(creds, "POST", url.pathname, body);
+}
+
+/** Dujiao-Next's sender counts a callback as received only on HTTP 200 with a JSON body whose `ok` is true; its receiver says so. */
+const MAX_ACK_BYTES = 64 * 1024;
+function isDujiaoAck(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { ok?: unknown } | null)?.ok === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -34,7 +55,7 @@ export async function sendCallback(
   urlText: string,
   body: string,
   creds: { apiKey: string; apiSecret: string },
-  opts: { resolve?: Resolver; timeoutMs?: number } = {},
+  opts: { resolve?: Resolver; timeoutMs?: number; dialect?: WireDialect } = {},
 ): Promise<CallbackSendResult> {
   const started = Date.now();
   const done = (httpStatus: number | null, error: string | null): CallbackSendResult => ({
@@ -60,7 +81,7 @@ export async function sendCallback(
 
   const timeoutMs = opts.timeoutMs ?? callbackTimeoutMs();
   const headers = {
-    ...callbackHeaders(url, body, creds),
+    ...callbackHeaders(url, body, creds, opts.dialect),
     "Content-Length": String(Buffer.byteLength(body)),
     "User-Agent": "cardkey-supplier-callback/1.0",
   };
@@ -87,10 +108,27 @@ export async function sendCallback(
         servername: net.isIP(host) ? undefined : host,
       },
       (res) => {
-        // The status decides; the receiver's body is not read (nor can it keep us waiting).
-        finish(res.statusCode ?? null, null);
         res.on("error", () => {});
-        res.destroy();
+        const status = res.statusCode ?? null;
+        if (opts.dialect !== "dujiao_next" || status !== 200) {
+          // Our protocol: the status decides; the receiver's body is not read (nor can it keep us waiting).
+          // Dujiao-Next's: anything but 200 is a failure, another 2xx too.
+          const not200 = opts.dialect === "dujiao_next" && status !== null && status >= 200 && status < 300;
+          finish(status, not200 ? `HTTP ${status}, not 200` : null);
+          res.destroy();
+          return;
+        }
+        // Dujiao-Next: a bounded read of the answer, within the same timeout.
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ACK_BYTES) {
+            finish(200, "the answer was too large to be an acknowledgement");
+            res.destroy();
+          } else chunks.push(chunk);
+        });
+        res.on("end", () => finish(200, isDujiaoAck(Buffer.concat(chunks).toString("utf8")) ? null : 'the answer was not {"ok":true}'));
       },
     );
     const timer = setTimeout(() => {

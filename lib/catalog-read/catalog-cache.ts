@@ -108,8 +108,14 @@ export function productSyncPage(view: CatalogView, firstStamp: number, page: num
   );
 }
 
-/** Section 4.4 body: `{ ok, ...Product }`, or undefined for an unknown or delisted product (D11). */
-export function productDetail(view: CatalogView, id: number): Bytes | undefined {
+/**
+ * Section 4.4 body: `{ ok, ...Product }`, or undefined for an unknown or delisted product (D11).
+ * `wrapped`: Dujiao-Next's `{ ok, product: Product }` (decision 0090), the same product's bytes.
+ */
+export function productDetail(view: CatalogView, id: number, wrapped = false): Bytes | undefined {
   const p = view.state.products.get(id);
-  return p && p.listed ? joined('{"ok":true,', [productJson(view, p).subarray(1)], "") : undefined;
+  if (!p || !p.listed) return undefined;
+  return wrapped
+    ? joined('{"ok":true,"product":', [productJson(view, p)], "}")
+    : joined('{"ok":true,', [productJson(view, p).subarray(1)], "");
 }

@@ -16,6 +16,8 @@ export interface OrderView {
   traceId: string | null;
   errorMessage: string | null;
   createdAt: Date;
+  /** When it became final (delivered or failed); null while processing. */
+  completedAt: Date | null;
   items: OrderItemView[];
   /** Present only when a delivery result is stored (spec 2.5). */
   fulfillment: FulfillmentView | null;
@@ -75,6 +77,7 @@ export async function loadOrderView(tx: Tx, credentialId: number, orderId: numbe
     traceId: order.traceId,
     errorMessage: order.errorMessage,
     createdAt: order.createdAt,
+    completedAt: order.completedAt,
     items: order.items.map((i) => ({
       productId: i.productId,
       skuId: i.skuId,

@@ -2,6 +2,7 @@ import { db } from "../db/client";
 import { appError } from "../errors";
 import type { OrderContext, StoredOrderDigests } from "./order-context";
 import { orderForm } from "./order-form";
+import type { WireDialect } from "../protocol/profiles";
 import type { CreateOrderInput, CreateOrderResult, OrderProfile } from "./order-types";
 import { loadOrderView } from "../order-read/order-view";
 import { digestOf, rawDigestOf } from "./request-digest";
@@ -20,19 +21,21 @@ import { digestOf, rawDigestOf } from "./request-digest";
 export async function compareWithStoredOrder({
   credentialId,
   profile,
+  dialect,
   input,
   sku,
   stored,
 }: {
   credentialId: number;
   profile: OrderProfile;
+  dialect?: WireDialect;
   input: CreateOrderInput;
   /** The SKU as it is today (from readOrderContext), for rule 2. */
   sku: OrderContext["sku"];
   stored: StoredOrderDigests;
 }): Promise<CreateOrderResult> {
-  const sameAsSent = stored.rawDigest !== null && rawDigestOf({ profile, input }) === stored.rawDigest;
-  if (!sameAsSent && normalisedDigestOf({ profile, input, sku }) !== stored.digest) {
+  const sameAsSent = stored.rawDigest !== null && rawDigestOf({ profile, dialect, input }) === stored.rawDigest;
+  if (!sameAsSent && normalisedDigestOf({ profile, dialect, input, sku }) !== stored.digest) {
     throw appError("idempotency_conflict", "downstream_order_no was already used with different parameters");
   }
   const order = await loadOrderView(db(), credentialId, stored.id);
@@ -42,16 +45,18 @@ export async function compareWithStoredOrder({
 
 function normalisedDigestOf({
   profile,
+  dialect,
   input,
   sku,
 }: {
   profile: OrderProfile;
+  dialect?: WireDialect;
   input: CreateOrderInput;
   sku: OrderContext["sku"];
 }): string | null {
   if (!sku) return null;
   try {
-    return digestOf({ profile, input, form: orderForm({ profile, product: sku, input }) });
+    return digestOf({ profile, dialect, input, form: orderForm({ profile, product: sku, input }) });
   } catch {
     return null; // a form today's product refuses: not comparable this way
   }

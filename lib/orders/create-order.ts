@@ -39,10 +39,11 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * `upstream` order queues its purchase (issue 4).
  * A request that fails leaves no record.
  */
-export async function createOrder({ credential, profile, input }: CreateOrderArgs): Promise<CreateOrderResult> {
+export async function createOrder({ credential, profile, dialect = "svc", input }: CreateOrderArgs): Promise<CreateOrderResult> {
   const key = { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId };
   const ctx = await readOrderContext(onPool, key);
-  if (ctx.existing) return compareWithStoredOrder({ credentialId: credential.id, profile, input, sku: ctx.sku, stored: ctx.existing });
+  if (ctx.existing)
+    return compareWithStoredOrder({ credentialId: credential.id, profile, dialect, input, sku: ctx.sku, stored: ctx.existing });
 
   const sku = sellableSku(ctx, profile);
   const form = orderForm({ profile, product: sku, input });
@@ -58,8 +59,8 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
     userId: credential.userId,
     profile,
     downstreamOrderNo: input.downstreamOrderNo,
-    requestDigest: digestOf({ profile, input, form }),
-    requestRawDigest: rawDigestOf({ profile, input }),
+    requestDigest: digestOf({ profile, dialect, input, form }),
+    requestRawDigest: rawDigestOf({ profile, dialect, input }),
     traceId: input.traceId ?? null,
     callbackUrl,
     manualFormData: form,
@@ -74,8 +75,10 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
     const orderNo = newOrderNo();
     const place = async (keys: boolean) => {
       const placing = { ...row, auto: keys, orderNo };
-      // Rows the app writes with the order (a U callback, an upstream purchase) need a transaction of ours.
-      const withAppRows = (callbackUrl && keys) || (!keys && upstream);
+      // Rows the app writes with the order (a U callback, an upstream purchase, the dialect its callbacks
+      // speak, decision 0090) need a transaction of ours.
+      const peerCallbacks = callbackUrl !== null && dialect !== "svc";
+      const withAppRows = (callbackUrl && keys) || (!keys && upstream) || peerCallbacks;
       if (!withAppRows) {
         const placed = await placeOrderGrouped(placing);
         return placed && orderViewOf(placing, placed);
@@ -84,6 +87,7 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
       const sources = keys ? null : await loadSkuSources(sku.skuId);
       return db().$transaction(async (tx) => {
         const view = await placeOrderView(inTx(tx), placing);
+        if (view && peerCallbacks) await tx.order.update({ where: { id: view.id }, data: { wireDialect: dialect } });
         // D26/D28: delivered inside the create → the U callback is stored (and its job queued) with it.
         if (view && keys) await queueOrderCallback(tx, { orderId: view.id, view });
         // Issue 4: the purchase task of an `upstream` order is stored and its job queued with the order.
@@ -107,7 +111,7 @@ export async function createOrder({ credential, profile, input }: CreateOrderArg
       // A concurrent request with the same number committed first: compare with it.
       const again = await readOrderContext(onPool, key);
       if (!again.existing) throw new Error("order vanished after an idempotency conflict");
-      return compareWithStoredOrder({ credentialId: credential.id, profile, input, sku: again.sku, stored: again.existing });
+      return compareWithStoredOrder({ credentialId: credential.id, profile, dialect, input, sku: again.sku, stored: again.existing });
     } catch (err) {
       // Random order numbers can collide (D4); the unique index catches it, we draw again.
       if (attempt < 5 && isOrderNoCollision(err)) continue;

@@ -1,4 +1,5 @@
 import type { OrderView } from "../order-read/order-view";
+import type { WireDialect } from "../protocol/profiles";
 
 // The create-order request and result, in service terms (no wire names): the
 // edge (lib/supplier-api/endpoints/orders.ts) translates the body into these.
@@ -18,6 +19,8 @@ export interface CreateOrderInput {
 export interface CreateOrderArgs {
   credential: { id: number; userId: string };
   profile: OrderProfile;
+  /** Decision 0090: a Dujiao-Next create (Profile U) repeats by sku, quantity and form only, and gets its callbacks in its shape. Default svc. */
+  dialect?: WireDialect;
   input: CreateOrderInput;
 }
 

@@ -157,6 +157,7 @@ export function orderViewOf(row: PlaceOrderRow, placed: PlacedOrder): OrderView 
     traceId: row.traceId,
     errorMessage: null,
     createdAt: placed.createdAt,
+    completedAt: row.auto ? placed.createdAt : null,
     items: [
       {
         productId: row.productId,

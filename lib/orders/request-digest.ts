@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { WireDialect } from "../protocol/profiles";
 import type { CreateOrderInput, OrderProfile } from "./order-types";
 
 /** JSON with object keys sorted at every level, so equal values give equal text. */
@@ -41,16 +42,29 @@ export function requestDigest(input: DigestInput): string {
   return crypto.createHash("sha256").update(canonicalJson(fields), "utf8").digest("hex");
 }
 
+/**
+ * What makes two creates "the same request". Decision 0090: Dujiao-Next's buyer
+ * retries one purchase with a new trace id, and its callback URL may change
+ * between attempts (an operator's setting), so its repeat is the same sku,
+ * quantity and form.
+ */
+function repeatedFields(dialect: WireDialect | undefined, input: CreateOrderInput): CreateOrderInput {
+  return dialect === "dujiao_next" ? { ...input, traceId: null, callbackUrl: null } : input;
+}
+
 /** The D18 digest of a create request, with the form as this profile stores it (lib/orders/order-form.ts). */
 export function digestOf({
   profile,
-  input,
+  dialect,
+  input: sent,
   form,
 }: {
   profile: OrderProfile;
+  dialect?: WireDialect;
   input: CreateOrderInput;
   form: Record<string, unknown>;
 }): string {
+  const input = repeatedFields(dialect, sent);
   return requestDigest({
     profile,
     skuId: input.skuId,
@@ -67,7 +81,16 @@ export function digestOf({
  * It needs no product, so an identical retry is recognised whatever happened
  * to the product since (issue 8.7, D18).
  */
-export function rawDigestOf({ profile, input }: { profile: OrderProfile; input: CreateOrderInput }): string {
+export function rawDigestOf({
+  profile,
+  dialect,
+  input: sent,
+}: {
+  profile: OrderProfile;
+  dialect?: WireDialect;
+  input: CreateOrderInput;
+}): string {
+  const input = repeatedFields(dialect, sent);
   return requestDigest({
     profile,
     skuId: input.skuId,

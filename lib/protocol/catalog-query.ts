@@ -75,3 +75,19 @@ export const ProductsQuerySchema = {
     updated_after: lenientSince,
   }),
 } satisfies Record<Profile, z.ZodType<ProductsQuery>>;
+
+/**
+ * Dujiao-Next's list (decision 0090): Profile U's parameters, with their page
+ * size rule (upstream_handler.go ListProducts: default 20; below 1 or above 50
+ * becomes 50), so their importer gets the pages it counts on.
+ */
+export const DujiaoProductsQuerySchema: z.ZodType<ProductsQuery> = ProductsQuerySchema.U.extend({
+  page_size: z
+    .unknown()
+    .optional()
+    .transform((v) => {
+      if (v === undefined) return 20;
+      const n = typeof v === "string" && /^-?[0-9]{1,10}$/.test(v) ? Number(v) : 0;
+      return n < 1 || n > 50 ? 50 : n;
+    }),
+});

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { PROFILE_PREFIXES } from "./profiles";
+import { signRequest } from "./signing";
 
 // Dujiao-Next's "site docking" protocol, as its own Go source has it
 // (docs/peers/dujiao-next-docking.md; decision 0090). Shared by our server's
-// Dujiao-Next dialect of /api/v1/upstream, our client of Dujiao-Next
+// Dujiao-Next dialect of Profile U's primary prefix, our client of Dujiao-Next
 // suppliers (lib/upstream) and the tests' peer clients. The signature is our
 // own section 5 rule (signing.ts) under other header names.
 
@@ -12,9 +14,9 @@ export const DUJIAO_HEADER_SIGNATURE = "Dujiao-Next-Signature";
 /** internal/upstream/signer.go MaxTimestampSkew. */
 export const DUJIAO_TIMESTAMP_WINDOW_SECONDS = 60;
 /** Their callback sender signs this literal path, whatever the callback URL is. */
-export const DUJIAO_CALLBACK_SIGNED_PATH = "/api/v1/upstream/callback";
-/** Every path of theirs starts here, whatever the connection's base URL. */
-export const DUJIAO_PREFIX = "/api/v1/upstream";
+export const DUJIAO_CALLBACK_SIGNED_PATH = `${PROFILE_PREFIXES.U[0]}/callback`;
+/** Every path of theirs starts with Profile U's primary prefix (ours was derived from theirs), whatever the connection's base URL. */
+export const DUJIAO_PREFIX = PROFILE_PREFIXES.U[0];
 /** Their ListProducts: a page_size below 1 or above 50 becomes 50. */
 export const DUJIAO_MAX_PAGE_SIZE = 50;
 /** Their order states (internal/constants/constants.go). */
@@ -161,3 +163,34 @@ export type DujiaoCallback = z.infer<typeof DujiaoCallbackSchema>;
 
 /** Their error body (any non-200 answer of theirs; their client does not read it). */
 export const DujiaoErrorSchema = z.object({ ok: goBool, error_code: goString, error_message: goString });
+
+/**
+ * Their router's table (internal/router/router.go, the group under DUJIAO_PREFIX):
+ * what our DUJIAO_PREFIX answers a request signed with their headers
+ * (decision 0090). Handlers are bound by key in lib/supplier-api/endpoints.ts.
+ */
+export const DUJIAO_ENDPOINTS = {
+  ping: { name: "dujiao.ping", method: "POST", path: "/ping" },
+  listCategories: { name: "dujiao.categories", method: "GET", path: "/categories" },
+  listProducts: { name: "dujiao.products.list", method: "GET", path: "/products" },
+  getProduct: { name: "dujiao.products.get", method: "GET", path: "/products/{id}" },
+  createOrder: { name: "dujiao.orders.create", method: "POST", path: "/orders" },
+  getOrder: { name: "dujiao.orders.get", method: "GET", path: "/orders/{id}" },
+  cancelOrder: { name: "dujiao.orders.cancel", method: "POST", path: "/orders/{id}/cancel" },
+} as const satisfies Record<string, { name: string; method: "GET" | "POST"; path: string }>;
+export type DujiaoEndpointKey = keyof typeof DUJIAO_ENDPOINTS;
+
+/** Signed request headers in their names (the rule is ours, signing.ts); `path` without the query. */
+export function dujiaoSignedHeaders(
+  creds: { apiKey: string; apiSecret: string },
+  method: string,
+  path: string,
+  body: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): Record<string, string> {
+  return {
+    [DUJIAO_HEADER_API_KEY]: creds.apiKey,
+    [DUJIAO_HEADER_TIMESTAMP]: String(timestamp),
+    [DUJIAO_HEADER_SIGNATURE]: signRequest({ method, path, timestamp, body, secret: creds.apiSecret }),
+  };
+}

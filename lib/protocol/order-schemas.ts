@@ -34,6 +34,16 @@ export const CreateOrderBodySchema = {
   }),
 } satisfies Record<Profile, z.ZodType>;
 
+/**
+ * Dujiao-Next's create (decision 0090): Profile U's fields, with their limit of
+ * 64 characters on the order number and the trace id (their columns' size).
+ */
+export const DujiaoCreateOrderBodySchema = CreateOrderBodySchema.U.extend({
+  downstream_order_no: downstreamOrderNo.max(64, "must be at most 64 characters"),
+  trace_id: traceId.max(64, "must be at most 64 characters").nullish(),
+});
+export type DujiaoCreateOrderBody = z.infer<typeof DujiaoCreateOrderBodySchema>;
+
 export type CreateOrderBodyP = z.infer<typeof CreateOrderBodySchema.P>;
 export type CreateOrderBodyU = z.infer<typeof CreateOrderBodySchema.U>;
 

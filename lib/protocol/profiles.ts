@@ -19,3 +19,10 @@ export const PROFILE_PREFIXES: Record<Profile, readonly [primary: string, altern
 export const ALL_PREFIXES: readonly { profile: Profile; prefix: string }[] = (["U", "P"] as const).flatMap((profile) =>
   PROFILE_PREFIXES[profile].map((prefix) => ({ profile, prefix })),
 );
+
+/**
+ * The protocol a request speaks: ours (the two profiles), or Dujiao-Next's docking protocol, which
+ * Profile U was derived from and which /api/v1/upstream also serves when a request carries its
+ * headers (issue 37.1, decision 0090). The values are the database's (Order.wireDialect).
+ */
+export type WireDialect = "svc" | "dujiao_next";

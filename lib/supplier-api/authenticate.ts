@@ -2,6 +2,12 @@ import crypto from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { db } from "../db/client";
 import { decryptText } from "../crypto/secret-box";
+import {
+  DUJIAO_HEADER_API_KEY,
+  DUJIAO_HEADER_SIGNATURE,
+  DUJIAO_HEADER_TIMESTAMP,
+  DUJIAO_TIMESTAMP_WINDOW_SECONDS,
+} from "../protocol/dujiao-next";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SECONDS } from "../protocol/headers";
 import { UNAUTHORIZED_MESSAGE } from "../protocol/errors";
 import { verifySignature } from "../protocol/signing";
@@ -34,6 +40,26 @@ const TIMESTAMP_RE = /^[0-9]{1,12}$/;
 
 type AuthRequest = { method: string; headers: { get(name: string): string | null } };
 
+/** The header names and time window a request is signed with: ours (section 5), or Dujiao-Next's (decision 0090). The rule and the keys are the same. */
+export interface AuthScheme {
+  apiKey: string;
+  timestamp: string;
+  signature: string;
+  windowSeconds: number;
+}
+export const SVC_AUTH: AuthScheme = {
+  apiKey: HEADER_API_KEY,
+  timestamp: HEADER_TIMESTAMP,
+  signature: HEADER_SIGNATURE,
+  windowSeconds: TIMESTAMP_WINDOW_SECONDS,
+};
+export const DUJIAO_AUTH: AuthScheme = {
+  apiKey: DUJIAO_HEADER_API_KEY,
+  timestamp: DUJIAO_HEADER_TIMESTAMP,
+  signature: DUJIAO_HEADER_SIGNATURE,
+  windowSeconds: DUJIAO_TIMESTAMP_WINDOW_SECONDS,
+};
+
 /**
  * Section 5 and D6-D9, in the order of D7, for a client at `address` (issue
  * 22.2): an address past its failed authentications this minute → 429 before
@@ -48,22 +74,23 @@ export async function authenticate(
   path: string,
   readBody: () => Promise<Buffer>,
   address: string | null,
+  scheme: AuthScheme = SVC_AUTH,
 ): Promise<Authentication> {
   refuseIfFailingTooOften(address);
   try {
-    return await check(req, path, readBody);
+    return await check(req, path, readBody, scheme);
   } catch (err) {
     if (err instanceof AppError && err.code === "unauthorized") countAuthFailure(address);
     throw err;
   }
 }
 
-async function check(req: AuthRequest, path: string, readBody: () => Promise<Buffer>): Promise<Authentication> {
-  const apiKey = req.headers.get(HEADER_API_KEY);
-  const ts = req.headers.get(HEADER_TIMESTAMP);
-  const signature = req.headers.get(HEADER_SIGNATURE);
+async function check(req: AuthRequest, path: string, readBody: () => Promise<Buffer>, scheme: AuthScheme): Promise<Authentication> {
+  const apiKey = req.headers.get(scheme.apiKey);
+  const ts = req.headers.get(scheme.timestamp);
+  const signature = req.headers.get(scheme.signature);
   if (!apiKey || !ts || !signature || !KEY_RE.test(apiKey) || !TIMESTAMP_RE.test(ts)) throw unauthorized();
-  if (Math.abs(Number(ts) - Date.now() / 1000) > TIMESTAMP_WINDOW_SECONDS) throw unauthorized();
+  if (Math.abs(Number(ts) - Date.now() / 1000) > scheme.windowSeconds) throw unauthorized();
 
   const startedAt = Date.now();
   let row = await findCredential(apiKey);

@@ -45,7 +45,9 @@ async function call(segment: string, body: string, opts: { timestamp?: number; p
     acceptEncoding: null,
     body: () => Readable.from([Buffer.from(body)]),
   });
-  const res = toResponse(await endpoint.serve(req, { segment, prefix: `/api/v1/${segment}`, params: opts.id ? { id: opts.id } : {} }));
+  const res = toResponse(
+    await endpoint.serve(req, { segment, prefix: `/api/v1/${segment}`, params: opts.id ? { id: opts.id } : {}, dialect: "svc" }),
+  );
   return { status: res.status, headers: res.headers, body: (await res.json()) as AnyAnswer & { replayed?: boolean } };
 }
 

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { clientIp } from "../net/client-address";
 import { AppError, appError } from "../errors";
 import { observeApiRequest } from "../metrics/registry";
-import { profileFromSegment, type Profile } from "../protocol/profiles";
+import { profileFromSegment, type Profile, type WireDialect } from "../protocol/profiles";
 import { getCachedSettings } from "../settings/get-cached-settings";
-import { authenticate, type AuthenticatedCredential } from "./authenticate";
+import { authenticate, DUJIAO_AUTH, SVC_AUTH, type AuthenticatedCredential } from "./authenticate";
 import { consumeRateLimit } from "./rate-limit";
 import { refuseDeclaredOversize, type EndpointRequest } from "./endpoint-request";
 import { recordSignedRequest } from "./replay";
@@ -82,6 +82,8 @@ export interface EndpointContextBase {
   profile: Profile;
   /** The prefix the client used, one of the four (for logs or links). */
   prefix: string;
+  /** The protocol the request is signed in (decision 0090): Dujiao-Next's endpoints answer in its shapes. */
+  dialect: WireDialect;
   requestId: string;
   credential: AuthenticatedCredential;
   /** Validated body (undefined when the endpoint declares no `body`). */
@@ -103,6 +105,8 @@ export interface RouteMatch {
   segment: string;
   prefix: string;
   params: Record<string, string>;
+  /** Which table answered: ours, or Dujiao-Next's (its headers select it, decision 0090). */
+  dialect: WireDialect;
 }
 
 /** An endpoint's pipeline, not tied to a transport: the router's two callers write its Answer. */
@@ -135,7 +139,7 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
       // D7, issue 22.2: a declared oversize body first; the body is read only once the headers and key passed.
       refuseDeclaredOversize(req.headers.get("content-length"));
       const address = clientIp(req.headers);
-      const auth = await authenticate(req, pathname, req.readBody, address);
+      const auth = await authenticate(req, pathname, req.readBody, address, route.dialect === "dujiao_next" ? DUJIAO_AUTH : SVC_AUTH);
       const raw = auth.body;
       credentialId = auth.credential.id;
       touchCredential(credentialId);
@@ -160,6 +164,7 @@ function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>):
       const base: EndpointContextBase = {
         profile,
         prefix: route.prefix,
+        dialect: route.dialect,
         requestId,
         credential: auth.credential,
         body: undefined,

@@ -1,8 +1,18 @@
+import type { DujiaoEndpointKey } from "../protocol/dujiao-next";
 import type { EndpointKey } from "../protocol/endpoints";
 import type { Endpoint } from "./define-endpoint";
 import { listClaimsEndpoint, openClaimEndpoint } from "./endpoints/after-sales";
 import { getProductEndpoint, listCategoriesEndpoint, listProductsEndpoint } from "./endpoints/catalog";
 import { deleteCatalogWebhookEndpoint, getCatalogWebhookEndpoint, putCatalogWebhookEndpoint } from "./endpoints/catalog-webhook";
+import {
+  dujiaoCancelOrderEndpoint,
+  dujiaoCategoriesEndpoint,
+  dujiaoCreateOrderEndpoint,
+  dujiaoGetOrderEndpoint,
+  dujiaoPingEndpoint,
+  dujiaoProductEndpoint,
+  dujiaoProductsEndpoint,
+} from "./endpoints/dujiao-next";
 import { cancelOrderEndpoint, createOrderEndpoint, getOrderEndpoint } from "./endpoints/orders";
 import { pingEndpoint } from "./endpoints/ping";
 import { getStatementEndpoint } from "./endpoints/statement";
@@ -32,4 +42,15 @@ export const HANDLERS: { readonly [K in EndpointKey]: Endpoint } = {
   getCatalogWebhook: getCatalogWebhookEndpoint,
   putCatalogWebhook: putCatalogWebhookEndpoint,
   deleteCatalogWebhook: deleteCatalogWebhookEndpoint,
+};
+
+/** Decision 0090: the handlers of Dujiao-Next's table (lib/protocol/dujiao-next.ts), bound the same way. */
+export const DUJIAO_HANDLERS: { readonly [K in DujiaoEndpointKey]: Endpoint } = {
+  ping: dujiaoPingEndpoint,
+  listCategories: dujiaoCategoriesEndpoint,
+  listProducts: dujiaoProductsEndpoint,
+  getProduct: dujiaoProductEndpoint,
+  createOrder: dujiaoCreateOrderEndpoint,
+  getOrder: dujiaoGetOrderEndpoint,
+  cancelOrder: dujiaoCancelOrderEndpoint,
 };

@@ -2,11 +2,13 @@ import { Readable } from "node:stream";
 import { appError, type AppError } from "../errors";
 import { log } from "../log";
 import { isDecodablePath } from "../net/decodable-path";
+import { DUJIAO_ENDPOINTS, DUJIAO_HEADER_API_KEY, DUJIAO_PREFIX, type DujiaoEndpointKey } from "../protocol/dujiao-next";
 import { ENDPOINT_LIST, type EndpointKey } from "../protocol/endpoints";
-import { ALL_PREFIXES, type Profile } from "../protocol/profiles";
+import { HEADER_API_KEY } from "../protocol/headers";
+import { ALL_PREFIXES, type Profile, type WireDialect } from "../protocol/profiles";
 import type { Endpoint, RouteMatch } from "./define-endpoint";
 import { endpointRequest, type EndpointRequest } from "./endpoint-request";
-import { HANDLERS } from "./endpoints";
+import { DUJIAO_HANDLERS, HANDLERS } from "./endpoints";
 import { setPublishedRouter, type NodeRouter } from "./published-router";
 import { refusal, toResponse, type Answer } from "./responses";
 
@@ -61,10 +63,18 @@ function prefixOf(pathname: string) {
   return undefined;
 }
 
-/** Compiles the table into a tree of path segments. Throws when a handler was made from another entry. */
-function compile(handlers: Record<EndpointKey, Endpoint>): PathNode {
+interface TableEntry {
+  key: string;
+  name: string;
+  method: string;
+  path: string;
+  profiles?: readonly Profile[];
+}
+
+/** Compiles a table into a tree of path segments. Throws when a handler was made from another entry. */
+function compile(entries: readonly TableEntry[], handlers: Record<string, Endpoint>): PathNode {
   const root = newNode();
-  for (const entry of ENDPOINT_LIST) {
+  for (const entry of entries) {
     const endpoint = handlers[entry.key];
     if (endpoint.name !== entry.name) throw new Error(`endpoint table: ${entry.key}'s handler is "${endpoint.name}", not "${entry.name}"`);
     let node = root;
@@ -84,10 +94,27 @@ function compile(handlers: Record<EndpointKey, Endpoint>): PathNode {
 
 const notFound = (profile: Profile | null): Routed => ({ refuse: appError("not_found", "no such endpoint"), profile });
 
+/** The two tables' trees: ours, and Dujiao-Next's under its one prefix (decision 0090). */
+interface Trees {
+  svc: PathNode;
+  dujiao: PathNode;
+}
+
+/**
+ * Decision 0090: a request under Profile U's primary prefix that carries Dujiao-Next's key header and not ours
+ * speaks Dujiao-Next's docking protocol (their client signs that path whatever its base URL).
+ * Anything else is ours, exactly as before.
+ */
+function dialectOf(prefix: string, header: (name: string) => string | null): WireDialect {
+  return prefix === DUJIAO_PREFIX && header(DUJIAO_HEADER_API_KEY) !== null && header(HEADER_API_KEY) === null ? "dujiao_next" : "svc";
+}
+
 /** What answers `method` on `pathname` (its URL-parser normal form), or null when the path is not under the four prefixes. */
-function routeIn(root: PathNode, method: string, pathname: string): Routed | null {
+function routeIn(trees: Trees, method: string, pathname: string, header: (name: string) => string | null): Routed | null {
   const p = prefixOf(pathname);
   if (!p) return null;
+  const dialect = dialectOf(p.prefix, header);
+  const root = dialect === "dujiao_next" ? trees.dujiao : trees.svc;
   // Issues 8.1, 8.2: what Next's router answers by itself (a bare 500, a 308 redirect) gets a D1 answer here.
   if (!isDecodablePath(pathname)) {
     return { refuse: appError("bad_request", "the request path has malformed percent-encoding"), profile: p.profile };
@@ -118,7 +145,7 @@ function routeIn(root: PathNode, method: string, pathname: string): Routed | nul
       profile: p.profile,
     };
   }
-  return { endpoint, match: { segment: p.segment, prefix: p.prefix, params: params ?? NO_PARAMS } };
+  return { endpoint, match: { segment: p.segment, prefix: p.prefix, params: params ?? NO_PARAMS, dialect } };
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});
@@ -132,8 +159,10 @@ function answer(routed: Routed, req: EndpointRequest): Promise<Answer> {
   }
 }
 
+const DUJIAO_LIST = (Object.keys(DUJIAO_ENDPOINTS) as DujiaoEndpointKey[]).map((key) => ({ key, ...DUJIAO_ENDPOINTS[key] }));
+
 export function createRouter(handlers: Record<EndpointKey, Endpoint> = HANDLERS): SupplierRouter {
-  const root = compile(handlers);
+  const trees: Trees = { svc: compile(ENDPOINT_LIST, handlers), dujiao: compile(DUJIAO_LIST, DUJIAO_HANDLERS) };
   return {
     serveNode(req, res) {
       const method = req.method ?? "GET";
@@ -141,13 +170,13 @@ export function createRouter(handlers: Record<EndpointKey, Endpoint> = HANDLERS)
       // Only origin-form targets ("/…"); anything else, or a target the URL parser refuses, Next answers as before.
       const target = raw.charCodeAt(0) === 47 ? normalTarget(raw) : undefined;
       if (target === undefined) return false;
-      const query = target.indexOf("?");
-      const routed = routeIn(root, method, query < 0 ? target : target.slice(0, query));
-      if (!routed) return false;
       const get = (name: string) => {
         const value = req.headers[name.toLowerCase()];
         return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
       };
+      const query = target.indexOf("?");
+      const routed = routeIn(trees, method, query < 0 ? target : target.slice(0, query), get);
+      if (!routed) return false;
       // No Content-Length and no Transfer-Encoding: a request without a body (RFC 9112 6.3), as
       // nearly every GET is. Nothing to wait for; Node discards the empty stream when the answer ends.
       const length = req.headers["content-length"];
@@ -175,7 +204,7 @@ export function createRouter(handlers: Record<EndpointKey, Endpoint> = HANDLERS)
     async serveWeb(req) {
       const url = new URL(req.url);
       // Next sends here only paths under /api/v1/{segment}/: any other segment is not an endpoint either.
-      const routed = routeIn(root, req.method, url.pathname) ?? notFound(null);
+      const routed = routeIn(trees, req.method, url.pathname, (name) => req.headers.get(name)) ?? notFound(null);
       const request = endpointRequest({
         method: req.method,
         target: url.pathname + url.search,

@@ -1,4 +1,6 @@
 import { responseChecker, type ResponseChecker } from "../protocol/openapi/check-response";
+import { DUJIAO_HEADER_API_KEY } from "../protocol/dujiao-next";
+import { HEADER_API_KEY } from "../protocol/headers";
 import { ALL_PREFIXES } from "../protocol/profiles";
 
 // Issue 11.1: every supplier-API response the HTTP tests receive from one of
@@ -44,7 +46,11 @@ function installFetchHook() {
     const res = await original(input, init);
     const url = input instanceof Request ? input.url : String(input);
     const method = init?.method ?? (input instanceof Request ? input.method : "GET");
-    if (ourOrigins.has(new URL(url).origin)) {
+    // Decision 0090: a request in Dujiao-Next's dialect is answered in their protocol, not our document's;
+    // the tests decode those answers as their client does (lib/testing/dujiao-next-buyer.ts).
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    const theirs = headers.has(DUJIAO_HEADER_API_KEY) && !headers.has(HEADER_API_KEY);
+    if (ourOrigins.has(new URL(url).origin) && !theirs) {
       checkTestResponse(url, method, res.status, res.headers.get("content-type"), await res.clone().text());
     }
     return res;

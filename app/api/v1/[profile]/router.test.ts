@@ -258,6 +258,9 @@ describe("issue 23: the supplier API is written down once", () => {
         .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && literal.test(line))
         .map((line) => `${f}: ${line.trim()}`),
     );
-    expect(offenders.filter((o) => !o.startsWith("lib/protocol/endpoints.ts:"))).toEqual([]);
+    // Decision 0090: Dujiao-Next's table is the other one, its paths fixed by their source.
+    expect(offenders.filter((o) => !o.startsWith("lib/protocol/endpoints.ts:") && !o.startsWith("lib/protocol/dujiao-next.ts:"))).toEqual(
+      [],
+    );
   });
 });
