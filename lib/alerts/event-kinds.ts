@@ -18,6 +18,7 @@ export const ALERT_KINDS = {
   topup_request: { on: true },
   payment_review: { on: true },
   payment_channel_failing: { on: true },
+  credit_high: { on: true },
   admin_locked: { on: true },
   admin_new_device: { on: true },
   daily_summary: { on: true, threshold: { default: 9, unit: "hour of the day (ALERT_TIME_ZONE)" } },

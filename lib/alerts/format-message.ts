@@ -106,6 +106,11 @@ const EN: Table = {
     lines: (p) => [`Payment ${v(p, "paymentNo")} of ${v(p, "amount")}: ${v(p, "reason")}. Nothing was credited; check it at the gateway.`],
     path: (p) => `/admin/payments/${v(p, "paymentNo")}`,
   },
+  credit_high: {
+    title: "Credit line 80 % used",
+    lines: (p) => [`Buyer ${v(p, "email")} owes ${v(p, "used")} of a ${v(p, "limit")} credit line (${v(p, "percent")} %).`],
+    path: (p) => `/admin/buyers/${v(p, "userId")}`,
+  },
   payment_channel_failing: {
     title: "Payment channel failing",
     lines: (p) => [`Channel ${v(p, "channel")} (#${v(p, "channelId")}): the gateway did not accept a new payment.`],
@@ -199,6 +204,11 @@ const ZH: Table = {
     title: "支付需要复核",
     lines: (p) => [`支付 ${v(p, "paymentNo")}（${v(p, "amount")}）：${v(p, "reason")}。未入账，请到支付网关核实。`],
     path: (p) => `/admin/payments/${v(p, "paymentNo")}`,
+  },
+  credit_high: {
+    title: "授信额度已用 80%",
+    lines: (p) => [`买家 ${v(p, "email")} 已欠 ${v(p, "used")}，授信额度 ${v(p, "limit")}（${v(p, "percent")}%）。`],
+    path: (p) => `/admin/buyers/${v(p, "userId")}`,
   },
   payment_channel_failing: {
     title: "支付通道异常",

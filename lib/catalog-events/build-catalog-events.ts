@@ -23,8 +23,8 @@ export const EVENTS_PER_PASS = 20;
  */
 export async function buildCatalogEvents(): Promise<number> {
   await stampCatalog();
-  const due = await db().$queryRaw<{ credentialId: number; levelId: number }[]>`
-    SELECT w."credentialId", u."memberLevelId" AS "levelId"
+  const due = await db().$queryRaw<{ credentialId: number; levelId: number; userId: string }[]>`
+    SELECT w."credentialId", u."memberLevelId" AS "levelId", u."id"::text AS "userId"
     FROM "CatalogWebhook" w
     JOIN "ApiCredential" k ON k."id" = w."credentialId"
     JOIN "User" u ON u."id" = k."userId"
@@ -54,7 +54,7 @@ export async function buildCatalogEvents(): Promise<number> {
  * product's stamp when more remain, else the clock. Stamps are unique and only
  * handed out above the clock, so nothing is missed or sent twice.
  */
-async function buildForWebhook(hook: { credentialId: number; levelId: number }): Promise<number> {
+async function buildForWebhook(hook: { credentialId: number; levelId: number; userId: string }): Promise<number> {
   return db().$transaction(
     async (tx) => {
       const [row] = await tx.$queryRaw<{ url: string; cursor: string; clock: string }[]>`
@@ -64,7 +64,12 @@ async function buildForWebhook(hook: { credentialId: number; levelId: number }):
       let cursor = row.cursor;
       let made = 0;
       while (made < EVENTS_PER_PASS) {
-        const products = await loadEventProducts(tx, { after: cursor, limit: EVENT_MAX_PRODUCTS + 1, levelId: hook.levelId });
+        const products = await loadEventProducts(tx, {
+          after: cursor,
+          limit: EVENT_MAX_PRODUCTS + 1,
+          levelId: hook.levelId,
+          userId: hook.userId,
+        });
         const batch = products.slice(0, EVENT_MAX_PRODUCTS);
         if (batch.length) {
           const body = JSON.stringify(catalogEventWire(batch));

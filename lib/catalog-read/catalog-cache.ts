@@ -1,3 +1,4 @@
+import type { PriceBuyer } from "../catalog/buyer-prices";
 import type { CatalogProduct } from "../catalog/load-catalog";
 import type { Profile } from "../protocol/profiles";
 import { syncToken } from "../protocol/sync-time";
@@ -31,27 +32,32 @@ const joined = (head: string, items: Bytes[], tail: string): Bytes => Buffer.con
 export interface CatalogView {
   state: CatalogState;
   profile: Profile;
-  levelId: number | null;
+  buyer: PriceBuyer;
   cache: ViewCache;
 }
 
-export async function catalogView(profile: Profile, memberLevelId: number | null = null): Promise<CatalogView> {
+/**
+ * The catalogue as one buyer sees it. Buyers share a view per member level;
+ * a buyer with contract prices (issue 38) has a view of its own.
+ */
+export async function catalogView(profile: Profile, who: { memberLevelId: number; userId: string } | null = null): Promise<CatalogView> {
   const state = await catalogState();
-  const levelId = memberLevelId !== null && state.pricedLevels.has(memberLevelId) ? memberLevelId : null;
-  const key = `${profile}:${levelId ?? ""}`;
+  const levelId = who && state.pricedLevels.has(who.memberLevelId) ? who.memberLevelId : null;
+  const userId = who && state.contractBuyers.has(who.userId) ? who.userId : null;
+  const key = `${profile}:${levelId ?? ""}:${userId ?? ""}`;
   let cached = state.views.get(key);
   if (!cached) {
     cached = { json: new Map(), pages: new Map(), pageBytes: 0 };
     state.views.set(key, cached);
   }
-  return { state, profile, levelId, cache: cached };
+  return { state, profile, buyer: { levelId, userId }, cache: cached };
 }
 
 /** The product's item as UTF-8 (half the memory of a JavaScript string once a title has Chinese in it). */
 function productJson(view: CatalogView, p: CatalogProduct): Bytes {
   let json = view.cache.json.get(p.id);
   if (json === undefined) {
-    json = utf8(JSON.stringify(serializeProduct(view.profile, p, view.state.settings, view.levelId)));
+    json = utf8(JSON.stringify(serializeProduct(view.profile, p, view.state.settings, view.buyer)));
     view.cache.json.set(p.id, json);
   }
   return json;

@@ -29,6 +29,8 @@ export interface CatalogState {
   categories: CatalogCategory[];
   settings: CatalogLoad["settings"];
   pricedLevels: Set<number>;
+  /** Issue 38: buyers with contract prices (each sees a view of its own). */
+  contractBuyers: Set<string>;
   /** Every stamped product, listed or not. */
   products: Map<number, CatalogProduct>;
   /** Listed products (D11) in list order (D10: category sort order, then id), and those of them that are active. */
@@ -124,6 +126,7 @@ function buildState(load: CatalogLoad, startedAt: number): CatalogState {
     categories: load.categories,
     settings: load.settings,
     pricedLevels: new Set(load.pricedLevels),
+    contractBuyers: new Set(load.contractBuyers),
     products: new Map(load.products.map((p) => [p.id, p])),
     listed: [],
     listedActive: [],
@@ -155,6 +158,7 @@ function applyChanges(state: CatalogState, load: CatalogLoad, startedAt: number)
   state.categories = load.categories;
   state.settings = load.settings;
   state.pricedLevels = new Set(load.pricedLevels);
+  state.contractBuyers = new Set(load.contractBuyers);
   state.clock = load.clock;
   state.loadedAt = startedAt;
   if (reorder) orderLists(state);

@@ -1,6 +1,7 @@
 import { catalogPool } from "../db/client";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
 import { toLanguageText, type LanguageText } from "../protocol/language";
+import type { PriceTier } from "./buyer-prices";
 import { microsOf } from "./stamp-catalog";
 
 // What the catalogue endpoints serve, read in ONE statement (one snapshot)
@@ -26,6 +27,10 @@ export interface CatalogSku {
   priceCents: bigint;
   /** Issue 12.4: member level id → that level's price. */
   levelPrices: Map<number, bigint>;
+  /** Issue 38: buyer (user id) → its contract price. */
+  contractPrices: Map<string, bigint>;
+  /** Issue 38: quantity tiers, ascending. */
+  tiers: PriceTier[];
   isActive: boolean;
   /** D13: null = unlimited. For `auto` products, the number of available card keys. */
   stock: number | null;
@@ -68,6 +73,8 @@ export interface CatalogLoad {
   settings: { publicBaseUrl: string; imageExposure: boolean };
   /** Member levels that have at least one SKU price. */
   pricedLevels: number[];
+  /** Issue 38: buyers (user ids) that have at least one contract price. */
+  contractBuyers: string[];
 }
 
 // ONE statement (one snapshot, one round trip): the clock, the products
@@ -80,6 +87,7 @@ const LOAD_SQL = `
     'categories', (SELECT coalesce(json_agg(json_build_object('id', "id", 'parentId', "parentId", 'slug', "slug", 'name', "name",
         'sortOrder', "sortOrder", 'deleted', "deletedAt" IS NOT NULL) ORDER BY "sortOrder", "id"), '[]') FROM "Category"),
     'pricedLevels', (SELECT coalesce(json_agg(DISTINCT "levelId"), '[]') FROM "SkuLevelPrice"),
+    'contractBuyers', (SELECT coalesce(json_agg(DISTINCT "userId"), '[]') FROM "ContractPrice"),
     'products', (SELECT coalesce(json_agg(json_build_object(
         'id', p."id", 'slug', p."slug", 'categoryId', p."categoryId", 'title', p."title", 'description', p."description",
         'content', p."content", 'fulfillmentType', p."fulfillmentType", 'deliveryFormat', p."deliveryFormat",
@@ -90,7 +98,10 @@ const LOAD_SQL = `
             'id', s."id", 'skuCode', s."skuCode", 'specValues', s."specValues", 'priceCents', s."priceCents"::text,
             'isActive', s."isActive", 'stock', sku_visible_stock(s."id", p."fulfillmentType" = 'auto', st."availableKeys", s."stockQuantity"),
             'stamp', ${microsOf('st."updatedAt"')},
-            'levelPrices', (SELECT coalesce(json_object_agg(lp."levelId", lp."priceCents"::text), '{}') FROM "SkuLevelPrice" lp WHERE lp."skuId" = s."id")
+            'levelPrices', (SELECT coalesce(json_object_agg(lp."levelId", lp."priceCents"::text), '{}') FROM "SkuLevelPrice" lp WHERE lp."skuId" = s."id"),
+            'contractPrices', (SELECT coalesce(json_object_agg(cp."userId", cp."priceCents"::text), '{}') FROM "ContractPrice" cp WHERE cp."skuId" = s."id"),
+            'tiers', (SELECT coalesce(json_agg(json_build_array(pt."minQuantity", pt."priceCents"::text) ORDER BY pt."minQuantity"), '[]')
+              FROM "SkuPriceTier" pt WHERE pt."skuId" = s."id")
           ) ORDER BY s."sortOrder", s."id"), '[]')
           FROM "Sku" s LEFT JOIN "SkuStamp" st ON st."skuId" = s."id" WHERE s."productId" = p."id" AND s."deletedAt" IS NULL)
       ) ORDER BY p."id"), '[]')
@@ -108,6 +119,8 @@ interface RawSku {
   stock: number | null;
   stamp: number | null;
   levelPrices: Record<string, string>;
+  contractPrices: Record<string, string>;
+  tiers: [number, string][];
 }
 interface RawProduct {
   id: number;
@@ -134,6 +147,7 @@ interface RawLoad {
   settings: CatalogLoad["settings"];
   categories: (CatalogCategory & { name: unknown; deleted: boolean })[];
   pricedLevels: number[];
+  contractBuyers: string[];
   products: RawProduct[];
 }
 
@@ -152,6 +166,7 @@ export async function loadCatalog(since: number | null = null): Promise<CatalogL
     })),
     settings: raw.settings,
     pricedLevels: raw.pricedLevels,
+    contractBuyers: raw.contractBuyers,
     // Issue 22.5: a product no longer listed enters the snapshot as a tombstone, so no answer can show more of it.
     products: raw.products.map((p) =>
       tombstoneUnlisted({
@@ -179,6 +194,8 @@ export async function loadCatalog(since: number | null = null): Promise<CatalogL
           specValues: isObject(s.specValues) ? s.specValues : {},
           priceCents: BigInt(s.priceCents),
           levelPrices: new Map(Object.entries(s.levelPrices).map(([level, cents]) => [Number(level), BigInt(cents)])),
+          contractPrices: new Map(Object.entries(s.contractPrices).map(([userId, cents]) => [userId, BigInt(cents)])),
+          tiers: s.tiers.map(([minQuantity, cents]) => ({ minQuantity, priceCents: BigInt(cents) })),
           isActive: s.isActive,
           stock: s.stock,
           updatedAt: s.stamp !== null && s.stamp > 0 ? s.stamp : p.stamp,

@@ -31,6 +31,8 @@ export interface JobPayloads {
   "alert:callback-gave-up": { callbackId: number; attempts: number };
   /** A ping of an upstream connection was recorded: count it towards upstream_down / balance alerts (lib/alerts/subscribed-alerts.ts). Its outcome, not an id: our own error text and a balance, never a secret, and not kept anywhere else. */
   "alert:upstream-ping": { connectionId: number; ok: boolean; balance: string | null; error: string | null };
+  /** Issue 38: a buyer's credit use crossed 80 % of its line (queued by the User row's trigger): alert once per crossing (lib/alerts/credit-alerts.ts). */
+  "alert:credit-use": { userId: string };
   /** The upstream told us (order.updated) that an order we bought changed: read our open claims there now (lib/after-sales/queue-upstream-claim.ts). */
   "after-sales:order-changed": { orderId: number };
 }

@@ -23,6 +23,9 @@ export interface OrderView {
   fulfillment: FulfillmentView | null;
 }
 
+/** Issue 38: which rule set an item's unit price. */
+export type PriceRule = "list" | "level" | "contract" | "tier";
+
 export interface OrderItemView {
   productId: number;
   skuId: number;
@@ -30,6 +33,7 @@ export interface OrderItemView {
   quantity: number;
   unitPriceCents: bigint;
   totalPriceCents: bigint;
+  priceRule: PriceRule;
 }
 
 export interface FulfillmentView {
@@ -85,6 +89,7 @@ export async function loadOrderView(tx: Tx, credentialId: number, orderId: numbe
       quantity: i.quantity,
       unitPriceCents: i.unitPriceCents,
       totalPriceCents: i.totalPriceCents,
+      priceRule: i.priceRule as PriceRule,
     })),
     fulfillment: f
       ? { source: f.source, deliveryFormat: f.deliveryFormat, lines: await deliveredLines(tx, order.id, f.payloadCiphertext) }

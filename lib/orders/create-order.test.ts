@@ -37,7 +37,15 @@ describe("createOrder", () => {
     expect(order.status).toBe("delivered");
     expect(order.amountCents).toBe(2500n);
     expect(order.items).toEqual([
-      { productId: product.id, skuId: sku.id, title: product.title, quantity: 2, unitPriceCents: 1250n, totalPriceCents: 2500n },
+      {
+        productId: product.id,
+        skuId: sku.id,
+        title: product.title,
+        quantity: 2,
+        unitPriceCents: 1250n,
+        totalPriceCents: 2500n,
+        priceRule: "list",
+      },
     ]);
     expect(order.fulfillment?.lines).toEqual(keys.slice(0, 2));
     expect(order.orderNo).toMatch(/^SK\d{8}\d{8}$/);

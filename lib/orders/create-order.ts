@@ -70,6 +70,7 @@ export async function createOrder({ credential, profile, dialect = "svc", input 
     quantity: input.quantity,
     auto,
     deliveryFormat: sku.deliveryFormat,
+    maxTotalCents: input.maxTotalCents ?? null,
   };
   for (let attempt = 1; ; attempt++) {
     const orderNo = newOrderNo();

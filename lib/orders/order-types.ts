@@ -14,6 +14,8 @@ export interface CreateOrderInput {
   /** Profile U only (validated in createOrder, D29). */
   callbackUrl?: string | null;
   manualFormData?: Record<string, unknown> | null;
+  /** Issue 38: the most the buyer will pay for this order (fen); not part of the D18 digest, so a repeat returns its order. */
+  maxTotalCents?: bigint | null;
 }
 
 export interface CreateOrderArgs {

@@ -159,7 +159,15 @@ async function placeGroup(group: Waiting[]): Promise<void> {
   try {
     rows = await onPool(
       PLACE_ORDERS_SQL,
-      [JSON.stringify(group.map((w) => ({ ...w.row, pickAfter: w.row.pickAfter ?? pickAfter(w.row.skuId) })))],
+      [
+        JSON.stringify(
+          group.map((w) => ({
+            ...w.row,
+            pickAfter: w.row.pickAfter ?? pickAfter(w.row.skuId),
+            maxTotalCents: w.row.maxTotalCents == null ? null : String(w.row.maxTotalCents),
+          })),
+        ),
+      ],
       "place_orders",
     );
   } catch (err) {
@@ -188,6 +196,6 @@ function groupError(r: Record<string, unknown>): Error {
 
 // createdAt as timestamptz, as in place-order.ts (both drivers read the same instant).
 const PLACE_ORDERS_SQL = `
-  SELECT "i", "orderId", "createdAt" AT TIME ZONE 'UTC' AS "createdAt", "unitPriceCents", "keyId", "keyCiphertext",
+  SELECT "i", "orderId", "createdAt" AT TIME ZONE 'UTC' AS "createdAt", "unitPriceCents", "keyId", "keyCiphertext", "priceRule",
          "errState", "errMessage", "errConstraint"
   FROM place_orders($1::jsonb)`;

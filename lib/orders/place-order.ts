@@ -3,7 +3,7 @@ import { sqlError, type SqlRows } from "../db/sql-rows";
 import { AppError, appError } from "../errors";
 import type { DeliveryFormat, Profile } from "../generated/prisma/enums";
 import { toLanguageText } from "../protocol/language";
-import type { OrderView } from "../order-read/order-view";
+import type { OrderView, PriceRule } from "../order-read/order-view";
 
 export interface PlaceOrderRow {
   orderNo: string;
@@ -26,6 +26,8 @@ export interface PlaceOrderRow {
   deliveryFormat: DeliveryFormat;
   /** Issue 28.1: place_order's first pick looks above this key id (pickAfter); "0" searches from the first. */
   pickAfter?: string;
+  /** Issue 38: refuse (max_total_exceeded) when the total at the price read in the statement would be above it; null = no cap. */
+  maxTotalCents?: bigint | null;
 }
 
 export interface PlacedOrder {
@@ -37,6 +39,8 @@ export interface PlacedOrder {
    * the debit were all written with it.
    */
   unitPriceCents: bigint;
+  /** Issue 38: the rule that set it (list, level, contract, tier). */
+  priceRule: PriceRule;
   /** The delivered card keys (encrypted), in id order; empty unless `auto`. */
   keys: { id: bigint; ciphertext: Uint8Array }[];
 }
@@ -75,6 +79,8 @@ export async function placeOrder(run: SqlRows, o: PlaceOrderRow): Promise<Placed
         o.auto,
         o.deliveryFormat,
         o.pickAfter ?? pickAfter(o.skuId),
+        true,
+        o.maxTotalCents == null ? null : String(o.maxTotalCents),
       ],
       "place_order",
     );
@@ -115,6 +121,7 @@ export function placedFromRows(rows: Record<string, unknown>[]): PlacedOrder | n
     id: Number(rows[0].orderId),
     createdAt: rows[0].createdAt as Date,
     unitPriceCents: BigInt(rows[0].unitPriceCents as string | bigint),
+    priceRule: rows[0].priceRule as PriceRule,
     keys: rows.flatMap((r) =>
       r.keyId == null || r.keyCiphertext == null
         ? []
@@ -126,12 +133,12 @@ export function placedFromRows(rows: Record<string, unknown>[]): PlacedOrder | n
 // createdAt as timestamptz: both drivers then read the same instant (the
 // plain driver reads a bare timestamp in the process's time zone).
 const PLACE_ORDER_SQL = `
-  SELECT "orderId", "createdAt" AT TIME ZONE 'UTC' AS "createdAt", "unitPriceCents", "keyId", "keyCiphertext"
+  SELECT "orderId", "createdAt" AT TIME ZONE 'UTC' AS "createdAt", "unitPriceCents", "keyId", "keyCiphertext", "priceRule"
   FROM place_order(
     $1::text, $2::int, $3::uuid, $4::"Profile", $5::text,
     $6::text, $7::text, $8::text, $9::text, $10::jsonb,
     $11::int, $12::int, $13::jsonb, $14::int,
-    $15::boolean, $16::"DeliveryFormat", $17::bigint)`;
+    $15::boolean, $16::"DeliveryFormat", $17::bigint, $18::boolean, $19::bigint)`;
 
 /**
  * placeOrder, and the order as the caller sees it now (the create response
@@ -166,6 +173,7 @@ export function orderViewOf(row: PlaceOrderRow, placed: PlacedOrder): OrderView 
         quantity: row.quantity,
         unitPriceCents,
         totalPriceCents: amountCents,
+        priceRule: placed.priceRule,
       },
     ],
     fulfillment: row.auto
@@ -177,6 +185,7 @@ export function orderViewOf(row: PlaceOrderRow, placed: PlacedOrder): OrderView 
 const REFUSALS: Record<string, () => AppError> = {
   insufficient_stock: () => appError("insufficient_stock", "stock too low"),
   insufficient_balance: () => appError("insufficient_balance", "points balance too low"),
+  max_total_exceeded: () => appError("max_total_exceeded", "the order's total would exceed max_total"),
 };
 
 /** place_order's RAISE (SQLSTATE P0001, message = our code). */

@@ -23,6 +23,8 @@ export interface BalanceChange {
  * order, so an order is one round trip in autocommit. Keep the two in step.
  */
 export async function changeBalance(tx: Tx, change: BalanceChange): Promise<bigint> {
+  // Issue 38: a credit (a refund, a top-up) always applies, also to a balance below zero on a credit
+  // line; a debit here (an administrator's) never goes below zero: only orders use the credit line.
   const { userId, deltaCents } = change;
   // One statement, one round trip: the row lock taken by UPDATE serialises
   // concurrent changes of one user, the WHERE clause makes the check and the
@@ -32,7 +34,7 @@ export async function changeBalance(tx: Tx, change: BalanceChange): Promise<bigi
   const rows = await tx.$queryRaw<{ balanceCents: bigint }[]>`
     WITH u AS (
       UPDATE "User" SET "balanceCents" = "balanceCents" + ${deltaCents}, "updatedAt" = now()
-      WHERE "id" = ${userId}::uuid AND "balanceCents" + ${deltaCents} >= 0
+      WHERE "id" = ${userId}::uuid AND (${deltaCents}::bigint >= 0 OR "balanceCents" + ${deltaCents} >= 0)
       RETURNING "balanceCents"
     ), l AS (
       INSERT INTO "PointsLedger" ("userId", "deltaCents", "balanceAfterCents", "reason", "orderId", "adminUserId", "paymentId")

@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { accountPendingError } from "../buyer-access/approved-buyer";
+import type { PriceRule } from "../order-read/order-view";
 
 export interface ListStatementInput {
   userId: string;
@@ -29,10 +30,14 @@ export interface StatementRow {
   topUpId: number | null;
   /** Issue 36: the payment this row credited (a "topup" row). */
   paymentNo: string | null;
+  /** Issue 38: on an order row, the order's unit price and the rule that set it. */
+  unitPriceCents: bigint | null;
+  priceRule: PriceRule | null;
 }
 
 export interface Statement {
   balanceCents: bigint;
+  creditLimitCents: bigint;
   total: number;
   rows: StatementRow[];
 }
@@ -64,7 +69,10 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
   const offset = (page - 1) * pageSize;
   return db().$transaction(
     async (tx) => {
-      const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { balanceCents: true, registrationPending: true } });
+      const user = await tx.user.findUniqueOrThrow({
+        where: { id: userId },
+        select: { balanceCents: true, creditLimitCents: true, registrationPending: true },
+      });
       if (user.registrationPending) throw accountPendingError(); // issue 33.3
       const total = await tx.pointsLedger.count({ where });
       const rows =
@@ -82,7 +90,7 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
                 balanceAfterCents: true,
                 reason: true,
                 orderId: true,
-                order: { select: { orderNo: true, status: true } },
+                order: { select: { orderNo: true, status: true, items: { select: { unitPriceCents: true, priceRule: true }, take: 1 } } },
                 paymentId: true,
                 payment: { select: { paymentNo: true } },
               },
@@ -93,6 +101,7 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
       const topUpOf = new Map(topUps.map((t) => [t.ledgerId, t.id]));
       return {
         balanceCents: user.balanceCents,
+        creditLimitCents: user.creditLimitCents,
         total,
         rows: rows.map((r) => ({
           id: r.id,
@@ -106,9 +115,17 @@ export async function listStatement({ userId, page, pageSize, from, to }: ListSt
           reason: r.reason,
           topUpId: topUpOf.get(r.id) ?? null,
           paymentNo: r.payment?.paymentNo ?? null,
+          ...orderPrice(statementRowKind(r), r.order?.items[0]),
         })),
       };
     },
     { isolationLevel: "RepeatableRead" },
   );
+}
+
+/** An order row shows the order's unit price and its rule (issue 38); other rows show none. */
+function orderPrice(kind: StatementRowKind, item: { unitPriceCents: bigint; priceRule: string } | undefined) {
+  return kind === "order" && item
+    ? { unitPriceCents: item.unitPriceCents, priceRule: item.priceRule as PriceRule }
+    : { unitPriceCents: null, priceRule: null };
 }

@@ -1,4 +1,4 @@
-import { productPriceFor, skuPriceFor } from "../catalog/level-prices";
+import { priceTiersFor, productPriceFor, skuPriceFor, type PriceBuyer, type PriceTier } from "../catalog/buyer-prices";
 import { loadCatalog } from "../catalog/load-catalog";
 import type { DeliveryFormat } from "../generated/prisma/enums";
 import type { LanguageText } from "../protocol/language";
@@ -7,7 +7,7 @@ import { accountPendingError } from "../buyer-access/approved-buyer";
 
 // Issue 24.2: the price list a buyer sees, by the catalogue API's rules: the
 // same snapshot (loadCatalog), the same listing rule (active and listed, D11),
-// the same member-level price (level-prices.ts, decision 0021), the same stock
+// the same prices (buyer-prices.ts, decisions 0021 and 0094), the same stock
 // (D13: null = unlimited). No images: nothing here can expose one (D15).
 
 export interface PriceListRow {
@@ -21,6 +21,8 @@ export interface PriceListRow {
   specValues: Record<string, unknown>;
   priceCents: bigint;
   productPriceCents: bigint;
+  /** Issue 38: the SKU's quantity tiers at this buyer's prices (empty: none). */
+  tiers: PriceTier[];
   stock: number | null;
 }
 
@@ -35,7 +37,7 @@ export async function getPriceList({ userId, q, categoryId }: { userId: string; 
   ]);
   if (user.registrationPending) throw accountPendingError(); // issue 33.3: prices and exact stock are for approved buyers
   // As catalog-cache.ts: a level without any SKU price pays the list prices.
-  const levelId = catalog.pricedLevels.includes(user.memberLevelId) ? user.memberLevelId : null;
+  const buyer: PriceBuyer = { levelId: catalog.pricedLevels.includes(user.memberLevelId) ? user.memberLevelId : null, userId };
   const categories = new Map(catalog.categories.map((c) => [c.id, c]));
   const needle = q?.trim().toLowerCase().slice(0, 100) ?? "";
   const rows: PriceListRow[] = [];
@@ -55,8 +57,9 @@ export async function getPriceList({ userId, q, categoryId }: { userId: string; 
         skuId: s.id,
         skuCode: s.skuCode,
         specValues: s.specValues,
-        priceCents: skuPriceFor(s, levelId),
-        productPriceCents: productPriceFor(p, levelId),
+        priceCents: skuPriceFor(s, buyer),
+        productPriceCents: productPriceFor(p, buyer),
+        tiers: priceTiersFor(s, buyer),
         stock: s.stock,
       });
     }

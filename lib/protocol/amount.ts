@@ -44,3 +44,12 @@ export const NonNegativeAmountInputSchema = z
   .string()
   .refine((s) => isAmount(s) && parseAmount(s) >= 0n, 'must be a non-negative amount string with at most two decimals, like "10.00"')
   .transform((s) => parseAmount(s));
+
+/** A price, a cap, a limit: above zero, into fen (issue 38: contract prices, tiers, max_total). */
+export const PositiveAmountInputSchema = z
+  .string("must be an amount string")
+  .refine(
+    (s) => s === s.trim() && isAmount(s) && parseAmount(s) > 0n,
+    'must be a positive amount string with at most two decimals, like "10.00"',
+  )
+  .transform((s) => parseAmount(s));

@@ -27,6 +27,7 @@ export const CatalogWebhookSchema = z.object({
 export const CatalogEventSkuSchema = SkuSchema.pick({
   id: true,
   price_amount: true,
+  price_tiers: true,
   stock_status: true,
   stock_quantity: true,
   is_active: true,

@@ -90,7 +90,8 @@ export const ENDPOINTS = {
           "insufficient_balance",
         ],
         ...(p === "P" ? { 403: ["points_disabled"] } : {}),
-        409: ["idempotency_conflict"],
+        // max_total_exceeded: extension (issue 38, decision 0094).
+        409: ["idempotency_conflict", "max_total_exceeded"],
       }),
     },
     sampleBody: (u) => JSON.stringify({ downstream_order_no: `SEC-${u}`, sku_id: 999999, quantity: 1 }),

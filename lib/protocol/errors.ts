@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   // the order is refunded in full; the line has a claim already.
   after_sales_closed: 409,
   line_already_claimed: 409,
+  // Extension (issue 38, decision 0094): the order's total would be above the max_total the buyer sent.
+  max_total_exceeded: 409,
   not_found: 404,
   method_not_allowed: 405,
   request_too_large: 413,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PositiveAmountInputSchema } from "./amount";
 import type { Profile } from "./profiles";
 
 // Request bodies of the order endpoints (spec 4.5, 4.7, D17, D23).
@@ -10,6 +11,8 @@ const skuId = z.int("must be an integer").positive("must be a positive integer")
 const quantity = z.int("must be an integer").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000");
 const traceId = z.string().max(128, "must be at most 128 characters");
 const formData = z.record(z.string(), z.unknown(), "must be an object");
+/** Extension (issue 38, decision 0094): refuse the order (409 max_total_exceeded) when its total would be above this. */
+const maxTotal = PositiveAmountInputSchema;
 
 export const CreateOrderBodySchema = {
   P: z.strictObject({
@@ -18,6 +21,7 @@ export const CreateOrderBodySchema = {
     quantity,
     trace_id: traceId.optional(),
     manual_form_data: formData.optional(),
+    max_total: maxTotal.optional(),
   }),
   U: z.object({
     downstream_order_no: downstreamOrderNo,
@@ -31,6 +35,7 @@ export const CreateOrderBodySchema = {
       .nullish()
       .transform((v) => (v ? v : null)),
     manual_form_data: formData.nullish(),
+    max_total: maxTotal.nullish(),
   }),
 } satisfies Record<Profile, z.ZodType>;
 

@@ -20,8 +20,22 @@ export const AmountSchema = z
   .regex(AMOUNT_WIRE_PATTERN)
   .meta({ description: "Amount, exactly two decimals (D3)", examples: ["12.30"] });
 
+/** A signed amount (a ledger row's change): optional minus, exactly two decimals (D3). */
+export const SignedAmountSchema = z
+  .string()
+  .regex(/^-?[0-9]{1,15}\.[0-9]{2}$/)
+  .meta({ description: "Signed amount, exactly two decimals", examples: ["-12.30"] });
+
 const id = z.int().min(1).max(INT4_MAX);
 const count = z.int().min(0);
+
+/** Issue 38 extension: how far below zero the balance may go on orders; "0.00" when the buyer has no credit line. */
+const CreditLimitSchema = AmountSchema.meta({ description: "Extension: the buyer's credit line; the balance may go down to minus this" });
+
+/** Issue 38 extension: which rule set an item's unit price. */
+const PriceRuleSchema = z
+  .enum(["list", "level", "contract", "tier"])
+  .meta({ description: "Extension: the rule that set unit_price: list, member level, contract price or quantity tier" });
 
 /** D5: both keys, always strings. */
 export const LanguageTextOutSchema = z
@@ -49,7 +63,8 @@ export const AccountSchema = z.object({
   protocol_version: z.literal(PROTOCOL_VERSION),
   instance_id: z.uuid(),
   user_id: z.uuid(),
-  balance: AmountSchema,
+  balance: SignedAmountSchema.meta({ description: "Negative when the buyer is using its credit line (extension, issue 38)" }),
+  credit_limit: CreditLimitSchema.optional(),
   currency: z.literal(CURRENCY),
   member_level: z.object({ id, slug: z.string(), name: LanguageTextOutSchema }),
 });
@@ -65,11 +80,18 @@ export const CategorySchema = z.object({
 export const CategoriesSchema = z.object({ ok: z.literal(true), categories: z.array(CategorySchema) });
 
 /** 2.4, D13: stock_quantity is -1 exactly when unlimited. */
+/** Issue 38 extension (decision 0094): from `min_quantity` on, this buyer pays `price_amount` per unit. */
+export const PriceTiersSchema = z
+  .array(z.object({ min_quantity: z.int().min(1), price_amount: AmountSchema }))
+  .max(20)
+  .meta({ description: "Extension: the SKU's quantity tiers at this buyer's prices, ascending; present only when the SKU has tiers" });
+
 export const SkuSchema = z.object({
   id,
   sku_code: z.string(),
   spec_values: z.record(z.string(), z.unknown()),
-  price_amount: AmountSchema,
+  price_amount: AmountSchema.meta({ description: "This buyer's price for one unit (list, member level, contract or tier, the lowest)" }),
+  price_tiers: PriceTiersSchema.optional(),
   stock_status: z.enum(["available", "out_of_stock", "unlimited"]),
   stock_quantity: z.int().min(-1),
   is_active: z.boolean(),
@@ -131,7 +153,15 @@ const fulfillment = (types: readonly [string, ...string[]]) =>
   z.object({ type: z.enum(types), status: z.literal("delivered"), payload: z.string(), delivery_data: z.array(z.string()) });
 export const FulfillmentSchema = { U: fulfillment(["card_key"]), P: fulfillment(["card_key", "apple_account", "provider_delivery"]) };
 
-const itemFields = { product_id: id, sku_id: id, quantity: z.int().min(1), unit_price: AmountSchema, total_price: AmountSchema };
+const itemFields = {
+  product_id: id,
+  sku_id: id,
+  quantity: z.int().min(1),
+  unit_price: AmountSchema,
+  total_price: AmountSchema,
+  // Optional in the schema: our own client reads suppliers that predate it; our server always sends it.
+  price_rule: PriceRuleSchema.optional(),
+};
 const titledItem = z.object({
   product_id: id,
   sku_id: id,
@@ -139,6 +169,7 @@ const titledItem = z.object({
   quantity: itemFields.quantity,
   unit_price: AmountSchema,
   total_price: AmountSchema,
+  price_rule: PriceRuleSchema.optional(),
 });
 
 const orderHead = {
@@ -187,19 +218,19 @@ export const OrderCallbackSchema = z.object({
   fulfillment: FulfillmentSchema.U.optional(),
 });
 
-/** A signed amount (a ledger row's change): optional minus, exactly two decimals (D3). */
-export const SignedAmountSchema = z
-  .string()
-  .regex(/^-?[0-9]{1,15}\.[0-9]{2}$/)
-  .meta({ description: "Signed amount, exactly two decimals", examples: ["-12.30"] });
-
 /** Extension, docs/decisions/0019-balance-statement.md: one points ledger row. Same in both profiles. */
 export const StatementItemSchema = z.object({
   id: z.int().min(1),
   created_at: z.iso.datetime({ precision: 3 }).meta({ description: "RFC 3339, UTC, milliseconds" }),
   type: z.enum(["order", "refund", "topup", "adjustment"]).meta({ description: "topup: a payment through a gateway (issue 36)" }),
   amount: SignedAmountSchema,
-  balance_after: AmountSchema,
+  balance_after: SignedAmountSchema,
+  unit_price: AmountSchema.nullable()
+    .optional()
+    .meta({ description: "Extension (issue 38): the order's unit price on an order row; null otherwise" }),
+  price_rule: PriceRuleSchema.nullable()
+    .optional()
+    .meta({ description: "Extension (issue 38): the rule that set it on an order row; null otherwise" }),
   order_id: id.nullable().meta({ description: "the order's order_id (as in the order endpoints); null for an adjustment" }),
   order_no: z.string().nullable(),
   payment_no: z.string().nullable().meta({ description: "the payment's number on a topup row; null otherwise" }),
@@ -208,7 +239,8 @@ export const StatementItemSchema = z.object({
 /** The amounts of all rows (every page) add up to balance. */
 export const StatementSchema = z.object({
   ok: z.literal(true),
-  balance: AmountSchema,
+  balance: SignedAmountSchema,
+  credit_limit: CreditLimitSchema.optional(),
   items: z.array(StatementItemSchema),
   total: count,
   page: z.int().min(1),

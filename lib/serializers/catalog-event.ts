@@ -1,10 +1,11 @@
+import type { PriceTier } from "../catalog/buyer-prices";
 import { formatAmount } from "../protocol/amount";
 import type { CatalogEventProductWire, CatalogEventWire } from "../protocol/catalog-event-wire";
 import { skuStock } from "./catalog";
 
 // Issue 12.2: the body of a catalog.updated event (docs/protocol.md,
 // "Catalogue events"). Prices are already the ones the key's user sees
-// (lib/catalog/level-prices.ts); stock follows D13 through the
+// (lib/catalog/buyer-prices.ts); stock follows D13 through the
 // catalogue's own SKU serializer, so an event and the product list agree.
 
 export interface EventProduct {
@@ -15,13 +16,17 @@ export interface EventProduct {
   listed: boolean;
   isActive: boolean;
   priceCents: bigint;
-  skus: { id: number; priceCents: bigint; isActive: boolean; stock: number | null }[];
+  /** `tiers`: issue 38, at the key's user's prices; empty when the SKU has none. */
+  skus: { id: number; priceCents: bigint; isActive: boolean; stock: number | null; tiers: PriceTier[] }[];
 }
 
 type EventSkuWire = CatalogEventProductWire["skus"][number];
 
 function eventSkuWire(s: EventProduct["skus"][number]): EventSkuWire {
-  return { id: s.id, price_amount: formatAmount(s.priceCents), ...skuStock(s.stock), is_active: s.isActive };
+  const tiers = s.tiers.length
+    ? { price_tiers: s.tiers.map((t) => ({ min_quantity: t.minQuantity, price_amount: formatAmount(t.priceCents) })) }
+    : {};
+  return { id: s.id, price_amount: formatAmount(s.priceCents), ...tiers, ...skuStock(s.stock), is_active: s.isActive };
 }
 
 /** A product no longer listed is reported once, as the tombstone lib/catalog-events/load-event-products.ts made of it (issue 22.5). */

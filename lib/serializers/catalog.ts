@@ -1,6 +1,6 @@
 import type { CatalogCategory, CatalogProduct, CatalogSku } from "../catalog/load-catalog";
 import { stripImages } from "../catalog/strip-images";
-import { productPriceFor, skuPriceFor } from "../catalog/level-prices";
+import { priceTiersFor, productPriceFor, skuPriceFor, type PriceBuyer } from "../catalog/buyer-prices";
 import { formatAmount } from "../protocol/amount";
 import type { LanguageText } from "../protocol/language";
 import type { Profile } from "../protocol/profiles";
@@ -26,20 +26,27 @@ export function skuStock(stock: number | null) {
   } as const;
 }
 
-export function serializeSku(s: CatalogSku, levelId: number | null) {
+/** Issue 38 extension: the SKU's quantity tiers at this buyer's prices, only when it has tiers. */
+function tiersWire(s: CatalogSku, buyer: PriceBuyer) {
+  if (s.tiers.length === 0) return {};
+  return { price_tiers: priceTiersFor(s, buyer).map((t) => ({ min_quantity: t.minQuantity, price_amount: formatAmount(t.priceCents) })) };
+}
+
+export function serializeSku(s: CatalogSku, buyer: PriceBuyer) {
   return {
     id: s.id,
     sku_code: s.skuCode,
     spec_values: s.specValues,
-    price_amount: formatAmount(skuPriceFor(s, levelId)),
+    price_amount: formatAmount(skuPriceFor(s, buyer)),
+    ...tiersWire(s, buyer),
     ...skuStock(s.stock),
     is_active: s.isActive,
     updated_at: wireTime(s.updatedAt),
   };
 }
 
-/** `levelId`: the member level of the key's user, when that level has prices (else null). */
-export function serializeProduct(profile: Profile, p: CatalogProduct, images: ImageSettings, levelId: number | null) {
+/** `buyer`: the key's user's member level and contract prices, where they apply (lib/catalog/buyer-prices.ts). */
+export function serializeProduct(profile: Profile, p: CatalogProduct, images: ImageSettings, buyer: PriceBuyer) {
   const show = images.imageExposure;
   const content: LanguageText = show ? p.content : { "zh-CN": stripImages(p.content["zh-CN"]), en: stripImages(p.content.en) };
   return {
@@ -48,7 +55,7 @@ export function serializeProduct(profile: Profile, p: CatalogProduct, images: Im
     title: p.title,
     description: p.description,
     content,
-    price_amount: formatAmount(productPriceFor(p, levelId)),
+    price_amount: formatAmount(productPriceFor(p, buyer)),
     original_price: formatAmount(p.originalPriceCents),
     fulfillment_type: p.fulfillmentType,
     ...(profile === "P" ? { manual_form_schema: p.manualFormSchema } : {}),
@@ -61,7 +68,7 @@ export function serializeProduct(profile: Profile, p: CatalogProduct, images: Im
     images: show ? p.images.filter(Boolean).map((i) => absoluteUrl(images.publicBaseUrl, i)) : [],
     // D12: more than one SKU, or a single SKU that has spec values.
     has_sku: p.skus.length > 1 || (p.skus.length === 1 && Object.keys(p.skus[0].specValues).length > 0),
-    skus: p.skus.map((s) => serializeSku(s, levelId)),
+    skus: p.skus.map((s) => serializeSku(s, buyer)),
     // Issue 12.1 extension.
     updated_at: wireTime(p.updatedAt),
   };

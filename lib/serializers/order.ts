@@ -37,6 +37,7 @@ function itemsWire(order: OrderView, withTitle: boolean) {
     quantity: i.quantity,
     unit_price: formatAmount(i.unitPriceCents),
     total_price: formatAmount(i.totalPriceCents),
+    price_rule: i.priceRule, // issue 38 extension
   }));
 }
 

@@ -25,6 +25,8 @@ function rowWire(row: StatementRow) {
     type: row.kind,
     amount: formatAmount(row.deltaCents),
     balance_after: formatAmount(row.balanceAfterCents),
+    unit_price: row.unitPriceCents === null ? null : formatAmount(row.unitPriceCents),
+    price_rule: row.priceRule,
     order_id: row.orderId,
     order_no: row.orderNo,
     payment_no: row.paymentNo,
@@ -41,6 +43,7 @@ export function statementWire(statement: Statement, page: number, pageSize: numb
   return {
     ok: true as const,
     balance: formatAmount(statement.balanceCents),
+    credit_limit: formatAmount(statement.creditLimitCents),
     items: statement.rows.map(rowWire),
     total: statement.total,
     page,

@@ -4,6 +4,8 @@ import { toLanguageText, type LanguageText } from "../protocol/language";
 export interface Account {
   userId: string;
   balanceCents: bigint;
+  /** Issue 38: how far below zero orders may take the balance (0: no credit). */
+  creditLimitCents: bigint;
   memberLevel: { id: number; slug: string; name: LanguageText };
 }
 
@@ -11,11 +13,12 @@ export interface Account {
 export async function getAccount(userId: string): Promise<Account> {
   const user = await db().user.findUniqueOrThrow({
     where: { id: userId },
-    select: { id: true, balanceCents: true, memberLevel: { select: { id: true, slug: true, name: true } } },
+    select: { id: true, balanceCents: true, creditLimitCents: true, memberLevel: { select: { id: true, slug: true, name: true } } },
   });
   return {
     userId: user.id,
     balanceCents: user.balanceCents,
+    creditLimitCents: user.creditLimitCents,
     memberLevel: { id: user.memberLevel.id, slug: user.memberLevel.slug, name: toLanguageText(user.memberLevel.name) },
   };
 }

@@ -1,5 +1,6 @@
 import type { JobHelpers, TaskList } from "graphile-worker";
 import type { JobName, JobPayloads } from "../jobs/enqueue-job";
+import { creditUseJob } from "../alerts/credit-alerts";
 import { alertTickJob, ensureAlertTick } from "../alerts/alert-check-tick";
 import { dispatchAlertJob } from "../alerts/dispatch-alert";
 import { sendAlertsJob } from "../alerts/send-alerts";
@@ -38,6 +39,7 @@ const handlers: { [N in JobName]: Handler<N> } = {
   // Issue 34.1: a domain's side effect in another that imports it, subscribed here (CODE_STYLE.md).
   "alert:callback-gave-up": (payload) => callbackGaveUpJob(payload),
   "alert:upstream-ping": (payload) => upstreamPingJob(payload),
+  "alert:credit-use": (payload) => creditUseJob(payload),
   "after-sales:order-changed": async (payload) => void (await pollOpenUpstreamClaims(payload.orderId)),
 };
 

@@ -26,6 +26,12 @@ const GROUPS: Group[] = [
   group(() => import("./admins"), { "admin:password": true, "admin:disable": true, "admin:unlock": true }),
   group(() => import("./catalog"), { "settings:set": true, "catalog-event:list": true, "catalog:import": true }),
   group(() => import("./levels"), { "level:create": true, "level:rename": true, "level:list": true, "user:level": true }),
+  group(() => import("./prices"), {
+    "price:contract:set": true,
+    "price:contract:list": true,
+    "price:tiers:set": true,
+    "user:credit": true,
+  }),
   group(() => import("./orders"), { "order:deliver": true, "order:fail": true }),
   group(() => import("./claims"), {
     "claim:list": true,

@@ -16,7 +16,7 @@ export const listProductsEndpoint = defineEndpoint({
   ...ENDPOINTS.listProducts,
   handler: async (ctx) => {
     const { page, page_size, include_inactive, updated_after } = ctx.query;
-    const view = await catalogView(ctx.profile, ctx.credential.memberLevelId);
+    const view = await catalogView(ctx.profile, ctx.credential);
     if (updated_after !== undefined) return jsonText(productSyncPage(view, updated_after, page, page_size, include_inactive));
     const cached = productPage(view, page, page_size, include_inactive);
     // A page just built: its gzip is a millisecond away (page-cache.ts). Only a client that takes gzip waits for it:
@@ -31,7 +31,7 @@ export const getProductEndpoint = defineEndpoint({
   ...ENDPOINTS.getProduct,
   handler: async (ctx) => {
     const id = parseIdParam(ctx.params.id);
-    const body = productDetail(await catalogView(ctx.profile, ctx.credential.memberLevelId), id);
+    const body = productDetail(await catalogView(ctx.profile, ctx.credential), id);
     if (!body) {
       throw ctx.profile === "P"
         ? appError("product_not_found", "product not found")

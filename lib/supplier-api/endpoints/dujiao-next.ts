@@ -46,7 +46,7 @@ export const dujiaoProductsEndpoint = defineEndpoint({
   query: { U: DujiaoProductsQuerySchema, P: DujiaoProductsQuerySchema },
   handler: async (ctx) => {
     const { page, page_size, include_inactive, updated_after } = ctx.query;
-    const view = await catalogView("U", ctx.credential.memberLevelId);
+    const view = await catalogView("U", ctx.credential);
     if (updated_after !== undefined) return jsonText(productSyncPage(view, updated_after, page, page_size, include_inactive));
     return jsonText(pageBody(productPage(view, page, page_size, include_inactive)));
   },
@@ -56,7 +56,7 @@ export const dujiaoProductsEndpoint = defineEndpoint({
 export const dujiaoProductEndpoint = defineEndpoint({
   ...DUJIAO_ENDPOINTS.getProduct,
   handler: async (ctx) => {
-    const view = await catalogView("U", ctx.credential.memberLevelId);
+    const view = await catalogView("U", ctx.credential);
     const body = productDetail(view, parseIdParam(ctx.params.id), true);
     if (!body) throw appError("product_not_found", "product not found");
     return jsonText(body);

@@ -51,7 +51,17 @@ describe("Profile P: create and read", () => {
       currency: "CNY",
       trace_id: "trace-1",
       error_message: null,
-      items: [{ product_id: product.id, sku_id: sku.id, title: product.title, quantity: 2, unit_price: "12.30", total_price: "24.60" }],
+      items: [
+        {
+          product_id: product.id,
+          sku_id: sku.id,
+          title: product.title,
+          quantity: 2,
+          unit_price: "12.30",
+          total_price: "24.60",
+          price_rule: "list",
+        },
+      ],
     });
     expect(Object.keys(created.body)[0]).toBe("ok");
 
@@ -66,7 +76,9 @@ describe("Profile P: create and read", () => {
         error_message: null,
         amount: "24.60",
       });
-      expect(read.body.items).toEqual([{ product_id: product.id, sku_id: sku.id, quantity: 2, unit_price: "12.30", total_price: "24.60" }]);
+      expect(read.body.items).toEqual([
+        { product_id: product.id, sku_id: sku.id, quantity: 2, unit_price: "12.30", total_price: "24.60", price_rule: "list" },
+      ]);
       expect(read.body.fulfillment).toEqual({
         type: "card_key",
         status: "delivered",

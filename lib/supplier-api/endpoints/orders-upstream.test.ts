@@ -46,7 +46,15 @@ describe("Profile U: create and read", () => {
       expect(created.body).toMatchObject({ ok: true, status: "delivered", amount: "5.00", currency: "CNY", trace_id: "" });
       expect(created.body).not.toHaveProperty("error_message");
       expect(created.body.items).toEqual([
-        { product_id: product.id, sku_id: sku.id, title: product.title, quantity: 1, unit_price: "5.00", total_price: "5.00" },
+        {
+          product_id: product.id,
+          sku_id: sku.id,
+          title: product.title,
+          quantity: 1,
+          unit_price: "5.00",
+          total_price: "5.00",
+          price_rule: "list",
+        },
       ]);
       const f = created.body.fulfillment as { type: string; payload: string; delivery_data: string[]; status: string };
       expect(f.type).toBe("card_key");

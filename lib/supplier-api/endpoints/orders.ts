@@ -23,6 +23,7 @@ function createArgs(ctx: CreateCtx): CreateOrderArgs {
       traceId: b.trace_id ?? null,
       callbackUrl: ctx.profile === "U" ? ctx.body.callback_url : null,
       manualFormData: b.manual_form_data ?? null,
+      maxTotalCents: b.max_total ?? null,
     },
   };
 }

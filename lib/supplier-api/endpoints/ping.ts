@@ -18,6 +18,7 @@ export const pingEndpoint = defineEndpoint({
       instance_id: settings.instanceId,
       user_id: account.userId,
       balance: formatAmount(account.balanceCents),
+      credit_limit: formatAmount(account.creditLimitCents), // issue 38 extension
       currency: CURRENCY,
       member_level: account.memberLevel,
     };
