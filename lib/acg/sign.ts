@@ -30,8 +30,9 @@ export function acgSignature(fields: FormFields, appKey: string): string {
 /** Constant-time comparison of a sent `sign` with the one `appKey` makes (PHP compares loosely; we do not). */
 export function signatureMatches(fields: FormFields, appKey: string): boolean {
   const sent = fields.get("sign");
-  if (typeof sent !== "string" || !/^[0-9a-f]{32}$/i.test(sent)) return false;
-  return crypto.timingSafeEqual(Buffer.from(sent.toLowerCase(), "latin1"), Buffer.from(acgSignature(fields, appKey), "latin1"));
+  // Lower case only: md5() gives lower case, and PHP's `!=` between two such strings is a plain string comparison.
+  if (typeof sent !== "string" || !/^[0-9a-f]{32}$/.test(sent)) return false;
+  return crypto.timingSafeEqual(Buffer.from(sent, "latin1"), Buffer.from(acgSignature(fields, appKey), "latin1"));
 }
 
 /** PHP's ksort on names that are never numeric (php-form.ts): byte order of their UTF-8 text. */
