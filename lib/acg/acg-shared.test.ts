@@ -58,7 +58,9 @@ afterAll(async () => {
 describe("issue 37.2: an ACG-Faka shop docks to /acg", () => {
   it("issue 37.2: connect, import, item, stock (a string), valuation, trade (keys as lines), balance debited once", async () => {
     const c = clientOf(a);
-    expect(await c.connect()).toEqual({ shopName: expect.any(String), balance: 1000 });
+    const connected = await c.connect();
+    expect(connected.shopName).not.toBe("");
+    expect(connected.balance).toBe(1000);
 
     const children = (await c.items()).flatMap((g) => g.children);
     expect(children.map((i) => i.code)).toContain(code);
@@ -122,9 +124,11 @@ describe("issue 37.2: an ACG-Faka shop docks to /acg", () => {
   });
 
   it("issue 37.2: not enough points is their error answer, nothing delivered", async () => {
-    const c = clientOf(b);
-    await expect(c.trade(code, 39, "R-POOR")).rejects.toThrow(/insufficient balance/);
-    expect(await db().order.count({ where: { credentialId: b.id, downstreamOrderNo: "acg-R-POOR" } })).toBe(0);
+    const poor = await makeBuyer({ pointsCents: 100n });
+    await setAcgSwitch({ apiKey: poor.apiKey, on: true, actor: CLI_ACTOR });
+    await expect(clientOf(poor).trade(code, 1, "R-POOR")).rejects.toThrow(/insufficient balance/);
+    expect(await ordersOf(poor)).toBe(0);
+    expect(await balanceOf(poor.user.id)).toBe(100n);
   });
 });
 
@@ -149,7 +153,7 @@ describe("issue 37.2: hostile requests to /acg", () => {
 
   it("issue 37.2: a bad signature, an unknown app_id and a switched-off key get the same refusal", async () => {
     const wrong = await refusal(await raw("/shared/authentication/connect", signed(a, {}, "not-the-secret")));
-    const unknown = await refusal(await raw("/shared/authentication/connect", signed({ ...a, id: 99_999_999 } as Buyer, {})));
+    const unknown = await refusal(await raw("/shared/authentication/connect", signed({ ...a, id: 99_999_999 }, {})));
     const switchedOff = await refusal(await raw("/shared/authentication/connect", signed(off, {})));
     expect(new Set([wrong, unknown, switchedOff]).size).toBe(1);
     // app_key in the body must be the secret even when the signature uses the secret.
@@ -199,10 +203,10 @@ describe("issue 37.2: hostile requests to /acg", () => {
     expect(await missing.text()).toBe("404 Not Found");
   });
 
-  it("issue 37.2: behind a trusted proxy only HTTPS is served; a client's own x-client-https is ignored", async () => {
+  it("issue 37.2: behind a trusted proxy only HTTPS is served; a client's own x-client-secure is ignored", async () => {
     const viaProxy = (proto: string) =>
-      clientOf(a, { "x-forwarded-for": "203.0.113.9", "x-forwarded-proto": proto, "x-client-https": "1" });
+      clientOf(a, { "x-forwarded-for": "203.0.113.9", "x-forwarded-proto": proto, "x-client-secure": "1" });
     await expect(viaProxy("http").connect()).rejects.toThrow(/HTTPS required/);
-    await expect(viaProxy("https").connect()).resolves.toMatchObject({ shopName: expect.any(String) });
+    expect((await viaProxy("https").connect()).balance).toBeGreaterThan(0);
   });
 });

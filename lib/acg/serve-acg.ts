@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 import { log } from "../log";
 import { clientIp } from "../net/client-address";
-import { arrivedSecurely } from "../net/forwarded-https";
+import { arrivedSecurely } from "../net/client-secure";
 import { declaredOver, readCapped } from "../net/read-capped";
 import { getCachedSettings } from "../settings/get-cached-settings";
 import { countAuthFailure, refuseIfFailingTooOften } from "../supplier-api/auth-failures";

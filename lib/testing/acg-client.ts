@@ -70,6 +70,8 @@ export function generateSignature(data: PhpArray, appKey: string): string {
 const isNumeric = (v: unknown) =>
   typeof v === "number" || (typeof v === "string" && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(v));
 const stripTags = (s: string) => s.replace(/<[^>]*>/g, "");
+/** PHP's (string) of a JSON scalar; an array or object is not a string their code could use. */
+const phpString = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : v == null ? "" : "Array");
 
 export interface AcgClient {
   /** Shared::post: app_id and app_key added, signed, form POST; `data` of a code-200 answer. */
@@ -94,7 +96,7 @@ export function acgClient(domain: string, appId: string, appKey: string, headers
       redirect: "manual",
     });
     const result = JSON.parse(await res.text()) as { code?: unknown; msg?: unknown; data?: unknown };
-    if (result.code != 200) throw new AcgClientError(stripTags(String(result.msg ?? "")) || "连接失败");
+    if (result.code != 200) throw new AcgClientError(stripTags(phpString(result.msg)) || "连接失败");
     return result.data;
   };
   return {
@@ -107,15 +109,16 @@ export function acgClient(domain: string, appId: string, appKey: string, headers
       return { shopName: c.shopName, balance: Number(c.balance) };
     },
     async items() {
-      const groups = (await post("/shared/commodity/items")) as unknown;
+      const groups = await post("/shared/commodity/items");
       if (!Array.isArray(groups)) throw new AcgClientError("远端商品分类数据格式不正确");
       return groups.map((g: Record<string, unknown>) => {
         if (typeof g.name !== "string" || !Array.isArray(g.children)) throw new AcgClientError("远端商品分类结构不正确");
         // Store.php remoteItemTree: a positive integer id, a code of 1-64 characters without white space.
         const children = (g.children as Record<string, unknown>[]).map((i) => {
           const id = typeof i.id === "number" ? i.id : typeof i.id === "string" && /^\d+$/.test(i.id) ? Number(i.id) : NaN;
-          const code = String(i.code ?? i.id ?? "");
-          if (!(id >= 1) || !/^[^\x00-\x20\x7F]{1,64}$/.test(code) || typeof i.name !== "string") throw new AcgClientError("bad item row");
+          const code = phpString(i.code ?? i.id).trim();
+          if (!(id >= 1) || code === "" || code.length > 64 || /[\s\u007f]/.test(code) || typeof i.name !== "string")
+            throw new AcgClientError("bad item row");
           return { id, name: i.name, code };
         });
         return { name: g.name, children };
@@ -158,7 +161,7 @@ export function acgClient(domain: string, appId: string, appKey: string, headers
         request_no: requestNo,
         sku: [],
       })) as Record<string, unknown>;
-      return String(t.secret ?? "");
+      return phpString(t.secret);
     },
   };
 }
