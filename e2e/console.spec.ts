@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { acgClient } from "../lib/testing/acg-client";
 import { apiCall, cli, DEMO_BUYER, signIn, type OrderAnswer, type ProductsAnswer } from "./helpers";
 
 // The console end to end against the seeded demo shop: settings change the
@@ -35,6 +36,22 @@ test("creates an API key for a buyer, shows the secret once, and the key works o
   await page.reload();
   await expect(page.getByTestId("api-keys-table")).toContainText(creds.apiKey);
   expect(await page.content()).not.toContain(creds.apiSecret);
+});
+
+test("issue 37.2: the console switches ACG-Faka's protocol on for a key, says plainly what it costs, and names app_id and domain", async () => {
+  await page.goto("/admin/api-keys");
+  await expect(page.getByTestId("acg-warning")).toContainText("no timestamp");
+  const form = page.getByTestId("acg-switch-form");
+  await form.locator("#acg-apiKey").fill(creds.apiKey);
+  await form.locator("#f-acg").check();
+  await form.getByRole("button", { name: "Save" }).click();
+  const reveal = form.getByTestId("reveal");
+  await expect(reveal).toBeVisible();
+  const appId = (await reveal.locator('[data-reveal="app_id"]').textContent())!.trim();
+  expect((await reveal.locator('[data-reveal="Domain"]').textContent())!.trim()).toMatch(/\/acg$/);
+  // What an ACG-Faka shop then does with those values (this server, over loopback).
+  const shop = acgClient(`${process.env.E2E_BASE_URL}/acg`, appId, creds.apiSecret);
+  expect((await shop.connect()).shopName).not.toBe("");
 });
 
 test("the image exposure switch changes what the API returns", async () => {

@@ -23,6 +23,7 @@ export async function listApiKeys({ paging, q }: { paging: Paging<(typeof API_KE
         apiKey: true,
         name: true,
         isActive: true,
+        acgEnabled: true,
         lastUsedAt: true,
         createdAt: true,
         user: { select: { id: true, email: true } },

@@ -4,6 +4,7 @@ import next from "next";
 import type { TrustProxy } from "../config/trusted-proxies";
 import { setClientAddress } from "../net/client-address";
 import { isDecodablePath } from "../net/decodable-path";
+import { setClientSecure } from "../net/client-secure";
 import { publishedRouter } from "../supplier-api/published-router";
 import { log } from "../log";
 import { applyPageSecurityHeaders } from "./page-security-headers";
@@ -43,6 +44,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     // holding keep-alive sockets reconnect (to another instance) before the port closes.
     if (isStopping()) res.setHeader("Connection", "close");
     setClientAddress(req, opts.trust);
+    setClientSecure(req, opts.trust); // issue 37.2: /acg serves HTTPS (or loopback) only
     if (servedByRouter(req, res)) return;
     // Issue 8.2: Next answers a path with broken percent-encoding with a bare 500.
     if (!isDecodablePath(req.url ?? "/")) {

@@ -52,9 +52,11 @@ async function listed(b: Buyer, profile: "U" | "P", productId: number, ready: (p
   });
 }
 
+type OrderBody = Record<string, unknown> & { items?: { unit_price: string; price_rule: string; total_price: string }[] };
+
 async function order(b: Buyer, profile: "U" | "P", body: Record<string, unknown>) {
   const r = await jsonReply(api(b, profile).post("/orders", { downstream_order_no: no(), quantity: 1, ...body }));
-  return r;
+  return { status: r.status, body: r.body as OrderBody };
 }
 
 beforeAll(async () => {

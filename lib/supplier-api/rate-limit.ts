@@ -14,7 +14,8 @@ const WINDOW_SECONDS = 60;
 const SCHEMA = "rate_limit";
 const TABLE = "counters";
 
-type Scope = "key" | "ip";
+// "acg": ACG-Faka's shared-store requests per API key (issue 37.2), a bucket of their own.
+type Scope = "key" | "ip" | "acg";
 
 // On globalThis: the server's drain (lib/ops/drain.ts) closes the pool the bundled route code opened.
 const g = globalThis as unknown as { __cardkeyRateLimitPool?: pg.Pool };

@@ -102,4 +102,18 @@ export const commands = {
       return { ok: true };
     },
   }),
+  "apikey:acg": command({
+    usage: "apikey:acg --key K --on|--off",
+    options: { key: { type: "string" }, on: { type: "boolean" }, off: { type: "boolean" } },
+    input: (v) => v,
+    schema: z
+      .object({ key: ApiKeyTextSchema, on: z.boolean().optional(), off: z.boolean().optional() })
+      .refine((a) => Boolean(a.on) !== Boolean(a.off), { message: "give exactly one of --on and --off" }),
+    run: async (a) => {
+      const { setAcgSwitch } = await import("../../lib/credentials/set-acg-switch");
+      const r = await setAcgSwitch({ apiKey: a.key, on: Boolean(a.on), actor });
+      // What the shop types into ACG-Faka's shared-store screen; its app_key is this key's API secret.
+      return { ok: true, acg_enabled: r.acgEnabled, app_id: r.appId, url: r.url };
+    },
+  }),
 };

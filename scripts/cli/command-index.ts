@@ -22,6 +22,7 @@ const GROUPS: Group[] = [
     "points:reconcile": true,
     "apikey:create": true,
     "apikey:disable": true,
+    "apikey:acg": true,
   }),
   group(() => import("./admins"), { "admin:password": true, "admin:disable": true, "admin:unlock": true }),
   group(() => import("./catalog"), { "settings:set": true, "catalog-event:list": true, "catalog:import": true }),

@@ -6,6 +6,7 @@ import { createApiKey } from "@/lib/credentials/create-api-key";
 import { db } from "@/lib/db/client";
 import { ApiKeyTextSchema, disableApiKey } from "@/lib/credentials/disable-api-key";
 import { rotateApiKey } from "@/lib/credentials/rotate-api-key";
+import { setAcgSwitch } from "@/lib/credentials/set-acg-switch";
 import { EmailSchema } from "@/lib/users/email";
 import { getUserByEmail } from "@/lib/users/get-user-by-email";
 import type { Translate } from "@/lib/i18n/messages";
@@ -67,5 +68,25 @@ export async function removeCatalogWebhookAction(_prev: ActionState, form: FormD
     if (key) await deleteCatalogWebhook({ credentialId: key.id, actor: adminActor(admin) });
     revalidatePath("/admin/api-keys");
     return { ok: true, message: t("apiKeys.webhookRemoved") };
+  });
+}
+
+const AcgSchema = z.object({ apiKey: ApiKeyTextSchema, acg: z.enum(["true", "false"]) });
+
+/** Issue 37.2: the ACG-Faka switch of one key (audited by the service); shows what the shop types into its screen. */
+export async function setAcgSwitchAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAdminAction(AcgSchema, form, async (input, { admin, t }) => {
+    const r = await setAcgSwitch({ apiKey: input.apiKey, on: input.acg === "true", actor: adminActor(admin) });
+    revalidatePath("/admin/api-keys");
+    if (!r.acgEnabled) return { ok: true, message: t("common.saved") };
+    return {
+      ok: true,
+      message: t("common.saved"),
+      revealNote: t("apiKeys.acgDone"),
+      reveal: [
+        { label: t("apiKeys.acgDomain"), value: r.url },
+        { label: t("apiKeys.acgAppId"), value: r.appId },
+      ],
+    };
   });
 }

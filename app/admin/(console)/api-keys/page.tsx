@@ -2,14 +2,14 @@ import { ActionForm } from "@/components/action-form";
 import { apiKeyRows } from "@/components/api-key-list";
 import { catalogWebhookCell } from "@/components/catalog-webhook-cell";
 import { PagedTable } from "@/components/console-tables";
-import { TextField } from "@/components/form-fields";
+import { TextField, Toggle } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { SearchBar } from "@/components/search-bar";
 import { openListPage, type ListPageProps } from "@/lib/admin-auth/open-list-page";
 import { API_KEY_SORTS, listApiKeys } from "@/lib/admin-views/list-api-keys";
 import { one } from "@/lib/admin-views/paging";
 import { formatDateTime } from "@/lib/i18n/format";
-import { createApiKeyAction, disableApiKeyAction, removeCatalogWebhookAction, rotateApiKeyAction } from "./actions";
+import { createApiKeyAction, disableApiKeyAction, removeCatalogWebhookAction, rotateApiKeyAction, setAcgSwitchAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -42,6 +42,22 @@ export default async function ApiKeysPage({ searchParams }: ListPageProps) {
           <TextField name="apiKey" id="rotate-apiKey" label={t("apiKeys.key")} placeholder="sk_…" required autoComplete="off" />
         </ActionForm>
       </Card>
+      <Card title={t("apiKeys.acg")}>
+        {/* Issue 37.2: said plainly before the switch, not hidden in a help page. */}
+        <p className="msg msg-warn" data-testid="acg-warning">
+          {t("apiKeys.acgWarning")}
+        </p>
+        <ActionForm
+          action={setAcgSwitchAction}
+          submitLabel={t("apiKeys.acgSave")}
+          copyLabel={t("common.copy")}
+          copiedLabel={t("common.copied")}
+          testId="acg-switch-form"
+        >
+          <TextField name="apiKey" id="acg-apiKey" label={t("apiKeys.key")} placeholder="sk_…" required autoComplete="off" />
+          <Toggle name="acg" label={t("apiKeys.acgOn")} />
+        </ActionForm>
+      </Card>
       <SearchBar q={q} placeholder={`${t("apiKeys.key")} / ${t("common.email")}`} submitLabel={t("common.search")} />
       <PagedTable
         testId="api-keys-table"
@@ -53,6 +69,7 @@ export default async function ApiKeysPage({ searchParams }: ListPageProps) {
           { id: "name", header: t("common.name") },
           { id: "owner", header: t("apiKeys.owner") },
           { id: "webhook", header: t("apiKeys.webhook"), wrap: true },
+          { id: "acg", header: t("apiKeys.acgColumn") },
           { id: "lastUsedAt", header: t("apiKeys.lastUsed"), sortable: true },
           { id: "createdAt", header: t("common.created"), sortable: true },
         ]}
@@ -72,6 +89,7 @@ export default async function ApiKeysPage({ searchParams }: ListPageProps) {
           ...row,
           cells: {
             ...row.cells,
+            acg: rows[i].acgEnabled ? t("apiKeys.acgEnabled") : t("apiKeys.acgDisabled"),
             webhook: catalogWebhookCell(
               { apiKey: rows[i].apiKey, url: rows[i].catalogWebhook?.url ?? null },
               { none: "—", remove: t("apiKeys.removeWebhook") },
