@@ -119,7 +119,13 @@ export const UpstreamOrderSchema = z.object({
 
 export type UpstreamCategory = z.infer<typeof UpstreamCategorySchema>;
 export type UpstreamProduct = z.infer<typeof UpstreamProductSchema>;
-export type UpstreamOrder = z.infer<typeof UpstreamOrderSchema>;
+/**
+ * An upstream order as the purchase flow reads it. `partially_refunded`: a
+ * Dujiao-Next supplier refunded part of it (decision 0092); ours never says so.
+ */
+export type UpstreamOrder = Omit<z.infer<typeof UpstreamOrderSchema>, "status"> & {
+  status: z.infer<typeof UpstreamOrderSchema>["status"] | "partially_refunded";
+};
 
 export interface UpstreamCreateOrder {
   downstream_order_no: string;
@@ -218,8 +224,12 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
       }
       throw new UpstreamError("invalid", `more than ${maxPages} pages of products`);
     },
-    createOrder: (body: UpstreamCreateOrder) => call(UpstreamOrderSchema, "POST", pathOf("createOrder"), body),
-    getOrder: (orderId: number) => call(UpstreamOrderSchema, "GET", pathOf("getOrder", orderId)),
+    createOrder: (body: UpstreamCreateOrder): Promise<UpstreamOrder> => call(UpstreamOrderSchema, "POST", pathOf("createOrder"), body),
+    /** `downstreamOrderNo`: the number we sent; our protocol's answer carries it (checked by run-purchase.ts), Dujiao-Next's does not. */
+    getOrder: (orderId: number, downstreamOrderNo?: string): Promise<UpstreamOrder> => {
+      void downstreamOrderNo;
+      return call(UpstreamOrderSchema, "GET", pathOf("getOrder", orderId));
+    },
     /** Any other signed call, answer parsed by `schema` (the extensions' clients, e.g. lib/after-sales/upstream-claims.ts). */
     request: <T>(schema: z.ZodType<T>, method: Method, path: string, body?: object) => call(schema, method, path, body),
   };
