@@ -37,6 +37,8 @@ export interface FakeDujiaoNext {
   callbacksOff: boolean;
   /** Seconds added to a callback's timestamp (an old or future callback). */
   callbackSkewSeconds: number;
+  /** Their SSRF check of callback_url (off by default: the tests' callbacks go to loopback). */
+  refusePrivateCallbacks: boolean;
   currency: string;
   /** Replaces a path's 200 body (hostile answers), by "METHOD /path". */
   override: Map<string, string>;
@@ -62,6 +64,7 @@ export async function startFakeDujiaoNext(opts: { apiKey?: string; apiSecret?: s
     createDelayMs: 0,
     callbacksOff: false,
     callbackSkewSeconds: 0,
+    refusePrivateCallbacks: false,
     currency: "CNY",
     override: new Map(),
     ordersOf: (no) => f.orders.filter((o) => o.downstreamOrderNo === no),
@@ -138,9 +141,13 @@ export async function startFakeDujiaoNext(opts: { apiKey?: string; apiSecret?: s
       return fail(res, 400, "bad_request");
     }
     const no = typeof req.downstream_order_no === "string" ? req.downstream_order_no : "";
+    f.creates.set(no, (f.creates.get(no) ?? 0) + 1);
+    // validateCallbackURL: no loopback or private host (the tests' loopback callbacks pass unless asked).
+    const cb = typeof req.callback_url === "string" ? req.callback_url : "";
+    if (f.refusePrivateCallbacks && cb && /^https?:\/\/(localhost|127\.|10\.|192\.168\.|\[::1\])/.test(cb))
+      return fail(res, 400, "invalid_callback_url");
     if (!Number.isInteger(req.sku_id) || (req.sku_id as number) < 1 || !Number.isInteger(req.quantity) || (req.quantity as number) < 1)
       return fail(res, 400, "bad_request");
-    f.creates.set(no, (f.creates.get(no) ?? 0) + 1);
     inFlight.set(no, (inFlight.get(no) ?? 0) + 1);
     f.maxInFlight.set(no, Math.max(f.maxInFlight.get(no) ?? 0, inFlight.get(no)!));
     try {

@@ -9,6 +9,7 @@ import { startFaultProxy, type FaultProxy } from "../testing/fault-proxy";
 import { FAKE_DUJIAO_SKU_ID, startFakeDujiaoNext, type FakeDujiaoNext } from "../testing/fake-dujiao-next";
 import { balanceOf, ledgerSum } from "../testing/points";
 import { startStubOrderSupplier, type StubOrderSupplier } from "../testing/stub-order-supplier";
+import { runCli } from "../testing/run-cli";
 import { useTestDatabase } from "../testing/test-database";
 import { addUpstreamConnection } from "./add-upstream-connection";
 import { editSkuSources } from "./edit-sku-sources";
@@ -22,6 +23,7 @@ import { runPurchaseJob } from "./run-purchase";
 // callbacks on its real endpoint; buyers order over real HTTP. Polls are 6 s
 // apart, so a delivery within 2 s of the supplier's callback came by the callback.
 
+let url: string;
 let A: AppServer;
 let proxyA: FaultProxy; // the supplier's callbacks → A (A's port is known only after it starts)
 let dn: FakeDujiaoNext;
@@ -31,7 +33,7 @@ let secondConn: number;
 
 beforeAll(async () => {
   Object.assign(process.env, { UPSTREAM_HTTP_TIMEOUT_MS: "1500", UPSTREAM_POLL_SCHEDULE: "6" });
-  const url = await useTestDatabase();
+  url = await useTestDatabase();
   [dn, second, proxyA] = await Promise.all([startFakeDujiaoNext(), startStubOrderSupplier("SECOND", "3.00"), startFaultProxy()]);
   A = await startAppServer(url, {
     WORKER_IN_SERVER: "true",
@@ -105,7 +107,17 @@ describe("issue 37.3: buying from a Dujiao-Next supplier", () => {
     );
     expect(await db().upstreamConnection.count({ where: { name: "Dujiao shop" } })).toBe(0);
 
-    conn = (await addUpstreamConnection(dujiaoInput(), { actor: SYSTEM_ACTOR })).id;
+    // The operator's command: a bad --protocol, or a --profile with dujiao-next, is a usage error.
+    const add = ["upstream:add", "--name", "Dujiao shop", "--base-url", dn.origin, "--api-key", dn.apiKey, "--api-secret", dn.apiSecret];
+    const cli = <T>(...extra: string[]) => runCli<T>([...add, ...extra], { DATABASE_URL: url });
+    const [bogus, withProfile] = await Promise.all([cli("--protocol", "dujiao"), cli("--protocol", "dujiao-next", "--profile", "P")]);
+    expect([bogus.code, withProfile.code]).toEqual([2, 2]);
+    expect(bogus.stderr).toMatch(/--protocol: must be "svc" or "dujiao-next"/);
+    expect(withProfile.stderr).toMatch(/--profile: does not apply to --protocol dujiao-next/);
+    expect(await db().upstreamConnection.count({ where: { name: "Dujiao shop" } })).toBe(0);
+    const added = await cli<{ id: number }>("--protocol", "dujiao-next", "--max-wait-seconds", "120");
+    expect(added.code).toBe(0);
+    conn = added.json.id;
     expect(await db().upstreamConnection.findUniqueOrThrow({ where: { id: conn } })).toMatchObject({
       protocol: "dujiao_next",
       lastBalance: "100.00",
@@ -141,10 +153,15 @@ describe("issue 37.3: buying from a Dujiao-Next supplier", () => {
     expect(await balanceOf(buyer.user.id)).toBe(10_000n - 385n);
   }, 30_000);
 
-  it("issue 37.3: a callback that is lost, forged, old or of another key is not counted; polling delivers all the same", async () => {
+  it("issue 37.3: a callback URL they refuse, a callback lost, forged, old or of another key: polling delivers all the same", async () => {
     dn.decide = () => "hold";
+    dn.refusePrivateCallbacks = true; // their SSRF check: 400 invalid_callback_url, nothing stored
     const { orderId, orderNo } = await buy();
     await waitFor(async () => (await purchaseOf(orderId)).upstreamOrderId !== null, 10_000);
+    dn.refusePrivateCallbacks = false;
+    expect(dn.creates.get(orderNo)).toBe(2); // the same create again, without a callback URL
+    expect(dn.ordersOf(orderNo)[0].callbackUrl).toBe("");
+    dn.ordersOf(orderNo)[0].callbackUrl = `${proxyA.origin}/api/upstream-callbacks/${conn}`; // to test what we accept
     const [theirs] = dn.ordersOf(orderNo);
     const secret = dn.apiSecret;
     dn.apiSecret = "not-the-secret"; // a forged signature

@@ -148,13 +148,20 @@ export function dujiaoNextClient(endpoint: DujiaoEndpoint, opts: { timeoutMs?: n
   async function createOrder(body: UpstreamCreateOrder): Promise<UpstreamOrder> {
     if (body.downstream_order_no.length > DUJIAO_MAX_ORDER_NO || (body.trace_id ?? "").length > DUJIAO_MAX_ORDER_NO)
       throw new UpstreamError("http", `order number longer than ${DUJIAO_MAX_ORDER_NO} characters; not sent`, 400, null);
-    const a = await call(DujiaoCreateOrderAnswerSchema, "POST", "/orders", {
-      sku_id: body.sku_id,
-      quantity: body.quantity,
-      ...(body.manual_form_data ? { manual_form_data: body.manual_form_data } : {}),
-      downstream_order_no: body.downstream_order_no,
-      trace_id: body.trace_id ?? "",
-      callback_url: body.callback_url ?? "",
+    const send = (callbackUrl: string) =>
+      call(DujiaoCreateOrderAnswerSchema, "POST", "/orders", {
+        sku_id: body.sku_id,
+        quantity: body.quantity,
+        ...(body.manual_form_data ? { manual_form_data: body.manual_form_data } : {}),
+        downstream_order_no: body.downstream_order_no,
+        trace_id: body.trace_id ?? "",
+        callback_url: callbackUrl,
+      });
+    // Their SSRF check refuses a private or loopback callback URL before anything is stored:
+    // the same create goes again without one (polling only) rather than failing every order.
+    const a = await send(body.callback_url ?? "").catch((err: unknown) => {
+      if (err instanceof UpstreamError && err.errorCode === "invalid_callback_url" && body.callback_url) return send("");
+      throw err;
     });
     if (a.ok !== true) {
       const raw = a.error_code ?? "";
