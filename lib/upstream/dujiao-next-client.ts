@@ -10,6 +10,7 @@ import {
 } from "../protocol/dujiao-next";
 import type { LanguageText } from "../protocol/language";
 import { dujiaoCall, theirCode, type DujiaoEndpoint } from "./dujiao-next-transport";
+import { allPages } from "./upstream-answer";
 import { UpstreamError, upstreamTimeoutMs, type UpstreamClient, type UpstreamCreateOrder, type UpstreamOrder } from "./upstream-client";
 
 // Issue 37.3 (decision 0092): a Dujiao-Next supplier behind the same client the
@@ -124,15 +125,7 @@ export function dujiaoNextClient(endpoint: DujiaoEndpoint, opts: { timeoutMs?: n
       const p = await call(PageSchema, "GET", `/products?page=${page}&page_size=${DUJIAO_MAX_PAGE_SIZE}&include_inactive=true`);
       return { items: (p.items ?? []).map(ourProduct), total: p.total, page, page_size: p.page_size };
     },
-    async allProducts(maxPages = 1000) {
-      const out: unknown[] = [];
-      for (let page = 1; page <= maxPages; page++) {
-        const p = await client.productsPage(page);
-        out.push(...p.items);
-        if (p.items.length === 0 || page * p.page_size >= p.total) return out;
-      }
-      throw new UpstreamError("invalid", `more than ${maxPages} pages of products`);
-    },
+    allProducts: (maxPages = 1000) => allPages((page) => client.productsPage(page), maxPages),
     createOrder: (body: UpstreamCreateOrder) => createOrder(body),
     getOrder: async (orderId: number, downstreamOrderNo = "") =>
       order(await call(DujiaoOrderDetailSchema, "GET", `/orders/${orderId}`), downstreamOrderNo),

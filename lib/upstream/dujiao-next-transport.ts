@@ -7,9 +7,9 @@ import {
   DujiaoErrorSchema,
 } from "../protocol/dujiao-next";
 import { signRequest } from "../protocol/signing";
-import { resolvingAgent } from "../net/resolving-agent";
-import { BodyTooLargeError, MAX_UPSTREAM_BODY_BYTES, readCappedText } from "./read-capped-body";
-import { UpstreamError, type UpstreamEndpoint } from "./upstream-client";
+import { sendAndRead } from "./upstream-answer";
+import type { UpstreamEndpoint } from "./upstream-client";
+import { UpstreamError } from "./upstream-error";
 
 // Issue 37.3 (decision 0092): one signed request to a Dujiao-Next supplier, as
 // their own client sends it (internal/upstream/dujiao_next.go doRequest): the
@@ -70,37 +70,10 @@ export async function dujiaoCall<T>(
     [DUJIAO_HEADER_SIGNATURE]: signRequest({ method, path, timestamp: ts, body: bytes, secret: endpoint.apiSecret }),
     ...(body === undefined ? {} : { "Content-Type": "application/json" }),
   };
-  let res: Response;
-  let text: string;
-  try {
-    const init = {
-      method,
-      headers,
-      body: method === "GET" ? undefined : bytes,
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: "manual" as const,
-      dispatcher: resolvingAgent(),
-    };
-    res = await fetch(endpoint.baseUrl.replace(/\/+$/, "") + path, init);
-    if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new UpstreamError("http", `HTTP ${res.status}: the upstream redirected; redirects are not followed`, res.status);
-    }
-    text = await readCappedText(res, MAX_UPSTREAM_BODY_BYTES);
-  } catch (err) {
-    if (err instanceof UpstreamError) throw err;
-    if (err instanceof BodyTooLargeError)
-      throw new UpstreamError("invalid", `answer larger than ${MAX_UPSTREAM_BODY_BYTES} bytes; not read`);
-    const e = err as { name?: string };
-    const why = e?.name === "TimeoutError" || e?.name === "AbortError" ? `no answer within ${timeoutMs} ms` : "connection failed";
-    throw new UpstreamError("network", why);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const { res, json } = await sendAndRead(
+    (init) => fetch(endpoint.baseUrl.replace(/\/+$/, "") + path, { ...init, method, headers, body: method === "GET" ? undefined : bytes }),
+    timeoutMs,
+  );
   if (res.status !== 200) {
     const parsed = DujiaoErrorSchema.safeParse(json);
     const code = parsed.success ? theirCode(parsed.data.error_code) : null;
