@@ -4,14 +4,27 @@ import { Int4IdSchema } from "../protocol/ids";
 
 // Validation only (no database, no logger): the CLI checks its arguments with it before it connects.
 
+/**
+ * Issue 37.3: the protocol an upstream speaks, as typed (`--protocol`): ours
+ * (`svc`, the default) or Dujiao-Next's docking protocol (`dujiao-next`),
+ * stored as the UpstreamProtocol value.
+ */
+export const UpstreamProtocolInputSchema = z
+  // "dujiao_next": the stored value, as the service re-checks what the console's action parsed.
+  .enum(["svc", "dujiao-next", "dujiao_next"], 'must be "svc" or "dujiao-next"')
+  .default("svc")
+  .transform((p) => (p === "svc" ? p : ("dujiao_next" as const)));
+
 /** What an administrator (admin UI, `npm run cli -- upstream:add`) enters. */
-export const UpstreamConnectionInputSchema = z.object({
+const ConnectionFieldsSchema = z.object({
   name: z.string().trim().min(1, "is required").max(100),
   baseUrl: z
     .url({ protocol: /^https?$/, error: "must be an http or https URL" })
     .max(500)
     .transform((u) => u.replace(/\/+$/, "")),
-  profile: z.enum(["U", "P"], "must be U or P"),
+  protocol: UpstreamProtocolInputSchema,
+  // Our protocol's profile; a Dujiao-Next supplier speaks its own dialect (derived from Profile U) and takes none.
+  profile: z.enum(["U", "P"], "must be U or P").optional(),
   apiKey: z.string().trim().min(1, "is required").max(200),
   apiSecret: z.string().min(1, "is required").max(500),
   // D25: 30 minutes by default, settable per connection.
@@ -22,6 +35,15 @@ export const UpstreamConnectionInputSchema = z.object({
     .max(30 * 24 * 3600)
     .default(1800),
 });
+
+/** The profile is required for our protocol; a Dujiao-Next connection is stored as U (its callbacks and its callback_url). */
+export const UpstreamConnectionInputSchema = ConnectionFieldsSchema.transform((c, ctx) => {
+  if (c.protocol === "dujiao_next") return { ...c, profile: "U" as const };
+  if (c.profile) return { ...c, profile: c.profile };
+  ctx.addIssue({ code: "custom", path: ["profile"], message: "must be U or P" });
+  return z.NEVER;
+});
+export const UpstreamConnectionFields = ConnectionFieldsSchema.shape;
 export type UpstreamConnectionInput = z.input<typeof UpstreamConnectionInputSchema>;
 
 /** --markup-percent: a percentage with at most two decimals. */

@@ -10,6 +10,8 @@ export interface UpstreamConnectionRow {
   name: string;
   baseUrl: string;
   profile: "U" | "P";
+  /** Issue 37.3: "svc" (ours) or "dujiao_next". */
+  protocol: "svc" | "dujiao_next";
   apiKey: string;
   maxWaitSeconds: number;
   isEnabled: boolean;
@@ -28,6 +30,7 @@ export async function listUpstreamConnections(): Promise<UpstreamConnectionRow[]
     name: c.name,
     baseUrl: c.baseUrl,
     profile: c.profile,
+    protocol: c.protocol,
     apiKey: c.apiKey,
     maxWaitSeconds: c.maxWaitSeconds,
     isEnabled: c.isEnabled,

@@ -4,6 +4,14 @@ import { log } from "../log";
 import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, TIMESTAMP_WINDOW_SECONDS } from "../protocol/headers";
 import { UNAUTHORIZED_MESSAGE } from "../protocol/errors";
 import { verifySignature } from "../protocol/signing";
+import {
+  DUJIAO_CALLBACK_SIGNED_PATH,
+  DUJIAO_HEADER_API_KEY,
+  DUJIAO_HEADER_SIGNATURE,
+  DUJIAO_HEADER_TIMESTAMP,
+  DUJIAO_TIMESTAMP_WINDOW_SECONDS,
+  DujiaoCallbackSchema,
+} from "../protocol/dujiao-next";
 import { loadConnection } from "./connection";
 import { enqueueJob } from "../jobs/enqueue-job";
 import { enqueuePurchaseRun } from "./queue-purchase";
@@ -36,20 +44,28 @@ const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE, { head
  * this connection: 404 order_not_found. Issue 26.1: the same URL is the
  * catalogue webhook we register at the upstream (register-catalog-webhook.ts);
  * a `catalog.updated` event, signed alike, sets its SKUs' last known stock.
+ * Issue 37.3: a Dujiao-Next supplier's callback (its headers, this
+ * connection's key, ±60 s, signed over /api/v1/upstream/callback whatever our
+ * URL) is taken alike; its sender counts it received only on HTTP 200 with
+ * `ok: true`, which is what an accepted callback answers.
  */
 export async function receiveUpstreamCallback(
   req: UpstreamCallbackRequest,
 ): Promise<{ ok: true; polled: boolean } | { ok: true; stock_updated: number }> {
-  const apiKey = req.headers.get(HEADER_API_KEY);
-  const ts = req.headers.get(HEADER_TIMESTAMP);
-  const signature = req.headers.get(HEADER_SIGNATURE);
+  // Issue 37.3: a Dujiao-Next supplier signs with its own headers, over the literal path its sender uses.
+  const dujiao = req.headers.has(DUJIAO_HEADER_API_KEY);
+  const apiKey = req.headers.get(dujiao ? DUJIAO_HEADER_API_KEY : HEADER_API_KEY);
+  const ts = req.headers.get(dujiao ? DUJIAO_HEADER_TIMESTAMP : HEADER_TIMESTAMP);
+  const signature = req.headers.get(dujiao ? DUJIAO_HEADER_SIGNATURE : HEADER_SIGNATURE);
+  const window = dujiao ? DUJIAO_TIMESTAMP_WINDOW_SECONDS : TIMESTAMP_WINDOW_SECONDS;
   if (!apiKey || !ts || !signature || !/^[0-9]{1,12}$/.test(ts)) throw unauthorized();
-  if (Math.abs(Number(ts) - Date.now() / 1000) > TIMESTAMP_WINDOW_SECONDS) throw unauthorized();
+  if (Math.abs(Number(ts) - Date.now() / 1000) > window) throw unauthorized();
   const conn = await loadConnection(req.connectionId).catch(() => null);
-  if (!conn || conn.profile !== "U" || !sameText(apiKey, conn.apiKey)) throw unauthorized();
+  const speaks = dujiao ? conn?.protocol === "dujiao_next" : conn?.protocol === "svc" && conn.profile === "U";
+  if (!conn || !speaks || !sameText(apiKey, conn.apiKey)) throw unauthorized();
   const rawBody = await req.readBody();
-  if (!verifySignature({ method: req.method, path: req.path, timestamp: ts, body: rawBody, secret: conn.apiSecret, signature }))
-    throw unauthorized();
+  const path = dujiao ? DUJIAO_CALLBACK_SIGNED_PATH : req.path;
+  if (!verifySignature({ method: req.method, path, timestamp: ts, body: rawBody, secret: conn.apiSecret, signature })) throw unauthorized();
 
   let body: { event?: unknown; downstream_order_no?: unknown; order_id?: unknown };
   try {
@@ -57,7 +73,8 @@ export async function receiveUpstreamCallback(
   } catch {
     throw appError("bad_request", "callback body must be JSON");
   }
-  if (body?.event === "catalog.updated") return { ok: true, stock_updated: await applyUpstreamCatalogEvent(conn.id, body) };
+  if (dujiao && !DujiaoCallbackSchema.safeParse(body).success) throw appError("bad_request", "callback body is not Dujiao-Next's");
+  if (body?.event === "catalog.updated" && !dujiao) return { ok: true, stock_updated: await applyUpstreamCatalogEvent(conn.id, body) };
   if (typeof body?.downstream_order_no !== "string") throw appError("bad_request", "downstream_order_no is required");
   const purchase = await db().upstreamPurchase.findFirst({
     where: { connectionId: conn.id, downstreamOrderNo: body.downstream_order_no },

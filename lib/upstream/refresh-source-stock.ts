@@ -17,7 +17,8 @@ import { UpstreamError, upstreamTimeoutMs } from "./upstream-client";
 // breaker is open or half-open is not called (its probe belongs to an order,
 // decision 0042); the refresh neither opens nor closes it. A lease in the
 // connection's row lets one process at a time read a connection (the tick and
-// `sku:refresh-stock` alike).
+// `sku:refresh-stock` alike). A Dujiao-Next supplier (issue 37.3) has no such
+// sync: its stock is read by `upstream:import`.
 
 export const PAGES_PER_CONNECTION = 10;
 export const REQUESTS_PER_RUN = 50;
@@ -41,7 +42,7 @@ export async function refreshSourceStock(opts: { connectionId?: number } = {}): 
   const only = opts.connectionId ?? null;
   const conns = await db().$queryRaw<{ id: number; breaker: boolean }[]>`
     SELECT c."id", (c."breakerOpenUntil" IS NOT NULL) AS "breaker" FROM "UpstreamConnection" c
-    WHERE c."isEnabled" AND (${only}::int IS NULL OR c."id" = ${only}::int)
+    WHERE c."isEnabled" AND c."protocol" = 'svc' AND (${only}::int IS NULL OR c."id" = ${only}::int)
       AND (EXISTS (SELECT 1 FROM "SkuSource" ss WHERE ss."connectionId" = c."id" AND ss."kind" = 'upstream' AND ss."isEnabled")
         OR EXISTS (SELECT 1 FROM "Product" p WHERE p."upstreamConnectionId" = c."id" AND p."deletedAt" IS NULL))
     ORDER BY c."id"`;

@@ -17,6 +17,7 @@ import { UpstreamError } from "./upstream-client";
  */
 export async function registerCatalogWebhook(input: { connectionId: number; actor: Actor }): Promise<{ url: string }> {
   const conn = await loadConnection(input.connectionId);
+  if (conn.protocol === "dujiao_next") throw appError("bad_request", "a Dujiao-Next supplier sends no catalogue events");
   if (conn.profile !== "U") throw appError("bad_request", "a Profile P upstream sends no catalogue events");
   const url = upstreamCallbackUrl(conn.id);
   if (!url) throw appError("bad_request", "set UPSTREAM_CALLBACK_BASE_URL (our public address) first");

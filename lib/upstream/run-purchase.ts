@@ -5,6 +5,7 @@ import { checkUpstreamDelivery } from "./check-upstream-delivery";
 import { ceilingOf } from "./choose-source";
 import { breakerAllows, recordCallOutcome } from "./circuit-breaker";
 import { UpstreamError, type UpstreamCreateOrder, type UpstreamOrder } from "./upstream-client";
+import { withPurchaseLease } from "./purchase-lease";
 import { finish, loadPurchase, moveOn, noteSource, scheduleNextRun, stayInReview, toReview, type Purchase } from "./purchase-outcomes";
 
 // Errors after which the upstream certainly holds no order for our number: it
@@ -45,6 +46,11 @@ function isDefiniteRefusal(e: UpstreamError): boolean {
  * a finished purchase or an order no longer processing ends the work.
  */
 export async function runPurchaseJob(job: { purchaseId: number; recheck?: boolean }): Promise<void> {
+  // Issue 37.3: one run at a time calls the upstream for a purchase (never two creates of one number at once).
+  await withPurchaseLease(job.purchaseId, () => runPurchaseStep(job));
+}
+
+async function runPurchaseStep(job: { purchaseId: number; recheck?: boolean }): Promise<void> {
   const p = await loadPurchase(job.purchaseId);
   if (!p || p.status === "delivered" || p.status === "failed") return;
   // An administrator's re-check of an order in review (lib/upstream/recheck-upstream-purchase.ts):
@@ -86,7 +92,10 @@ export async function runPurchaseJob(job: { purchaseId: number; recheck?: boolea
   try {
     if (!conn.isEnabled) throw new UpstreamError("network", "the upstream connection is disabled");
     const client = clientFor(conn);
-    upstream = p.upstreamOrderId === null ? await client.createOrder(createBody(p, conn)) : await client.getOrder(p.upstreamOrderId);
+    upstream =
+      p.upstreamOrderId === null
+        ? await client.createOrder(createBody(p, conn))
+        : await client.getOrder(p.upstreamOrderId, p.downstreamOrderNo);
   } catch (err) {
     const e = err instanceof UpstreamError ? err : new UpstreamError("invalid", "unexpected error calling the upstream");
     if (conn.isEnabled) await recordCallOutcome(conn.id, false);
@@ -115,6 +124,10 @@ export async function runPurchaseJob(job: { purchaseId: number; recheck?: boolea
       return finish(p, { to: "delivered", lines: checked.lines, costCents, upstreamOrderId: upstream.order_id });
     }
     return (recheck ? stayInReview : toReview)(p, checked.reason, upstream.order_id, costCents);
+  }
+  if (upstream.status === "partially_refunded") {
+    // Issue 37.3: a Dujiao-Next supplier refunded part of the order: neither delivered nor failed; an administrator decides.
+    return (recheck ? stayInReview : toReview)(p, "the upstream supplier partly refunded the order", upstream.order_id, costCents);
   }
   if (upstream.status === "failed") {
     // Issue 8.3: our words only; the upstream's error_message never reaches the buyer or the console.
@@ -150,15 +163,16 @@ async function checkDelivery(p: Purchase, upstream: UpstreamOrder, costCents: bi
 function createBody(p: Purchase, conn: LoadedConnection): UpstreamCreateOrder {
   const form = (p.order.manualFormData ?? {}) as Record<string, unknown>;
   const callbackUrl = upstreamCallbackUrl(conn.id);
+  const dujiao = conn.protocol === "dujiao_next";
   return {
     downstream_order_no: p.downstreamOrderNo,
     sku_id: p.upstreamSkuId,
     quantity: p.order.items[0]?.quantity ?? 1,
     trace_id: p.order.orderNo,
-    // Profile U only: the upstream tells us of changes; the callback only triggers a poll.
-    ...(conn.profile === "U" && callbackUrl ? { callback_url: callbackUrl } : {}),
+    // Profile U (and a Dujiao-Next supplier, issue 37.3) only: the upstream tells us of changes; the callback only triggers a poll.
+    ...((conn.profile === "U" || dujiao) && callbackUrl ? { callback_url: callbackUrl } : {}),
     // The normalised form stored with our order (spec 4.5 rule 3).
-    ...(conn.profile === "P" && Object.keys(form).length ? { manual_form_data: form } : {}),
+    ...((conn.profile === "P" || dujiao) && Object.keys(form).length ? { manual_form_data: form } : {}),
   };
 }
 

@@ -7,8 +7,8 @@ import { ERROR_STATUS } from "../protocol/errors";
 import { AmountTextSchema as Amount } from "../protocol/amount";
 import { LanguageTextSchema } from "../protocol/language";
 import { MAX_CONTENT_LENGTH } from "../catalog/catalog-file-schema";
-import { BodyTooLargeError, MAX_UPSTREAM_BODY_BYTES, readCappedText } from "./read-capped-body";
-import { resolvingAgent } from "../net/resolving-agent";
+import { UpstreamError } from "./upstream-error";
+import { allPages, sendAndRead } from "./upstream-answer";
 
 // Our client of another supplier that speaks the same protocol (issue 4,
 // upstream fulfillment). Signing is lib/protocol/client.ts (the one signer);
@@ -26,27 +26,7 @@ export interface UpstreamEndpoint extends SupplierCredentials {
   profile: Profile;
 }
 
-/**
- * Why a call did not give a usable answer. `kind`:
- * - "network": no HTTP answer (refused, reset, timeout). The request may or
- *   may not have been processed upstream: a create must be repeated as is.
- * - "http": an HTTP error answer; `status` and the D1 `errorCode` tell more.
- * - "invalid": a 2xx answer we could not parse.
- * The message is ours, safe to store, log and show: never a secret, body,
- * signature or any text the upstream chose (issue 8.3); `errorCode` is only
- * ever one of the protocol's own codes.
- */
-export class UpstreamError extends Error {
-  constructor(
-    readonly kind: "network" | "http" | "invalid",
-    message: string,
-    readonly status: number | null = null,
-    readonly errorCode: string | null = null,
-  ) {
-    super(message);
-    this.name = "UpstreamError";
-  }
-}
+export { UpstreamError } from "./upstream-error";
 
 // Issue 8.3: a price below zero would credit our buyer on every order; the product is skipped.
 const Price = Amount.refine((s) => !s.startsWith("-") || /^-0+(\.0+)?$/.test(s), "priced below zero");
@@ -119,7 +99,13 @@ export const UpstreamOrderSchema = z.object({
 
 export type UpstreamCategory = z.infer<typeof UpstreamCategorySchema>;
 export type UpstreamProduct = z.infer<typeof UpstreamProductSchema>;
-export type UpstreamOrder = z.infer<typeof UpstreamOrderSchema>;
+/**
+ * An upstream order as the purchase flow reads it. `partially_refunded`: a
+ * Dujiao-Next supplier refunded part of it (decision 0092); ours never says so.
+ */
+export type UpstreamOrder = Omit<z.infer<typeof UpstreamOrderSchema>, "status"> & {
+  status: z.infer<typeof UpstreamOrderSchema>["status"] | "partially_refunded";
+};
 
 export interface UpstreamCreateOrder {
   downstream_order_no: string;
@@ -133,11 +119,6 @@ export interface UpstreamCreateOrder {
 /** UPSTREAM_HTTP_TIMEOUT_MS (default 15 s): a call without an answer by then is a "network" failure. */
 export function upstreamTimeoutMs(): number {
   return env().UPSTREAM_HTTP_TIMEOUT_MS;
-}
-
-/** A Node network error code ("ECONNREFUSED"), or null for anything that does not look like one. */
-function networkCode(code: unknown): string | null {
-  return typeof code === "string" && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : null;
 }
 
 export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: number } = {}) {
@@ -162,35 +143,12 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
   }
 
   async function callOnce<T>(schema: z.ZodType<T>, method: Method, path: string, body?: object): Promise<T> {
-    let res: Response;
-    let text: string;
-    try {
-      // Issue 8.3: a redirect is not followed (it could lead anywhere, past the address checks).
-      // Issue 22.3: the base URL's host name is resolved off the thread pool, 2 s at most.
-      const init = { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" as const, dispatcher: resolvingAgent() };
-      res = method === "GET" ? await client.get(path, init) : await client.request(path, { ...init, method, body: body ?? "" });
-      if (res.status >= 300 && res.status < 400) {
-        await res.body?.cancel().catch(() => undefined);
-        throw new UpstreamError("http", `HTTP ${res.status}: the upstream redirected; redirects are not followed`, res.status);
-      }
-      text = await readCappedText(res, MAX_UPSTREAM_BODY_BYTES);
-    } catch (err) {
-      if (err instanceof UpstreamError) throw err;
-      if (err instanceof BodyTooLargeError)
-        throw new UpstreamError("invalid", `answer larger than ${MAX_UPSTREAM_BODY_BYTES} bytes; not read`);
-      const e = err as { name?: string; cause?: { code?: string } };
-      const why =
-        e?.name === "TimeoutError" || e?.name === "AbortError"
-          ? `no answer within ${timeoutMs} ms`
-          : `connection failed: ${networkCode(e?.cause?.code) ?? e?.name ?? "error"}`;
-      throw new UpstreamError("network", why);
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    // Issue 8.3: a redirect is not followed (it could lead anywhere, past the address checks).
+    // Issue 22.3: the base URL's host name is resolved off the thread pool, 2 s at most.
+    const { res, json } = await sendAndRead(
+      (init) => (method === "GET" ? client.get(path, init) : client.request(path, { ...init, method, body: body ?? "" })),
+      timeoutMs,
+    );
     if (!res.ok) {
       // Only a code of the protocol is kept; the upstream's error_message is never stored or shown.
       const raw = (json as { error_code?: unknown } | undefined)?.error_code;
@@ -209,17 +167,15 @@ export function upstreamClient(endpoint: UpstreamEndpoint, opts: { timeoutMs?: n
     productsPage: (page: number, pageSize = 100) =>
       call(ProductsPageSchema, "GET", `${pathOf("listProducts")}?page=${page}&page_size=${pageSize}&include_inactive=true`),
     /** Every product entry, inactive ones included (so a re-import can delist them), unchecked. Bounded by `maxPages`. */
-    async allProducts(maxPages = 1000): Promise<unknown[]> {
-      const out: unknown[] = [];
-      for (let page = 1; page <= maxPages; page++) {
-        const p = await this.productsPage(page);
-        out.push(...p.items);
-        if (p.items.length === 0 || page * p.page_size >= p.total) return out;
-      }
-      throw new UpstreamError("invalid", `more than ${maxPages} pages of products`);
+    allProducts(maxPages = 1000): Promise<unknown[]> {
+      return allPages((page) => this.productsPage(page), maxPages);
     },
-    createOrder: (body: UpstreamCreateOrder) => call(UpstreamOrderSchema, "POST", pathOf("createOrder"), body),
-    getOrder: (orderId: number) => call(UpstreamOrderSchema, "GET", pathOf("getOrder", orderId)),
+    createOrder: (body: UpstreamCreateOrder): Promise<UpstreamOrder> => call(UpstreamOrderSchema, "POST", pathOf("createOrder"), body),
+    /** `downstreamOrderNo`: the number we sent; our protocol's answer carries it (checked by run-purchase.ts), Dujiao-Next's does not. */
+    getOrder: (orderId: number, downstreamOrderNo?: string): Promise<UpstreamOrder> => {
+      void downstreamOrderNo;
+      return call(UpstreamOrderSchema, "GET", pathOf("getOrder", orderId));
+    },
     /** Any other signed call, answer parsed by `schema` (the extensions' clients, e.g. lib/after-sales/upstream-claims.ts). */
     request: <T>(schema: z.ZodType<T>, method: Method, path: string, body?: object) => call(schema, method, path, body),
   };

@@ -1,6 +1,6 @@
 // Upstream suppliers.
 import { z } from "zod";
-import { MarkupPercentSchema, UpstreamConnectionInputSchema, UpstreamMaxCostSchema } from "../../lib/upstream/connection-input";
+import { MarkupPercentSchema, UpstreamConnectionFields as F, UpstreamMaxCostSchema } from "../../lib/upstream/connection-input";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
 import { command } from "./command";
 import { secretFromFile, withSecret } from "./read-secret";
@@ -8,31 +8,41 @@ import { Int4IdTextSchema } from "../../lib/protocol/ids";
 export const commands = {
   "upstream:add": command({
     usage:
-      "upstream:add --name N --base-url URL --profile U|P --api-key K (--api-secret-file F | --api-secret S) [--max-wait-seconds 1800]",
+      "upstream:add --name N --base-url URL (--profile U|P | --protocol dujiao-next) --api-key K (--api-secret-file F | --api-secret S) [--max-wait-seconds 1800]",
     options: {
       name: { type: "string" },
       "base-url": { type: "string" },
       profile: { type: "string" },
+      protocol: { type: "string" },
       "api-key": { type: "string" },
       "api-secret": { type: "string" },
       ...secretFromFile("api-secret"),
       "max-wait-seconds": { type: "string" },
     },
     input: (v) => withSecret(v, "api-secret"),
-    schema: z.object({
-      name: UpstreamConnectionInputSchema.shape.name,
-      "base-url": UpstreamConnectionInputSchema.shape.baseUrl,
-      profile: UpstreamConnectionInputSchema.shape.profile,
-      "api-key": UpstreamConnectionInputSchema.shape.apiKey,
-      "api-secret": UpstreamConnectionInputSchema.shape.apiSecret,
-      "max-wait-seconds": UpstreamConnectionInputSchema.shape.maxWaitSeconds,
-    }),
+    schema: z
+      .object({
+        name: F.name,
+        "base-url": F.baseUrl,
+        // Issue 37.3: svc (our protocol, the default) or dujiao-next (a Dujiao-Next supplier, no --profile).
+        protocol: z.enum(["svc", "dujiao-next"], 'must be "svc" or "dujiao-next"').default("svc"),
+        profile: F.profile,
+        "api-key": F.apiKey,
+        "api-secret": F.apiSecret,
+        "max-wait-seconds": F.maxWaitSeconds,
+      })
+      .superRefine((a, ctx) => {
+        if (a.protocol === "svc" && !a.profile) ctx.addIssue({ code: "custom", path: ["profile"], message: "must be U or P" });
+        if (a.protocol === "dujiao-next" && a.profile)
+          ctx.addIssue({ code: "custom", path: ["profile"], message: "does not apply to --protocol dujiao-next" });
+      }),
     run: async (a) => {
       const { addUpstreamConnection } = await import("../../lib/upstream/add-upstream-connection");
       const c = await addUpstreamConnection(
         {
           name: a.name,
           baseUrl: a["base-url"],
+          protocol: a.protocol,
           profile: a.profile,
           apiKey: a["api-key"],
           apiSecret: a["api-secret"],

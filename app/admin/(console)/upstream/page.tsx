@@ -50,7 +50,7 @@ export default async function UpstreamPage() {
           cells: {
             name: `#${c.id} ${c.name}`,
             baseUrl: c.baseUrl,
-            profile: c.profile,
+            profile: c.protocol === "dujiao_next" ? t("upstream.protocolDujiao") : c.profile,
             apiKey: c.apiKey,
             status: { text: c.isEnabled ? t("upstream.enabled") : t("upstream.disabled"), badge: c.isEnabled ? "active" : "disabled" },
             lastPing: c.lastPingAt
@@ -134,6 +134,16 @@ export default async function UpstreamPage() {
         <ActionForm action={addUpstreamAction} submitLabel={t("upstream.add")} testId="add-upstream-form">
           <TextField name="name" label={t("common.name")} required />
           <TextField name="baseUrl" type="url" label={t("upstream.baseUrl")} placeholder="https://supplier.example.com" required />
+          <div className="field">
+            <label htmlFor="f-protocol">{t("upstream.protocol")}</label>
+            <select id="f-protocol" name="protocol" defaultValue="svc" aria-describedby="f-protocol-help">
+              <option value="svc">{t("upstream.protocolSvc")}</option>
+              <option value="dujiao-next">{t("upstream.protocolDujiao")}</option>
+            </select>
+            <p className="help" id="f-protocol-help">
+              {t("upstream.protocolHelp")}
+            </p>
+          </div>
           <div className="field">
             <label htmlFor="f-profile">{t("upstream.profile")}</label>
             <select id="f-profile" name="profile" defaultValue="P">

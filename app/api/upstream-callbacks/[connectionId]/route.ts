@@ -9,7 +9,7 @@ import { isInt4IdText } from "@/lib/protocol/ids";
 
 export const dynamic = "force-dynamic";
 
-/** Signed order callbacks of our Profile U upstreams (lib/upstream/receive-upstream-callback.ts). */
+/** Signed order callbacks of our Profile U upstreams and Dujiao-Next suppliers (lib/upstream/receive-upstream-callback.ts). */
 export async function POST(req: Request, ctx: { params: Promise<{ connectionId: string }> }) {
   const requestId = crypto.randomUUID();
   let res: Response;
