@@ -2,6 +2,7 @@ import { Card, PageHeader } from "@/components/page-header";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { getBuyerOverview } from "@/lib/portal/buyer-overview";
+import { getBuyerPrices } from "@/lib/prices/get-buyer-prices";
 import { requireBuyer } from "@/lib/portal-auth/require-buyer";
 import { formatAmount } from "@/lib/protocol/amount";
 
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function PortalOverviewPage() {
   const buyer = await requireBuyer({ pending: "allowed" }); // issue 33.3: says the account waits
   const { t, locale } = await getI18n();
-  const o = await getBuyerOverview({ userId: buyer.userId });
+  const [o, prices] = await Promise.all([getBuyerOverview({ userId: buyer.userId }), getBuyerPrices(buyer.userId)]);
   return (
     <>
       <PageHeader title={t("portal.overview.title")} />
@@ -19,6 +20,14 @@ export default async function PortalOverviewPage() {
           <span>{t("portal.overview.balance")}</span>
           <strong data-testid="portal-balance">{formatAmount(o.balanceCents)}</strong>
         </div>
+        {prices.creditLimitCents > 0n ? (
+          <div className="stat">
+            <span>{t("portal.overview.credit")}</span>
+            <strong data-testid="portal-credit">
+              {t("portal.overview.creditUse", { used: formatAmount(prices.creditUsedCents), limit: formatAmount(prices.creditLimitCents) })}
+            </strong>
+          </div>
+        ) : null}
         <div className="stat">
           <span>{t("portal.overview.level")}</span>
           <strong>{pickText(o.level.name, locale) || o.level.slug}</strong>

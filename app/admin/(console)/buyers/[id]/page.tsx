@@ -21,6 +21,8 @@ import {
   setMemberLevelAction,
 } from "../actions";
 import { listLevels } from "@/lib/levels/list-levels";
+import { getBuyerPrices } from "@/lib/prices/get-buyer-prices";
+import { setContractPriceAction, setCreditLimitAction } from "../price-actions";
 
 export const dynamic = "force-dynamic";
 
@@ -29,6 +31,7 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
   const { t, locale } = await getI18n();
   const [user, levels] = await Promise.all([getBuyer((await params).id), listLevels()]);
   if (!user) notFound();
+  const prices = await getBuyerPrices(user.id);
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   return (
     <>
@@ -41,6 +44,10 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
           <dd data-testid="buyer-balance">{formatAmount(user.balanceCents)}</dd>
           <dt>{t("buyers.level")}</dt>
           <dd>{pickText(user.memberLevel.name, locale) || user.memberLevel.slug}</dd>
+          <dt>{t("buyers.creditLimit")}</dt>
+          <dd data-testid="buyer-credit">
+            {formatAmount(prices.creditLimitCents)} ({t("buyers.creditUsed")}: {formatAmount(prices.creditUsedCents)})
+          </dd>
           <dt>{t("common.status")}</dt>
           <dd>{t(`buyers.status.${user.status}`)}</dd>
           <dt>{t("common.created")}</dt>
@@ -85,6 +92,45 @@ export default async function BuyerPage({ params }: { params: Promise<{ id: stri
               ))}
             </select>
           </div>
+        </ActionForm>
+      </Card>
+      <Card title={t("buyers.creditLimit")}>
+        <ActionForm action={setCreditLimitAction} submitLabel={t("common.save")} keepValues testId="credit-limit-form">
+          <HiddenField name="userId" value={user.id} />
+          <TextField
+            name="limit"
+            label={t("buyers.creditLimit")}
+            help={t("buyers.creditHelp")}
+            inputMode="decimal"
+            defaultValue={formatAmount(prices.creditLimitCents)}
+            required
+          />
+        </ActionForm>
+      </Card>
+      <Card title={t("buyers.contractPrices")}>
+        <DataTable
+          testId="contract-prices-table"
+          columns={[
+            { id: "skuCode", header: t("buyers.skuCode"), data: true },
+            { id: "price", header: t("buyers.price"), data: true },
+            { id: "updated", header: t("buyers.updated") },
+          ]}
+          rows={prices.contracts.map((c) => ({
+            id: String(c.skuId),
+            cells: { skuCode: c.skuCode, price: formatAmount(c.priceCents), updated: formatDateTime(c.updatedAt) },
+          }))}
+          total={prices.contracts.length}
+          pager={false}
+          page={1}
+          pageSize={Math.max(prices.contracts.length, 1)}
+          labels={labels}
+        />
+        <div style={{ height: 12 }} />
+        <ActionForm action={setContractPriceAction} submitLabel={t("common.save")} testId="contract-price-form">
+          <HiddenField name="userId" value={user.id} />
+          <HiddenField name="email" value={user.email} />
+          <TextField name="sku_code" label={t("buyers.skuCode")} required />
+          <TextField name="price" label={t("buyers.price")} help={t("buyers.contractHelp")} inputMode="decimal" />
         </ActionForm>
       </Card>
       <Card title={t("buyers.adjust")}>

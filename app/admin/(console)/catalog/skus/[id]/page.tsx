@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/action-form";
 import { CardKeyImport } from "@/components/card-key-import";
 import { DataTable } from "@/components/data-table";
-import { HiddenField } from "@/components/form-fields";
+import { HiddenField, TextField } from "@/components/form-fields";
 import { Card, PageHeader } from "@/components/page-header";
 import { requireAdmin } from "@/lib/admin-auth/require-admin";
 import { getSkuStock } from "@/lib/admin-views/get-sku-stock";
@@ -12,6 +12,9 @@ import { routeId, type IdPageProps } from "@/lib/admin-views/route-id";
 import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { cardKeyImportAction, revealCardKeyAction, undoBatchAction } from "../../card-key-actions";
+import { setPriceTiersAction } from "../../../buyers/price-actions";
+import { getSkuTiers } from "@/lib/prices/get-buyer-prices";
+import { tiersText } from "@/lib/prices/price-input";
 
 export const dynamic = "force-dynamic";
 const PAGE_SIZE = 50;
@@ -25,6 +28,7 @@ export default async function SkuKeysPage({ params, searchParams }: IdPageProps)
   const stock = id ? await getSkuStock(id, page, PAGE_SIZE) : null;
   if (!stock) notFound();
   const { sku } = stock;
+  const tiers = (await getSkuTiers(sku.id))?.tiers ?? [];
   const labels = { previous: t("common.previous"), next: t("common.next"), pageOf: t("common.pageOf"), noRows: t("common.noRows") };
   const status = (s: "available" | "delivered") => ({ text: t(`catalog.${s}`), badge: s === "available" ? "active" : "delivered" });
   return (
@@ -45,6 +49,16 @@ export default async function SkuKeysPage({ params, searchParams }: IdPageProps)
           <b data-count="delivered">{stock.delivered}</b>
         </div>
       </div>
+      <Card title={t("cardKeys.tiers")}>
+        <p className="help" data-testid="sku-tiers">
+          {tiers.length ? tiersText(tiers) : t("cardKeys.noTiers")}
+        </p>
+        <ActionForm action={setPriceTiersAction} submitLabel={t("common.save")} keepValues testId="price-tiers-form">
+          <HiddenField name="skuId" value={String(sku.id)} />
+          <HiddenField name="sku_code" value={sku.skuCode} />
+          <TextField name="tiers" label={t("cardKeys.tiersField")} help={t("cardKeys.tiersHelp")} defaultValue={tiersText(tiers)} />
+        </ActionForm>
+      </Card>
       <Card title={t("cardKeys.import")}>
         <p className="help">
           {t("cardKeys.formatHelp", {
