@@ -29,6 +29,8 @@ export async function writeAuditLog(tx: Tx, { actor, action, targetType, targetI
     // Issue 24.3: "buyer:<e-mail>", never mistaken for an administrator's e-mail.
     const user = actor.userId === undefined ? null : await tx.user.findUnique({ where: { id: actor.userId }, select: { email: true } });
     name = `buyer:${user?.email ?? claimedEmail ?? "(unknown)"}`;
+  } else if (actor.kind === "fulfiller") {
+    name = `fulfiller:${actor.tokenName ?? "(unknown)"}`; // issue 39: every call names its token
   }
   await tx.auditLog.create({
     data: {
