@@ -75,7 +75,12 @@ async function call<T>(method: "GET" | "POST", path: string, body?: object, key?
 /** Claims, fulfils and delivers (or fails) one order; false when another worker has it. */
 async function handle(order: WaitingOrder): Promise<boolean> {
   try {
-    await call("POST", `/orders/${encodeURIComponent(order.order_no)}/claim`, { lease_seconds: 120 }, `claim-${order.order_no}-${Date.now()}`);
+    await call(
+      "POST",
+      `/orders/${encodeURIComponent(order.order_no)}/claim`,
+      { lease_seconds: 120 },
+      `claim-${order.order_no}-${Date.now()}`,
+    );
   } catch (err) {
     if (err instanceof ApiError && err.status === 409) return false; // leased by another worker, or already done
     throw err;

@@ -14,7 +14,12 @@ export const inScope = (token: FulfillerToken) =>
 /** SQL: the database's now, as the UTC timestamps Prisma stores. */
 export const DB_NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
 
-/** The order if the token may touch it, else 404 (another scope and a missing order answer alike). */
+/**
+ * The order if the token may touch it, else 404 (another scope and a missing
+ * order answer alike). Its row is locked first, as transitionOrder locks it:
+ * a claim racing a delivery waits and then sees the delivered status (never a
+ * lease on a finished order), and every call locks order before lease (no deadlock).
+ */
 export async function scopedOrder(
   tx: Tx,
   token: FulfillerToken,
@@ -23,7 +28,8 @@ export async function scopedOrder(
   const [order] = await tx.$queryRaw<{ id: number; orderNo: string; status: string }[]>`
     SELECT o."id", o."orderNo", o."status"::text AS "status" FROM "Order" o
     WHERE o."orderNo" = ${orderNo}
-      AND EXISTS (SELECT 1 FROM "OrderItem" oi JOIN "Product" p ON p."id" = oi."productId" WHERE oi."orderId" = o."id" AND ${inScope(token)})`;
+      AND EXISTS (SELECT 1 FROM "OrderItem" oi JOIN "Product" p ON p."id" = oi."productId" WHERE oi."orderId" = o."id" AND ${inScope(token)})
+    FOR UPDATE OF o`;
   if (!order) throw appError("order_not_found", `order ${orderNo} not found`);
   return order;
 }

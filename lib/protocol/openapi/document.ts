@@ -216,7 +216,10 @@ export function openApiDocument(): OpenApiDocument {
         name: PROFILE_TAG.P,
         description: `Polling, strict validation, replay protection: \`${PROFILE_PREFIXES.P[0]}\` and \`${PROFILE_PREFIXES.P[1]}\`.`,
       },
-      { name: FULFILLER_TAG, description: "An operator's own script delivering manual orders (issue 39): a bearer token, leases, Idempotency-Key." },
+      {
+        name: FULFILLER_TAG,
+        description: "An operator's own script delivering manual orders (issue 39): a bearer token, leases, Idempotency-Key.",
+      },
     ],
     paths,
     webhooks: {

@@ -44,7 +44,7 @@ const idempotencyKey = {
 };
 
 function post(summary: string, body: z.ZodType, answer: z.ZodType, extra: Record<number, string[]>): Json {
-  return {
+  const operation = {
     tags: [FULFILLER_TAG],
     summary,
     description: GUIDE,
@@ -56,6 +56,7 @@ function post(summary: string, body: z.ZodType, answer: z.ZodType, extra: Record
       ...errors({ 400: ["bad_request", "invalid_json"], 404: ["order_not_found"], 413: ["request_too_large"], ...extra }),
     },
   };
+  return { post: operation };
 }
 
 /** The fulfiller paths, keyed as the document's `paths`. */
