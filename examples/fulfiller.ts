@@ -39,6 +39,7 @@ const say = (line: string) => process.stderr.write(line + "\n");
  * to fail the order: the buyer is refunded and sees the message.
  */
 async function fulfil(order: WaitingOrder): Promise<string[]> {
+  await Promise.resolve(); // your asynchronous work here
   if (process.env.FULFILLER_DEMO_FAIL_SKU === String(order.sku_id)) throw new Error("out of stock at our provider");
   return Array.from({ length: order.quantity }, (_, i) => `CODE-${order.order_no}-${i + 1}`);
 }
@@ -107,7 +108,11 @@ function pass(): Promise<number> {
     for (;;) {
       const { items } = await call<{ items: WaitingOrder[] }>("GET", "/orders?limit=20");
       let progressed = false;
-      for (const order of items) if (await handle(order)) (done++, (progressed = true));
+      for (const order of items) {
+        if (!(await handle(order))) continue;
+        done++;
+        progressed = true;
+      }
       if (!progressed) return done;
     }
   })().finally(() => (running = null));
