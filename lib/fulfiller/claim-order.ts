@@ -1,8 +1,7 @@
 import { writeAuditLog } from "../audit/write-audit-log";
 import { appError } from "../errors";
-import { assertWaiting, DB_NOW, scopedOrder } from "./scoped-order";
-import { onceByKey, type KeyedRequest } from "./once-by-key";
-import { fulfillerActor, type FulfillerToken } from "./fulfiller-token";
+import { DB_NOW, onWaitingOrder, type OrderCall } from "./scoped-order";
+import { fulfillerActor } from "./fulfiller-token";
 
 /**
  * Issue 39: a lease on a waiting manual order for `leaseSeconds`. One
@@ -10,22 +9,17 @@ import { fulfillerActor, type FulfillerToken } from "./fulfiller-token";
  * (claiming again extends it), so two workers never both hold it; another
  * token's live lease is 409 order_leased.
  */
-export async function claimOrder(
-  input: { token: FulfillerToken; orderNo: string; leaseSeconds: number; ip: string | null } & KeyedRequest,
-) {
-  const { token } = input;
-  return onceByKey(token, input, async (tx) => {
-    const order = await scopedOrder(tx, token, input.orderNo);
-    assertWaiting(order);
+export async function claimOrder(input: OrderCall & { leaseSeconds: number; ip: string | null }) {
+  return onWaitingOrder(input, async (tx, order) => {
     const [lease] = await tx.$queryRaw<{ leaseUntil: Date }[]>`
       INSERT INTO "FulfillerLease" ("orderId", "tokenId", "leaseUntil")
-      VALUES (${order.id}, ${token.id}, ${DB_NOW} + make_interval(secs => ${input.leaseSeconds}))
+      VALUES (${order.id}, ${input.token.id}, ${DB_NOW} + make_interval(secs => ${input.leaseSeconds}))
       ON CONFLICT ("orderId") DO UPDATE SET "tokenId" = EXCLUDED."tokenId", "leaseUntil" = EXCLUDED."leaseUntil"
       WHERE "FulfillerLease"."tokenId" = EXCLUDED."tokenId" OR "FulfillerLease"."leaseUntil" <= ${DB_NOW}
       RETURNING "leaseUntil"`;
     if (!lease) throw appError("order_leased", `order ${order.orderNo} is leased by another token`);
     await writeAuditLog(tx, {
-      actor: fulfillerActor(token, input.ip),
+      actor: fulfillerActor(input.token, input.ip),
       action: "order.claim",
       targetType: "order",
       targetId: order.orderNo,

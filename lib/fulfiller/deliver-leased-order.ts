@@ -1,7 +1,6 @@
 import { deliverOrderIn } from "../fulfillment/deliver-order";
-import { assertWaiting, holdLiveLease, scopedOrder } from "./scoped-order";
-import { onceByKey, type KeyedRequest } from "./once-by-key";
-import { fulfillerActor, type FulfillerToken } from "./fulfiller-token";
+import { onLeasedOrder, type OrderCall } from "./scoped-order";
+import { fulfillerActor } from "./fulfiller-token";
 
 /**
  * Issue 39: a fulfiller delivers an order it holds the live lease of,
@@ -9,21 +8,11 @@ import { fulfillerActor, type FulfillerToken } from "./fulfiller-token";
  * fulfilment row, callback, audit row), in one transaction with the lease's
  * release and the Idempotency-Key's answer.
  */
-export async function deliverLeasedOrder(
-  input: { token: FulfillerToken; orderNo: string; lines: string[]; ip: string | null } & KeyedRequest,
-) {
-  const { token } = input;
-  return onceByKey(token, input, async (tx) => {
-    const order = await scopedOrder(tx, token, input.orderNo);
-    assertWaiting(order);
-    await holdLiveLease(tx, token, order);
+export async function deliverLeasedOrder(input: OrderCall & { lines: string[]; ip: string | null }) {
+  return onLeasedOrder(input, async (tx, order) => {
     // The console's text: one line per entry (each line was checked to hold no line break).
-    const done = await deliverOrderIn(tx, {
-      orderNo: order.orderNo,
-      payloadText: input.lines.join("\n"),
-      actor: fulfillerActor(token, input.ip),
-    });
-    await tx.fulfillerLease.delete({ where: { orderId: order.id } });
+    const payloadText = input.lines.join("\n");
+    const done = await deliverOrderIn(tx, { orderNo: order.orderNo, payloadText, actor: fulfillerActor(input.token, input.ip) });
     return { order_no: done.orderNo, status: done.status, lines: done.lines };
   });
 }

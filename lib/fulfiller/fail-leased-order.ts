@@ -1,7 +1,6 @@
 import { failOrderIn } from "../fulfillment/fail-order";
-import { assertWaiting, holdLiveLease, scopedOrder } from "./scoped-order";
-import { onceByKey, type KeyedRequest } from "./once-by-key";
-import { fulfillerActor, type FulfillerToken } from "./fulfiller-token";
+import { onLeasedOrder, type OrderCall } from "./scoped-order";
+import { fulfillerActor } from "./fulfiller-token";
 
 /**
  * Issue 39: a fulfiller gives up on an order it holds the live lease of,
@@ -9,14 +8,9 @@ import { fulfillerActor, type FulfillerToken } from "./fulfiller-token";
  * row, stock released, callback, audit row), in one transaction with the
  * lease's release and the Idempotency-Key's answer.
  */
-export async function failLeasedOrder(input: { token: FulfillerToken; orderNo: string; reason: string; ip: string | null } & KeyedRequest) {
-  const { token } = input;
-  return onceByKey(token, input, async (tx) => {
-    const order = await scopedOrder(tx, token, input.orderNo);
-    assertWaiting(order);
-    await holdLiveLease(tx, token, order);
-    const done = await failOrderIn(tx, { orderNo: order.orderNo, reason: input.reason, actor: fulfillerActor(token, input.ip) });
-    await tx.fulfillerLease.delete({ where: { orderId: order.id } });
+export async function failLeasedOrder(input: OrderCall & { reason: string; ip: string | null }) {
+  return onLeasedOrder(input, async (tx, order) => {
+    const done = await failOrderIn(tx, { orderNo: order.orderNo, reason: input.reason, actor: fulfillerActor(input.token, input.ip) });
     return { order_no: done.orderNo, status: done.status, reason: done.reason };
   });
 }

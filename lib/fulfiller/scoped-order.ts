@@ -6,6 +6,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import type { FulfillerToken } from "./fulfiller-token";
+import { onceByKey, type KeyedRequest } from "./once-by-key";
 
 /** SQL: the product `p` is manual and in the token's scope. */
 export const inScope = (token: FulfillerToken) =>
@@ -48,4 +49,25 @@ export async function holdLiveLease(tx: Tx, token: FulfillerToken, order: { id: 
     SELECT "tokenId", "leaseUntil" > ${DB_NOW} AS "live" FROM "FulfillerLease" WHERE "orderId" = ${order.id} FOR UPDATE`;
   if (!lease || lease.tokenId !== token.id || !lease.live)
     throw appError("lease_required", `order ${order.orderNo} is not leased by this token: claim it first`);
+}
+
+export type OrderCall = { token: FulfillerToken; orderNo: string } & KeyedRequest;
+
+/** Runs `run` once per Idempotency-Key on a waiting order in the token's scope, its row locked. */
+export function onWaitingOrder<T extends object>(call: OrderCall, run: (tx: Tx, order: { id: number; orderNo: string }) => Promise<T>) {
+  return onceByKey(call.token, call, async (tx) => {
+    const order = await scopedOrder(tx, call.token, call.orderNo);
+    assertWaiting(order);
+    return run(tx, order);
+  });
+}
+
+/** onWaitingOrder for deliver and fail: this token's live lease is required, and released with the change. */
+export function onLeasedOrder<T extends object>(call: OrderCall, run: (tx: Tx, order: { id: number; orderNo: string }) => Promise<T>) {
+  return onWaitingOrder(call, async (tx, order) => {
+    await holdLiveLease(tx, call.token, order);
+    const answer = await run(tx, order);
+    await tx.fulfillerLease.delete({ where: { orderId: order.id } });
+    return answer;
+  });
 }

@@ -7,7 +7,7 @@ import { CatalogEventSchema } from "../catalog-event-wire";
 import { ErrorBodySchema, errorBodySchema, OrderCallbackSchema } from "../wire-responses";
 import { GUIDE_MARKDOWN, SIGNING_GUIDE } from "./guide";
 import { errorsOf, operations, type Operation } from "./operations";
-import { FULFILLER_TAG, fulfillerPaths, fulfillerSecurityScheme, fulfillerWebhook } from "./fulfiller-paths";
+import { fulfillerPaths, fulfillerTag, fulfillerSecurityScheme, fulfillerWebhook } from "./fulfiller-paths";
 
 // The OpenAPI 3.1 document of the supplier interface, generated from the zod
 // wire schemas (z.toJSONSchema), never written by hand: request bodies from
@@ -216,10 +216,7 @@ export function openApiDocument(): OpenApiDocument {
         name: PROFILE_TAG.P,
         description: `Polling, strict validation, replay protection: \`${PROFILE_PREFIXES.P[0]}\` and \`${PROFILE_PREFIXES.P[1]}\`.`,
       },
-      {
-        name: FULFILLER_TAG,
-        description: "An operator's own script delivering manual orders (issue 39): a bearer token, leases, Idempotency-Key.",
-      },
+      fulfillerTag,
     ],
     paths,
     webhooks: {

@@ -15,6 +15,10 @@ import { errorBodySchema } from "../wire-responses";
 
 type Json = Record<string, unknown>;
 export const FULFILLER_TAG = "Fulfiller";
+export const fulfillerTag = {
+  name: FULFILLER_TAG,
+  description: "An operator's own script delivering manual orders (issue 39): a bearer token, leases, Idempotency-Key.",
+};
 const PREFIX = "/api/fulfiller/v1";
 const SECURITY = [{ FulfillerBearer: [] }];
 const GUIDE = "Guide: /docs/files/fulfiller.md.";
