@@ -26,14 +26,19 @@ export interface DeliverOrderInput {
  * never the payload). Refuses any other state with a clear 409.
  */
 export async function deliverOrder(input: DeliverOrderInput) {
+  linesOf(input.payloadText); // refused before a connection is taken
   return db().$transaction((tx) => deliverOrderIn(tx, input));
+}
+
+function linesOf(payloadText: string): string[] {
+  const checked = DeliveryPayloadSchema.safeParse(payloadText);
+  if (!checked.success) throw appError("bad_request", `payload ${checked.error.issues[0].message}`);
+  return payloadLines(checked.data);
 }
 
 /** deliverOrder inside the caller's transaction (issue 39: a fulfiller's lease and idempotency key commit with it). */
 export async function deliverOrderIn(tx: Tx, input: DeliverOrderInput) {
-  const checked = DeliveryPayloadSchema.safeParse(input.payloadText);
-  if (!checked.success) throw appError("bad_request", `payload ${checked.error.issues[0].message}`);
-  const lines = payloadLines(checked.data);
+  const lines = linesOf(input.payloadText);
   const actor = input.actor;
   await consumeOnceToken(tx, input.onceToken, "order.deliver");
   const orderId = await orderIdByNo(tx, input.orderNo);

@@ -26,14 +26,19 @@ export interface FailOrderInput {
  * log records who did it and why. Refuses any other state with a clear 409.
  */
 export async function failOrder(input: FailOrderInput) {
+  reasonOf(input.reason); // refused before a connection is taken
   return db().$transaction((tx) => failOrderIn(tx, input));
+}
+
+function reasonOf(reason: string): string {
+  const checked = FailReasonSchema.safeParse(reason);
+  if (!checked.success) throw appError("bad_request", `reason ${checked.error.issues[0].message}`);
+  return checked.data;
 }
 
 /** failOrder inside the caller's transaction (issue 39: a fulfiller's lease and idempotency key commit with it). */
 export async function failOrderIn(tx: Tx, input: FailOrderInput) {
-  const checked = FailReasonSchema.safeParse(input.reason);
-  if (!checked.success) throw appError("bad_request", `reason ${checked.error.issues[0].message}`);
-  const reason = checked.data;
+  const reason = reasonOf(input.reason);
   const actor = input.actor;
   await consumeOnceToken(tx, input.onceToken, "order.fail");
   const orderId = await orderIdByNo(tx, input.orderNo);
