@@ -106,6 +106,7 @@ test.beforeAll(async ({ browser }) => {
   // Rows in every table the console has: an order, an upstream supplier (this
   // same shop over Profile P, so its ping answers), API keys.
   const key = cli("apikey:create", "--email", DEMO_BUYER, "--name", "e2e a11y") as { api_key: string; api_secret: string };
+  cli("fulfiller:create", "--name", `a11y-${Date.now()}`); // issue 39: a row on the Fulfillers page
   const creds = { apiKey: key.api_key, apiSecret: key.api_secret };
   const products = await apiCall<ProductsAnswer>(creds, "GET", "/v1/provider/products?page_size=100");
   const auto = (products.json.items as { fulfillment_type: string; skus: { id: number; stock?: number }[] }[]).find(

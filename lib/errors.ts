@@ -43,6 +43,9 @@ const INTERNAL_ERROR_STATUS = {
   channel_not_found: 404,
   channel_disabled: 409,
   payment_final: 409,
+  // Issue 39: the fulfiller API. Another token holds the order's lease; this token holds no live lease on it.
+  order_leased: 409,
+  lease_required: 409,
 } as const;
 
 export type AppErrorCode = ErrorCode | keyof typeof INTERNAL_ERROR_STATUS;

@@ -17,8 +17,9 @@ export interface AuditEntry {
  * The one writer of AuditLog rows (who, what, when, from where), in the
  * caller's transaction so the record and the change commit together or not
  * at all (issue 22.10). The table is append-only (trigger
- * `AuditLog_append_only`). The row's `actor` is "cli", "system" or the
- * administrator's e-mail (or "buyer:" and the buyer's), read in the same transaction.
+ * `AuditLog_append_only`). The row's `actor` is "cli", "system",
+ * "fulfiller:<token name>" (issue 39) or the administrator's e-mail (or
+ * "buyer:" and the buyer's), read in the same transaction.
  */
 export async function writeAuditLog(tx: Tx, { actor, action, targetType, targetId, details, claimedEmail }: AuditEntry): Promise<void> {
   let name: string = actor.kind;
@@ -29,6 +30,8 @@ export async function writeAuditLog(tx: Tx, { actor, action, targetType, targetI
     // Issue 24.3: "buyer:<e-mail>", never mistaken for an administrator's e-mail.
     const user = actor.userId === undefined ? null : await tx.user.findUnique({ where: { id: actor.userId }, select: { email: true } });
     name = `buyer:${user?.email ?? claimedEmail ?? "(unknown)"}`;
+  } else if (actor.kind === "fulfiller") {
+    name = `fulfiller:${actor.tokenName ?? "(unknown)"}`; // issue 39: every call names its token
   }
   await tx.auditLog.create({
     data: {

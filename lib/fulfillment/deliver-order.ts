@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
 import { DeliveryPayloadSchema, payloadLines } from "./manual-input";
@@ -25,32 +26,40 @@ export interface DeliverOrderInput {
  * never the payload). Refuses any other state with a clear 409.
  */
 export async function deliverOrder(input: DeliverOrderInput) {
-  const checked = DeliveryPayloadSchema.safeParse(input.payloadText);
+  linesOf(input.payloadText); // refused before a connection is taken
+  return db().$transaction((tx) => deliverOrderIn(tx, input));
+}
+
+function linesOf(payloadText: string): string[] {
+  const checked = DeliveryPayloadSchema.safeParse(payloadText);
   if (!checked.success) throw appError("bad_request", `payload ${checked.error.issues[0].message}`);
-  const lines = payloadLines(checked.data);
+  return payloadLines(checked.data);
+}
+
+/** deliverOrder inside the caller's transaction (issue 39: a fulfiller's lease and idempotency key commit with it). */
+export async function deliverOrderIn(tx: Tx, input: DeliverOrderInput) {
+  const lines = linesOf(input.payloadText);
   const actor = input.actor;
-  return db().$transaction(async (tx) => {
-    await consumeOnceToken(tx, input.onceToken, "order.deliver");
-    const orderId = await orderIdByNo(tx, input.orderNo);
-    const result = await transitionOrder(tx, orderId, {
-      to: "delivered",
-      lines,
-      source: "manual",
-      adminUserId: actor.kind === "admin" ? actor.id : undefined,
-    });
-    await writeAuditLog(tx, {
-      actor,
-      action: "order.deliver",
-      targetType: "order",
-      targetId: result.orderNo,
-      details: { orderId, from: result.from, lines: lines.length },
-    });
-    return {
-      orderId,
-      orderNo: result.orderNo,
-      status: "delivered" as const,
-      lines: lines.length,
-      callbackQueued: result.callbackId !== null,
-    };
+  await consumeOnceToken(tx, input.onceToken, "order.deliver");
+  const orderId = await orderIdByNo(tx, input.orderNo);
+  const result = await transitionOrder(tx, orderId, {
+    to: "delivered",
+    lines,
+    source: "manual",
+    adminUserId: actor.kind === "admin" ? actor.id : undefined,
   });
+  await writeAuditLog(tx, {
+    actor,
+    action: "order.deliver",
+    targetType: "order",
+    targetId: result.orderNo,
+    details: { orderId, from: result.from, lines: lines.length },
+  });
+  return {
+    orderId,
+    orderNo: result.orderNo,
+    status: "delivered" as const,
+    lines: lines.length,
+    callbackQueued: result.callbackId !== null,
+  };
 }

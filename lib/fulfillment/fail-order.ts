@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import type { Tx } from "../db/tx";
 import { appError } from "../errors";
 import { orderIdByNo } from "./order-id-by-no";
 import { FailReasonSchema } from "./manual-input";
@@ -25,21 +26,29 @@ export interface FailOrderInput {
  * log records who did it and why. Refuses any other state with a clear 409.
  */
 export async function failOrder(input: FailOrderInput) {
-  const checked = FailReasonSchema.safeParse(input.reason);
+  reasonOf(input.reason); // refused before a connection is taken
+  return db().$transaction((tx) => failOrderIn(tx, input));
+}
+
+function reasonOf(reason: string): string {
+  const checked = FailReasonSchema.safeParse(reason);
   if (!checked.success) throw appError("bad_request", `reason ${checked.error.issues[0].message}`);
-  const reason = checked.data;
+  return checked.data;
+}
+
+/** failOrder inside the caller's transaction (issue 39: a fulfiller's lease and idempotency key commit with it). */
+export async function failOrderIn(tx: Tx, input: FailOrderInput) {
+  const reason = reasonOf(input.reason);
   const actor = input.actor;
-  return db().$transaction(async (tx) => {
-    await consumeOnceToken(tx, input.onceToken, "order.fail");
-    const orderId = await orderIdByNo(tx, input.orderNo);
-    const result = await transitionOrder(tx, orderId, { to: "failed", reason, adminUserId: actor.kind === "admin" ? actor.id : undefined });
-    await writeAuditLog(tx, {
-      actor,
-      action: "order.fail",
-      targetType: "order",
-      targetId: result.orderNo,
-      details: { orderId, from: result.from, reason },
-    });
-    return { orderId, orderNo: result.orderNo, status: "failed" as const, reason, callbackQueued: result.callbackId !== null };
+  await consumeOnceToken(tx, input.onceToken, "order.fail");
+  const orderId = await orderIdByNo(tx, input.orderNo);
+  const result = await transitionOrder(tx, orderId, { to: "failed", reason, adminUserId: actor.kind === "admin" ? actor.id : undefined });
+  await writeAuditLog(tx, {
+    actor,
+    action: "order.fail",
+    targetType: "order",
+    targetId: result.orderNo,
+    details: { orderId, from: result.from, reason },
   });
+  return { orderId, orderNo: result.orderNo, status: "failed" as const, reason, callbackQueued: result.callbackId !== null };
 }

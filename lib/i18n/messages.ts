@@ -27,6 +27,7 @@ import { claims } from "./messages/claims";
 import { formErrors } from "./messages/form-errors";
 import { auditActions } from "./messages/audit-actions";
 import { payments } from "./messages/payments";
+import { fulfillers } from "./messages/fulfillers";
 
 /** Every screen's table; the console's text for a key comes from exactly one of them. */
 export const MESSAGE_TABLES = [
@@ -55,6 +56,7 @@ export const MESSAGE_TABLES = [
   formErrors,
   auditActions,
   payments,
+  fulfillers,
 ] as const;
 
 const en = {
@@ -83,6 +85,7 @@ const en = {
   ...formErrors.en,
   ...auditActions.en,
   ...payments.en,
+  ...fulfillers.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -114,6 +117,7 @@ const zhCN: Messages = {
   ...formErrors.zhCN,
   ...auditActions.zhCN,
   ...payments.zhCN,
+  ...fulfillers.zhCN,
 };
 
 export const LOCALES = ["zh-CN", "en"] as const;

@@ -26,6 +26,10 @@ export interface JobPayloads {
   "payment:tick": Record<string, never>;
   /** One step (open or poll) of our after-sales claim at the upstream a line was bought from (lib/after-sales/claim-upstream.ts). */
   "after-sales:upstream": { claimId: number; run?: number };
+  /** Issue 39: push one order.waiting event to a fulfiller token's webhook (lib/fulfiller/deliver-fulfiller-event.ts). */
+  "fulfiller-event:deliver": { eventId: number; attempt: number };
+  /** Issue 39: store the events of manual orders that started waiting, then schedule the next run (lib/fulfiller/queue-waiting-events.ts). */
+  "fulfiller:tick": Record<string, never>;
   // Issue 34.1: side effects another domain subscribes to, enqueued in the transaction of the state change (CODE_STYLE.md).
   /** A callback gave up after its last attempt: alert it once (lib/alerts/subscribed-alerts.ts). */
   "alert:callback-gave-up": { callbackId: number; attempts: number };

@@ -52,8 +52,10 @@ export async function listJobs(opts: { state?: JobState; limit?: number } = {}):
     ) j
     WHERE (${opts.state ?? null}::text IS NULL OR j.state = ${opts.state ?? null}::text)
       -- The timers of catalogue events (issue 12.2), alert checks (issue 25), the source stock
-      -- refresh (issue 26.1) and the payment queries (issue 36) always have a next run: not work to show unless one failed.
-      AND NOT (j.task_identifier IN ('catalog-event:tick', 'alert:tick', 'upstream:stock-refresh', 'payment:tick') AND j.state <> 'failed')
+      -- refresh (issue 26.1), the payment queries (issue 36) and the fulfiller pushes (issue 39) always have a next run:
+      -- not work to show unless one failed.
+      AND NOT (j.task_identifier IN ('catalog-event:tick', 'alert:tick', 'upstream:stock-refresh', 'payment:tick', 'fulfiller:tick')
+        AND j.state <> 'failed')
     ORDER BY j.run_at, j.id
     LIMIT ${limit}`;
   const out: JobRow[] = rows.map((r) => ({

@@ -18,6 +18,8 @@ import { resolveClaimWithPurchase } from "../after-sales/resolve-with-purchase";
 import { callbackGaveUpJob, upstreamPingJob } from "../alerts/subscribed-alerts";
 import { onClaimReplacementBought } from "../upstream/purchase-target";
 import { ensurePaymentTick, paymentTickJob } from "../payments/payment-tick";
+import { deliverFulfillerEventJob } from "../fulfiller/deliver-fulfiller-event";
+import { ensureFulfillerTick, fulfillerTickJob } from "../fulfiller/queue-waiting-events";
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], helpers: JobHelpers) => Promise<void>;
 
@@ -36,6 +38,8 @@ const handlers: { [N in JobName]: Handler<N> } = {
   "after-sales:upstream": (payload) => runUpstreamClaimJob(payload),
   "upstream:stock-refresh": (_payload, helpers) => sourceStockTickJob(BigInt(helpers.job.id)),
   "payment:tick": (_payload, helpers) => paymentTickJob(BigInt(helpers.job.id)),
+  "fulfiller-event:deliver": (payload) => deliverFulfillerEventJob(payload),
+  "fulfiller:tick": (_payload, helpers) => fulfillerTickJob(BigInt(helpers.job.id)),
   // Issue 34.1: a domain's side effect in another that imports it, subscribed here (CODE_STYLE.md).
   "alert:callback-gave-up": (payload) => callbackGaveUpJob(payload),
   "alert:upstream-ping": (payload) => upstreamPingJob(payload),
@@ -62,4 +66,5 @@ export const repairs: { name: string; run: () => Promise<number> }[] = [
   { name: "start the alert checks", run: async () => (await ensureAlertTick(), 0) },
   { name: "start the source stock refresh", run: async () => (await ensureSourceStockTick(), 0) },
   { name: "start the payment queries", run: async () => (await ensurePaymentTick(), 0) },
+  { name: "start the fulfiller webhook pushes", run: async () => (await ensureFulfillerTick(), 0) },
 ];

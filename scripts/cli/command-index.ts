@@ -79,6 +79,11 @@ const GROUPS: Group[] = [
     "payments:query": true,
     "payments:confirm": true,
   }),
+  group(() => import("./fulfiller"), {
+    "fulfiller:create": true,
+    "fulfiller:list": true,
+    "fulfiller:revoke": true,
+  }),
 ];
 
 /** The module of command `name`; every command for `help` or an unknown name (the usage lists them all). */

@@ -11,6 +11,7 @@ import { commands as claims } from "./claims";
 import { commands as levels } from "./levels";
 import { commands as orders } from "./orders";
 import { commands as payments } from "./payments";
+import { commands as fulfiller } from "./fulfiller";
 import { commands as portal } from "./portal";
 import { commands as sources } from "./sources";
 import { commands as upstream } from "./upstream";
@@ -29,6 +30,7 @@ export const COMMANDS: Commands = {
   ...alerts,
   ...portal,
   ...payments,
+  ...fulfiller,
 };
 
 /** Validates the arguments of one command without touching the database. */

@@ -39,6 +39,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         { href: "/admin/catalog", label: t("nav.catalog") },
         { href: "/admin/manual", label: t("nav.manual") },
         { href: "/admin/review", label: t("nav.review") },
+        { href: "/admin/fulfillers", label: t("fulfillers.nav") },
         { href: "/admin/claims", label: t("claims.nav") },
         { href: "/admin/buyers", label: t("nav.buyers") },
         { href: "/admin/top-ups", label: t("topUps.nav") },

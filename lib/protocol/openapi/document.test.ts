@@ -42,13 +42,27 @@ describe("issue 11.1: the OpenAPI document", () => {
         expect(at(o, "security")).toEqual([{ SvcApiKey: [], SvcTimestamp: [], SvcSignature: [] }]);
       }
     }
-    expect(Object.keys(at(doc, "paths") as object)).toHaveLength(4 * 9 + 2); // the seven of section 4, the balance statement (0019), after-sales (0043), the Profile U catalogue webhook (0022)
-    expect(Object.values(at(doc, "components", "securitySchemes") as object).map((s) => (s as { name: string }).name)).toEqual([
+    // the seven of section 4, the balance statement (0019), after-sales (0043), the Profile U catalogue webhook (0022); the fulfiller API's four (issue 39)
+    expect(Object.keys(at(doc, "paths") as object)).toHaveLength(4 * 9 + 2 + 4);
+    expect(Object.values(at(doc, "components", "securitySchemes") as object).map((s) => (s as { name?: string }).name)).toEqual([
       "Svc-Api-Key",
       "Svc-Timestamp",
       "Svc-Signature",
+      undefined, // issue 39: the fulfiller token, an HTTP bearer scheme
     ]);
     expect(at(doc, "components", "securitySchemes", "SvcSignature", "description")).toMatch(/HMAC-SHA256[\s\S]*signature\s+[0-9a-f]{64}/);
+  });
+
+  it("issue 39: the fulfiller paths sit beside the supplier API, with their bearer token, Idempotency-Key and 409 codes", () => {
+    const claim = at(doc, "paths", "/api/fulfiller/v1/orders/{order_no}/claim", "post");
+    expect(at(claim, "security")).toEqual([{ FulfillerBearer: [] }]);
+    expect(JSON.stringify(at(claim, "parameters"))).toContain("Idempotency-Key");
+    expect(JSON.stringify(at(claim, "responses", "409"))).toMatch(/order_leased/);
+    expect(JSON.stringify(at(doc, "paths", "/api/fulfiller/v1/orders/{order_no}/deliver", "post", "responses", "409"))).toMatch(
+      /lease_required/,
+    );
+    expect(at(doc, "paths", "/api/fulfiller/v1/orders", "get")).toBeDefined();
+    expect(at(doc, "webhooks", "fulfillerOrderWaiting", "post")).toBeDefined();
   });
 
   it("D17: Profile P request bodies forbid unknown fields; Profile U's do not", () => {

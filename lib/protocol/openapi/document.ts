@@ -7,6 +7,7 @@ import { CatalogEventSchema } from "../catalog-event-wire";
 import { ErrorBodySchema, errorBodySchema, OrderCallbackSchema } from "../wire-responses";
 import { GUIDE_MARKDOWN, SIGNING_GUIDE } from "./guide";
 import { errorsOf, operations, type Operation } from "./operations";
+import { fulfillerPaths, fulfillerTag, fulfillerSecurityScheme, fulfillerWebhook } from "./fulfiller-paths";
 
 // The OpenAPI 3.1 document of the supplier interface, generated from the zod
 // wire schemas (z.toJSONSchema), never written by hand: request bodies from
@@ -175,6 +176,7 @@ function components(): Json {
       SvcApiKey: { type: "apiKey", in: "header", name: HEADER_API_KEY, description: "Your API key." },
       SvcTimestamp: { type: "apiKey", in: "header", name: HEADER_TIMESTAMP, description: "Unix seconds, within ±60 s of server time." },
       SvcSignature: { type: "apiKey", in: "header", name: HEADER_SIGNATURE, description: SIGNING_GUIDE },
+      ...fulfillerSecurityScheme,
     },
     responses: {
       NotFound: {
@@ -203,6 +205,7 @@ export function openApiDocument(): OpenApiDocument {
       }
     }
   }
+  Object.assign(paths, fulfillerPaths()); // issue 39
   cached = {
     openapi: "3.1.1",
     info: { title: "Card-key supplier interface", version: PROTOCOL_VERSION, description: GUIDE_MARKDOWN },
@@ -213,9 +216,11 @@ export function openApiDocument(): OpenApiDocument {
         name: PROFILE_TAG.P,
         description: `Polling, strict validation, replay protection: \`${PROFILE_PREFIXES.P[0]}\` and \`${PROFILE_PREFIXES.P[1]}\`.`,
       },
+      fulfillerTag,
     ],
     paths,
     webhooks: {
+      fulfillerOrderWaiting: fulfillerWebhook,
       orderUpdated: {
         post: {
           summary: "Profile U callback: order.updated (section 6, D26–D28)",

@@ -1,0 +1,48 @@
+// Issue 39: fulfiller tokens (an operator's own script delivers manual orders).
+import { defineMessages } from "../define-messages";
+
+export const fulfillers = defineMessages(
+  {
+    "fulfillers.nav": "Fulfillers",
+    "fulfillers.title": "Fulfiller tokens",
+    "fulfillers.help":
+      "A token lets your own script list, claim, deliver and fail manual orders through the fulfiller API, as this console does. The token and webhook secret are shown once.",
+    "fulfillers.create": "Create token",
+    "fulfillers.name": "Name",
+    "fulfillers.productIds": "Product ids (comma-separated; empty = every manual product)",
+    "fulfillers.webhookUrl": "Webhook URL (optional)",
+    "fulfillers.token": "Token",
+    "fulfillers.webhookSecret": "Webhook secret",
+    "fulfillers.once": "Copy the token now: it is not shown again.",
+    "fulfillers.scope": "Products",
+    "fulfillers.allManual": "every manual product",
+    "fulfillers.leases": "Leases",
+    "fulfillers.state": "State",
+    "fulfillers.active": "active",
+    "fulfillers.revoked": "revoked",
+    "fulfillers.revoke": "Revoke",
+    "fulfillers.revokedDone": "Token revoked; its leases are released.",
+    "fulfillers.none": "No fulfiller tokens yet.",
+  },
+  {
+    "fulfillers.nav": "发货脚本",
+    "fulfillers.title": "发货脚本令牌",
+    "fulfillers.help": "令牌让您自己的脚本通过发货接口列出、领取、发货或标记失败人工订单，与本后台的操作相同。令牌和回调密钥只显示一次。",
+    "fulfillers.create": "创建令牌",
+    "fulfillers.name": "名称",
+    "fulfillers.productIds": "商品 ID（逗号分隔；留空 = 全部人工商品）",
+    "fulfillers.webhookUrl": "回调地址（可选）",
+    "fulfillers.token": "令牌",
+    "fulfillers.webhookSecret": "回调密钥",
+    "fulfillers.once": "请立即复制令牌：之后不再显示。",
+    "fulfillers.scope": "商品",
+    "fulfillers.allManual": "全部人工商品",
+    "fulfillers.leases": "租约",
+    "fulfillers.state": "状态",
+    "fulfillers.active": "有效",
+    "fulfillers.revoked": "已吊销",
+    "fulfillers.revoke": "吊销",
+    "fulfillers.revokedDone": "令牌已吊销，其租约已释放。",
+    "fulfillers.none": "还没有发货脚本令牌。",
+  },
+);
