@@ -194,3 +194,9 @@ export function dujiaoSignedHeaders(
     [DUJIAO_HEADER_SIGNATURE]: signRequest({ method, path, timestamp, body, secret: creds.apiSecret }),
   };
 }
+
+/** An entry's path with its `{id}` filled in: dujiaoPath("getOrder", 12) → "/orders/12" (after DUJIAO_PREFIX). */
+export function dujiaoPath(key: DujiaoEndpointKey, id?: number): string {
+  const { path } = DUJIAO_ENDPOINTS[key];
+  return id === undefined ? path : path.replace("{id}", String(id));
+}

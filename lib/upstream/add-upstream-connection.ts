@@ -10,7 +10,7 @@ import { UpstreamError, type UpstreamClient } from "./upstream-client";
 
 /**
  * Adds an upstream supplier. It is pinged first with the given credentials
- * (signed GET {prefix}/ping; a Dujiao-Next supplier's POST /api/v1/upstream/ping,
+ * (signed GET {prefix}/ping; a Dujiao-Next supplier's POST {their prefix}/ping,
  * whose currency must be ours); a connection that does not answer, or answers
  * with an error, is refused and nothing is stored. The secret is stored only
  * encrypted (AES-256-GCM) and never returned.

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AmountTextSchema, CURRENCY } from "../protocol/amount";
 import {
+  dujiaoPath,
   DUJIAO_MAX_PAGE_SIZE,
   DujiaoCategoriesSchema,
   DujiaoCreateOrderAnswerSchema,
@@ -100,13 +101,13 @@ export function dujiaoNextClient(endpoint: DujiaoEndpoint, opts: { timeoutMs?: n
 
   const client: UpstreamClient = {
     async ping() {
-      const p = await call(DujiaoPingSchema, "POST", "/ping");
+      const p = await call(DujiaoPingSchema, "POST", dujiaoPath("ping"));
       const balance = AmountTextSchema.safeParse(p.balance);
       if (p.ok !== true || !balance.success || !p.user_id) throw new UpstreamError("invalid", "unexpected answer from POST /ping");
       return { ok: true as const, site_name: p.site_name ?? undefined, balance: balance.data, currency: p.currency ?? "" };
     },
     async categories() {
-      const c = await call(DujiaoCategoriesSchema, "GET", "/categories");
+      const c = await call(DujiaoCategoriesSchema, "GET", dujiaoPath("listCategories"));
       return (c.categories ?? []).flatMap((cat) =>
         cat.id
           ? [
@@ -122,13 +123,17 @@ export function dujiaoNextClient(endpoint: DujiaoEndpoint, opts: { timeoutMs?: n
       );
     },
     async productsPage(page: number) {
-      const p = await call(PageSchema, "GET", `/products?page=${page}&page_size=${DUJIAO_MAX_PAGE_SIZE}&include_inactive=true`);
+      const p = await call(
+        PageSchema,
+        "GET",
+        `${dujiaoPath("listProducts")}?page=${page}&page_size=${DUJIAO_MAX_PAGE_SIZE}&include_inactive=true`,
+      );
       return { items: (p.items ?? []).map(ourProduct), total: p.total, page, page_size: p.page_size };
     },
     allProducts: (maxPages = 1000) => allPages((page) => client.productsPage(page), maxPages),
     createOrder: (body: UpstreamCreateOrder) => createOrder(body),
     getOrder: async (orderId: number, downstreamOrderNo = "") =>
-      order(await call(DujiaoOrderDetailSchema, "GET", `/orders/${orderId}`), downstreamOrderNo),
+      order(await call(DujiaoOrderDetailSchema, "GET", dujiaoPath("getOrder", orderId)), downstreamOrderNo),
     // Our protocol's extensions (after-sales, catalogue webhook, incremental stock) do not exist there.
     request: () => Promise.reject(new UpstreamError("http", "HTTP 404: not offered by a Dujiao-Next supplier", 404, null)),
   };
@@ -142,7 +147,7 @@ export function dujiaoNextClient(endpoint: DujiaoEndpoint, opts: { timeoutMs?: n
     if (body.downstream_order_no.length > DUJIAO_MAX_ORDER_NO || (body.trace_id ?? "").length > DUJIAO_MAX_ORDER_NO)
       throw new UpstreamError("http", `order number longer than ${DUJIAO_MAX_ORDER_NO} characters; not sent`, 400, null);
     const send = (callbackUrl: string) =>
-      call(DujiaoCreateOrderAnswerSchema, "POST", "/orders", {
+      call(DujiaoCreateOrderAnswerSchema, "POST", dujiaoPath("createOrder"), {
         sku_id: body.sku_id,
         quantity: body.quantity,
         ...(body.manual_form_data ? { manual_form_data: body.manual_form_data } : {}),

@@ -13,7 +13,7 @@ import { UpstreamError } from "./upstream-error";
 
 // Issue 37.3 (decision 0092): one signed request to a Dujiao-Next supplier, as
 // their own client sends it (internal/upstream/dujiao_next.go doRequest): the
-// signed path is /api/v1/upstream/... without the query string, whatever the
+// signed path is DUJIAO_PREFIX/... without the query string, whatever the
 // base URL; their headers; our timeouts, no redirects, capped bodies (as
 // upstream-client.ts). Only a code from their known list is kept from an
 // error answer; their error_message is never read.

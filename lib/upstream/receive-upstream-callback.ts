@@ -45,7 +45,7 @@ const unauthorized = () => appError("unauthorized", UNAUTHORIZED_MESSAGE, { head
  * catalogue webhook we register at the upstream (register-catalog-webhook.ts);
  * a `catalog.updated` event, signed alike, sets its SKUs' last known stock.
  * Issue 37.3: a Dujiao-Next supplier's callback (its headers, this
- * connection's key, ±60 s, signed over /api/v1/upstream/callback whatever our
+ * connection's key, ±60 s, signed over DUJIAO_CALLBACK_SIGNED_PATH whatever our
  * URL) is taken alike; its sender counts it received only on HTTP 200 with
  * `ok: true`, which is what an accepted callback answers.
  */
