@@ -12,7 +12,10 @@ const quantity = z.int("must be an integer").min(1, "must be at least 1").max(1_
 const traceId = z.string().max(128, "must be at most 128 characters");
 const formData = z.record(z.string(), z.unknown(), "must be an object");
 /** Extension (issue 38, decision 0094): refuse the order (409 max_total_exceeded) when its total would be above this. */
-const maxTotal = PositiveAmountInputSchema;
+const maxTotal = PositiveAmountInputSchema.meta({
+  description: "Extension: the most this order may cost; above it the order is refused with 409 max_total_exceeded and nothing is debited",
+  examples: ["95.00"],
+});
 
 export const CreateOrderBodySchema = {
   P: z.strictObject({

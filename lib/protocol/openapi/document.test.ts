@@ -94,15 +94,22 @@ describe("issue 11.1: the OpenAPI document", () => {
     ).toBe(false); // D17
   });
 
-  it("D3: amounts are strings with a two-decimal pattern", () => {
+  it("D3: amounts are strings with a two-decimal pattern (issue 38: a balance is signed, negative on a credit line)", () => {
     const balance = at(doc, "components", "schemas", "Account", "properties", "balance");
-    expect(balance).toMatchObject({ type: "string", pattern: "^[0-9]{1,15}\\.[0-9]{2}$" });
+    expect(balance).toMatchObject({ type: "string", pattern: "^-?[0-9]{1,15}\\.[0-9]{2}$" });
+    const limit = at(doc, "components", "schemas", "Account", "properties", "credit_limit");
+    expect(limit).toMatchObject({ type: "string", pattern: "^[0-9]{1,15}\\.[0-9]{2}$" });
   });
 
-  it("extension (docs/decisions/0019): the statement's row amount is signed, its balance is not; from/to only on the statement", () => {
+  it("extension (docs/decisions/0019, 0094): the statement's amounts and balance are signed (credit), its credit_limit is not; from/to only on the statement", () => {
     const item = at(doc, "components", "schemas", "GetStatementResponseP", "properties", "items", "items");
     expect(at(item, "properties", "amount", "pattern")).toBe("^-?[0-9]{1,15}\\.[0-9]{2}$");
-    expect(at(doc, "components", "schemas", "GetStatementResponseU", "properties", "balance", "pattern")).toBe("^[0-9]{1,15}\\.[0-9]{2}$");
+    expect(at(doc, "components", "schemas", "GetStatementResponseU", "properties", "balance", "pattern")).toBe(
+      "^-?[0-9]{1,15}\\.[0-9]{2}$",
+    );
+    expect(at(doc, "components", "schemas", "GetStatementResponseU", "properties", "credit_limit", "pattern")).toBe(
+      "^[0-9]{1,15}\\.[0-9]{2}$",
+    );
     const names = (path: string) => (at(doc, "paths", path, "get", "parameters") as { name: string }[]).map((p) => p.name);
     expect(names("/v1/provider/statement")).toEqual(["page", "page_size", "from", "to"]);
     expect(names("/api/v1/upstream/products")).toEqual(["page", "page_size", "include_inactive", "updated_after"]); // issue 12.1
