@@ -1,10 +1,8 @@
 import type { AlertParams, MessageKind } from "./event-kinds";
 
-// Issue 25: the words of every alert, in the two languages the console
-// speaks. A message is a title, a few lines of facts and a link to the
-// console page where the operator acts. The facts are the event's params
-// (order numbers, amounts, names, hosts), which never hold a secret; each
-// channel renders this (Telegram HTML, e-mail text, webhook JSON).
+// Issue 25: the words of every alert, in the console's two languages: a title, a few lines of facts
+// and a link to the console page where the operator acts. The facts are the event's params (order
+// numbers, amounts, names, hosts), never a secret; each channel renders this (HTML, text, JSON).
 
 export type AlertLanguage = "zh-CN" | "en";
 

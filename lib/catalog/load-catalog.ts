@@ -27,9 +27,8 @@ export interface CatalogSku {
   priceCents: bigint;
   /** Issue 12.4: member level id → that level's price. */
   levelPrices: Map<number, bigint>;
-  /** Issue 38: buyer (user id) → its contract price. */
+  /** Issue 38: buyer (user id) → its contract price; the quantity tiers, ascending. */
   contractPrices: Map<string, bigint>;
-  /** Issue 38: quantity tiers, ascending. */
   tiers: PriceTier[];
   isActive: boolean;
   /** D13: null = unlimited. For `auto` products, the number of available card keys. */
@@ -73,8 +72,7 @@ export interface CatalogLoad {
   settings: { publicBaseUrl: string; imageExposure: boolean };
   /** Member levels that have at least one SKU price. */
   pricedLevels: number[];
-  /** Issue 38: buyers (user ids) that have at least one contract price. */
-  contractBuyers: string[];
+  contractBuyers: string[]; // issue 38: buyers (user ids) with any contract price
 }
 
 // ONE statement (one snapshot, one round trip): the clock, the products
@@ -100,8 +98,7 @@ const LOAD_SQL = `
             'stamp', ${microsOf('st."updatedAt"')},
             'levelPrices', (SELECT coalesce(json_object_agg(lp."levelId", lp."priceCents"::text), '{}') FROM "SkuLevelPrice" lp WHERE lp."skuId" = s."id"),
             'contractPrices', (SELECT coalesce(json_object_agg(cp."userId", cp."priceCents"::text), '{}') FROM "ContractPrice" cp WHERE cp."skuId" = s."id"),
-            'tiers', (SELECT coalesce(json_agg(json_build_array(pt."minQuantity", pt."priceCents"::text) ORDER BY pt."minQuantity"), '[]')
-              FROM "SkuPriceTier" pt WHERE pt."skuId" = s."id")
+            'tiers', (SELECT coalesce(json_agg(json_build_array(pt."minQuantity", pt."priceCents"::text) ORDER BY pt."minQuantity"), '[]') FROM "SkuPriceTier" pt WHERE pt."skuId" = s."id")
           ) ORDER BY s."sortOrder", s."id"), '[]')
           FROM "Sku" s LEFT JOIN "SkuStamp" st ON st."skuId" = s."id" WHERE s."productId" = p."id" AND s."deletedAt" IS NULL)
       ) ORDER BY p."id"), '[]')
@@ -205,9 +202,7 @@ export async function loadCatalog(since: number | null = null): Promise<CatalogL
   };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Section 2.3: always an object with a `fields` array (empty when the product has no form). */
 function formSchemaOf(v: unknown): { fields: unknown[] } {

@@ -43,37 +43,34 @@ export function requestDigest(input: DigestInput): string {
 }
 
 /**
- * What makes two creates "the same request". Decision 0090: Dujiao-Next's buyer
+ * The digest of a create: `form` is the form as this profile stores it
+ * (lib/orders/order-form.ts) for the D18 digest, or undefined for the raw one.
+ * What makes two creates "the same request", decision 0090: Dujiao-Next's buyer
  * retries one purchase with a new trace id, and its callback URL may change
  * between attempts (an operator's setting), so its repeat is the same sku,
  * quantity and form.
  */
-function repeatedFields(dialect: WireDialect | undefined, input: CreateOrderInput): CreateOrderInput {
-  return dialect === "dujiao_next" ? { ...input, traceId: null, callbackUrl: null } : input;
+function digestWith(profile: OrderProfile, dialect: WireDialect | undefined, input: CreateOrderInput, form?: Record<string, unknown>) {
+  const theirs = dialect === "dujiao_next";
+  return requestDigest({
+    profile,
+    skuId: input.skuId,
+    quantity: input.quantity,
+    traceId: theirs ? null : (input.traceId ?? null),
+    // P: the normalised form; U: the reserved field as sent.
+    manualFormData: form && profile === "P" ? form : (input.manualFormData ?? {}),
+    callbackUrl: theirs ? null : (input.callbackUrl ?? null),
+  });
 }
 
 /** The D18 digest of a create request, with the form as this profile stores it (lib/orders/order-form.ts). */
-export function digestOf({
-  profile,
-  dialect,
-  input: sent,
-  form,
-}: {
+export function digestOf(a: {
   profile: OrderProfile;
   dialect?: WireDialect;
   input: CreateOrderInput;
   form: Record<string, unknown>;
 }): string {
-  const input = repeatedFields(dialect, sent);
-  return requestDigest({
-    profile,
-    skuId: input.skuId,
-    quantity: input.quantity,
-    traceId: input.traceId ?? null,
-    // P: the normalised form; U: the reserved field as sent.
-    manualFormData: profile === "P" ? form : (input.manualFormData ?? {}),
-    callbackUrl: input.callbackUrl ?? null,
-  });
+  return digestWith(a.profile, a.dialect, a.input, a.form);
 }
 
 /**
@@ -81,22 +78,6 @@ export function digestOf({
  * It needs no product, so an identical retry is recognised whatever happened
  * to the product since (issue 8.7, D18).
  */
-export function rawDigestOf({
-  profile,
-  dialect,
-  input: sent,
-}: {
-  profile: OrderProfile;
-  dialect?: WireDialect;
-  input: CreateOrderInput;
-}): string {
-  const input = repeatedFields(dialect, sent);
-  return requestDigest({
-    profile,
-    skuId: input.skuId,
-    quantity: input.quantity,
-    traceId: input.traceId ?? null,
-    manualFormData: input.manualFormData ?? {},
-    callbackUrl: input.callbackUrl ?? null,
-  });
+export function rawDigestOf(a: { profile: OrderProfile; dialect?: WireDialect; input: CreateOrderInput }): string {
+  return digestWith(a.profile, a.dialect, a.input);
 }

@@ -29,13 +29,16 @@ export const SignedAmountSchema = z
 const id = z.int().min(1).max(INT4_MAX);
 const count = z.int().min(0);
 
-/** Issue 38 extension: how far below zero the balance may go on orders; "0.00" when the buyer has no credit line. */
+// Issue 38 extensions (decision 0094): the credit line, the rule of an item's price, a SKU's quantity tiers.
 const CreditLimitSchema = AmountSchema.meta({ description: "Extension: the buyer's credit line; the balance may go down to minus this" });
 
-/** Issue 38 extension: which rule set an item's unit price. */
 const PriceRuleSchema = z
   .enum(["list", "level", "contract", "tier"])
   .meta({ description: "Extension: the rule that set unit_price: list, member level, contract price or quantity tier" });
+export const PriceTiersSchema = z
+  .array(z.object({ min_quantity: z.int().min(1), price_amount: AmountSchema }))
+  .max(20)
+  .meta({ description: "Extension: the SKU's quantity tiers at this buyer's prices, ascending; present only when the SKU has tiers" });
 
 /** D5: both keys, always strings. */
 export const LanguageTextOutSchema = z
@@ -80,12 +83,6 @@ export const CategorySchema = z.object({
 export const CategoriesSchema = z.object({ ok: z.literal(true), categories: z.array(CategorySchema) });
 
 /** 2.4, D13: stock_quantity is -1 exactly when unlimited. */
-/** Issue 38 extension (decision 0094): from `min_quantity` on, this buyer pays `price_amount` per unit. */
-export const PriceTiersSchema = z
-  .array(z.object({ min_quantity: z.int().min(1), price_amount: AmountSchema }))
-  .max(20)
-  .meta({ description: "Extension: the SKU's quantity tiers at this buyer's prices, ascending; present only when the SKU has tiers" });
-
 export const SkuSchema = z.object({
   id,
   sku_code: z.string(),
@@ -225,12 +222,8 @@ export const StatementItemSchema = z.object({
   type: z.enum(["order", "refund", "topup", "adjustment"]).meta({ description: "topup: a payment through a gateway (issue 36)" }),
   amount: SignedAmountSchema,
   balance_after: SignedAmountSchema,
-  unit_price: AmountSchema.nullable()
-    .optional()
-    .meta({ description: "Extension (issue 38): the order's unit price on an order row; null otherwise" }),
-  price_rule: PriceRuleSchema.nullable()
-    .optional()
-    .meta({ description: "Extension (issue 38): the rule that set it on an order row; null otherwise" }),
+  unit_price: AmountSchema.nullish().meta({ description: "Extension: the order's unit price on an order row; null otherwise" }),
+  price_rule: PriceRuleSchema.nullish().meta({ description: "Extension: the rule that set it on an order row; null otherwise" }),
   order_id: id.nullable().meta({ description: "the order's order_id (as in the order endpoints); null for an adjustment" }),
   order_no: z.string().nullable(),
   payment_no: z.string().nullable().meta({ description: "the payment's number on a topup row; null otherwise" }),
