@@ -36,6 +36,10 @@ export function formIssues(error: z.ZodError, t: Translate): FormIssue[] {
 function sentence(issue: z.core.$ZodIssue, t: Translate): string {
   const known = KNOWN[issue.message];
   if (known) return t(known);
+  // Issue 38: the tier rules name the offending tier; the console says the rule (lib/prices/price-input.ts).
+  if (issue.message.startsWith("must list quantities in ascending order")) return t("form.tiersOrder");
+  if (/^must have at most \d+ tiers/.test(issue.message)) return t("form.tiersTooMany");
+  if (issue.message.includes("must be QUANTITY:PRICE")) return t("form.tiersFormat");
   if (/amount/.test(issue.message)) return t("form.amount");
   switch (issue.code) {
     case "too_small":

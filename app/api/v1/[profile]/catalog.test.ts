@@ -46,6 +46,7 @@ describe.each(ALL_PREFIXES)("$prefix (Profile $profile)", ({ profile, prefix }: 
         instance_id: settings.instanceId,
         user_id: buyer.user.id,
         balance: "1234.56",
+        credit_limit: "0.00", // issue 38 extension: no credit line
         currency: "CNY",
         member_level: { id: level.id, slug: "default", name: { "zh-CN": "普通会员", en: "Member" } },
       });
