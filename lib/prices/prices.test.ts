@@ -16,6 +16,9 @@ import { setMemberLevel } from "../users/set-member-level";
 import { PriceTiersTextSchema } from "./price-input";
 import { setContractPrice } from "./set-contract-price";
 import { setPriceTiers } from "./set-price-tiers";
+import { stampCatalog } from "../catalog/stamp-catalog";
+import { loadEventProducts } from "../catalog-events/load-event-products";
+import { catalogEventWire } from "../serializers/catalog-event";
 
 // Issue 38 (decision 0094): contract prices, quantity tiers, max_total and a
 // credit line, over real HTTP in both profiles.
@@ -151,6 +154,28 @@ describe("issue 38: prices", () => {
       return r.items.find((p) => p.id === product.id) ?? null;
     });
     expect(moved.skus[0].price_tiers).toEqual([{ min_quantity: 2, price_amount: "4.00" }]);
+  });
+});
+
+describe("issue 38: catalogue events", () => {
+  it("issue 38: a key's catalogue event shows its contract price and the SKU's tiers at its prices", async () => {
+    const a = await makeBuyer();
+    const { product, sku } = await makeProduct({ priceCents: 1000n, cardKeys: cardKeysFor("EVT", 2) });
+    await setContractPrice({ email: a.user.email, skuCode: sku.skuCode, price: 900n }, { actor });
+    await setPriceTiers({ skuCode: sku.skuCode, tiers: PriceTiersTextSchema.parse("5:8.00,9:9.50") }, { actor });
+    await stampCatalog();
+    const products = await db().$transaction((tx) =>
+      loadEventProducts(tx, { after: "1970-01-01 00:00:00", limit: 100_000, levelId: a.user.memberLevelId, userId: a.user.id }),
+    );
+    const wire = catalogEventWire(products.filter((p) => p.id === product.id)).products[0];
+    expect(wire).toMatchObject({ price_amount: "9.00" });
+    expect(wire.skus[0]).toMatchObject({
+      price_amount: "9.00",
+      price_tiers: [
+        { min_quantity: 5, price_amount: "8.00" },
+        { min_quantity: 9, price_amount: "9.00" }, // its tier (9.50) is above its contract price
+      ],
+    });
   });
 });
 
