@@ -13,6 +13,7 @@ import { commands as orders } from "./orders";
 import { commands as payments } from "./payments";
 import { commands as fulfiller } from "./fulfiller";
 import { commands as portal } from "./portal";
+import { commands as prices } from "./prices";
 import { commands as sources } from "./sources";
 import { commands as upstream } from "./upstream";
 
@@ -21,6 +22,7 @@ export const COMMANDS: Commands = {
   ...admins,
   ...catalog,
   ...levels,
+  ...prices,
   ...orders,
   ...claims,
   ...upstream,
