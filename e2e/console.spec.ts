@@ -47,7 +47,7 @@ test("issue 37.2: the console switches ACG-Faka's protocol on for a key, says pl
   await form.getByRole("button", { name: "Save" }).click();
   const reveal = form.getByTestId("reveal");
   await expect(reveal).toBeVisible();
-  const appId = (await reveal.locator('[data-reveal="app_id"]').textContent())!.trim();
+  const appId = (await reveal.locator('[data-reveal="Merchant ID (app id)"]').textContent())!.trim();
   expect((await reveal.locator('[data-reveal="Domain"]').textContent())!.trim()).toMatch(/\/acg$/);
   // What an ACG-Faka shop then does with those values (this server, over loopback).
   const shop = acgClient(`${process.env.E2E_BASE_URL}/acg`, appId, creds.apiSecret);

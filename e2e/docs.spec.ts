@@ -20,10 +20,11 @@ test("the reference page lists every endpoint and no request leaves the server",
   };
   const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => ({ path, method })));
   // Under four prefixes: section 4 (eight operations: ping is GET and POST), the balance statement and after-sales
-  // (POST and GET, issue 26.3); the catalogue webhook's three methods under the two U prefixes.
-  expect(ops).toHaveLength(4 * 11 + 2 * 3);
+  // (POST and GET, issue 26.3); the catalogue webhook's three methods under the two U prefixes; the
+  // fulfiller API's four (issue 39) and its order.waiting push.
+  expect(ops).toHaveLength(4 * 11 + 2 * 3 + 4);
   const webhooks = Object.keys(doc.webhooks ?? {});
-  expect(webhooks.sort()).toEqual(["catalogUpdated", "orderUpdated"]);
+  expect(webhooks.sort()).toEqual(["catalogUpdated", "fulfillerOrderWaiting", "orderUpdated"]);
 
   await page.goto("/docs");
   await expect(page.locator("body[data-reference-ready=true]")).toBeAttached({ timeout: 30_000 });

@@ -25,11 +25,11 @@ export const apiKeys = defineMessages(
     "apiKeys.acgOn": "Let this key speak ACG-Faka's protocol",
     "apiKeys.acgSave": "Save",
     "apiKeys.acgWarning":
-      "ACG-Faka's shared-store protocol sends the key's secret (app_key) in every request body and has no timestamp, so a captured request can be sent again. Switch it on only for the key a shop needs; it is served over HTTPS only, with its own rate limit.",
+      "ACG-Faka's shared-store protocol sends the key's secret in every request body and has no timestamp, so a captured request can be sent again. Switch it on only for the key a shop needs; it is served over HTTPS only, with its own rate limit.",
     "apiKeys.acgDone":
-      "Saved. In ACG-Faka's shared-store screen, type these as the domain and app_id; its app_key is this key's API secret.",
+      "Saved. In ACG-Faka's shared-store screen, type these as the shop address (domain) and merchant ID; its merchant key is this key's API secret.",
     "apiKeys.acgDomain": "Domain",
-    "apiKeys.acgAppId": "app_id",
+    "apiKeys.acgAppId": "Merchant ID (app id)",
     "apiKeys.acgColumn": "ACG",
     "apiKeys.acgEnabled": "On",
     "apiKeys.acgDisabled": "Off",
@@ -57,11 +57,11 @@ export const apiKeys = defineMessages(
     "apiKeys.acgOn": "允许此密钥使用 ACG-Faka 协议",
     "apiKeys.acgSave": "保存",
     "apiKeys.acgWarning":
-      "ACG-Faka 共享店铺协议在每个请求正文中明文发送密钥（app_key），且没有时间戳，截获的请求可以被再次发送。只为需要对接的店铺所用的密钥开启；该协议只通过 HTTPS 提供，并有单独的频率限制。",
+      "ACG-Faka 共享店铺协议在每个请求正文中明文发送密钥，且没有时间戳，截获的请求可以被再次发送。只为需要对接的店铺所用的密钥开启；该协议只通过 HTTPS 提供，并有单独的频率限制。",
     "apiKeys.acgDone":
-      "已保存。请在 ACG-Faka 的共享店铺页面填写下面的店铺地址和商户ID（app_id）；商户密钥（app_key）是此密钥的 API Secret。",
+      "已保存。请在 ACG-Faka 的共享店铺页面填写下面的店铺地址和商户ID；商户密钥是此密钥的 API Secret。",
     "apiKeys.acgDomain": "店铺地址",
-    "apiKeys.acgAppId": "商户ID（app_id）",
+    "apiKeys.acgAppId": "商户ID",
     "apiKeys.acgColumn": "ACG",
     "apiKeys.acgEnabled": "开启",
     "apiKeys.acgDisabled": "关闭",
