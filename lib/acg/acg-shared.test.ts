@@ -170,8 +170,12 @@ describe("issue 37.2: hostile requests to /acg", () => {
     await expect(clientOf(off).connect()).resolves.toMatchObject({ balance: 1000 });
     await runCli(["apikey:acg", "--key", off.apiKey, "--off"], { DATABASE_URL: dbUrl });
     await expect(clientOf(off).connect()).rejects.toThrow(AcgClientError);
-    const audit = await db().auditLog.findMany({ where: { targetId: off.apiKey }, select: { action: true } });
-    expect(audit.map((r) => r.action)).toEqual(expect.arrayContaining(["api_key.acg_on", "api_key.acg_off"]));
+    const audit = await db().auditLog.findMany({
+      where: { targetType: "api_credential", targetId: String(off.id), action: { startsWith: "api_key.acg" } },
+      select: { action: true },
+      orderBy: { id: "asc" },
+    });
+    expect(audit.map((r) => r.action)).toEqual(["api_key.acg_on", "api_key.acg_off"]);
   });
 
   it("issue 37.2: missing or bad fields are refused and charge nothing", async () => {

@@ -19,7 +19,14 @@ export async function setAcgSwitch({ apiKey, on, actor }: { apiKey: string; on: 
     if (on && !key.isActive) throw appError("key_disabled", "this API key is disabled");
     if (key.acgEnabled !== on) {
       await tx.apiCredential.update({ where: { id: key.id }, data: { acgEnabled: on } });
-      await writeAuditLog(tx, { actor, action: on ? "api_key.acg_on" : "api_key.acg_off", targetType: "api_credential", targetId: apiKey });
+      // As the other key rows (create-api-key.ts): the target is the key's id, the key itself goes in the details.
+      await writeAuditLog(tx, {
+        actor,
+        action: on ? "api_key.acg_on" : "api_key.acg_off",
+        targetType: "api_credential",
+        targetId: String(key.id),
+        details: { apiKey },
+      });
     }
     const settings = await tx.siteSettings.findUniqueOrThrow({ where: { id: 1 }, select: { publicBaseUrl: true } });
     return { appId: String(key.id), acgEnabled: on, url: `${settings.publicBaseUrl.replace(/\/+$/, "")}/acg` };
