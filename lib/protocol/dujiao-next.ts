@@ -107,16 +107,6 @@ export const DujiaoProductPageSchema = z.object({ total: goInt, items: opt(z.arr
 /** GetProduct: the product is wrapped. */
 export const DujiaoProductDetailSchema = z.object({ ok: goBool, product: opt(DujiaoProductSchema) });
 
-/** adapter.go CreateUpstreamOrderReq: what their buyer sends (Gin binding: sku_id and quantity required, quantity ≥ 1). */
-export const DujiaoCreateOrderBodySchema = z.object({
-  sku_id: goUint,
-  quantity: goInt,
-  manual_form_data: goMap,
-  downstream_order_no: goString,
-  trace_id: goString,
-  callback_url: goString,
-});
-
 export const DujiaoCreateOrderAnswerSchema = z.object({
   ok: goBool,
   order_id: goUint,

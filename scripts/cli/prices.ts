@@ -1,13 +1,12 @@
 // Issue 38 (decision 0094): contract prices, quantity tiers and credit lines.
 import { z } from "zod";
 import { CLI_ACTOR as actor } from "../../lib/audit/actor";
-import { formatAmount } from "../../lib/protocol/amount";
+import { formatAmount, NonNegativeAmountInputSchema } from "../../lib/protocol/amount";
 import { ListContractPricesSchema } from "../../lib/prices/list-contract-prices";
 import { tiersText } from "../../lib/prices/price-input";
 import { SetContractPriceSchema } from "../../lib/prices/set-contract-price";
 import { SetPriceTiersSchema } from "../../lib/prices/set-price-tiers";
 import { EmailSchema } from "../../lib/users/email";
-import { NonNegativeAmountInputSchema } from "../../lib/protocol/amount";
 import { command, UsageError } from "./command";
 
 const tiersWire = (tiers: readonly { minQuantity: number; priceCents: bigint }[]) =>

@@ -4,10 +4,9 @@ import { adminActor, type ActionState, revalidatePath, runAdminAction, z } from 
 import { PriceTiersTextSchema, SkuCodeSchema } from "@/lib/prices/price-input";
 import { setContractPrice } from "@/lib/prices/set-contract-price";
 import { setPriceTiers } from "@/lib/prices/set-price-tiers";
-import { PositiveAmountInputSchema } from "@/lib/protocol/amount";
+import { NonNegativeAmountInputSchema, PositiveAmountInputSchema } from "@/lib/protocol/amount";
 import { EmailSchema } from "@/lib/users/email";
 import { setCreditLimit } from "@/lib/users/set-credit-limit";
-import { NonNegativeAmountInputSchema } from "@/lib/protocol/amount";
 
 // Issue 38 (decision 0094): a buyer's credit line and contract prices, a SKU's quantity tiers.
 // Thin: the services check, write and audit in one transaction each.

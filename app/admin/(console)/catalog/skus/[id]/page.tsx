@@ -13,7 +13,7 @@ import { formatDateTime, pickText } from "@/lib/i18n/format";
 import { getI18n } from "@/lib/i18n/server";
 import { cardKeyImportAction, revealCardKeyAction, undoBatchAction } from "../../card-key-actions";
 import { setPriceTiersAction } from "../../../buyers/price-actions";
-import { getSkuTiers } from "@/lib/prices/get-buyer-prices";
+import { getSkuTiers } from "@/lib/prices/get-sku-tiers";
 import { tiersText } from "@/lib/prices/price-input";
 
 export const dynamic = "force-dynamic";
