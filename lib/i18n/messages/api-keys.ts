@@ -58,8 +58,7 @@ export const apiKeys = defineMessages(
     "apiKeys.acgSave": "保存",
     "apiKeys.acgWarning":
       "ACG-Faka 共享店铺协议在每个请求正文中明文发送密钥，且没有时间戳，截获的请求可以被再次发送。只为需要对接的店铺所用的密钥开启；该协议只通过 HTTPS 提供，并有单独的频率限制。",
-    "apiKeys.acgDone":
-      "已保存。请在 ACG-Faka 的共享店铺页面填写下面的店铺地址和商户ID；商户密钥是此密钥的 API Secret。",
+    "apiKeys.acgDone": "已保存。请在 ACG-Faka 的共享店铺页面填写下面的店铺地址和商户ID；商户密钥是此密钥的 API Secret。",
     "apiKeys.acgDomain": "店铺地址",
     "apiKeys.acgAppId": "商户ID",
     "apiKeys.acgColumn": "ACG",
