@@ -1,24 +1,32 @@
 // `npm run bench:orders`: throughput of POST {prefix}/orders for an
-// auto-delivered SKU. Starts nothing: point it at a running server
-// (`npm start`) prepared by `npm run bench:setup` (buyers with enough points,
-// API keys, an `auto` SKU with enough card keys, rate limits high enough).
+// auto-delivered SKU against PostgreSQL's own ceiling on the same machine.
+// Point it at a running server (`npm start`) prepared by `npm run
+// bench:setup` (buyers with enough points, API keys, an `auto` SKU with enough
+// card keys, rate limits high enough); it reads the database configuration as
+// the server does (DATA_DIR or DATABASE_URL) to run pgbench and read costs.
 //
-//   BENCH_BASE_URL=http://127.0.0.1:3000 BENCH_API_KEY=sk_... BENCH_API_SECRET=... BENCH_SKU_ID=1 \
-//     BENCH_KEYS_FILE=/tmp/bench-keys-....json npm run bench:orders -- --c 32 --seconds 10 --buyers 32
+//   taskset -c 0,1 npm run bench:orders -- --c 32 --seconds 10 --buyers 32   (BENCH_* from bench:setup)
 //
-// Issue 28.1: one run measures, one after the other, for `--seconds` each at
-// `--c` clients: (1) one buyer — every client orders with BENCH_API_KEY;
-// (2) N buyers — client i orders with key i mod N of BENCH_KEYS_FILE
-// (`--buyers N`, 0 skips it); (3) the same server's signed cached read
-// (GET {prefix}/categories with BENCH_API_KEY), the ceiling both are
-// compared with. Every order has its own downstream_order_no (a run id +
-// index), so each one debits and delivers. Prints JSON: per phase orders/s
-// (reads/s), p50, p99, errors (by kind), and the ratios the issue targets.
+// Issue 40.1: one run prints the cores it runs on, then measures, one after
+// the other: (1) pgbench's TPC-B (16 clients, scale 10, `--pgbench-seconds`)
+// in a database of its own on the same cluster (scripts/lib/pgbench.ts);
+// (2) one buyer — every client orders with BENCH_API_KEY; (3) N buyers —
+// client i orders with key i mod N of BENCH_KEYS_FILE (`--buyers N`). Every
+// order has its own downstream_order_no (a run id + index), so each one
+// debits and delivers. Each order phase also prints what one order cost
+// (scripts/lib/order-costs.ts): PostgreSQL CPU, app CPU, WAL bytes,
+// transactions. Then every target of the issue with `met`.
 import { pathOf } from "../lib/protocol/endpoints";
 import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "pg";
+import { connectDatabase } from "../lib/db/connect";
 import { arg, runFor, type LoadResult } from "./lib/load";
+import { coresInfo, listeningPid, perOrder, postmasterPid, sample } from "./lib/order-costs";
+import { runPgbench } from "./lib/pgbench";
 import { makeAgent, signedHttpRequest, type SupplierCredentials } from "./lib/signed-fetch";
 
 const baseUrl = (arg("base-url", "BENCH_BASE_URL", "http://127.0.0.1:3000") as string).replace(/\/+$/, "");
@@ -30,12 +38,13 @@ const c = Number(arg("c", "BENCH_C", "32"));
 const seconds = Number(arg("seconds", "BENCH_SECONDS", "10"));
 const warmSeconds = Number(arg("warm-seconds", "BENCH_WARM_SECONDS", "2"));
 const buyers = Number(arg("buyers", "BENCH_BUYERS", keysFile ? String(c) : "0"));
+const pgbenchSeconds = Number(arg("pgbench-seconds", "BENCH_PGBENCH_SECONDS", String(seconds)));
 const profile = arg("profile", "BENCH_PROFILE", "upstream") as string;
 const prefix = arg("prefix", "BENCH_PREFIX", PROFILE_PREFIXES[profile === "provider" ? "P" : "U"][0]) as string;
 
 if (!apiKey || !apiSecret || !Number.isInteger(skuId) || skuId <= 0 || (buyers > 0 && !keysFile)) {
   console.error(
-    "usage: npm run bench:orders -- --base-url URL --api-key KEY --api-secret SECRET --sku-id ID [--keys-file FILE --buyers N] [--c 32] [--seconds 10] [--warm-seconds 2] [--profile upstream|provider]",
+    "usage: npm run bench:orders -- --base-url URL --api-key KEY --api-secret SECRET --sku-id ID [--keys-file FILE --buyers N] [--c 32] [--seconds 10] [--warm-seconds 2] [--pgbench-seconds 10, 0 skips] [--profile upstream|provider]",
   );
   console.error(
     "(or BENCH_BASE_URL, BENCH_API_KEY, BENCH_API_SECRET, BENCH_SKU_ID, BENCH_KEYS_FILE, BENCH_BUYERS, BENCH_C, BENCH_SECONDS, BENCH_PROFILE)",
@@ -45,7 +54,6 @@ if (!apiKey || !apiSecret || !Number.isInteger(skuId) || skuId <= 0 || (buyers >
 const one: SupplierCredentials = { apiKey, apiSecret };
 const many: SupplierCredentials[] = buyers > 0 ? readKeys(keysFile!, buyers) : [];
 const ordersUrl = new URL(`${baseUrl}${prefix}${pathOf("createOrder")}`);
-const readUrl = new URL(`${baseUrl}${prefix}${pathOf("listCategories")}`);
 const agent = makeAgent(c);
 const run = crypto.randomBytes(4).toString("hex");
 
@@ -66,11 +74,6 @@ async function order(creds: SupplierCredentials): Promise<true | string> {
   return status === expected ? true : `status:${status}`;
 }
 
-async function read(): Promise<true | string> {
-  const res = await signedHttpRequest(agent, one, readUrl, "GET");
-  return res.status === 200 ? true : failure(res);
-}
-
 function failure(res: { status: number; body: Buffer }): string {
   let code = "";
   try {
@@ -79,12 +82,6 @@ function failure(res: { status: number; body: Buffer }): string {
     // not JSON
   }
   return `http:${res.status}${code ? `:${code}` : ""}`;
-}
-
-/** C clients for `seconds`, client w calling task(w); a warm-up of the same load first, not measured. */
-async function phase(task: (client: number) => Promise<true | string>): Promise<LoadResult> {
-  if (warmSeconds > 0) await runFor(warmSeconds, c, task);
-  return runFor(seconds, c, task);
 }
 
 const summary = (r: LoadResult) => ({
@@ -97,31 +94,65 @@ const summary = (r: LoadResult) => ({
   error_kinds: r.errorKinds,
 });
 
-const oneBuyer = await phase(() => order(one));
-const nBuyers = many.length ? await phase((i) => order(many[i % many.length])) : undefined;
-const cachedRead = await phase(() => read());
-const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+const cores = coresInfo();
+console.error(`cores: ${cores.cores} (affinity ${cores.affinity ?? "unknown"}, machine ${cores.machine_cores})`);
+const conn = await connectDatabase();
+const pgbench = pgbenchSeconds > 0 ? await runPgbench(conn.adminUrl ?? conn.url, { seconds: pgbenchSeconds }) : null;
+const client = new Client({ connectionString: conn.adminUrl ?? conn.url });
+await client.connect();
+const probe = { client, pgPid: await postmasterPid(client), appPid: listeningPid(Number(ordersUrl.port || 80)) };
 
+/**
+ * A phase with what one order of it cost, over its warm-up and measured run. A
+ * backend reports its transactions to the statistics up to 10 s after it went
+ * idle (PGSTAT_IDLE_INTERVAL): the samples wait that long.
+ */
+async function costedPhase(task: (client: number) => Promise<true | string>) {
+  await sleep(STATS_DELAY_MS);
+  const before = await sample(probe);
+  const warm = warmSeconds > 0 ? await runFor(warmSeconds, c, task) : undefined;
+  const result = await runFor(seconds, c, task);
+  await sleep(STATS_DELAY_MS);
+  const placed = result.requests - result.errors + (warm ? warm.requests - warm.errors : 0);
+  return { ...summary(result), cost_per_order: await perOrder(probe, before, await sample(probe), placed) };
+}
+const STATS_DELAY_MS = 10_500;
+
+const oneBuyer = await costedPhase(() => order(one));
+const nBuyers = many.length ? await costedPhase((i) => order(many[i % many.length])) : undefined;
+await client.end();
+await conn.stop?.();
+const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+const target = (figure: number | null, limit: number, atMost = false) => ({
+  figure,
+  target: `${atMost ? "<=" : ">="} ${limit}`,
+  met: figure !== null && (atMost ? figure <= limit : figure >= limit),
+});
+// Issue 40.1's targets.
+const targets = {
+  n_buyers_of_pgbench_tps: target(nBuyers && pgbench ? ratio(nBuyers.per_s, pgbench.tps) : null, 0.5),
+  n_buyers_p99_ms: target(nBuyers ? nBuyers.p99_ms : null, 100, true),
+  one_buyer_of_n_buyers: target(nBuyers ? ratio(oneBuyer.per_s, nBuyers.per_s) : null, 0.8),
+  errors: target(oneBuyer.errors + (nBuyers?.errors ?? 0), 0, true),
+};
 console.log(
   JSON.stringify(
     {
       endpoint: `POST ${prefix}${pathOf("createOrder")}`,
+      ...cores,
+      load_average: os.loadavg().map((x) => Math.round(x * 100) / 100),
       sku_id: skuId,
       concurrency: c,
       seconds,
-      one_buyer: summary(oneBuyer),
-      ...(nBuyers ? { [`buyers_${many.length}`]: summary(nBuyers) } : {}),
-      signed_cached_read: { endpoint: `GET ${prefix}/categories`, ...summary(cachedRead) },
-      ratios: {
-        ...(nBuyers ? { one_buyer_of_n_buyers: ratio(oneBuyer.requests_per_second, nBuyers.requests_per_second) } : {}),
-        ...(nBuyers ? { n_buyers_of_cached_read: ratio(nBuyers.requests_per_second, cachedRead.requests_per_second) } : {}),
-        one_buyer_of_cached_read: ratio(oneBuyer.requests_per_second, cachedRead.requests_per_second),
-      },
-      // Issue 28.1's targets.
-      targets: { one_buyer_of_n_buyers: 0.8, n_buyers_of_cached_read: 0.35, p99_ms: 100 },
+      pgbench_tpcb: pgbench,
+      one_buyer: oneBuyer,
+      ...(nBuyers ? { [`buyers_${many.length}`]: nBuyers } : {}),
+      targets,
+      met: Object.values(targets).every((t) => t.met),
     },
     null,
     2,
   ),
 );
 agent.destroy();
+process.exit(0);
