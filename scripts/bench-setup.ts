@@ -60,19 +60,26 @@ fs.writeFileSync(
         `bench-${run}-orders`,
         Array.from({ length: keys }, (_, i) => `BENCH-${run}-${i}-${crypto.randomBytes(6).toString("hex")}`),
       ),
-      ...(largeKeys > 0
-        ? [
-            product(
-              `bench-${run}-large`,
-              Array.from({ length: largeKeys }, (_, i) => `LARGE-${run}-${i}-${crypto.randomBytes(6).toString("hex")}`),
-            ),
-          ]
-        : []),
       ...Array.from({ length: 149 }, (_, i) => product(`bench-${run}-p${i}`, [`K-${run}-${i}`])),
     ],
   }),
 );
 cli("catalog:import", file);
+// The large SKU's keys in files of at most 100,000 (a SKU's limit per catalogue file); each import appends.
+for (let from = 0; from < largeKeys; from += 100_000) {
+  const chunk = Array.from(
+    { length: Math.min(100_000, largeKeys - from) },
+    (_, i) => `LARGE-${run}-${from + i}-${crypto.randomBytes(6).toString("hex")}`,
+  );
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      categories: [{ slug: `bench-${run}`, name: lang("Bench"), sort_order: 0, parent: null }],
+      products: [product(`bench-${run}-large`, chunk)],
+    }),
+  );
+  cli("catalog:import", file);
+}
 fs.rmSync(file);
 const email = `bench-${run}@example.test`;
 // Enough for the order benchmarks and, at 1.00 a key, every large key.

@@ -1,4 +1,3 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db/client";
 import { loadOrderView } from "../../order-read/order-view";
@@ -13,7 +12,6 @@ import { useTestDatabase } from "../../testing/test-database";
 
 const N = 20_000;
 let server: AppServer;
-let dbUrl: string;
 let buyer: Awaited<ReturnType<typeof makeBuyer>>;
 let seq = 0;
 const no = () => `L-${Date.now()}-${++seq}`;
@@ -22,7 +20,7 @@ const no = () => `L-${Date.now()}-${++seq}`;
 const keysFor = (tag: string) => Array.from({ length: N }, (_, i) => `${tag}-${i}-"q"\\b\t-é中😀\u2028-${i % 7}`);
 
 beforeAll(async () => {
-  dbUrl = await useTestDatabase();
+  const dbUrl = await useTestDatabase();
   await db().siteSettings.update({ where: { id: 1 }, data: { rateLimitPerKey: 100_000, rateLimitPerIp: 100_000 } });
   buyer = await makeBuyer({ pointsCents: 100_000_000n });
   server = await startAppServer(dbUrl);
@@ -91,41 +89,5 @@ describe("issue 40.3: large orders", () => {
     const again = await send("P", "POST", "/orders", body);
     expect(again.text).toBe(created.text);
     expect((await send("P", "GET", `/orders/${orderId}`)).text).toBe(read.text);
-  }, 180_000);
-
-  it("issue 40.3: a database failure in the middle of a streamed answer aborts the connection; the order reads whole afterwards", async () => {
-    const keys = keysFor("F");
-    const { sku } = await makeProduct({ priceCents: 1n, cardKeys: keys });
-    const created = await send("U", "POST", "/orders", { downstream_order_no: no(), sku_id: sku.id, quantity: N });
-    const orderId = created.json<{ order_id: number }>().order_id;
-
-    // The keys' table locked: the answer's head goes out, then its first batch of keys waits for the lock;
-    // that statement's connection is then cut (a real failure of the database under a running answer).
-    const locker = new pg.Client({ connectionString: dbUrl });
-    await locker.connect();
-    try {
-      await locker.query(`BEGIN; LOCK TABLE "CardKey" IN ACCESS EXCLUSIVE MODE`);
-      const reading = send("U", "GET", `/orders/${orderId}`).then(
-        (res) => ({ res }),
-        (err: Error) => ({ err }),
-      );
-      let pid: number | undefined;
-      for (let i = 0; i < 200 && pid === undefined; i++) {
-        const r = await locker.query<{ pid: number }>(
-          `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM "CardKey" WHERE "orderId" = $1 AND "id" > $2%'`,
-        );
-        pid = r.rows[0]?.pid;
-        if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(pid, "the answer's batch read waits for the lock").toBeDefined();
-      await locker.query(`SELECT pg_terminate_backend($1)`, [pid]);
-      const outcome = await reading;
-      expect("err" in outcome ? outcome.err.message : `answered ${outcome.res.status}`).toMatch(/aborted|socket hang up|ECONNRESET/);
-    } finally {
-      await locker.query("ROLLBACK").catch(() => undefined);
-      await locker.end();
-    }
-    const read = await send("U", "GET", `/orders/${orderId}`);
-    expect(read.text).toBe(await wholeWire("U", orderId));
   }, 180_000);
 });
