@@ -38,7 +38,8 @@ function order(ls: string[], quantity = lines.length): OrderView {
 
 async function streamed(wire: object, batch: number): Promise<string> {
   const chunks: Uint8Array[] = [];
-  const batches = async function* () {
+  // A plain generator: for await takes it as orderKeyBatches' async one.
+  const batches = function* () {
     for (let i = 0; i < lines.length; i += batch) yield lines.slice(i, i + batch);
   };
   for await (const c of orderWireChunks(wire, batches)()) chunks.push(c);

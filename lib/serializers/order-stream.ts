@@ -12,7 +12,10 @@ import crypto from "node:crypto";
  * escaping their join). The lines are read twice, once per place, so no list
  * of all of them is ever held.
  */
-export function orderWireChunks(wire: object, batches: () => AsyncIterable<string[]>): () => AsyncGenerator<Uint8Array> {
+export function orderWireChunks(
+  wire: object,
+  batches: () => AsyncIterable<string[]> | Iterable<string[]>,
+): () => AsyncGenerator<Uint8Array> {
   const f = (wire as { fulfillment?: { payload: string; delivery_data: string[] | null } }).fulfillment;
   if (!f || typeof f.payload !== "string") throw new Error("orderWireChunks: the wire has no fulfillment payload");
   const withData = Array.isArray(f.delivery_data);
