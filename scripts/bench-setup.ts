@@ -4,6 +4,8 @@
 // limits raised for the run — and prints the BENCH_* variables to export.
 // Issue 28.1: also BENCH_BUYERS (default 32) more buyers with a key each, for
 // `bench:orders --buyers N`, written to the BENCH_KEYS_FILE it prints.
+// Issue 40.3: BENCH_LARGE_KEYS (default 0) > 0 adds one more `auto` SKU holding
+// that many keys, imported the same way, for `bench:large-orders`; it prints BENCH_LARGE_SKU_ID.
 // Uses the same DATA_DIR / DATABASE_URL configuration as the server.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -13,6 +15,7 @@ import path from "node:path";
 
 const keys = Number(process.env.BENCH_KEYS ?? 10_000);
 const buyers = Number(process.env.BENCH_BUYERS ?? 32);
+const largeKeys = Number(process.env.BENCH_LARGE_KEYS ?? 0);
 const run = crypto.randomBytes(3).toString("hex");
 
 function cli<T = unknown>(...args: string[]): T {
@@ -62,9 +65,25 @@ fs.writeFileSync(
   }),
 );
 cli("catalog:import", file);
+// The large SKU's keys in files of at most 100,000 (a SKU's limit per catalogue file); each import appends.
+for (let from = 0; from < largeKeys; from += 100_000) {
+  const chunk = Array.from(
+    { length: Math.min(100_000, largeKeys - from) },
+    (_, i) => `LARGE-${run}-${from + i}-${crypto.randomBytes(6).toString("hex")}`,
+  );
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      categories: [{ slug: `bench-${run}`, name: lang("Bench"), sort_order: 0, parent: null }],
+      products: [product(`bench-${run}-large`, chunk)],
+    }),
+  );
+  cli("catalog:import", file);
+}
 fs.rmSync(file);
 const email = `bench-${run}@example.test`;
-cli("user:create", "--email", email, "--points", "10000000.00");
+// Enough for the order benchmarks and, at 1.00 a key, every large key.
+cli("user:create", "--email", email, "--points", `${10_000_000 + largeKeys}.00`);
 const key = cli<{ api_key: string; api_secret: string }>("apikey:create", "--email", email, "--name", "bench");
 cli("settings:set", "rate_limit_per_key=1000000", "rate_limit_per_ip=1000000");
 
@@ -73,6 +92,7 @@ const { connectDatabase } = await import("../lib/db/connect");
 const { db, disconnectDb } = await import("../lib/db/client");
 const conn = await connectDatabase();
 const sku = await db().sku.findUniqueOrThrow({ where: { skuCode: `bench-${run}-orders-sku` } });
+const largeSku = largeKeys > 0 ? await db().sku.findUniqueOrThrow({ where: { skuCode: `bench-${run}-large-sku` } }) : null;
 // The N buyers in this process, not the CLI: one CLI start per call would take minutes.
 const { createUser } = await import("../lib/users/create-user");
 const { createApiKey } = await import("../lib/credentials/create-api-key");
@@ -94,6 +114,7 @@ console.log(
     BENCH_API_SECRET: key.api_secret,
     BENCH_SKU_ID: sku.id,
     BENCH_KEYS_FILE: keysFile,
+    ...(largeSku ? { BENCH_LARGE_SKU_ID: largeSku.id } : {}),
   }),
 );
 process.exit(0);

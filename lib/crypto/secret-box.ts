@@ -57,10 +57,11 @@ export function fingerprintInto(plain: string, out: Buffer, at: number): number 
 }
 
 export function decryptText(sealed: Uint8Array): string {
-  const buf = Buffer.from(sealed);
+  // A view, not a copy; and the KeyObject made once (issue 40.3: a 100,000-key order opens each key).
+  const buf = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
   const iv = buf.subarray(0, IV_BYTES);
   const tag = buf.subarray(IV_BYTES, IV_BYTES + TAG_BYTES);
-  const decipher = crypto.createDecipheriv("aes-256-gcm", masterKeys().encryption, iv);
+  const decipher = crypto.createDecipheriv("aes-256-gcm", keyObjects().encryption, iv);
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(buf.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
 }

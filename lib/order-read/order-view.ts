@@ -39,9 +39,18 @@ export interface OrderItemView {
 export interface FulfillmentView {
   source: FulfillmentSource;
   deliveryFormat: DeliveryFormat;
-  /** The delivered lines (card keys, or lines of a manual delivery), decrypted. */
+  /** The delivered lines (card keys, or lines of a manual delivery), decrypted; empty when `streamed`. */
   lines: string[];
+  /**
+   * Issue 40.3: set only for a caller that asked to stream (`streamAbove`) and an `auto` delivery of more
+   * keys than that: `lines` is then empty and the answer reads the keys in batches as it is written
+   * (order-key-batches.ts, lib/serializers/order-stream.ts).
+   */
+  streamed?: true;
 }
+
+/** Issue 40.3: an auto delivery of more keys than this is streamed to the supplier API's client (decision 0095). */
+export const STREAM_KEYS_ABOVE = 1000;
 
 /** Decrypts Fulfillment.payloadCiphertext (a JSON array of lines). */
 export function openPayload(ciphertext: Uint8Array): string[] {
@@ -62,14 +71,24 @@ export async function deliveredLines(tx: Tx, orderId: number, payloadCiphertext:
   return keys.map((k) => decryptText(k.ciphertext));
 }
 
-/** Loads one order of one credential, or null (another credential's order is "not there", D20). */
-export async function loadOrderView(tx: Tx, credentialId: number, orderId: number): Promise<OrderView | null> {
+/**
+ * Loads one order of one credential, or null (another credential's order is "not there", D20).
+ * `streamAbove`: an auto delivery of more keys than that is left `streamed` (not read here).
+ */
+export async function loadOrderView(
+  tx: Tx,
+  credentialId: number,
+  orderId: number,
+  { streamAbove = Infinity }: { streamAbove?: number } = {},
+): Promise<OrderView | null> {
   const order = await tx.order.findFirst({
     where: { id: orderId, credentialId },
     include: { items: { orderBy: { id: "asc" } }, fulfillment: true },
   });
   if (!order) return null;
   const f = order.fulfillment;
+  // An auto order took exactly its quantity of keys.
+  const streamed = f !== null && f.payloadCiphertext === null && order.items.reduce((n, i) => n + i.quantity, 0) > streamAbove;
   return {
     id: order.id,
     orderNo: order.orderNo,
@@ -91,8 +110,10 @@ export async function loadOrderView(tx: Tx, credentialId: number, orderId: numbe
       totalPriceCents: i.totalPriceCents,
       priceRule: i.priceRule as PriceRule,
     })),
-    fulfillment: f
-      ? { source: f.source, deliveryFormat: f.deliveryFormat, lines: await deliveredLines(tx, order.id, f.payloadCiphertext) }
-      : null,
+    fulfillment: !f
+      ? null
+      : streamed
+        ? { source: f.source, deliveryFormat: f.deliveryFormat, lines: [], streamed: true }
+        : { source: f.source, deliveryFormat: f.deliveryFormat, lines: await deliveredLines(tx, order.id, f.payloadCiphertext) },
   };
 }

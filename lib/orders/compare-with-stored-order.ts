@@ -25,6 +25,7 @@ export async function compareWithStoredOrder({
   input,
   sku,
   stored,
+  streamAbove,
 }: {
   credentialId: number;
   profile: OrderProfile;
@@ -33,12 +34,13 @@ export async function compareWithStoredOrder({
   /** The SKU as it is today (from readOrderContext), for rule 2. */
   sku: OrderContext["sku"];
   stored: StoredOrderDigests;
+  streamAbove?: number;
 }): Promise<CreateOrderResult> {
   const sameAsSent = stored.rawDigest !== null && rawDigestOf({ profile, dialect, input }) === stored.rawDigest;
   if (!sameAsSent && normalisedDigestOf({ profile, dialect, input, sku }) !== stored.digest) {
     throw appError("idempotency_conflict", "downstream_order_no was already used with different parameters");
   }
-  const order = await loadOrderView(db(), credentialId, stored.id);
+  const order = await loadOrderView(db(), credentialId, stored.id, { streamAbove });
   if (!order) throw new Error("order vanished during replay");
   return { order, replayed: true };
 }

@@ -10,7 +10,7 @@ import { readOrderContext, type OrderContext } from "./order-context";
 import { orderForm } from "./order-form";
 import { newOrderNo } from "./order-number";
 import type { CreateOrderArgs, CreateOrderResult, OrderProfile } from "./order-types";
-import { orderViewOf, placeOrderView, type PlaceOrderRow } from "./place-order";
+import { notePicked, orderViewOf, placeOrder, placeOrderView, type PlaceOrderRow } from "./place-order";
 import { placeOrderGrouped } from "./place-order-batch";
 import { digestOf, rawDigestOf } from "./request-digest";
 
@@ -39,11 +39,25 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * `upstream` order queues its purchase (issue 4).
  * A request that fails leaves no record.
  */
-export async function createOrder({ credential, profile, dialect = "svc", input }: CreateOrderArgs): Promise<CreateOrderResult> {
+export async function createOrder({
+  credential,
+  profile,
+  dialect = "svc",
+  input,
+  streamAbove,
+}: CreateOrderArgs): Promise<CreateOrderResult> {
   const key = { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId };
   const ctx = await readOrderContext(onPool, key);
   if (ctx.existing)
-    return compareWithStoredOrder({ credentialId: credential.id, profile, dialect, input, sku: ctx.sku, stored: ctx.existing });
+    return compareWithStoredOrder({
+      credentialId: credential.id,
+      profile,
+      dialect,
+      input,
+      sku: ctx.sku,
+      stored: ctx.existing,
+      streamAbove,
+    });
 
   const sku = sellableSku(ctx, profile);
   const form = orderForm({ profile, product: sku, input });
@@ -80,6 +94,11 @@ export async function createOrder({ credential, profile, dialect = "svc", input 
       // speak, decision 0090) need a transaction of ours.
       const peerCallbacks = callbackUrl !== null && dialect !== "svc";
       const withAppRows = (callbackUrl && keys) || (!keys && upstream) || peerCallbacks;
+      if (!withAppRows && keys && input.quantity > (streamAbove ?? Infinity)) {
+        // Issue 40.3: a large order goes alone and brings back no keys; its answer reads them in batches.
+        const placed = notePicked(sku.skuId, await placeOrder(onPool, placing, { withoutKeys: true }));
+        return placed && orderViewOf(placing, placed, true);
+      }
       if (!withAppRows) {
         const placed = await placeOrderGrouped(placing);
         return placed && orderViewOf(placing, placed);
@@ -112,7 +131,15 @@ export async function createOrder({ credential, profile, dialect = "svc", input 
       // A concurrent request with the same number committed first: compare with it.
       const again = await readOrderContext(onPool, key);
       if (!again.existing) throw new Error("order vanished after an idempotency conflict");
-      return compareWithStoredOrder({ credentialId: credential.id, profile, dialect, input, sku: again.sku, stored: again.existing });
+      return compareWithStoredOrder({
+        credentialId: credential.id,
+        profile,
+        dialect,
+        input,
+        sku: again.sku,
+        stored: again.existing,
+        streamAbove,
+      });
     } catch (err) {
       // Random order numbers can collide (D4); the unique index catches it, we draw again.
       if (attempt < 5 && isOrderNoCollision(err)) continue;

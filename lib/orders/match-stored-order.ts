@@ -10,7 +10,7 @@ import type { OrderView } from "../order-read/order-view";
  * replayed Profile P create with the original order (D8 exception) without
  * ever writing.
  */
-export async function matchStoredOrder({ credential, profile, dialect, input }: CreateOrderArgs): Promise<OrderView | null> {
+export async function matchStoredOrder({ credential, profile, dialect, input, streamAbove }: CreateOrderArgs): Promise<OrderView | null> {
   const ctx = await readOrderContext(onPool, {
     credentialId: credential.id,
     downstreamOrderNo: input.downstreamOrderNo,
@@ -18,8 +18,17 @@ export async function matchStoredOrder({ credential, profile, dialect, input }: 
   });
   if (!ctx.existing) return null;
   try {
-    return (await compareWithStoredOrder({ credentialId: credential.id, profile, dialect, input, sku: ctx.sku, stored: ctx.existing }))
-      .order;
+    return (
+      await compareWithStoredOrder({
+        credentialId: credential.id,
+        profile,
+        dialect,
+        input,
+        sku: ctx.sku,
+        stored: ctx.existing,
+        streamAbove,
+      })
+    ).order;
   } catch {
     return null;
   }

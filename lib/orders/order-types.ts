@@ -24,6 +24,11 @@ export interface CreateOrderArgs {
   /** Decision 0090: a Dujiao-Next create (Profile U) repeats by sku, quantity and form only, and gets its callbacks in its shape. Default svc. */
   dialect?: WireDialect;
   input: CreateOrderInput;
+  /**
+   * Issue 40.3: the caller streams a large delivery (lib/serializers/order-stream.ts): an auto order of
+   * more than this many keys comes back `streamed`, its keys not read. Default: never (every line read).
+   */
+  streamAbove?: number;
 }
 
 /** `replayed`: the request repeated an earlier one (D18) and got the original order, read-only. */

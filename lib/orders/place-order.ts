@@ -41,8 +41,10 @@ export interface PlacedOrder {
   unitPriceCents: bigint;
   /** Issue 38: the rule that set it (list, level, contract, tier). */
   priceRule: PriceRule;
-  /** The delivered card keys (encrypted), in id order; empty unless `auto`. */
+  /** The delivered card keys (encrypted), in id order; empty unless `auto`, and empty when placed `withoutKeys`. */
   keys: { id: bigint; ciphertext: Uint8Array }[];
+  /** The highest delivered key id (the pick hint), null when no key was taken. */
+  lastKeyId: bigint | null;
 }
 
 /**
@@ -56,11 +58,11 @@ export interface PlacedOrder {
  * and compares). Throws insufficient_stock / insufficient_balance, having
  * written nothing.
  */
-export async function placeOrder(run: SqlRows, o: PlaceOrderRow): Promise<PlacedOrder | null> {
+export async function placeOrder(run: SqlRows, o: PlaceOrderRow, { withoutKeys = false } = {}): Promise<PlacedOrder | null> {
   let rows: Record<string, unknown>[];
   try {
     rows = await run(
-      PLACE_ORDER_SQL,
+      withoutKeys ? PLACE_ORDER_NO_KEYS_SQL : PLACE_ORDER_SQL,
       [
         o.orderNo,
         o.credentialId,
@@ -82,7 +84,7 @@ export async function placeOrder(run: SqlRows, o: PlaceOrderRow): Promise<Placed
         true,
         o.maxTotalCents == null ? null : String(o.maxTotalCents),
       ],
-      "place_order",
+      withoutKeys ? "place_order_no_keys" : "place_order",
     );
   } catch (err) {
     throw refusal(err) ?? err;
@@ -106,8 +108,8 @@ export function pickAfter(skuId: number): string {
 }
 
 export function notePicked(skuId: number, placed: PlacedOrder | null): PlacedOrder | null {
-  const last = placed?.keys.at(-1)?.id;
-  if (last !== undefined && last > (pickHints.get(skuId) ?? 0n)) {
+  const last = placed?.lastKeyId;
+  if (last != null && last > (pickHints.get(skuId) ?? 0n)) {
     if (pickHints.size >= MAX_HINTS) pickHints.clear();
     pickHints.set(skuId, last);
   }
@@ -117,6 +119,7 @@ export function notePicked(skuId: number, placed: PlacedOrder | null): PlacedOrd
 /** place_order's rows as a PlacedOrder; null when there are none (the order was already stored, D18). */
 export function placedFromRows(rows: Record<string, unknown>[]): PlacedOrder | null {
   if (rows.length === 0) return null;
+  const lastKeyId = rows.at(-1)!.keyId;
   return {
     id: Number(rows[0].orderId),
     createdAt: rows[0].createdAt as Date,
@@ -127,18 +130,25 @@ export function placedFromRows(rows: Record<string, unknown>[]): PlacedOrder | n
         ? []
         : [{ id: BigInt(r.keyId as string | bigint), ciphertext: r.keyCiphertext as Uint8Array }],
     ),
+    lastKeyId: lastKeyId == null ? null : BigInt(lastKeyId as string | bigint),
   };
 }
 
 // createdAt as timestamptz: both drivers then read the same instant (the
 // plain driver reads a bare timestamp in the process's time zone).
-const PLACE_ORDER_SQL = `
-  SELECT "orderId", "createdAt" AT TIME ZONE 'UTC' AS "createdAt", "unitPriceCents", "keyId", "keyCiphertext", "priceRule"
-  FROM place_order(
+const PLACE_ORDER_CALL = `place_order(
     $1::text, $2::int, $3::uuid, $4::"Profile", $5::text,
     $6::text, $7::text, $8::text, $9::text, $10::jsonb,
     $11::int, $12::int, $13::jsonb, $14::int,
     $15::boolean, $16::"DeliveryFormat", $17::bigint, $18::boolean, $19::bigint)`;
+const PLACE_ORDER_SQL = `
+  SELECT "orderId", "createdAt" AT TIME ZONE 'UTC' AS "createdAt", "unitPriceCents", "keyId", "keyCiphertext", "priceRule"
+  FROM ${PLACE_ORDER_CALL}`;
+// Issue 40.3: a large order's keys are not sent back (its answer reads them in batches, order-key-batches.ts): one row, the last key id.
+const PLACE_ORDER_NO_KEYS_SQL = `
+  SELECT "orderId", "createdAt" AT TIME ZONE 'UTC' AS "createdAt", "unitPriceCents", max("keyId") AS "keyId", "priceRule"
+  FROM ${PLACE_ORDER_CALL}
+  GROUP BY "orderId", "createdAt", "unitPriceCents", "priceRule"`;
 
 /**
  * placeOrder, and the order as the caller sees it now (the create response
@@ -150,7 +160,7 @@ export async function placeOrderView(run: SqlRows, row: PlaceOrderRow): Promise<
 }
 
 /** The order as the caller sees it, from what it asked and what place_order wrote. */
-export function orderViewOf(row: PlaceOrderRow, placed: PlacedOrder): OrderView {
+export function orderViewOf(row: PlaceOrderRow, placed: PlacedOrder, streamed = false): OrderView {
   const { unitPriceCents } = placed;
   const amountCents = unitPriceCents * BigInt(row.quantity);
   return {
@@ -177,7 +187,9 @@ export function orderViewOf(row: PlaceOrderRow, placed: PlacedOrder): OrderView 
       },
     ],
     fulfillment: row.auto
-      ? { source: "auto", deliveryFormat: row.deliveryFormat, lines: placed.keys.map((k) => decryptText(k.ciphertext)) }
+      ? streamed
+        ? { source: "auto", deliveryFormat: row.deliveryFormat, lines: [], streamed: true }
+        : { source: "auto", deliveryFormat: row.deliveryFormat, lines: placed.keys.map((k) => decryptText(k.ciphertext)) }
       : null,
   };
 }

@@ -50,7 +50,8 @@ export { parseIdParam, validate };
  *     unparseable or duplicate top-level key → invalid_json, non-object →
  *     bad_request); then the profile's zod schema → 400 bad_request naming the
  *     field, never its value. Query parameters likewise with `query`;
- *  7. handler; its result is the success body (or jsonText() of one already serialized).
+ *  7. handler; its result is the success body (or jsonText() of one already serialized,
+ *     or a JsonStream written as it is made: a large order's keys, issue 40.3).
  * Errors: an AppError becomes the D1 body with its status and headers; any
  * other error becomes 500 internal_error, logged with the request id only.
  * One log line per request: request id, profile, endpoint, status, duration,

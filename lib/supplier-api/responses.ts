@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { Readable } from "node:stream";
 import Negotiator from "negotiator";
 import { z } from "zod";
 import { AppError, appError } from "../errors";
@@ -18,9 +19,17 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: Uint8Array;
+  /**
+   * Issue 40.3 (decision 0095): when set, the body is these chunks instead of
+   * `body` (empty), length unknown (chunked). Both transports write it with
+   * backpressure; a chunk that fails aborts the connection, so a client never
+   * takes a cut-off body for a whole one.
+   */
+  stream?: AsyncIterable<Uint8Array>;
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
+const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
 
 /**
@@ -41,6 +50,11 @@ export class JsonText {
   }
 }
 
+/** A success body written as it is made (issue 40.3: a large order's keys), never held whole. */
+export class JsonStream {
+  constructor(readonly chunks: () => AsyncIterable<Uint8Array>) {}
+}
+
 export function jsonText(text: string | Uint8Array | (() => Uint8Array), gzip?: Uint8Array | null): JsonText {
   return new JsonText(typeof text === "string" ? encoder.encode(text) : text, gzip);
 }
@@ -50,6 +64,7 @@ export function jsonText(text: string | Uint8Array | (() => Uint8Array), gzip?: 
  * sent gzipped to a client whose Accept-Encoding prefers it to identity.
  */
 export function jsonAnswer(body: object, status = 200, acceptEncoding: string | null = null): Answer {
+  if (body instanceof JsonStream) return { ...bytesAnswer(EMPTY, status), stream: body.chunks() };
   if (!(body instanceof JsonText)) return bytesAnswer(encoder.encode(JSON.stringify(body)), status);
   if (body.gzip === undefined) return bytesAnswer(body.bytes, status);
   const gzip = body.gzip && prefersGzip(acceptEncoding) ? body.gzip : undefined;
@@ -103,7 +118,11 @@ export function errorAnswer(err: unknown, requestId: string): Answer {
 }
 
 export function toResponse(answer: Answer): Response {
-  return new Response(answer.body as Uint8Array<ArrayBuffer>, { status: answer.status, headers: answer.headers });
+  // A stream that fails errors the web stream: Next then aborts the response (no clean end).
+  const body = answer.stream
+    ? (Readable.toWeb(Readable.from(answer.stream)) as ReadableStream<Uint8Array>)
+    : (answer.body as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
 export const jsonResponse = (body: object, status = 200): Response => toResponse(jsonAnswer(body, status));

@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { appError, type AppError } from "../errors";
 import { log } from "../log";
 import { isDecodablePath } from "../net/decodable-path";
@@ -190,7 +190,15 @@ export function createRouter(handlers: Record<EndpointKey, Endpoint> = HANDLERS)
       });
       answer(routed, request)
         .then((a) => {
-          res.writeHead(a.status, { ...a.headers, "Content-Length": String(a.body.length) }).end(a.body);
+          if (!a.stream) {
+            res.writeHead(a.status, { ...a.headers, "Content-Length": String(a.body.length) }).end(a.body);
+            return;
+          }
+          // Issue 40.3: chunked, with backpressure; a failed chunk destroys the socket (no terminating chunk).
+          res.writeHead(a.status, a.headers);
+          pipeline(Readable.from(a.stream), res, (err) => {
+            if (err) log.warn({ err: err.message }, "supplier api streamed answer aborted");
+          });
         })
         .catch((err: unknown) => {
           // The pipeline answers every error itself; this guards the socket only.

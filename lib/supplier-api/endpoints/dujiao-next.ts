@@ -12,6 +12,7 @@ import { getCachedSettings } from "../../settings/get-cached-settings";
 import { getAccount } from "../../users/get-account";
 import { defineEndpoint, parseIdParam } from "../define-endpoint";
 import { jsonText } from "../responses";
+import { orderAnswer, STREAM_ABOVE } from "../streamed-order";
 
 // Dujiao-Next's docking protocol under Profile U's primary prefix (issue 37.1, decision
 // 0090): the same pipeline, keys, services and catalogue as Profile U, signed
@@ -96,7 +97,11 @@ export const dujiaoCreateOrderEndpoint = defineEndpoint({
 
 export const dujiaoGetOrderEndpoint = defineEndpoint({
   ...DUJIAO_ENDPOINTS.getOrder,
-  handler: async (ctx) => dujiaoOrderReadWire(await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id) })),
+  handler: async (ctx) => {
+    // Issue 40.3: a large delivery's payload is streamed (delivery_data is null in their shape).
+    const order = await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id), streamAbove: STREAM_ABOVE });
+    return orderAnswer(dujiaoOrderReadWire(order), order);
+  },
 });
 
 /** Never cancellable (D23): 409 cancel_not_allowed for an own order, else 404; theirs answers the same codes. */

@@ -6,6 +6,7 @@ import { matchStoredOrder } from "../../orders/match-stored-order";
 import { ENDPOINTS } from "../../protocol/endpoints";
 import { type CreateOrderBodyP, type CreateOrderBodyU } from "../../protocol/order-schemas";
 import { orderCreatedWire, orderReadWire } from "../../serializers/order";
+import { orderAnswer, STREAM_ABOVE } from "../streamed-order";
 import { defineEndpoint, parseIdParam, type EndpointContext } from "../define-endpoint";
 
 type CreateCtx = EndpointContext<CreateOrderBodyU, CreateOrderBodyP, undefined, undefined>;
@@ -25,6 +26,7 @@ function createArgs(ctx: CreateCtx): CreateOrderArgs {
       manualFormData: b.manual_form_data ?? null,
       maxTotalCents: b.max_total ?? null,
     },
+    streamAbove: STREAM_ABOVE,
   };
 }
 
@@ -38,18 +40,20 @@ export const createOrderEndpoint = defineEndpoint({
   handler: async (ctx) => {
     if (ctx.replayed) {
       const order = await matchStoredOrder(createArgs(ctx));
-      if (order) return orderCreatedWire(ctx.profile, order);
+      if (order) return orderAnswer(orderCreatedWire(ctx.profile, order), order);
     }
     const { order } = await createOrder(createArgs(ctx));
-    return orderCreatedWire(ctx.profile, order);
+    return orderAnswer(orderCreatedWire(ctx.profile, order), order);
   },
 });
 
 /** Section 4.6, D20: own orders only; anything else is 404 order_not_found; a non-numeric id is 400. */
 export const getOrderEndpoint = defineEndpoint({
   ...ENDPOINTS.getOrder,
-  handler: async (ctx) =>
-    orderReadWire(ctx.profile, await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id) })),
+  handler: async (ctx) => {
+    const order = await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id), streamAbove: STREAM_ABOVE });
+    return orderAnswer(orderReadWire(ctx.profile, order), order);
+  },
 });
 
 /** Section 4.7, D23: never cancellable; 409 cancel_not_allowed for an own order, else 404. */

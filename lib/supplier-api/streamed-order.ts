@@ -1,0 +1,17 @@
+import { orderKeyBatches } from "../order-read/order-key-batches";
+import { STREAM_KEYS_ABOVE, type OrderView } from "../order-read/order-view";
+import { orderWireChunks } from "../serializers/order-stream";
+import { JsonStream } from "./responses";
+
+/** Issue 40.3 (decision 0095): what the order endpoints pass as streamAbove (getOrder, createOrder). */
+export const STREAM_ABOVE = STREAM_KEYS_ABOVE;
+
+/**
+ * An order endpoint's success body: the wire object as it is, or, when the
+ * order's keys were left to be read as the answer is written (a `streamed`
+ * fulfillment), the same bytes as a stream.
+ */
+export function orderAnswer(wire: object, order: OrderView): object {
+  if (!order.fulfillment?.streamed || !("fulfillment" in wire)) return wire;
+  return new JsonStream(orderWireChunks(wire, () => orderKeyBatches(order.id)));
+}
