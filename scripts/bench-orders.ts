@@ -15,7 +15,8 @@
 // order has its own downstream_order_no (a run id + index), so each one
 // debits and delivers. Each order phase also prints what one order cost
 // (scripts/lib/order-costs.ts): PostgreSQL CPU, app CPU, WAL bytes,
-// transactions. Then every target of the issue with `met`.
+// transactions. (4) With BENCH_LARGE_SKU_ID, one order of 10,000 keys and one
+// of 100,000 (scripts/lib/large-orders.ts). Then every target with `met`.
 import { pathOf } from "../lib/protocol/endpoints";
 import { PROFILE_PREFIXES } from "../lib/protocol/profiles";
 import crypto from "node:crypto";
@@ -27,6 +28,7 @@ import { Pool } from "undici";
 import { connectDatabase } from "../lib/db/connect";
 import { arg, runFor, type LoadResult } from "./lib/load";
 import { coresInfo, listeningPid, perOrder, postmasterPid, sample } from "./lib/order-costs";
+import { largeOrderPhase } from "./lib/large-orders";
 import { runPgbench } from "./lib/pgbench";
 import { signedHeaders, type SupplierCredentials } from "./lib/signed-fetch";
 
@@ -39,13 +41,14 @@ const c = Number(arg("c", "BENCH_C", "32"));
 const seconds = Number(arg("seconds", "BENCH_SECONDS", "10"));
 const warmSeconds = Number(arg("warm-seconds", "BENCH_WARM_SECONDS", "2"));
 const buyers = Number(arg("buyers", "BENCH_BUYERS", keysFile ? String(c) : "0"));
+const largeSkuId = Number(arg("large-sku-id", "BENCH_LARGE_SKU_ID", "0"));
 const pgbenchSeconds = Number(arg("pgbench-seconds", "BENCH_PGBENCH_SECONDS", String(seconds)));
 const profile = arg("profile", "BENCH_PROFILE", "upstream") as string;
 const prefix = arg("prefix", "BENCH_PREFIX", PROFILE_PREFIXES[profile === "provider" ? "P" : "U"][0]) as string;
 
 if (!apiKey || !apiSecret || !Number.isInteger(skuId) || skuId <= 0 || (buyers > 0 && !keysFile)) {
   console.error(
-    "usage: npm run bench:orders -- --base-url URL --api-key KEY --api-secret SECRET --sku-id ID [--keys-file FILE --buyers N] [--c 32] [--seconds 10] [--warm-seconds 2] [--pgbench-seconds 10, 0 skips] [--profile upstream|provider]",
+    "usage: npm run bench:orders -- --base-url URL --api-key KEY --api-secret SECRET --sku-id ID [--keys-file FILE --buyers N] [--c 32] [--seconds 10] [--warm-seconds 2] [--pgbench-seconds 10, 0 skips] [--large-sku-id ID] [--profile upstream|provider]",
   );
   console.error(
     "(or BENCH_BASE_URL, BENCH_API_KEY, BENCH_API_SECRET, BENCH_SKU_ID, BENCH_KEYS_FILE, BENCH_BUYERS, BENCH_C, BENCH_SECONDS, BENCH_PROFILE)",
@@ -129,6 +132,8 @@ const STATS_DELAY_MS = 10_500;
 
 const oneBuyer = await costedPhase(() => order(one));
 const nBuyers = many.length ? await costedPhase((i) => order(many[i % many.length])) : undefined;
+// Issue 40.3: one order of 10,000 keys, then one of 100,000 (bench:setup with BENCH_LARGE_KEYS=110000).
+const large = largeSkuId > 0 ? await largeOrderPhase({ baseUrl, apiKey, apiSecret, skuId: largeSkuId }) : [];
 await client.end();
 await conn.stop?.();
 const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
@@ -142,6 +147,7 @@ const targets = {
   n_buyers_of_pgbench_tps: target(nBuyers && pgbench ? ratio(nBuyers.per_s, pgbench.tps) : null, 0.5),
   n_buyers_p99_ms: target(nBuyers ? nBuyers.p99_ms : null, 100, true),
   one_buyer_of_n_buyers: target(nBuyers ? ratio(oneBuyer.per_s, nBuyers.per_s) : null, 0.8),
+  ...Object.fromEntries(large.map((l) => [`large_order_${l.keys}_keys_s`, target(l.seconds, l.target_seconds, true)])),
   errors: target(oneBuyer.errors + (nBuyers?.errors ?? 0), 0, true),
 };
 console.log(
@@ -156,6 +162,7 @@ console.log(
       pgbench_tpcb: pgbench,
       one_buyer: oneBuyer,
       ...(nBuyers ? { [`buyers_${many.length}`]: nBuyers } : {}),
+      large_orders: large,
       targets,
       met: Object.values(targets).every((t) => t.met),
     },

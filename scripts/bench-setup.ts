@@ -5,7 +5,7 @@
 // Issue 28.1: also BENCH_BUYERS (default 32) more buyers with a key each, for
 // `bench:orders --buyers N`, written to the BENCH_KEYS_FILE it prints.
 // Issue 40.3: BENCH_LARGE_KEYS (default 0) > 0 adds one more `auto` SKU holding
-// that many keys, imported the same way, for `bench:large-orders`; it prints BENCH_LARGE_SKU_ID.
+// that many keys, imported the same way, for `bench:orders`'s large-order phase; it prints BENCH_LARGE_SKU_ID.
 // Uses the same DATA_DIR / DATABASE_URL configuration as the server.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";

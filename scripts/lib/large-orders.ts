@@ -1,6 +1,6 @@
 // Issue 40.3 (decision 0095): one 10,000-key order, then one 100,000-key order,
 // Profile U create, each timed to the last byte of its answer (a large answer
-// is streamed, chunked). bench-orders.ts runs it as a phase; scripts/bench-large-orders.ts alone.
+// is streamed, chunked). bench-orders.ts runs it as its last phase (BENCH_LARGE_SKU_ID).
 import crypto from "node:crypto";
 import { pathOf } from "../../lib/protocol/endpoints";
 import { PROFILE_PREFIXES } from "../../lib/protocol/profiles";
