@@ -24,12 +24,20 @@ function readText(file: string): string | null {
   }
 }
 
-/** utime + stime of one process, in seconds (fields 14 and 15 of /proc/PID/stat, after the command's parenthesis). */
-function cpuSeconds(pid: number): number {
+/**
+ * utime + stime of one process, in seconds (fields 14 and 15 of /proc/PID/stat,
+ * after the command's parenthesis); with `reaped`, also the children it has
+ * waited for (16 and 17): a backend that exits is counted in its postmaster.
+ */
+function cpuSeconds(pid: number, reaped = false): number {
   const stat = readText(`/proc/${pid}/stat`);
   if (!stat) return 0;
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  const f = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .slice(11, 15)
+    .map(Number);
+  return (f[0] + f[1] + (reaped ? f[2] + f[3] : 0)) / TICKS_PER_SECOND;
 }
 
 function parentOf(pid: number): number | null {
@@ -46,7 +54,7 @@ function allPids(): number[] {
 
 /** The postmaster and its children (backends, walwriter, checkpointer…): PostgreSQL's CPU. */
 function postgresCpu(postmasterPid: number): number {
-  let sum = cpuSeconds(postmasterPid);
+  let sum = cpuSeconds(postmasterPid, true);
   for (const pid of allPids()) if (parentOf(pid) === postmasterPid) sum += cpuSeconds(pid);
   return sum;
 }
