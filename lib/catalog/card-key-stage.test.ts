@@ -101,6 +101,36 @@ describe("card-key stage in chunks (issue 13.3, decision 0020)", () => {
     expect(sku.batches.map((x) => [x.id, x.keyCount])).toEqual([[batches.get(sku.id), 3]]);
   });
 
+  it("issue 40.2: keys of a SKU the import makes are deferred, then move chunk by chunk while read again (decision 0096)", async () => {
+    const a = await makeProduct();
+    const code = `DEFER-${Date.now()}`;
+    const keys = ["d1", "d2", "d1", "d3", "d4"];
+    const { movedBeforeEnd, added, deferred } = await withCardKeyStage(
+      async (tx, stage) => {
+        stage.deferNew = true;
+        for (const key of keys) await stage.add(code, key); // the first read: nothing staged for the SKU yet
+        await stage.add(a.sku.skuCode, "a-new");
+        const stagedFirst = stage.count;
+        await stage.drain();
+        await tx.sku.create({
+          data: { productId: a.product.id, skuCode: code, specValues: { name: "d" }, priceCents: 100n, sortOrder: 1 },
+        });
+        const deferred = { codes: [...(await stage.takeDeferred())], stagedFirst };
+        for (const key of keys) await stage.add(code, key); // the second read
+        await stage.drain();
+        const movedBeforeEnd = await tx.cardKey.count({ where: { sku: { skuCode: code } } });
+        return { movedBeforeEnd, deferred, ...(await stage.moveInto()) };
+      },
+      { source: "import", chunkKeys: 2 },
+    );
+    expect(deferred).toEqual({ codes: [code], stagedFirst: 1 });
+    expect(movedBeforeEnd).toBe(4); // in "CardKey" before moveInto: moved as the chunks filled
+    expect(added).toBe(5);
+    const sku = await db().sku.findUniqueOrThrow({ where: { skuCode: code }, include: { cardKeys: true, batches: true } });
+    expect(sku.cardKeys.map((k) => decryptText(k.ciphertext)).sort()).toEqual(["d1", "d2", "d3", "d4"]);
+    expect(sku.batches.map((x) => x.keyCount)).toEqual([4]);
+  });
+
   it("writes nothing when the transaction fails after chunks have moved", async () => {
     const a = await makeProduct();
     const before = { keys: await db().cardKey.count(), batches: await db().cardKeyBatch.count() };

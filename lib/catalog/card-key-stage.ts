@@ -62,6 +62,11 @@ export class CardKeyStage {
   private connectionBusy = false;
   /** Keys staged so far (before de-duplication). */
   count = 0;
+  /**
+   * Keys of SKUs that do not exist yet are not staged but left for a second
+   * read of the file, after the catalogue rows are written (decision 0096).
+   */
+  deferNew = false;
 
   private constructor(
     private readonly conn: pg.PoolClient,
@@ -98,8 +103,9 @@ export class CardKeyStage {
       this.chunkSlots.push(sku.slot);
     }
     if (!sku) {
-      this.chunkLater = true;
       this.laterCodes.add(skuCode);
+      if (this.deferNew) return; // read again once the SKU exists (takeDeferred)
+      this.chunkLater = true;
     }
     // Straight into bytes: strings held until a flush would outlive the young
     // generation and pile up as old garbage (the CLI must stay under 300 MB).
@@ -181,6 +187,23 @@ export class CardKeyStage {
     await this.ship();
     await this.moving;
     this.moving = undefined;
+  }
+
+  /**
+   * Decision 0096: the codes of the SKUs whose keys were deferred; they exist
+   * now, so their ids are read and their keys, staged again, move into
+   * "CardKey" chunk by chunk while the rest is read, as an existing SKU's do.
+   */
+  async takeDeferred(): Promise<Set<string>> {
+    const codes = this.laterCodes;
+    this.laterCodes = new Set();
+    this.deferNew = false;
+    const { rows } = await this.conn.query<{ id: number; sku_code: string }>(
+      `SELECT id, "skuCode" AS sku_code FROM "Sku" WHERE "skuCode" = ANY($1::text[])`,
+      [[...codes]],
+    );
+    for (const r of rows) this.skuIds.set(r.sku_code, r.id);
+    return codes;
   }
 
   /**

@@ -48,13 +48,24 @@ export async function importCatalog(file: CatalogFile, { actor }: { actor: Actor
  * others once the catalogue rows are written, all in the same transaction
  * (card-key-stage.ts), one CardKeyBatch per SKU that gets new keys, source "import".
  */
-export async function importStaged(load: (stage: CardKeyStage) => Promise<CatalogFile>, actor: Actor): Promise<ImportCounts> {
+export async function importStaged(
+  load: (stage: CardKeyStage) => Promise<CatalogFile>,
+  actor: Actor,
+  again?: (stage: CardKeyStage, skuCodes: Set<string>) => Promise<void>,
+): Promise<ImportCounts> {
   // Interactive transactions time out after 5 s by default; a large key file takes longer.
   const imported = await withCardKeyStage(
     async (tx, stage) => {
+      // `again` (decision 0096): keys of new SKUs are staged by a second read,
+      // after their rows exist, so they move while the CLI seals the next ones.
+      stage.deferNew = again !== undefined;
       const file = await load(stage);
       await stage.drain();
       const counts = await importInto(tx, file);
+      if (again) {
+        const codes = await stage.takeDeferred();
+        if (codes.size) await again(stage, codes);
+      }
       const staged = stage.count;
       const { added } = await stage.moveInto();
       const result = { ...counts, cardKeysAdded: added, cardKeysSkipped: staged - added };

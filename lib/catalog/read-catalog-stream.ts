@@ -34,6 +34,8 @@ export async function readCatalogStream(
   file: string,
   onKey: (skuCode: string, key: string) => Promise<void> | undefined,
   onProgress?: (p: StreamProgress) => void,
+  /** Gets every byte read (a digest: the second read of decision 0096 must read the same file). */
+  hash?: { update: (chunk: Buffer) => unknown },
 ): Promise<CatalogFile> {
   const schema = capped();
   const keyProblems = capped();
@@ -81,6 +83,7 @@ export async function readCatalogStream(
 
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
     bytes += chunk.length;
+    hash?.update(chunk);
     if (errorAt === undefined) tokenizer.write(chunk);
     for (const { index, value } of pending.splice(0)) {
       for (const [skuCode, key] of takeKeys(index, value, products, schema, keyProblems)) {

@@ -21,16 +21,20 @@ import { freePort } from "./scale-server";
 
 type Readers = ReturnType<typeof startReaders>;
 
-// The page is gzipped once, at the level the catalogue cache uses, and sent
-// gzipped to a client that accepts it, as ours is once compressed.
+// The same representation as ours (issue 40.2): a page or detail that our
+// server sent gzipped (`gzip`, seen by the bench) is gzipped once, at the
+// level the catalogue cache uses, and sent gzipped to a client that accepts
+// it; one ours sent plain is sent plain.
 const SERVER = `
 const fs = require("node:fs"), http = require("node:http"), zlib = require("node:zlib");
-const [pageFile, detailFile, port] = process.argv.slice(-3);
-const page = fs.readFileSync(pageFile), detail = fs.readFileSync(detailFile);
-const pageGzip = zlib.gzipSync(page, { level: 1 });
+const [pageFile, detailFile, gzipKinds, port] = process.argv.slice(-4);
+const plain = { page: fs.readFileSync(pageFile), detail: fs.readFileSync(detailFile) };
+const packed = {};
+for (const kind of gzipKinds.split(",").filter(Boolean)) packed[kind] = zlib.gzipSync(plain[kind], { level: 1 });
 http.createServer((req, res) => {
-  const gzip = req.url.startsWith("/page") && /gzip/.test(req.headers["accept-encoding"] || "");
-  const body = req.url.startsWith("/page") ? (gzip ? pageGzip : page) : detail;
+  const kind = req.url.startsWith("/page") ? "page" : "detail";
+  const gzip = packed[kind] !== undefined && /gzip/.test(req.headers["accept-encoding"] || "");
+  const body = gzip ? packed[kind] : plain[kind];
   const headers = { "Content-Type": "application/json; charset=utf-8", "Content-Length": body.length };
   if (gzip) headers["Content-Encoding"] = "gzip";
   res.writeHead(200, headers).end(body);
@@ -38,13 +42,20 @@ http.createServer((req, res) => {
 `;
 
 /** Starts the bare server answering `pageBody` at /page and `detailBody` at /detail (decoded bodies, as ours answered them). */
-export async function startBareServer(o: { pageBody: Buffer; detailBody: Buffer; port?: number }) {
+export async function startBareServer(o: {
+  pageBody: Buffer;
+  detailBody: Buffer;
+  gzip: { page: boolean; detail: boolean };
+  port?: number;
+}) {
   const port = o.port ?? (await freePort());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cardkey-bare-"));
   const [pageFile, detailFile] = [path.join(dir, "page.json"), path.join(dir, "detail.json")];
   fs.writeFileSync(pageFile, o.pageBody);
   fs.writeFileSync(detailFile, o.detailBody);
-  const child = spawn(process.execPath, ["-e", SERVER, "--", pageFile, detailFile, String(port)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["-e", SERVER, "--", pageFile, detailFile, gzipKinds(o.gzip), String(port)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const stop = () => {
     child.kill();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -60,6 +71,8 @@ export async function startBareServer(o: { pageBody: Buffer; detailBody: Buffer;
   }
   return { base: `http://127.0.0.1:${port}`, stop };
 }
+
+const gzipKinds = (g: { page: boolean; detail: boolean }) => (["page", "detail"] as const).filter((k) => g[k]).join(",");
 
 export interface Side {
   base: string;
