@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import { Readable } from "node:stream";
+import type { ServerResponse } from "node:http";
+import { pipeline, Readable } from "node:stream";
 import Negotiator from "negotiator";
 import { z } from "zod";
 import { AppError, appError } from "../errors";
@@ -123,6 +124,19 @@ export function toResponse(answer: Answer): Response {
     ? (Readable.toWeb(Readable.from(answer.stream)) as ReadableStream<Uint8Array>)
     : (answer.body as Uint8Array<ArrayBuffer>);
   return new Response(body, { status: answer.status, headers: answer.headers });
+}
+
+/** The same Answer on our HTTP server's socket (decision 0036). */
+export function writeAnswer(res: ServerResponse, answer: Answer): void {
+  if (!answer.stream) {
+    res.writeHead(answer.status, { ...answer.headers, "Content-Length": String(answer.body.length) }).end(answer.body);
+    return;
+  }
+  // Issue 40.3: chunked, with backpressure; a failed chunk destroys the socket (no terminating chunk).
+  res.writeHead(answer.status, answer.headers);
+  pipeline(Readable.from(answer.stream), res, (err) => {
+    if (err) log.warn({ err: err.message }, "supplier api streamed answer aborted");
+  });
 }
 
 export const jsonResponse = (body: object, status = 200): Response => toResponse(jsonAnswer(body, status));

@@ -1,4 +1,4 @@
-import { pipeline, Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { appError, type AppError } from "../errors";
 import { log } from "../log";
 import { isDecodablePath } from "../net/decodable-path";
@@ -10,7 +10,7 @@ import type { Endpoint, RouteMatch } from "./define-endpoint";
 import { endpointRequest, type EndpointRequest } from "./endpoint-request";
 import { DUJIAO_HANDLERS, HANDLERS } from "./endpoints";
 import { setPublishedRouter, type NodeRouter } from "./published-router";
-import { refusal, toResponse, type Answer } from "./responses";
+import { refusal, toResponse, writeAnswer, type Answer } from "./responses";
 
 /**
  * THE ROUTER of the supplier API (decision 0036), built once from the
@@ -189,17 +189,7 @@ export function createRouter(handlers: Record<EndpointKey, Endpoint> = HANDLERS)
         body: () => (hasBody ? req : null),
       });
       answer(routed, request)
-        .then((a) => {
-          if (!a.stream) {
-            res.writeHead(a.status, { ...a.headers, "Content-Length": String(a.body.length) }).end(a.body);
-            return;
-          }
-          // Issue 40.3: chunked, with backpressure; a failed chunk destroys the socket (no terminating chunk).
-          res.writeHead(a.status, a.headers);
-          pipeline(Readable.from(a.stream), res, (err) => {
-            if (err) log.warn({ err: err.message }, "supplier api streamed answer aborted");
-          });
-        })
+        .then((a) => writeAnswer(res, a))
         .catch((err: unknown) => {
           // The pipeline answers every error itself; this guards the socket only.
           log.error({ err: (err as Error).message }, "supplier api router failed");
