@@ -5,6 +5,7 @@ import { createAdmin } from "../admins/create-admin";
 import { CLI_ACTOR, SYSTEM_ACTOR } from "../audit/actor";
 import { deliverOrder } from "../fulfillment/deliver-order";
 import { withCardKeyStage } from "../catalog/card-key-transaction";
+import { saveSku } from "../catalog/save-sku";
 import { enqueueCatalogEventAttempt } from "../catalog-events/queue-catalog-event";
 import { db } from "../db/client";
 import { transitionOrder } from "../fulfillment/transition-order";
@@ -314,8 +315,26 @@ describe("issue 25.3: once per state change, folded, retried", () => {
     let sku: { id: number; skuCode: string };
     try {
       await stamper.query("SELECT pg_advisory_lock(7368221)");
-      ({ sku } = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("UNCOUNTED", 30) }));
+      // The SKU is made inactive and put on sale once its keys are in: makeProduct
+      // commits the SKU before its keys, and the workers' check (every second)
+      // would otherwise first see it empty and never stocked, which is rightly
+      // recorded as low without an alert (created empty, to be filled), not the
+      // uncounted first sight this test is about (FLAKY in CI, 2026-11-29).
+      const made = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("UNCOUNTED", 30), skuActive: false });
+      sku = made.sku;
       await setSkuThreshold({ skuCode: sku.skuCode, stock: 10 }, { actor: SYSTEM_ACTOR });
+      await saveSku(
+        {
+          id: sku.id,
+          productId: made.product.id,
+          skuCode: sku.skuCode,
+          specValues: { name: "default" },
+          price: "1.00",
+          isActive: true,
+          stockQuantity: null,
+        },
+        { actor: SYSTEM_ACTOR },
+      );
       await checkStock();
       expect(await db().alertCondition.findUnique({ where: { key: `stock:${sku.id}` } })).toBeNull();
     } finally {
