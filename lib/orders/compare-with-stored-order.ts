@@ -3,7 +3,7 @@ import { appError } from "../errors";
 import type { OrderContext, StoredOrderDigests } from "./order-context";
 import { orderForm } from "./order-form";
 import type { WireDialect } from "../protocol/profiles";
-import type { CreateOrderInput, CreateOrderResult, OrderProfile } from "./order-types";
+import type { CreateOrderArgs, CreateOrderInput, CreateOrderResult, OrderProfile } from "./order-types";
 import { loadOrderView } from "../order-read/order-view";
 import { digestOf, rawDigestOf } from "./request-digest";
 
@@ -18,29 +18,16 @@ import { digestOf, rawDigestOf } from "./request-digest";
  *    differ in what normalisation removes (whitespace, "5" vs 5), and serves
  *    orders stored before the raw digest existed.
  */
-export async function compareWithStoredOrder({
-  credentialId,
-  profile,
-  dialect,
-  input,
-  sku,
-  stored,
-  streamAbove,
-}: {
-  credentialId: number;
-  profile: OrderProfile;
-  dialect?: WireDialect;
-  input: CreateOrderInput;
-  /** The SKU as it is today (from readOrderContext), for rule 2. */
-  sku: OrderContext["sku"];
-  stored: StoredOrderDigests;
-  streamAbove?: number;
-}): Promise<CreateOrderResult> {
+export async function compareWithStoredOrder(
+  { credential, profile, dialect, input, streamAbove }: CreateOrderArgs,
+  /** What readOrderContext found: the stored order, and the SKU as it is today (for rule 2). */
+  { sku, existing: stored }: { sku: OrderContext["sku"]; existing: StoredOrderDigests },
+): Promise<CreateOrderResult> {
   const sameAsSent = stored.rawDigest !== null && rawDigestOf({ profile, dialect, input }) === stored.rawDigest;
   if (!sameAsSent && normalisedDigestOf({ profile, dialect, input, sku }) !== stored.digest) {
     throw appError("idempotency_conflict", "downstream_order_no was already used with different parameters");
   }
-  const order = await loadOrderView(db(), credentialId, stored.id, { streamAbove });
+  const order = await loadOrderView(db(), credential.id, stored.id, { streamAbove });
   if (!order) throw new Error("order vanished during replay");
   return { order, replayed: true };
 }

@@ -39,25 +39,11 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * `upstream` order queues its purchase (issue 4).
  * A request that fails leaves no record.
  */
-export async function createOrder({
-  credential,
-  profile,
-  dialect = "svc",
-  input,
-  streamAbove,
-}: CreateOrderArgs): Promise<CreateOrderResult> {
+export async function createOrder(args: CreateOrderArgs): Promise<CreateOrderResult> {
+  const { credential, profile, dialect = "svc", input, streamAbove } = args;
   const key = { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId };
   const ctx = await readOrderContext(onPool, key);
-  if (ctx.existing)
-    return compareWithStoredOrder({
-      credentialId: credential.id,
-      profile,
-      dialect,
-      input,
-      sku: ctx.sku,
-      stored: ctx.existing,
-      streamAbove,
-    });
+  if (ctx.existing) return compareWithStoredOrder(args, { sku: ctx.sku, existing: ctx.existing });
 
   const sku = sellableSku(ctx, profile);
   const form = orderForm({ profile, product: sku, input });
@@ -131,15 +117,7 @@ export async function createOrder({
       // A concurrent request with the same number committed first: compare with it.
       const again = await readOrderContext(onPool, key);
       if (!again.existing) throw new Error("order vanished after an idempotency conflict");
-      return compareWithStoredOrder({
-        credentialId: credential.id,
-        profile,
-        dialect,
-        input,
-        sku: again.sku,
-        stored: again.existing,
-        streamAbove,
-      });
+      return compareWithStoredOrder(args, { sku: again.sku, existing: again.existing });
     } catch (err) {
       // Random order numbers can collide (D4); the unique index catches it, we draw again.
       if (attempt < 5 && isOrderNoCollision(err)) continue;

@@ -10,7 +10,8 @@ import type { OrderView } from "../order-read/order-view";
  * replayed Profile P create with the original order (D8 exception) without
  * ever writing.
  */
-export async function matchStoredOrder({ credential, profile, dialect, input, streamAbove }: CreateOrderArgs): Promise<OrderView | null> {
+export async function matchStoredOrder(args: CreateOrderArgs): Promise<OrderView | null> {
+  const { credential, input } = args;
   const ctx = await readOrderContext(onPool, {
     credentialId: credential.id,
     downstreamOrderNo: input.downstreamOrderNo,
@@ -18,17 +19,7 @@ export async function matchStoredOrder({ credential, profile, dialect, input, st
   });
   if (!ctx.existing) return null;
   try {
-    return (
-      await compareWithStoredOrder({
-        credentialId: credential.id,
-        profile,
-        dialect,
-        input,
-        sku: ctx.sku,
-        stored: ctx.existing,
-        streamAbove,
-      })
-    ).order;
+    return (await compareWithStoredOrder(args, { sku: ctx.sku, existing: ctx.existing })).order;
   } catch {
     return null;
   }
