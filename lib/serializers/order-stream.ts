@@ -24,22 +24,26 @@ export function orderWireChunks(
   const [middle, tail] = withData ? splitOnce(afterPayload, JSON.stringify([DATA])) : [afterPayload, ""];
   return async function* () {
     yield Buffer.from(head + '"');
-    let first = true;
-    for await (const lines of batches()) {
-      if (lines.length === 0) continue;
-      yield Buffer.from((first ? "" : "\\n") + lines.map(escaped).join("\\n"));
-      first = false;
-    }
+    yield* joined(batches(), escaped, "\\n");
     yield Buffer.from('"' + middle + (withData ? "[" : ""));
     if (!withData) return;
-    first = true;
-    for await (const lines of batches()) {
-      if (lines.length === 0) continue;
-      yield Buffer.from((first ? "" : ",") + lines.map((l) => JSON.stringify(l)).join(","));
-      first = false;
-    }
+    yield* joined(batches(), (line) => JSON.stringify(line), ",");
     yield Buffer.from("]" + tail);
   };
+}
+
+/** Every line, written as `each` makes it, with `separator` between them (none before the first nor after the last). */
+async function* joined(
+  batches: AsyncIterable<string[]> | Iterable<string[]>,
+  each: (line: string) => string,
+  separator: string,
+): AsyncGenerator<Uint8Array> {
+  let first = true;
+  for await (const lines of batches) {
+    if (lines.length === 0) continue;
+    yield Buffer.from((first ? "" : separator) + lines.map(each).join(separator));
+    first = false;
+  }
 }
 
 // Random per process: no title, order number or trace id can hold them.

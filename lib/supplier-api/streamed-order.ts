@@ -1,10 +1,7 @@
 import { orderKeyBatches } from "../order-read/order-key-batches";
-import { STREAM_KEYS_ABOVE, type OrderView } from "../order-read/order-view";
+import type { OrderView } from "../order-read/order-view";
 import { orderWireChunks } from "../serializers/order-stream";
 import { JsonStream } from "./responses";
-
-/** Issue 40.3 (decision 0095): what the order endpoints pass as streamAbove (getOrder, createOrder). */
-export const STREAM_ABOVE = STREAM_KEYS_ABOVE;
 
 /**
  * An order endpoint's success body: the wire object as it is, or, when the

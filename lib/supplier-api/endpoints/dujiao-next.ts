@@ -12,7 +12,8 @@ import { getCachedSettings } from "../../settings/get-cached-settings";
 import { getAccount } from "../../users/get-account";
 import { defineEndpoint, parseIdParam } from "../define-endpoint";
 import { jsonText } from "../responses";
-import { orderAnswer, STREAM_ABOVE } from "../streamed-order";
+import { STREAM_KEYS_ABOVE } from "../../order-read/order-view";
+import { orderAnswer } from "../streamed-order";
 
 // Dujiao-Next's docking protocol under Profile U's primary prefix (issue 37.1, decision
 // 0090): the same pipeline, keys, services and catalogue as Profile U, signed
@@ -99,7 +100,7 @@ export const dujiaoGetOrderEndpoint = defineEndpoint({
   ...DUJIAO_ENDPOINTS.getOrder,
   handler: async (ctx) => {
     // Issue 40.3: a large delivery's payload is streamed (delivery_data is null in their shape).
-    const order = await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id), streamAbove: STREAM_ABOVE });
+    const order = await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id), streamAbove: STREAM_KEYS_ABOVE });
     return orderAnswer(dujiaoOrderReadWire(order), order);
   },
 });

@@ -6,7 +6,8 @@ import { matchStoredOrder } from "../../orders/match-stored-order";
 import { ENDPOINTS } from "../../protocol/endpoints";
 import { type CreateOrderBodyP, type CreateOrderBodyU } from "../../protocol/order-schemas";
 import { orderCreatedWire, orderReadWire } from "../../serializers/order";
-import { orderAnswer, STREAM_ABOVE } from "../streamed-order";
+import { STREAM_KEYS_ABOVE } from "../../order-read/order-view";
+import { orderAnswer } from "../streamed-order";
 import { defineEndpoint, parseIdParam, type EndpointContext } from "../define-endpoint";
 
 type CreateCtx = EndpointContext<CreateOrderBodyU, CreateOrderBodyP, undefined, undefined>;
@@ -26,7 +27,7 @@ function createArgs(ctx: CreateCtx): CreateOrderArgs {
       manualFormData: b.manual_form_data ?? null,
       maxTotalCents: b.max_total ?? null,
     },
-    streamAbove: STREAM_ABOVE,
+    streamAbove: STREAM_KEYS_ABOVE,
   };
 }
 
@@ -51,7 +52,7 @@ export const createOrderEndpoint = defineEndpoint({
 export const getOrderEndpoint = defineEndpoint({
   ...ENDPOINTS.getOrder,
   handler: async (ctx) => {
-    const order = await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id), streamAbove: STREAM_ABOVE });
+    const order = await getOrder({ credentialId: ctx.credential.id, orderId: parseIdParam(ctx.params.id), streamAbove: STREAM_KEYS_ABOVE });
     return orderAnswer(orderReadWire(ctx.profile, order), order);
   },
 });
