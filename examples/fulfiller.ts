@@ -144,8 +144,11 @@ if (process.env.FULFILLER_ONCE === "1") {
       })
       .listen(Number(port), () => say(`webhook listening on ${port}`));
   }
+  const everyMs = port && secret ? pollMs * 6 : pollMs;
+  await logPass(pass());
+  say(`first pass done; next pass in ${everyMs / 1000} s${port && secret ? " or on a push" : ""}`);
   for (;;) {
+    await new Promise((r) => setTimeout(r, everyMs));
     await logPass(pass());
-    await new Promise((r) => setTimeout(r, port && secret ? pollMs * 6 : pollMs));
   }
 }
