@@ -16,8 +16,11 @@ export async function dispatchAlertJob({ eventId }: { eventId: string }): Promis
   await db().$transaction(async (tx) => {
     const event = await tx.alertEvent.findUnique({ where: { id: BigInt(eventId) }, select: { id: true, kind: true } });
     if (!event || !isAlertKind(event.kind)) return;
+    // In id order: each channel's send job row is locked in turn, and two dispatches taking
+    // them in different orders deadlock (a send's update moves its channel in the table).
     const channels = await tx.alertChannel.findMany({
       where: { deletedAt: null },
+      orderBy: { id: "asc" },
       select: { id: true, rules: { where: { event: event.kind }, select: { enabled: true } } },
     });
     for (const channel of channels) {

@@ -45,13 +45,17 @@ interface ProductWire {
   skus: SkuWire[];
 }
 
-/** The product as this buyer's list shows it, once the catalogue shows `ready` (eventually consistent, about a second). */
+/**
+ * The product as this buyer's list shows it, once the catalogue shows it with its SKU and `ready`
+ * (eventually consistent, about a second). makeProduct saves the product, then its SKU: a catalogue
+ * refreshed between the two lists the product without SKUs for a moment.
+ */
 async function listed(b: Buyer, profile: "U" | "P", productId: number, ready: (p: ProductWire) => boolean) {
   return waitFor(async () => {
     // A poll is a new request each time (Profile P refuses a repeated signature, D8).
     const r = await json<{ items: ProductWire[] }>(api(b, profile).get(`/products?page=1&page_size=100&poll=${++seq}`));
     const p = r.items.find((i) => i.id === productId);
-    return p && ready(p) ? p : null;
+    return p && p.skus.length > 0 && ready(p) ? p : null;
   });
 }
 
