@@ -45,7 +45,20 @@ function isSecure(req: IncomingMessage, trust: TrustProxy): boolean {
     if (last === "https") return true;
   }
   const proxied = proto !== undefined || req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined;
-  return !proxied && ipaddr.isValid(peer) && ipaddr.process(peer).range() === "loopback";
+  return !proxied && isLoopbackPeer(req.socket, peer);
+}
+
+// A connection's peer does not change: parsed once per connection, not on every request it
+// carries (parsing it took 4.5 % of the server's CPU under catalogue reads, issue 40.2).
+const loopbackPeers = new WeakMap<object, boolean>();
+
+function isLoopbackPeer(socket: object, peer: string): boolean {
+  let loopback = loopbackPeers.get(socket);
+  if (loopback === undefined) {
+    loopback = ipaddr.isValid(peer) && ipaddr.process(peer).range() === "loopback";
+    loopbackPeers.set(socket, loopback);
+  }
+  return loopback;
 }
 
 /** What our server decided for this request; false without our server in front (`next start`: the header is missing). */
