@@ -42,7 +42,7 @@ import { digestOf, rawDigestOf } from "./request-digest";
 export async function createOrder(args: CreateOrderArgs): Promise<CreateOrderResult> {
   const { credential, profile, dialect = "svc", input, streamAbove } = args;
   const key = { credentialId: credential.id, downstreamOrderNo: input.downstreamOrderNo, skuId: input.skuId };
-  const ctx = await readOrderContext(onPool, key);
+  const ctx = await readOrderContext(key);
   if (ctx.existing) return compareWithStoredOrder(args, { sku: ctx.sku, existing: ctx.existing });
 
   const sku = sellableSku(ctx, profile);
@@ -115,7 +115,7 @@ export async function createOrder(args: CreateOrderArgs): Promise<CreateOrderRes
       });
       if (order) return { order, replayed: false };
       // A concurrent request with the same number committed first: compare with it.
-      const again = await readOrderContext(onPool, key);
+      const again = await readOrderContext(key);
       if (!again.existing) throw new Error("order vanished after an idempotency conflict");
       return compareWithStoredOrder(args, { sku: again.sku, existing: again.existing });
     } catch (err) {

@@ -1,4 +1,3 @@
-import { onPool } from "../db/sql-rows";
 import { compareWithStoredOrder } from "./compare-with-stored-order";
 import { readOrderContext } from "./order-context";
 import type { CreateOrderArgs } from "./order-types";
@@ -12,7 +11,7 @@ import type { OrderView } from "../order-read/order-view";
  */
 export async function matchStoredOrder(args: CreateOrderArgs): Promise<OrderView | null> {
   const { credential, input } = args;
-  const ctx = await readOrderContext(onPool, {
+  const ctx = await readOrderContext({
     credentialId: credential.id,
     downstreamOrderNo: input.downstreamOrderNo,
     skuId: input.skuId,

@@ -1,4 +1,5 @@
-import type { SqlRows } from "../db/sql-rows";
+import { groupedReads } from "../db/grouped-reads";
+import { onPool } from "../db/sql-rows";
 import { LISTED_PRODUCT_SQL } from "../catalog/product-listed";
 import type { DeliveryFormat, FulfillmentType } from "../generated/prisma/enums";
 
@@ -35,7 +36,8 @@ export interface OrderContext {
 
 const MAX_INT4 = 2_147_483_647;
 
-const ORDER_CONTEXT_SQL = `
+/** The context of one order, for the SKU, credential and number these SQL expressions give. */
+const contextSql = (skuId: string, credentialId: string, orderNo: string) => `
     SELECT s."id" AS "skuId", s."productId", s."isActive" AS "skuActive", (s."deletedAt" IS NULL) AS "skuLive",
            p."isActive" AS "productActive", ${LISTED_PRODUCT_SQL.text} AS "productLive",
            p."fulfillmentType"::text AS "fulfillmentType", p."deliveryFormat"::text AS "deliveryFormat",
@@ -48,25 +50,51 @@ const ORDER_CONTEXT_SQL = `
            e."id" AS "existingId", e."requestDigest" AS "existingDigest",
            e."requestRawDigest" AS "existingRawDigest"
     FROM (SELECT 1) AS one
-    LEFT JOIN "Sku" s ON s."id" = $1::int
+    LEFT JOIN "Sku" s ON s."id" = ${skuId}
     LEFT JOIN "Product" p ON p."id" = s."productId"
     LEFT JOIN "SkuSourceList" l ON l."skuId" = s."id"
     LEFT JOIN "Category" c ON c."id" = p."categoryId"
-    LEFT JOIN "Order" e ON e."credentialId" = $2::int AND e."downstreamOrderNo" = $3::text`;
+    LEFT JOIN "Order" e ON e."credentialId" = ${credentialId} AND e."downstreamOrderNo" = ${orderNo}`;
+
+const ONE_SQL = contextSql("$1::int", "$2::int", "$3::text");
+/** Several orders' contexts in one statement, one row each, in the order of the arrays. */
+const GROUP_SQL = `
+    SELECT k."i", ctx.*
+    FROM unnest($1::int[], $2::int[], $3::text[]) WITH ORDINALITY AS k("skuId", "credentialId", "orderNo", "i")
+    CROSS JOIN LATERAL (${contextSql('k."skuId"', 'k."credentialId"', 'k."orderNo"')}) AS ctx
+    ORDER BY k."i"`;
+
+export interface OrderContextKey {
+  credentialId: number;
+  downstreamOrderNo: string;
+  skuId: number;
+}
+
+/** An id out of the column's range cannot exist; asking would be a type error in SQL. */
+const skuKey = (skuId: number) => (Number.isSafeInteger(skuId) && skuId > 0 && skuId <= MAX_INT4 ? skuId : 0);
 
 /**
  * Everything createOrder must know before it writes, in one round trip: the
  * idempotency record, the SKU with its product, and the points switch. Not
  * the price: place_order reads it inside the order's write (issue 12.4).
+ * Reads made at the same moment by other requests go in the same statement
+ * (lib/db/grouped-reads.ts).
  */
-export async function readOrderContext(
-  run: SqlRows,
-  { credentialId, downstreamOrderNo, skuId }: { credentialId: number; downstreamOrderNo: string; skuId: number },
-): Promise<OrderContext> {
-  // An id out of the column's range cannot exist; asking would be a type error in SQL.
-  const skuKey = Number.isSafeInteger(skuId) && skuId > 0 && skuId <= MAX_INT4 ? skuId : 0;
-  const rows = await run(ORDER_CONTEXT_SQL, [skuKey, credentialId, downstreamOrderNo], "order_context");
-  const r = rows[0];
+export const readOrderContext: (key: OrderContextKey) => Promise<OrderContext> = groupedReads({
+  readOne: async ({ credentialId, downstreamOrderNo, skuId }: OrderContextKey) =>
+    contextOf((await onPool(ONE_SQL, [skuKey(skuId), credentialId, downstreamOrderNo], "order_context"))[0]),
+  readGroup: async (keys: OrderContextKey[]) => {
+    const rows = await onPool(
+      GROUP_SQL,
+      [keys.map((k) => skuKey(k.skuId)), keys.map((k) => k.credentialId), keys.map((k) => k.downstreamOrderNo)],
+      "order_context_group",
+    );
+    if (rows.length !== keys.length) throw new Error("order context: one row per key expected");
+    return rows.map(contextOf);
+  },
+});
+
+function contextOf(r: Record<string, unknown>): OrderContext {
   return {
     existing:
       r.existingId == null
