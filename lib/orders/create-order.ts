@@ -26,7 +26,8 @@ import { digestOf, rawDigestOf } from "./request-digest";
  * docs/decisions/0009-order-hot-path.md): order and item, card keys (auto) or
  * stock, fulfillment, debit and ledger row. On the pool (lib/db/sql-rows.ts)
  * that statement is its own transaction and one round trip, so an order costs the rate-limit count,
- * this read and that write; orders that arrive while others are being
+ * this read and that write; reads made at the same moment go in one statement
+ * (decision 0099), and orders that arrive while others are being
  * written go together in one statement and one commit (place-order-batch.ts,
  * issue 28.1). The unique index (credential,
  * downstream_order_no) is the last line of defence: a concurrent duplicate
