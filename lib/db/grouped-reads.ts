@@ -1,8 +1,8 @@
 /**
  * A read of one row per key that many requests make at once (the order
  * context, lib/orders/order-context.ts), sent as few statements: at most
- * `lanes` statements are in flight; a read that arrives while they are waits,
- * and the next free lane takes every waiting key (up to `maxGroup`) as ONE
+ * LANES statements are in flight; a read that arrives while they are waits,
+ * and the next free lane takes every waiting key (up to MAX_GROUP) as ONE
  * statement. A read that finds a lane free goes at once, alone: no wait is
  * added when there is no crowd.
  *
@@ -17,17 +17,13 @@ export function groupedReads<K, R>(opts: {
   readOne: (key: K) => Promise<R>;
   /** The results in the order of `keys`. */
   readGroup: (keys: K[]) => Promise<R[]>;
-  lanes?: number;
-  maxGroup?: number;
 }): (key: K) => Promise<R> {
-  const lanes = opts.lanes ?? 2;
-  const maxGroup = opts.maxGroup ?? 32;
   const waiting: { key: K; resolve: (r: R) => void; reject: (err: unknown) => void }[] = [];
   let inFlight = 0;
 
   const pump = () => {
-    while (inFlight < lanes && waiting.length > 0) {
-      const group = waiting.splice(0, maxGroup);
+    while (inFlight < LANES && waiting.length > 0) {
+      const group = waiting.splice(0, MAX_GROUP);
       inFlight++;
       void run(group).finally(() => {
         inFlight--;
@@ -55,3 +51,8 @@ export function groupedReads<K, R>(opts: {
       pump();
     });
 }
+
+/** Statements in flight at once, as place-order-batch.ts's LANES: enough to keep two cores of PostgreSQL busy. */
+const LANES = 2;
+/** Keys in one statement at most: its arrays and its answer stay small; more wait for the next lane. */
+const MAX_GROUP = 32;
