@@ -1,4 +1,5 @@
 import type { PriceBuyer } from "../catalog/buyer-prices";
+import { after, type Maybe } from "../maybe";
 import type { CatalogProduct } from "../catalog/load-catalog";
 import type { Profile } from "../protocol/profiles";
 import { syncToken } from "../protocol/sync-time";
@@ -40,8 +41,11 @@ export interface CatalogView {
  * The catalogue as one buyer sees it. Buyers share a view per member level;
  * a buyer with contract prices (issue 38) has a view of its own.
  */
-export async function catalogView(profile: Profile, who: { memberLevelId: number; userId: string } | null = null): Promise<CatalogView> {
-  const state = await catalogState();
+export function catalogView(profile: Profile, who: { memberLevelId: number; userId: string } | null = null): Maybe<CatalogView> {
+  return after(catalogState(), (state) => viewOf(state, profile, who));
+}
+
+function viewOf(state: CatalogState, profile: Profile, who: { memberLevelId: number; userId: string } | null): CatalogView {
   const levelId = who && state.pricedLevels.has(who.memberLevelId) ? who.memberLevelId : null;
   const userId = who && state.contractBuyers.has(who.userId) ? who.userId : null;
   const key = `${profile}:${levelId ?? ""}:${userId ?? ""}`;

@@ -1,6 +1,7 @@
 import { loadCatalog, type CatalogCategory, type CatalogLoad, type CatalogProduct } from "../catalog/load-catalog";
 import { stampCatalog } from "../catalog/stamp-catalog";
 import { log } from "../log";
+import type { Maybe } from "../maybe";
 import { dropPage, type ViewCache } from "./page-cache";
 
 // Issue 13.1-13.2: the in-process catalogue the supplier API serves. A
@@ -48,12 +49,17 @@ let fullInflight: Promise<void> | undefined;
 let lastReadAt = 0;
 let loopTimer: NodeJS.Timeout | undefined;
 
-/** The snapshot to serve. */
-export async function catalogState(): Promise<CatalogState> {
+/** The snapshot to serve: at once while it is fresh (issue 40.4), after one refresh when it is missing or idle-old. */
+export function catalogState(): Maybe<CatalogState> {
   lastReadAt = Date.now();
-  if (!current || (!inflight && Date.now() - current.loadedAt > IDLE_AGE_MS)) await refresh();
+  if (!current || (!inflight && Date.now() - current.loadedAt > IDLE_AGE_MS)) {
+    return refresh().then(() => {
+      keepFresh();
+      return current!;
+    });
+  }
   keepFresh();
-  return current!;
+  return current;
 }
 
 /** One incremental refresh (or the first, full load); concurrent callers share it. */

@@ -1,3 +1,4 @@
+import type { Maybe } from "../maybe";
 import { getSettings } from "./get-settings";
 
 type Settings = Awaited<ReturnType<typeof getSettings>>;
@@ -7,18 +8,32 @@ type Settings = Awaited<ReturnType<typeof getSettings>>;
 // MAX_AGE_MS, the same staleness bound the catalogue has.
 const MAX_AGE_MS = 1000;
 
-let cached: { at: number; value: Promise<Settings> } | undefined;
+let cached: { at: number; value: Promise<Settings>; settled?: Settings } | undefined;
 
 /** The settings row, at most one second old. Concurrent callers share one query. */
 export function getCachedSettings(): Promise<Settings> {
+  return current().value;
+}
+
+/** The same row, as a value when it is already here (issue 40.4: the supplier API's pipeline need not wait a turn for it). */
+export function cachedSettingsNow(): Maybe<Settings> {
+  const entry = current();
+  return entry.settled ?? entry.value;
+}
+
+function current() {
   const now = Date.now();
   if (!cached || now - cached.at >= MAX_AGE_MS) {
     const value = getSettings();
-    cached = { at: now, value };
-    // A failed read must not be served from the cache.
-    value.catch(() => {
-      if (cached?.value === value) cached = undefined;
-    });
+    const entry: NonNullable<typeof cached> = { at: now, value };
+    cached = entry;
+    value.then(
+      (settings) => (entry.settled = settings),
+      // A failed read must not be served from the cache.
+      () => {
+        if (cached === entry) cached = undefined;
+      },
+    );
   }
-  return cached.value;
+  return cached;
 }

@@ -13,6 +13,7 @@ import { UNAUTHORIZED_MESSAGE } from "../protocol/errors";
 import { verifySignature } from "../protocol/signing";
 import { AppError, appError } from "../errors";
 import { countAuthFailure, refuseIfFailingTooOften } from "./auth-failures";
+import { after, isPromise, type Maybe } from "../maybe";
 
 export interface AuthenticatedCredential {
   id: number;
@@ -69,23 +70,28 @@ export const DUJIAO_AUTH: AuthScheme = {
  * over the path the client requested, compared in constant time. Each 401
  * counts against the address.
  */
-export async function authenticate(
+export function authenticate(
   req: AuthRequest,
   path: string,
-  readBody: () => Promise<Buffer>,
+  readBody: () => Maybe<Buffer>,
   address: string | null,
   scheme: AuthScheme = SVC_AUTH,
-): Promise<Authentication> {
+): Maybe<Authentication> {
   refuseIfFailingTooOften(address);
-  try {
-    return await check(req, path, readBody, scheme);
-  } catch (err) {
+  const counted = (err: unknown): never => {
     if (err instanceof AppError && err.code === "unauthorized") countAuthFailure(address);
     throw err;
+  };
+  try {
+    const checked = check(req, path, readBody, scheme);
+    return isPromise(checked) ? checked.catch(counted) : checked;
+  } catch (err) {
+    return counted(err);
   }
 }
 
-async function check(req: AuthRequest, path: string, readBody: () => Promise<Buffer>, scheme: AuthScheme): Promise<Authentication> {
+// Synchronous while the key is cached and the request has no body (issue 40.4: nearly every read).
+function check(req: AuthRequest, path: string, readBody: () => Maybe<Buffer>, scheme: AuthScheme): Maybe<Authentication> {
   const apiKey = req.headers.get(scheme.apiKey);
   const ts = req.headers.get(scheme.timestamp);
   const signature = req.headers.get(scheme.signature);
@@ -93,30 +99,33 @@ async function check(req: AuthRequest, path: string, readBody: () => Promise<Buf
   if (Math.abs(Number(ts) - Date.now() / 1000) > scheme.windowSeconds) throw unauthorized();
 
   const startedAt = Date.now();
-  let row = await findCredential(apiKey);
-  if (!row || !row.isActive || row.userStatus !== "active") throw unauthorized();
-
-  const body = await readBody();
-  const signed = (r: CredentialRow) =>
-    verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.secret, signature }) ||
-    // Decision 0039: during a rotation's overlap the previous secret signs too.
-    (r.previous !== null &&
-      r.previous.until > Date.now() &&
-      verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.previous.secret, signature }));
-  if (!signed(row)) {
-    // A secret rotated within the cache's second: a row cached before this request gets one fresh look-up
-    // (bounded per address by the failed-authentication limit, decision 0028), so a new secret works at once.
-    if (row.loadedAt >= startedAt) throw unauthorized();
-    known.delete(apiKey);
-    row = await findCredential(apiKey);
-    if (!row || !row.isActive || row.userStatus !== "active" || !signed(row)) throw unauthorized();
-  }
-  return {
-    credential: { id: row.id, userId: row.userId, apiKey, memberLevelId: row.memberLevelId },
-    timestamp: BigInt(ts),
-    signature,
-    body,
-  };
+  const active = (row: CredentialRow | null): row is CredentialRow => row !== null && row.isActive && row.userStatus === "active";
+  return after(findCredential(apiKey), (row) => {
+    if (!active(row)) throw unauthorized();
+    return after(readBody(), (body) => {
+      const signed = (r: CredentialRow) =>
+        verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.secret, signature }) ||
+        // Decision 0039: during a rotation's overlap the previous secret signs too.
+        (r.previous !== null &&
+          r.previous.until > Date.now() &&
+          verifySignature({ method: req.method, path, timestamp: ts, body, secret: r.previous.secret, signature }));
+      const authenticated = (r: CredentialRow): Authentication => ({
+        credential: { id: r.id, userId: r.userId, apiKey, memberLevelId: r.memberLevelId },
+        timestamp: BigInt(ts),
+        signature,
+        body,
+      });
+      if (signed(row)) return authenticated(row);
+      // A secret rotated within the cache's second: a row cached before this request gets one fresh look-up
+      // (bounded per address by the failed-authentication limit, decision 0028), so a new secret works at once.
+      if (row.loadedAt >= startedAt) throw unauthorized();
+      known.delete(apiKey);
+      return after(findCredential(apiKey), (fresh) => {
+        if (!active(fresh) || !signed(fresh)) throw unauthorized();
+        return authenticated(fresh);
+      });
+    });
+  });
 }
 
 interface CredentialRow {
@@ -148,7 +157,7 @@ const unknown = new LRUCache<string, true>({ max: MAX_CACHED, ttl: UNKNOWN_MS })
 /** One look-up per key at a time; concurrent requests share it. */
 const pending = new Map<string, Promise<CredentialRow | null>>();
 
-function findCredential(apiKey: string): CredentialRow | null | Promise<CredentialRow | null> {
+function findCredential(apiKey: string): Maybe<CredentialRow | null> {
   const hit = known.get(apiKey);
   if (hit && Date.now() - hit.at < KNOWN_MS) return hit.row;
   if (!hit && unknown.has(apiKey)) return null;

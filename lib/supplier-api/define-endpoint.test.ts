@@ -9,7 +9,9 @@ import { useTestDatabase } from "../testing/test-database";
 import { makeBuyer } from "../testing/factories";
 import { defineEndpoint, type EndpointContext } from "./define-endpoint";
 import { endpointRequest } from "./endpoint-request";
-import { toResponse } from "./responses";
+import { toResponse, type Answer } from "./responses";
+import { isPromise } from "../maybe";
+import { HEADER_SIGNATURE } from "../protocol/headers";
 import { anyString } from "@/lib/testing/matchers";
 
 // The wrapper called in-process with a synthetic endpoint: the rules that no
@@ -153,5 +155,32 @@ describe("defineEndpoint: the one wrapper", () => {
     } finally {
       buyer = saved;
     }
+  });
+});
+
+describe("issue 40.4 (decision 0100): a read with everything at hand is answered in the turn it arrived", () => {
+  const read = defineEndpoint({ name: "test.read", handler: (ctx) => ({ ok: true, profile: ctx.profile }) });
+  const get = (unsigned = false) => {
+    const path = "/api/v1/upstream/read";
+    const headers = new Headers(signedHeaders(buyer, "GET", path, ""));
+    if (unsigned) headers.delete(HEADER_SIGNATURE);
+    const req = endpointRequest({ method: "GET", target: path, headers, acceptEncoding: null, body: () => null });
+    return read.serve(req, { segment: "upstream", prefix: "/api/v1/upstream", params: {}, dialect: "svc" });
+  };
+
+  it("no promise once the key, the settings and the rate allowance are cached; nor for a request without a signature", async () => {
+    // The first reads wait for the key, the settings and a block of the rate limit (each kept about a second).
+    let answer = get();
+    for (let i = 0; i < 5 && isPromise(answer); i++) {
+      await answer;
+      answer = get();
+    }
+    expect(isPromise(answer)).toBe(false);
+    expect((answer as Answer).status).toBe(200);
+    expect(JSON.parse(Buffer.from((answer as Answer).body).toString())).toEqual({ ok: true, profile: "U" });
+    // (A wrong signature is not refused at once: the key is looked up again first, in case its secret was just rotated.)
+    const refused = get(true);
+    expect(isPromise(refused)).toBe(false);
+    expect((refused as Answer).status).toBe(401);
   });
 });

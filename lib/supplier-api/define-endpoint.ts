@@ -4,7 +4,8 @@ import { clientIp } from "../net/client-address";
 import { AppError, appError } from "../errors";
 import { observeApiRequest } from "../metrics/registry";
 import { profileFromSegment, type Profile, type WireDialect } from "../protocol/profiles";
-import { getCachedSettings } from "../settings/get-cached-settings";
+import { cachedSettingsNow } from "../settings/get-cached-settings";
+import { after, isPromise, type Maybe } from "../maybe";
 import { authenticate, DUJIAO_AUTH, SVC_AUTH, type AuthenticatedCredential } from "./authenticate";
 import { consumeRateLimit } from "./rate-limit";
 import { refuseDeclaredOversize, type EndpointRequest } from "./endpoint-request";
@@ -69,7 +70,8 @@ export interface EndpointDefinition<BU, BP, QU, QP> {
   query?: { U: z.ZodType<QU>; P: z.ZodType<QP> };
   /** D8 exception hook; see step 4 above. Runs after validation; never for Profile U. */
   allowReplay?: (ctx: EndpointContext<BU, BP, QU, QP>) => Promise<boolean>;
-  handler: (ctx: EndpointContext<BU, BP, QU, QP>) => Promise<object | JsonText>;
+  /** May answer at once (issue 40.4: a cached read is not made `async`). */
+  handler: (ctx: EndpointContext<BU, BP, QU, QP>) => Maybe<object | JsonText>;
 }
 
 /**
@@ -113,7 +115,8 @@ export interface RouteMatch {
 /** An endpoint's pipeline, not tied to a transport: the router's two callers write its Answer. */
 export interface Endpoint {
   name: string;
-  serve(req: EndpointRequest, route: RouteMatch): Promise<Answer>;
+  /** The Answer at once when every step had its value (issue 40.4), else a promise of it. */
+  serve(req: EndpointRequest, route: RouteMatch): Maybe<Answer>;
 }
 
 export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, QP = undefined>(
@@ -124,81 +127,121 @@ export function defineEndpoint<BU = undefined, BP = undefined, QU = undefined, Q
 
 function serveEndpoint<BU, BP, QU, QP>(def: EndpointDefinition<BU, BP, QU, QP>): Endpoint["serve"] {
   const validQuery = def.query ? queryValidator(def.query) : undefined;
-  return async (req, route) => {
+  // Issue 40.4: no `async` here. Each step returns its value at once when it has it (lib/maybe.ts), so a read
+  // whose key, settings, allowance and catalogue are at hand is answered in the turn its request arrived.
+  return (req, route) => {
     const started = performance.now();
     const requestId = crypto.randomUUID();
-    let profile: Profile | undefined;
-    let credentialId: number | undefined;
-    let answer: Answer;
+    const seen: Seen = {};
+    const done = (answer: Answer): Answer => {
+      observeApiRequest(def.name, seen.profile ?? null, answer.status, performance.now() - started);
+      return finish(answer, requestId, {
+        profile: seen.profile ?? null,
+        endpoint: def.name,
+        method: req.method,
+        started,
+        credentialId: seen.credentialId ?? null,
+      });
+    };
+    const failed = (err: unknown) => done(errorAnswer(err, requestId));
     try {
-      profile = profileFromSegment(route.segment);
-      if (!profile) throw appError("not_found", "no such endpoint");
       const q = req.target.indexOf("?");
       const pathname = q < 0 ? req.target : req.target.slice(0, q);
       const search = q < 0 || q === req.target.length - 1 ? "" : req.target.slice(q);
+      const answer = after(admit(def, req, route, { requestId, pathname, search }, seen), (base) =>
+        respond(def, validQuery, req, base, search),
+      );
+      return isPromise(answer) ? answer.then(done, failed) : done(answer);
+    } catch (err) {
+      return failed(err);
+    }
+  };
+}
 
-      // D7, issue 22.2: a declared oversize body first; the body is read only once the headers and key passed.
-      refuseDeclaredOversize(req.headers.get("content-length"));
-      const address = clientIp(req.headers);
-      const auth = await authenticate(req, pathname, req.readBody, address, route.dialect === "dujiao_next" ? DUJIAO_AUTH : SVC_AUTH);
-      const raw = auth.body;
-      credentialId = auth.credential.id;
-      touchCredential(credentialId);
+/** What the log line and metrics learn as the steps pass. */
+interface Seen {
+  profile?: Profile;
+  credentialId?: number;
+}
 
-      // Issue 22.6, decision 0010: an unsigned query makes a new replay identity: in P only a GET (a read) may carry one.
-      if (profile === "P" && search && req.method !== "GET" && req.method !== "HEAD") {
-        throw appError("bad_request", "Profile P accepts a query string on GET only: it is not signed");
-      }
-
-      let replayed = false;
-      if (profile === "P" && !(await recordSignedRequest(credentialId, auth.timestamp, auth.signature, search))) {
-        if (!def.allowReplay) throw replayDetected();
-        replayed = true;
-      }
-
-      const settings = await getCachedSettings();
-      await consumeRateLimit("key", String(credentialId), settings.rateLimitPerKey);
-      // The address comes from the socket unless a proxy is trusted (issue 8.5).
-      if (profile === "P") await consumeRateLimit("ip", address ?? "unknown", settings.rateLimitPerIp);
-
-      const rawBody = raw.toString("utf8");
-      const base: EndpointContextBase = {
+/** Steps 1-5: the profile, the declared size, authentication, replay protection and rate limits; the context they admit. */
+function admit<BU, BP, QU, QP>(
+  def: EndpointDefinition<BU, BP, QU, QP>,
+  req: EndpointRequest,
+  route: RouteMatch,
+  target: { requestId: string; pathname: string; search: string },
+  seen: Seen,
+): Maybe<EndpointContextBase> {
+  const profile = profileFromSegment(route.segment);
+  if (!profile) throw appError("not_found", "no such endpoint");
+  seen.profile = profile;
+  // D7, issue 22.2: a declared oversize body first; the body is read only once the headers and key passed.
+  refuseDeclaredOversize(req.headers.get("content-length"));
+  const address = clientIp(req.headers);
+  const scheme = route.dialect === "dujiao_next" ? DUJIAO_AUTH : SVC_AUTH;
+  return after(authenticate(req, target.pathname, req.readBody, address, scheme), (auth) => {
+    const credentialId = auth.credential.id;
+    seen.credentialId = credentialId;
+    touchCredential(credentialId);
+    // Issue 22.6, decision 0010: an unsigned query makes a new replay identity: in P only a GET (a read) may carry one.
+    if (profile === "P" && target.search && req.method !== "GET" && req.method !== "HEAD") {
+      throw appError("bad_request", "Profile P accepts a query string on GET only: it is not signed");
+    }
+    const fresh = profile === "P" ? recordSignedRequest(credentialId, auth.timestamp, auth.signature, target.search) : true;
+    return after(fresh, (isFresh) => {
+      if (!isFresh && !def.allowReplay) throw replayDetected();
+      return after(limitRate(profile, credentialId, address), () => ({
         profile,
         prefix: route.prefix,
         dialect: route.dialect,
-        requestId,
+        requestId: target.requestId,
         credential: auth.credential,
         body: undefined,
         query: undefined,
         params: route.params,
-        rawBody,
-        replayed,
+        rawBody: auth.body.toString("utf8"),
+        replayed: !isFresh,
         prefersGzip: prefersGzip(req.acceptEncoding),
-      };
-      const ctx = base as EndpointContext<BU, BP, QU, QP>;
-      try {
-        const bodySchema: z.ZodType<unknown> | undefined = def.body?.[profile];
-        if (bodySchema) base.body = validate(bodySchema, readJsonBody(rawBody, profile, def.body?.allowEmpty ?? false));
-        if (validQuery) base.query = validQuery(profile, search);
-        if (replayed && !(await def.allowReplay!(ctx))) throw replayDetected();
-      } catch (err) {
-        // A replayed request is answered as a replay, whatever else is wrong with it (D7 order).
-        throw replayed && err instanceof AppError ? replayDetected() : err;
-      }
-
-      answer = jsonAnswer(await def.handler(ctx), 200, req.acceptEncoding);
-    } catch (err) {
-      answer = errorAnswer(err, requestId);
-    }
-    observeApiRequest(def.name, profile ?? null, answer.status, performance.now() - started);
-    return finish(answer, requestId, {
-      profile: profile ?? null,
-      endpoint: def.name,
-      method: req.method,
-      started,
-      credentialId: credentialId ?? null,
+      }));
     });
+  });
+}
+
+/** Step 5, D31: per key in both profiles, per address in P (from the socket unless a proxy is trusted, issue 8.5). */
+function limitRate(profile: Profile, credentialId: number, address: string | null): Maybe<void> {
+  return after(cachedSettingsNow(), (settings) =>
+    after(consumeRateLimit("key", String(credentialId), settings.rateLimitPerKey), () =>
+      profile === "P" ? consumeRateLimit("ip", address ?? "unknown", settings.rateLimitPerIp) : undefined,
+    ),
+  );
+}
+
+/** Steps 6-7: the body and query validated, a replay let through or refused, the handler's answer. */
+function respond<BU, BP, QU, QP>(
+  def: EndpointDefinition<BU, BP, QU, QP>,
+  validQuery: ReturnType<typeof queryValidator> | undefined,
+  req: EndpointRequest,
+  base: EndpointContextBase,
+  search: string,
+): Maybe<Answer> {
+  const ctx = base as EndpointContext<BU, BP, QU, QP>;
+  // A replayed request is answered as a replay, whatever else is wrong with it (D7 order).
+  const asReplay = (err: unknown): never => {
+    throw base.replayed && err instanceof AppError ? replayDetected() : err;
   };
+  let letThrough: Maybe<boolean> = true;
+  try {
+    const bodySchema: z.ZodType<unknown> | undefined = def.body?.[base.profile];
+    if (bodySchema) base.body = validate(bodySchema, readJsonBody(base.rawBody, base.profile, def.body?.allowEmpty ?? false));
+    if (validQuery) base.query = validQuery(base.profile, search);
+    if (base.replayed) letThrough = def.allowReplay!(ctx).catch(asReplay);
+  } catch (err) {
+    asReplay(err);
+  }
+  return after(letThrough, (ok) => {
+    if (!ok) throw replayDetected();
+    return after(def.handler(ctx), (body) => jsonAnswer(body, 200, req.acceptEncoding));
+  });
 }
 
 const replayDetected = () => appError("replay_detected", "this signed request was already processed");

@@ -1,6 +1,7 @@
 import { appError } from "../errors";
 import { declaredOver, readCappedStream, type Deadline } from "../net/read-capped";
 import { MAX_BODY_BYTES } from "../protocol/headers";
+import type { Maybe } from "../maybe";
 
 /**
  * A request as the endpoint pipeline (define-endpoint.ts) reads it, whichever
@@ -18,8 +19,8 @@ export interface EndpointRequest {
    * a route's Content-Encoding (and compresses by itself).
    */
   acceptEncoding: string | null;
-  /** The raw body, refused above 1 MiB (D30). */
-  readBody: () => Promise<Buffer>;
+  /** The raw body, refused above 1 MiB (D30); at once when the request has none (issue 40.4). */
+  readBody: () => Maybe<Buffer>;
 }
 
 export function endpointRequest(r: {
@@ -35,7 +36,12 @@ export function endpointRequest(r: {
     target: r.target,
     headers: r.headers,
     acceptEncoding: r.acceptEncoding,
-    readBody: () => readBody(r.headers.get("content-length"), r.body()),
+    readBody: () => {
+      const stream = r.body();
+      if (stream) return readBody(r.headers.get("content-length"), stream);
+      refuseDeclaredOversize(r.headers.get("content-length"));
+      return NO_BODY;
+    },
   };
 }
 
@@ -69,8 +75,8 @@ export function refuseDeclaredOversize(declaredLength: string | null, limit = MA
  * the 413 is still answered on the same socket).
  */
 export function readBody(declaredLength: string | null, stream: NodeJS.ReadableStream | null): Promise<Buffer> {
-  if (!stream) return declaredOver(declaredLength, MAX_BODY_BYTES) ? Promise.reject(tooLarge()) : NO_BODY;
+  if (!stream) return declaredOver(declaredLength, MAX_BODY_BYTES) ? Promise.reject(tooLarge()) : Promise.resolve(NO_BODY);
   return readCappedStream(stream, { declaredLength: declaredLength ?? undefined, limit: MAX_BODY_BYTES, tooLarge, deadline: DEADLINE });
 }
 
-const NO_BODY = Promise.resolve(Buffer.alloc(0));
+const NO_BODY = Buffer.alloc(0);

@@ -25,7 +25,7 @@ const shared = async (scope: string, id: string) =>
   );
 
 async function admitted(id: string, perMinute: number, attempts: number): Promise<{ ok: number; refused: AppError[] }> {
-  const results = await Promise.allSettled(Array.from({ length: attempts }, () => consumeRateLimit("key", id, perMinute)));
+  const results = await Promise.allSettled(Array.from({ length: attempts }, async () => await consumeRateLimit("key", id, perMinute)));
   return {
     ok: results.filter((r) => r.status === "fulfilled").length,
     refused: results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as AppError),

@@ -3,6 +3,7 @@ import type pg from "pg";
 import { newPool } from "../db/client";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { appError } from "../errors";
+import type { Maybe } from "../maybe";
 
 // D31: per API key in both profiles, per IP in Profile P, requests per minute.
 // The counters live in PostgreSQL (schema "rate_limit", outside Prisma's
@@ -88,33 +89,33 @@ function limiter(scope: Scope, points: number): RateLimiterPostgres {
  * that a key can be refused up to one block (1 %) per instance early, since
  * reserved but unused requests count until the window ends.
  */
-export async function consumeRateLimit(scope: Scope, id: string, perMinute: number): Promise<void> {
+export function consumeRateLimit(scope: Scope, id: string, perMinute: number): Maybe<void> {
   if (perMinute <= 0) return;
   const block = Math.max(1, Math.floor(perMinute / BLOCK_DIVISOR));
-  if (block === 1) {
-    await consumeShared(scope, id, perMinute, 1);
+  if (block === 1) return consumeShared(scope, id, perMinute, 1).then(() => undefined);
+  return takeAllowance(scope, id, perMinute, block);
+}
+
+/** One request of this process's reserved block: at once while one is left (issue 40.4), else after a new reservation. */
+function takeAllowance(scope: Scope, id: string, perMinute: number, block: number): Maybe<void> {
+  const key = `${scope}:${perMinute}:${id}`;
+  const a = allowances.get(key);
+  if (a && a.left > 0 && Date.now() < a.until) {
+    a.left--;
     return;
   }
-  const key = `${scope}:${perMinute}:${id}`;
-  for (;;) {
-    const a = allowances.get(key);
-    if (a && a.left > 0 && Date.now() < a.until) {
-      a.left--;
-      return;
-    }
-    // One reservation at a time per key; concurrent requests wait for it (and share its 429).
-    let reserving = reservations.get(key);
-    if (!reserving) {
-      reserving = consumeShared(scope, id, perMinute, block)
-        .then((msLeft) => {
-          if (allowances.size >= MAX_ALLOWANCES) allowances.clear();
-          allowances.set(key, { left: block, until: Date.now() + msLeft });
-        })
-        .finally(() => reservations.delete(key));
-      reservations.set(key, reserving);
-    }
-    await reserving;
+  // One reservation at a time per key; concurrent requests wait for it (and share its 429).
+  let reserving = reservations.get(key);
+  if (!reserving) {
+    reserving = consumeShared(scope, id, perMinute, block)
+      .then((msLeft) => {
+        if (allowances.size >= MAX_ALLOWANCES) allowances.clear();
+        allowances.set(key, { left: block, until: Date.now() + msLeft });
+      })
+      .finally(() => reservations.delete(key));
+    reservations.set(key, reserving);
   }
+  return reserving.then(() => takeAllowance(scope, id, perMinute, block));
 }
 
 const BLOCK_DIVISOR = 100;

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { appError, type AppError } from "../errors";
 import { log } from "../log";
+import { isPromise, type Maybe } from "../maybe";
 import { isDecodablePath } from "../net/decodable-path";
 import { DUJIAO_ENDPOINTS, DUJIAO_HEADER_API_KEY, DUJIAO_PREFIX, type DujiaoEndpointKey } from "../protocol/dujiao-next";
 import { ENDPOINT_LIST, type EndpointKey } from "../protocol/endpoints";
@@ -150,13 +151,9 @@ function routeIn(trees: Trees, method: string, pathname: string, header: (name: 
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});
 
-function answer(routed: Routed, req: EndpointRequest): Promise<Answer> {
-  if ("endpoint" in routed) return routed.endpoint.serve(req, routed.match); // the fast path: no promise of our own around it
-  try {
-    return Promise.resolve(refusal(routed.refuse, req.method, routed.profile));
-  } catch (err) {
-    return Promise.reject(err);
-  }
+/** The endpoint's Answer (at once when it has it, issue 40.4), or the router's refusal. Throws only on a defect. */
+function answer(routed: Routed, req: EndpointRequest): Maybe<Answer> {
+  return "endpoint" in routed ? routed.endpoint.serve(req, routed.match) : refusal(routed.refuse, req.method, routed.profile);
 }
 
 const DUJIAO_LIST = (Object.keys(DUJIAO_ENDPOINTS) as DujiaoEndpointKey[]).map((key) => ({ key, ...DUJIAO_ENDPOINTS[key] }));
@@ -188,14 +185,19 @@ export function createRouter(handlers: Record<EndpointKey, Endpoint> = HANDLERS)
         acceptEncoding: get("accept-encoding"),
         body: () => (hasBody ? req : null),
       });
-      answer(routed, request)
-        .then((a) => writeAnswer(res, a))
-        .catch((err: unknown) => {
-          // The pipeline answers every error itself; this guards the socket only.
-          log.error({ err: (err as Error).message }, "supplier api router failed");
-          if (!res.headersSent) res.writeHead(500);
-          res.end();
-        });
+      // The pipeline answers every error itself; this guards the socket only.
+      const failed = (err: unknown) => {
+        log.error({ err: (err as Error).message }, "supplier api router failed");
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      };
+      try {
+        const a = answer(routed, request);
+        if (isPromise(a)) a.then((done) => writeAnswer(res, done)).catch(failed);
+        else writeAnswer(res, a);
+      } catch (err) {
+        failed(err);
+      }
       return true;
     },
 
