@@ -136,10 +136,9 @@ const STATS_DELAY_MS = 10_500;
  * Each order phase starts from where pgbench's measured run starts
  * (scripts/lib/pgbench.ts): its tables vacuumed and analysed (`pgbench -i`
  * does so) and a checkpoint just taken. Without this a phase paid for what
- * came before it: the set-up's or the previous phase's dead rows vacuumed and
- * the previous load's pages written in the middle of its run (12 kB of WAL an
- * order instead of 3 kB with a checkpoint inside it), while the yardstick
- * never did. A role that may not (a DATABASE_URL without those rights) is told, and measured as it is.
+ * came before it (the set-up's or the previous phase's dead rows vacuumed, the
+ * previous load's dirty pages written by a checkpoint in the middle of its
+ * run), while the yardstick never did. A role that may not (a DATABASE_URL without those rights) is told, and measured as it is.
  */
 async function startAsPgbenchDoes() {
   try {
