@@ -38,9 +38,7 @@ export function endpointRequest(r: {
     acceptEncoding: r.acceptEncoding,
     readBody: () => {
       const stream = r.body();
-      if (stream) return readBody(r.headers.get("content-length"), stream);
-      refuseDeclaredOversize(r.headers.get("content-length"));
-      return NO_BODY;
+      return stream ? readBody(r.headers.get("content-length"), stream) : noBody(r.headers.get("content-length"));
     },
   };
 }
@@ -75,8 +73,14 @@ export function refuseDeclaredOversize(declaredLength: string | null, limit = MA
  * the 413 is still answered on the same socket).
  */
 export function readBody(declaredLength: string | null, stream: NodeJS.ReadableStream | null): Promise<Buffer> {
-  if (!stream) return declaredOver(declaredLength, MAX_BODY_BYTES) ? Promise.reject(tooLarge()) : Promise.resolve(NO_BODY);
+  if (!stream) return new Promise((resolve) => resolve(noBody(declaredLength)));
   return readCappedStream(stream, { declaredLength: declaredLength ?? undefined, limit: MAX_BODY_BYTES, tooLarge, deadline: DEADLINE });
+}
+
+/** The body of a request that has none: at once (issue 40.4), unless it declared one over the limit. */
+function noBody(declaredLength: string | null): Buffer {
+  refuseDeclaredOversize(declaredLength);
+  return NO_BODY;
 }
 
 const NO_BODY = Buffer.alloc(0);
