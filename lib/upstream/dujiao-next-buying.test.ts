@@ -168,8 +168,10 @@ describe("issue 37.3: buying from a Dujiao-Next supplier", () => {
     await dn.setStatus(theirs.id, "paid");
     dn.apiSecret = secret;
     expect(dn.callbacks.at(-1)).toMatchObject({ status: 401, ok: false });
-    for (const skew of [-61, 61]) {
-      dn.callbackSkewSeconds = skew; // outside their ±60 s
+    // Outside their ±60 s by more than a delivery takes: the timestamp is whole seconds (floored) and is checked
+    // against our clock a moment later, so "+61" arrived 60.x s ahead, inside the window, when the two straddled a second.
+    for (const skew of [-65, 65]) {
+      dn.callbackSkewSeconds = skew;
       await dn.setStatus(theirs.id, "paid");
       expect(dn.callbacks.at(-1)).toMatchObject({ status: 401, ok: false });
     }
