@@ -13,8 +13,9 @@
 // (2) one buyer — every client orders with BENCH_API_KEY; (3) N buyers —
 // client i orders with key i mod N of BENCH_KEYS_FILE (`--buyers N`). Every
 // order has its own downstream_order_no (a run id + index), so each one
-// debits and delivers. Each order phase is warmed up, then starts as pgbench's run does (its
-// tables, holding rows, vacuumed and analysed, a checkpoint just taken) and prints what one order cost
+// debits and delivers. Each order phase is warmed up, then starts as
+// pgbench's run does (its tables, holding rows, vacuumed and analysed, a
+// checkpoint just taken) and prints what one order of its measured run cost
 // (scripts/lib/order-costs.ts): PostgreSQL CPU, app CPU, WAL bytes,
 // transactions. (4) With BENCH_LARGE_SKU_ID, one order of 10,000 keys and one
 // of 100,000 (scripts/lib/large-orders.ts). Then every target with `met`.
