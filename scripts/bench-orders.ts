@@ -122,12 +122,13 @@ const probe = { client, pgPid: await postmasterPid(client), appPid: listeningPid
  * to the statistics up to 10 s after it went idle (PGSTAT_IDLE_INTERVAL): the
  * samples wait that long.
  *
- * Issue 40.5: the warm-up comes before the vacuum, as pgbench's tables hold
- * their rows when `pgbench -i` analyses them. Analysed while still empty, the
- * order tables read as empty to the planner, and the foreign-key checks into
- * "Order" (four an order) kept sequential-scan plans while the table grew by
- * thousands of rows in the run: 18,000 scans reading 34 million rows, twice
- * PostgreSQL's CPU per order, in the first phase after every fresh set-up.
+ * Issue 40.5 (decision 0102): the warm-up comes before the vacuum, as
+ * pgbench's tables hold their rows when `pgbench -i` analyses them. Analysed
+ * while still empty, the order tables read as empty to the planner, and the
+ * foreign-key checks into "Order" (four an order) kept sequential-scan plans
+ * while the table grew by thousands of rows in the run: 18,000 scans reading
+ * 34 million rows, twice PostgreSQL's CPU per order, in the first phase after
+ * every fresh set-up.
  */
 async function costedPhase(task: (client: number) => Promise<true | string>) {
   if (warmSeconds > 0) await runFor(warmSeconds, c, task);
