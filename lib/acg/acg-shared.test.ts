@@ -103,7 +103,8 @@ describe("issue 37.2: an ACG-Faka shop docks to /acg", () => {
     expect(secrets[0].split("\n")).toHaveLength(1);
     expect(await balanceOf(a.user.id)).toBe(before - 1250n);
     expect(await db().order.count({ where: { credentialId: a.id, downstreamOrderNo: "acg-R-CONCURRENT" } })).toBe(1);
-    expect(await db().cardKey.count({ where: { order: { credentialId: a.id, downstreamOrderNo: "acg-R-CONCURRENT" } } })).toBe(1);
+    const placed = await db().order.findFirstOrThrow({ where: { credentialId: a.id, downstreamOrderNo: "acg-R-CONCURRENT" } });
+    expect(await db().cardKey.count({ where: { orderId: placed.id } })).toBe(1);
   });
 
   it("issue 37.2: another key's request_no is another order: its own keys, its own debit", async () => {

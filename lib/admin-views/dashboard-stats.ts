@@ -53,7 +53,7 @@ export async function lowStockSkus(limit = 20) {
     SELECT * FROM (
       SELECT s."id" AS "skuId", s."skuCode", p."id" AS "productId", p."title",
              (CASE WHEN p."fulfillmentType" = 'auto'
-                   THEN (SELECT count(*) FROM "CardKey" k WHERE k."skuId" = s."id" AND k."status" = 'available')
+                   THEN (SELECT count(*) FROM "KeyStock" k WHERE k."skuId" = s."id")
                    ELSE s."stockQuantity" END)::int AS stock
       FROM "Sku" s JOIN "Product" p ON p."id" = s."productId"
       WHERE s."isActive" AND p."isActive" AND p."deletedAt" IS NULL

@@ -35,7 +35,7 @@ export async function getOrderDetail(orderNo: string) {
     try {
       // An auto delivery stores no payload: its lines are the order's card keys (lib/orders/order-view.ts deliveredLines).
       const parsed: unknown = fulfillment.payloadCiphertext ? JSON.parse(decryptText(fulfillment.payloadCiphertext)) : null;
-      deliveredLines = Array.isArray(parsed) ? parsed.length : await db().cardKey.count({ where: { orderId: order.id } });
+      deliveredLines = Array.isArray(parsed) ? parsed.length : await countOrderKeys(order.id);
     } catch {
       deliveredLines = 0;
     }
@@ -53,4 +53,10 @@ export async function getOrderDetail(orderNo: string) {
         }
       : null,
   };
+}
+
+/** The card keys an auto order took (SQL order_keys, decision 0103). */
+async function countOrderKeys(orderId: number): Promise<number> {
+  const [{ n }] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM order_keys(${orderId})`;
+  return n;
 }

@@ -111,7 +111,8 @@ export async function replaceLine(tx: Tx, order: DeliveredOrder, line: number, t
 export async function takeCardKey(tx: Tx, order: DeliveredOrder): Promise<string | null> {
   const [key] = await tx.$queryRaw<{ ciphertext: Uint8Array }[]>`
     UPDATE "CardKey" SET "status" = 'delivered', "orderId" = ${order.id}, "deliveredAt" = now()
-    WHERE "id" = (SELECT "id" FROM "CardKey" WHERE "skuId" = ${order.skuId} AND "status" = 'available' ORDER BY "id" LIMIT 1 FOR UPDATE SKIP LOCKED)
+    WHERE "id" = (SELECT "keyId" FROM "KeyStock" WHERE "skuId" = ${order.skuId} ORDER BY "keyId" LIMIT 1 FOR UPDATE SKIP LOCKED)
+      AND "status" = 'available'
     RETURNING "ciphertext"`;
   return key ? decryptText(key.ciphertext) : null;
 }

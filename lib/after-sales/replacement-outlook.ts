@@ -75,7 +75,7 @@ async function outlookOf(
   if (bought) return { kind: "purchase" };
   const { next, localFirst, ceilingCents } = await replacementSource(db(), { id: order.id, skuId });
   if (localFirst) {
-    const key = await db().cardKey.findFirst({ where: { skuId, status: "available" }, select: { id: true } });
+    const key = await db().keyStock.findFirst({ where: { skuId }, select: { keyId: true } });
     if (key) return { kind: "local_key" };
   }
   if (!next.ok || ceilingCents === null) return { kind: "typed_line_only" };

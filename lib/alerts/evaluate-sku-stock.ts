@@ -71,7 +71,7 @@ export async function evaluateSkuStock(tx: Tx, skuId: number, cause: StockCause)
   const [r] = await tx.$queryRaw<Level[]>`
     SELECT s."id", s."skuCode", s."title", s.stock::int AS stock, s.threshold::int AS threshold, c."active",
            (s.stock > 0 OR ${HAD_STOCK(Prisma.sql`s."id"`)}) AS stocked,
-           (s.stock = 0 AND EXISTS (SELECT 1 FROM "CardKey" ck WHERE ck."skuId" = s."id" AND ck."status" = 'available')) AS uncounted
+           (s.stock = 0 AND EXISTS (SELECT 1 FROM "KeyStock" ck WHERE ck."skuId" = s."id")) AS uncounted
     FROM (${stockLevels(fallback, Prisma.sql`k."id" = ${skuId}`)}) s
     LEFT JOIN "AlertCondition" c ON c."key" = 'stock:' || s."id"`;
   if (!r || r.stock === null) return null;

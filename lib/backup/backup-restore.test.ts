@@ -104,7 +104,16 @@ describe("issue 10.3: backup while orders are written, restore elsewhere", () =>
       // Triggers were disabled for the load only: each is enabled again as its migration left it (decision 0024: ALWAYS).
       const triggers = await db().$queryRaw<{ name: string; state: string }[]>`
         SELECT tgname AS name, tgenabled::text AS state FROM pg_trigger WHERE tgrelid = '"CardKey"'::regclass AND NOT tgisinternal ORDER BY tgname`;
-      expect(triggers).toEqual(["delete", "insert", "update"].map((verb) => ({ name: `CardKey_catalog_change_${verb}`, state: "A" })));
+      expect(triggers).toEqual(["deleted", "inserted", "updated"].map((verb) => ({ name: `CardKey_${verb}`, state: "A" })));
+      // The keys' derived tables came back with them (decision 0103): the stock is the available keys, each order's runs hold its keys.
+      const [drift] = await db().$queryRaw<{ stock: bigint; runs: bigint }[]>`
+        SELECT (SELECT count(*) FROM ((SELECT "skuId", "id" FROM "CardKey" WHERE "status" = 'available') EXCEPT ALL
+                                      (SELECT "skuId", "keyId" FROM "KeyStock")) d) +
+               (SELECT count(*) FROM ((SELECT "skuId", "keyId" FROM "KeyStock") EXCEPT ALL
+                                      (SELECT "skuId", "id" FROM "CardKey" WHERE "status" = 'available')) d) AS stock,
+               (SELECT count(*) FROM "CardKey" k WHERE k."orderId" IS NOT NULL AND NOT EXISTS (
+                  SELECT 1 FROM "OrderKeyRange" r WHERE r."orderId" = k."orderId" AND k."id" BETWEEN r."fromId" AND r."toId")) AS runs`;
+      expect(drift).toEqual({ stock: 0n, runs: 0n });
     });
 
     // The restored site serves the same API key, catalogue and orders over HTTP.

@@ -99,8 +99,8 @@ export async function moveChunk(
 // batch exists and no other transaction can delete it, and inserting it
 // checked the SKU's foreign key, which locked the SKU row FOR KEY SHARE until
 // commit (a concurrent delete waits for us, then fails on the keys it would
-// orphan). Only foreign-key triggers are skipped: the "CardKey" journal
-// triggers are enabled ALWAYS (migration …_card_key_triggers_always).
+// orphan). Only foreign-key triggers are skipped: the "CardKey" triggers (the
+// journal, KeyStock, OrderKeyRange) are enabled ALWAYS (decisions 0024, 0103).
 
 /** Whether this transaction may set session_replication_role (decision 0024). */
 export const maySkipRowChecks = (conn: pg.PoolClient): Promise<boolean> => setReplicationRoleIfAllowed(conn, "origin");

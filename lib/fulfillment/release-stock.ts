@@ -10,7 +10,7 @@ import type { Tx } from "../db/tx";
 export async function releaseStock(tx: Tx, orderId: number): Promise<{ cardKeys: number; units: number }> {
   const cardKeys = await tx.$executeRaw`
     UPDATE "CardKey" SET "status" = 'available', "orderId" = NULL, "deliveredAt" = NULL
-    WHERE "orderId" = ${orderId}`;
+    WHERE "id" IN (SELECT "id" FROM order_keys(${orderId}))`;
   const items = await tx.$queryRaw<{ skuId: number; quantity: number; fulfillmentType: string }[]>`
     SELECT oi."skuId", oi."quantity", p."fulfillmentType"::text AS "fulfillmentType"
     FROM "OrderItem" oi JOIN "Sku" s ON s."id" = oi."skuId" JOIN "Product" p ON p."id" = s."productId"

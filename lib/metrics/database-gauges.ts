@@ -60,8 +60,8 @@ export function registerDatabaseGauges(registry: Registry): void {
     `Available card keys for the ${STOCK_SKU_LIMIT} active auto SKUs with the fewest`,
     ["sku"],
     async (g) => {
-      const rows = await q(`SELECT s."skuCode" AS sku, count(k.id) AS n FROM "Sku" s JOIN "Product" p ON p.id = s."productId"
-      LEFT JOIN "CardKey" k ON k."skuId" = s.id AND k.status = 'available'
+      const rows = await q(`SELECT s."skuCode" AS sku, count(k."keyId") AS n FROM "Sku" s JOIN "Product" p ON p.id = s."productId"
+      LEFT JOIN "KeyStock" k ON k."skuId" = s.id
       WHERE s."isActive" AND s."deletedAt" IS NULL AND p."fulfillmentType" = 'auto'
       GROUP BY s.id ORDER BY n, s.id LIMIT ${STOCK_SKU_LIMIT}`);
       for (const r of rows) g.set({ sku: String(r.sku) }, num(r.n));

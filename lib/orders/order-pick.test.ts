@@ -58,6 +58,8 @@ describe("place_order's key pick (issue 28.1)", () => {
     const other = await dbPool().connect();
     try {
       await other.query("BEGIN");
+      // What an order in flight holds (decision 0103): the key's stock row, and the key it is updating.
+      await other.query(`SELECT 1 FROM "KeyStock" WHERE "keyId" = $1 FOR UPDATE`, [String(ids[0])]);
       await other.query(`SELECT 1 FROM "CardKey" WHERE "id" = $1 FOR UPDATE`, [String(ids[0])]);
       const placed = await placeOrder(onPool, row(1, 1, 0n));
       expect(placed?.keys.map((k) => k.id)).toEqual([ids[1]]);

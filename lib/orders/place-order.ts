@@ -95,7 +95,7 @@ export async function placeOrder(run: SqlRows, o: PlaceOrderRow, { withoutKeys =
 /**
  * Issue 28.1: the highest card key id this process saw delivered, per SKU.
  * Keys are imported with rising ids and taken lowest first, so the keys
- * below it are (nearly all) delivered; their entries stay in the pick index
+ * below it are (nearly all) delivered; their entries stay in KeyStock's index
  * until VACUUM, and starting the pick above them skips walking them.
  * Only a hint: place_order searches from the first key when the keys above
  * it run short (a key freed by a rolled-back order is sold then).
