@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { releaseStock } from "../fulfillment/release-stock";
 import { idBatches, mergedRuns, orderKeyBatches } from "../order-read/order-key-batches";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
+import { keyStockDrift } from "../testing/key-stock-drift";
 import { useTestDatabase } from "../testing/test-database";
 import { createOrder } from "./create-order";
 
@@ -15,18 +16,6 @@ import { createOrder } from "./create-order";
 beforeAll(async () => {
   await useTestDatabase();
 });
-
-/** Keys the stock and the keys disagree on (either way), and delivered keys no run of their order covers. */
-async function drift() {
-  const [d] = await db().$queryRaw<{ stock: bigint; uncovered: bigint }[]>`
-    SELECT (SELECT count(*) FROM ((SELECT "skuId", "id" FROM "CardKey" WHERE "status" = 'available') EXCEPT ALL
-                                  (SELECT "skuId", "keyId" FROM "KeyStock")) x) +
-           (SELECT count(*) FROM ((SELECT "skuId", "keyId" FROM "KeyStock") EXCEPT ALL
-                                  (SELECT "skuId", "id" FROM "CardKey" WHERE "status" = 'available')) x) AS stock,
-           (SELECT count(*) FROM "CardKey" k WHERE k."orderId" IS NOT NULL AND NOT EXISTS (
-              SELECT 1 FROM "OrderKeyRange" r WHERE r."orderId" = k."orderId" AND k."id" BETWEEN r."fromId" AND r."toId")) AS uncovered`;
-  return d;
-}
 
 /** An order's keys as order_keys (SQL) and orderKeyBatches (the streamed answer) find them, and as "orderId" says. */
 async function keysOf(orderId: number) {
@@ -43,7 +32,7 @@ describe("decision 0103: the key stock and the order runs follow the keys", () =
     const credential = { id: buyer.id, userId: buyer.user.id };
     const a = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("KS-A", 40) });
     const b = await makeProduct({ priceCents: 100n, cardKeys: cardKeysFor("KS-B", 12) });
-    expect(await drift()).toEqual({ stock: 0n, uncovered: 0n });
+    expect(await keyStockDrift()).toEqual({ stock: 0n, uncovered: 0n });
 
     const order = (skuId: number, quantity: number, i: number) =>
       createOrder({ credential, profile: "U", input: { downstreamOrderNo: `KS-${skuId}-${i}`, skuId, quantity } });
@@ -58,7 +47,7 @@ describe("decision 0103: the key stock and the order runs follow the keys", () =
     expect(refused.every((c) => c === "insufficient_stock")).toBe(true);
     expect(placed.filter((o) => o.items[0].skuId === b.sku.id)).toHaveLength(6); // 12 keys, 2 each
     expect(await db().keyStock.count({ where: { skuId: a.sku.id } })).toBe(40 - 20 - 5 - 7);
-    expect(await drift()).toEqual({ stock: 0n, uncovered: 0n });
+    expect(await keyStockDrift()).toEqual({ stock: 0n, uncovered: 0n });
     for (const o of placed) {
       const k = await keysOf(o.id);
       expect(k.sql).toEqual(k.truth);
@@ -71,7 +60,7 @@ describe("decision 0103: the key stock and the order runs follow the keys", () =
     await db().$transaction((tx) => releaseStock(tx, released.id));
     expect(await db().keyStock.count({ where: { skuId: a.sku.id } })).toBe(40 - 20 - 5);
     expect(await keysOf(released.id)).toEqual({ sql: [], streamed: 0, truth: [] });
-    expect(await drift()).toEqual({ stock: 0n, uncovered: 0n });
+    expect(await keyStockDrift()).toEqual({ stock: 0n, uncovered: 0n });
 
     // The released keys are sold again (to an order whose runs then have holes: keys taken meanwhile).
     const again = await order(a.sku.id, 8, 200);
@@ -83,7 +72,7 @@ describe("decision 0103: the key stock and the order runs follow the keys", () =
     await db().cardKey.deleteMany({ where: { skuId: a.sku.id, status: "available" } });
     await db().$executeRaw`UPDATE "CardKey" SET "deliveredAt" = now() WHERE "skuId" = ${b.sku.id}`;
     expect(await db().keyStock.count({ where: { skuId: a.sku.id } })).toBe(0);
-    expect(await drift()).toEqual({ stock: 0n, uncovered: 0n });
+    expect(await keyStockDrift()).toEqual({ stock: 0n, uncovered: 0n });
   });
 
   it("runs that overlap or touch are read once each, in id order, a batch at a time", () => {
