@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState, useEffect, useRef, useState } from "react";
 import type { CardKeyImportState } from "@/app/admin/(console)/catalog/card-key-actions";
 
 type Labels = Record<
@@ -44,6 +44,14 @@ export function CardKeyImport({
   const [text, setText] = useState("");
   const [kind, setKind] = useState<"txt" | "csv">("txt");
   const [source, setSource] = useState<"admin-paste" | "admin-upload">("admin-paste");
+  // Keys pasted before the page's script ran are in the box but not in `text`
+  // (no change event reached React): take them when the form comes alive, so
+  // Preview does not stay disabled over a full box.
+  const textBox = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    const typed = textBox.current?.value ?? "";
+    if (typed) setText(typed);
+  }, []);
   const digest = digestOf(`${kind}\n${text}`);
   const preview = state?.preview && state.previewedFor === digest ? state.preview : undefined;
   return (
@@ -57,6 +65,7 @@ export function CardKeyImport({
         <label htmlFor="card-keys-text">{labels.paste}</label>
         <textarea
           id="card-keys-text"
+          ref={textBox}
           name="text"
           rows={8}
           value={text}

@@ -144,3 +144,23 @@ test("issue 26.1: each SKU row of a product links to its sources panel, a manual
   await expect(page.getByTestId("sources-table")).toBeVisible();
   await expect(page.getByTestId("source-add-upstream")).toBeVisible();
 });
+
+test("keys pasted before the page's script ran still enable Preview (the box is read when the form comes alive)", async () => {
+  await page.goto(productUrl);
+  const keysUrl = await page.getByTestId("skus-table").getByRole("link", { name: "Card keys" }).getAttribute("href");
+  // Hold the page's scripts until the box is filled: what a slow phone, or a busy machine, gives.
+  let release: () => void = () => {};
+  const released = new Promise<void>((r) => (release = r));
+  await page.route("**/_next/static/**/*.js", async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto(keysUrl!, { waitUntil: "domcontentloaded" });
+  await page.locator("#card-keys-text").fill("early-1----p1");
+  release();
+  const importForm = page.getByTestId("card-key-import");
+  await expect(importForm.getByRole("button", { name: "Preview" })).toBeEnabled();
+  await importForm.getByRole("button", { name: "Preview" }).click();
+  await expect(importForm.locator('[data-count="new"]')).toHaveText("1");
+  await page.unrouteAll();
+});
