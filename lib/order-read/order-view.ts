@@ -62,8 +62,9 @@ export function openPayload(ciphertext: Uint8Array): string[] {
  * The delivered lines of an order. A manual or upstream delivery stores them
  * in Fulfillment.payloadCiphertext; an `auto` delivery stores none (NULL):
  * its lines are the card keys the order took (SQL order_keys: the CardKey
- * rows with its id, found through its runs of key ids), in id order (place_order writes the order in one statement and never sees
- * the keys in clear; a delivered order is final, so the rows never change).
+ * rows with its id, found through its runs of key ids), in id order
+ * (place_order writes the order in one statement and never sees the keys in
+ * clear; a delivered order is final, so the rows never change).
  */
 export async function deliveredLines(tx: Tx, orderId: number, payloadCiphertext: Uint8Array | null): Promise<string[]> {
   if (payloadCiphertext !== null) return openPayload(payloadCiphertext);
