@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { masterKeys } from "./keys";
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
+export const IV_BYTES = 12;
+export const TAG_BYTES = 16;
 
 /** AES-256-GCM. Layout: iv(12) | tag(16) | ciphertext. */
 export function encryptText(plain: string): Uint8Array<ArrayBuffer> {
@@ -31,6 +31,9 @@ function keyObjects() {
     cachedKeys = { raw, encryption: crypto.createSecretKey(raw.encryption), fingerprint: crypto.createSecretKey(raw.fingerprint) };
   return cachedKeys;
 }
+
+/** The encryption key as a KeyObject (lib/crypto/sealed-batches.ts makes GCM's keystream with it). */
+export const encryptionKey = () => keyObjects().encryption;
 
 /** The sealing itself: encryptText's layout written into `out` at `at` (bulk writers pass their COPY buffer); returns the bytes written (sealedLength). */
 export function sealTextInto(plain: string, out: Buffer, at: number): number {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { decryptText } from "../crypto/secret-box";
 import { db } from "../db/client";
 import { releaseStock } from "../fulfillment/release-stock";
-import { idBatches, mergedRuns, orderKeyBatches } from "../order-read/order-key-batches";
+import { mergedRuns, orderKeyReader, rangeBatches } from "../order-read/order-key-batches";
 import { cardKeysFor, makeBuyer, makeProduct } from "../testing/factories";
 import { keyStockDrift } from "../testing/key-stock-drift";
 import { useTestDatabase } from "../testing/test-database";
@@ -17,13 +18,17 @@ beforeAll(async () => {
   await useTestDatabase();
 });
 
-/** An order's keys as order_keys (SQL) and orderKeyBatches (the streamed answer) find them, and as "orderId" says. */
+/** An order's keys as order_keys (SQL) and orderKeyReader (the streamed answer, read twice) find them, and as "orderId" says. */
 async function keysOf(orderId: number) {
   const bySql = await db().$queryRaw<{ id: bigint }[]>`SELECT "id" FROM order_keys(${orderId}) ORDER BY "id"`;
-  const streamed: string[] = [];
-  for await (const batch of orderKeyBatches(orderId)) streamed.push(...batch);
-  const truth = await db().cardKey.findMany({ where: { orderId }, orderBy: { id: "asc" }, select: { id: true } });
-  return { sql: bySql.map((k) => k.id), streamed: streamed.length, truth: truth.map((k) => k.id) };
+  const read = orderKeyReader(orderId);
+  const [first, second]: string[][] = [[], []];
+  for await (const batch of read()) first.push(...batch);
+  for await (const batch of read()) second.push(...batch);
+  const truth = await db().cardKey.findMany({ where: { orderId }, orderBy: { id: "asc" }, select: { id: true, ciphertext: true } });
+  expect(first).toEqual(truth.map((k) => decryptText(k.ciphertext)));
+  expect(second).toEqual(first);
+  return { sql: bySql.map((k) => k.id), streamed: first.length, truth: truth.map((k) => k.id) };
 }
 
 describe("decision 0103: the key stock and the order runs follow the keys", () => {
@@ -86,10 +91,13 @@ describe("decision 0103: the key stock and the order runs follow the keys", () =
       [1n, 5n],
       [10n, 14n],
     ]);
-    expect([...idBatches(runs, 4)]).toEqual([
-      [1n, 2n, 3n, 4n],
-      [5n, 10n, 11n, 12n],
-      [13n, 14n],
+    expect([...rangeBatches(runs, 4)]).toEqual([
+      [[1n, 4n]],
+      [
+        [5n, 5n],
+        [10n, 12n],
+      ],
+      [[13n, 14n]],
     ]);
   });
 });

@@ -38,7 +38,7 @@ function order(ls: string[], quantity = lines.length): OrderView {
 
 async function streamed(wire: object, batch: number): Promise<string> {
   const chunks: Uint8Array[] = [];
-  // A plain generator: for await takes it as orderKeyBatches' async one.
+  // A plain generator: for await takes it as orderKeyReader's async one.
   const batches = function* () {
     for (let i = 0; i < lines.length; i += batch) yield lines.slice(i, i + batch);
   };

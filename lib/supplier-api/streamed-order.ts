@@ -1,4 +1,4 @@
-import { orderKeyBatches } from "../order-read/order-key-batches";
+import { orderKeyReader } from "../order-read/order-key-batches";
 import type { OrderView } from "../order-read/order-view";
 import { orderWireChunks } from "../serializers/order-stream";
 import { JsonStream } from "./responses";
@@ -10,5 +10,5 @@ import { JsonStream } from "./responses";
  */
 export function orderAnswer(wire: object, order: OrderView): object {
   if (!order.fulfillment?.streamed || !("fulfillment" in wire)) return wire;
-  return new JsonStream(orderWireChunks(wire, () => orderKeyBatches(order.id)));
+  return new JsonStream(orderWireChunks(wire, orderKeyReader(order.id)));
 }
