@@ -57,10 +57,16 @@ const contextSql = (skuId: string, credentialId: string, orderNo: string) => `
     LEFT JOIN "Order" e ON e."credentialId" = ${credentialId} AND e."downstreamOrderNo" = ${orderNo}`;
 
 const ONE_SQL = contextSql("$1::int", "$2::int", "$3::text");
-/** Several orders' contexts in one statement, one row each, in the order of the arrays. */
-const GROUP_SQL = `
+/**
+ * Several orders' contexts in one statement, one row each, in the order of the
+ * arrays. The arrays are read through sub-selects so that no plan knows their
+ * length (issue 40.7): a plan for a known length looked cheaper than the
+ * prepared statement's generic one (made for 10), so PostgreSQL planned this
+ * statement again for every group.
+ */
+export const ORDER_CONTEXT_GROUP_SQL = `
     SELECT k."i", ctx.*
-    FROM unnest($1::int[], $2::int[], $3::text[]) WITH ORDINALITY AS k("skuId", "credentialId", "orderNo", "i")
+    FROM unnest((SELECT $1::int[]), (SELECT $2::int[]), (SELECT $3::text[])) WITH ORDINALITY AS k("skuId", "credentialId", "orderNo", "i")
     CROSS JOIN LATERAL (${contextSql('k."skuId"', 'k."credentialId"', 'k."orderNo"')}) AS ctx
     ORDER BY k."i"`;
 
@@ -85,7 +91,7 @@ export const readOrderContext: (key: OrderContextKey) => Promise<OrderContext> =
     contextOf((await onPool(ONE_SQL, [skuKey(skuId), credentialId, downstreamOrderNo], "order_context"))[0]),
   readGroup: async (keys: OrderContextKey[]) => {
     const rows = await onPool(
-      GROUP_SQL,
+      ORDER_CONTEXT_GROUP_SQL,
       [keys.map((k) => skuKey(k.skuId)), keys.map((k) => k.credentialId), keys.map((k) => k.downstreamOrderNo)],
       "order_context_group",
     );
