@@ -63,6 +63,8 @@ const env: NodeJS.ProcessEnv = {
 let server: ScaleServer | undefined;
 const cleanups: (() => void)[] = []; // the readers' processes, the bare server
 let code = 0;
+// The machine's load when the run starts (the figures swing with it): printed with the setup.
+const loadAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
 try {
   // BENCH_SERVER_NODE_OPTIONS: node options for the server only, for profiling (`--cpu-prof`, `--trace-gc`).
   const serverEnv = process.env.BENCH_SERVER_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : env;
@@ -159,6 +161,7 @@ try {
         setup: {
           ...{ products, skus: skus.length, keys },
           cpus: os.availableParallelism(), // what taskset leaves it (targets.cores has the affinity)
+          load_average_at_start: loadAtStart,
           warmup_seconds: warmupSeconds,
           rounds,
           seconds,
