@@ -36,7 +36,7 @@ describe("SealedBatches", () => {
     expect(() => new SealedBatches().open(0, forged, lengths)).toThrow();
   });
 
-  it("refuses a later reading whose bytes or cuts differ from the ones authenticated, and a batch number never opened", () => {
+  it("refuses a later reading whose bytes or cuts differ from the ones authenticated, and opens a new batch number with GCM", () => {
     const { sealed, lengths } = batchOf(texts.slice(0, 5));
     const opened = new SealedBatches();
     opened.open(0, sealed, lengths);

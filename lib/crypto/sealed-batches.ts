@@ -15,8 +15,9 @@ import { decryptText, encryptionKey, IV_BYTES, TAG_BYTES } from "./secret-box";
  * AES-ECB call and XORed in. Making a GCM decipher costs about 5 µs a key
  * (half of a key's opening), so the second pass of a 100,000-key order fell
  * from about 0.9 s to well under a tenth of that (docs/benchmarks.md
- * "Issue 40.7"). Different bytes, or a batch number never opened, throw:
- * nothing unauthenticated is ever returned.
+ * "Issue 40.7"). Other bytes or cuts under a batch number already opened
+ * throw; a batch number not opened before gets GCM's opening: nothing
+ * unauthenticated is ever returned.
  */
 export class SealedBatches {
   private readonly digests = new Map<number, Buffer>();
