@@ -63,13 +63,14 @@ const BLOCK = 16;
  * opening, so only the keystream is needed.
  */
 function reopened(sealed: Buffer, lengths: readonly number[]): string[] {
-  const bodies = eachSealed(sealed, lengths, (one) => ({ iv: one.subarray(0, IV_BYTES), text: one.subarray(IV_BYTES + TAG_BYTES) }));
-  let blocks = 0;
-  for (const { text } of bodies) blocks += Math.ceil(text.length / BLOCK);
-  const counters = Buffer.alloc(blocks * BLOCK);
+  const bodies = eachSealed(sealed, lengths, (one) => {
+    const text = one.subarray(IV_BYTES + TAG_BYTES);
+    return { iv: one.subarray(0, IV_BYTES), text, blocks: Math.ceil(text.length / BLOCK) };
+  });
+  const counters = Buffer.alloc(bodies.reduce((n, b) => n + b.blocks, 0) * BLOCK);
   let at = 0;
-  for (const { iv, text } of bodies) {
-    for (let i = 1; i <= Math.ceil(text.length / BLOCK); i++, at += BLOCK) {
+  for (const { iv, blocks } of bodies) {
+    for (let i = 1; i <= blocks; i++, at += BLOCK) {
       iv.copy(counters, at);
       counters.writeUInt32BE(i + 1, at + IV_BYTES);
     }
@@ -77,10 +78,10 @@ function reopened(sealed: Buffer, lengths: readonly number[]): string[] {
   const ecb = crypto.createCipheriv("aes-256-ecb", encryptionKey(), null).setAutoPadding(false);
   const keystream = Buffer.concat([ecb.update(counters), ecb.final()]);
   at = 0;
-  return bodies.map(({ text }) => {
+  return bodies.map(({ text, blocks }) => {
     const plain = Buffer.allocUnsafe(text.length);
     for (let i = 0; i < text.length; i++) plain[i] = text[i] ^ keystream[at + i];
-    at += Math.ceil(text.length / BLOCK) * BLOCK;
+    at += blocks * BLOCK;
     return plain.toString("utf8");
   });
 }
