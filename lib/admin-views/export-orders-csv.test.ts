@@ -70,8 +70,8 @@ describe("orders CSV export", () => {
     const byProduct = await csv({ product: String(u.product.id) });
     expect(byProduct).toContain(u.order.orderNo);
     expect(byProduct).not.toContain(p.order.orderNo);
-    const today = new Date().toISOString().slice(0, 10);
-    expect(await csv({ from: today, to: today })).toContain(p.order.orderNo);
+    const placedOn = p.order.createdAt.toISOString().slice(0, 10); // the order's day, not the clock's (midnight)
+    expect(await csv({ from: placedOn, to: placedOn })).toContain(p.order.orderNo);
     expect(await csv({ to: "2000-01-01" })).not.toContain(p.order.orderNo);
     // Malformed filters are dropped rather than erroring.
     expect(parseOrderFilters({ product: "x", from: "2026-13-45", profile: "Q" })).toEqual({

@@ -4,8 +4,8 @@ import { formatAmount } from "../../protocol/amount";
 import { alertThreshold } from "../alert-context";
 import { enqueueAlert } from "../enqueue-alert";
 
-/** The date and hour now in ALERT_TIME_ZONE. */
-function localNow(timeZone: string): { day: string; hour: number } {
+/** The date and hour of an instant in ALERT_TIME_ZONE. */
+function localTime(timeZone: string, at: Date): { day: string; hour: number } {
   const parts = new Intl.DateTimeFormat("en-CA", {
     timeZone,
     year: "numeric",
@@ -13,7 +13,7 @@ function localNow(timeZone: string): { day: string; hour: number } {
     day: "2-digit",
     hour: "2-digit",
     hourCycle: "h23",
-  }).formatToParts(new Date());
+  }).formatToParts(at);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "00";
   return { day: `${get("year")}-${get("month")}-${get("day")}`, hour: Number(get("hour")) };
 }
@@ -22,9 +22,10 @@ function localNow(timeZone: string): { day: string; hour: number } {
  * Issue 25: once a day, at or after the chosen hour (daily_summary's number,
  * default 9, in ALERT_TIME_ZONE), the last 24 hours: orders, deliveries,
  * sales, refunds, top-ups, SKUs low on stock. The day is the dedupe key.
+ * `now` is a parameter so a test that runs across midnight still asks about one day.
  */
-export async function checkDailySummary(): Promise<number> {
-  const { day, hour } = localNow(env().ALERT_TIME_ZONE);
+export async function checkDailySummary(now: Date = new Date()): Promise<number> {
+  const { day, hour } = localTime(env().ALERT_TIME_ZONE, now);
   if (hour < (await alertThreshold("daily_summary"))) return 0;
   const dedupeKey = `daily_summary:${day}`;
   if (await db().alertEvent.findUnique({ where: { dedupeKey }, select: { id: true } })) return 0;
