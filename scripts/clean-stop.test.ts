@@ -112,11 +112,11 @@ async function start(command: string[]): Promise<Started> {
   return { child, port, output: () => output };
 }
 
-/** The environment of the group's scripts/server.ts process, as /proc shows it. */
+/** The environment of the group's server process (scripts/server-launch.mjs), as /proc shows it. */
 function serverEnvironment(c: ChildProcess): string[] {
   const pids = spawnSync("ps", ["-o", "pid=,args=", "-g", String(c.pid)], { encoding: "utf8" })
     .stdout.split("\n")
-    .filter((l) => l.includes("scripts/server.ts"))
+    .filter((l) => l.includes("scripts/server-launch.mjs"))
     .map((l) => l.trim().split(/\s+/)[0]);
   expect(pids).toHaveLength(1);
   return fs.readFileSync(`/proc/${pids[0]}/environ`, "utf8").split("\0");

@@ -1,4 +1,5 @@
-// The production HTTP server: `tsx scripts/server.ts [--port N] [--hostname H]`.
+// The production HTTP server: `node scripts/server-launch.mjs [--port N] [--hostname H]`
+// runs a build of this file (decision 0106).
 // `npm start` runs it after preparing the database and the build, and the test
 // harness and Playwright (through `npm start`) run it too, so every client
 // address comes from the socket and TRUSTED_PROXIES (issue 8.5).
@@ -19,6 +20,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+// Decision 0106: with source maps on (tsx turns them on, and so does
+// CLI_DEBUG), Node reads and keeps the map of every server chunk Next loads
+// (.next/server: 50 MB of maps, about 70 MB of heap). `next start` runs
+// without them; so does this server unless CLI_DEBUG asks.
+if (!config.CLI_DEBUG) process.setSourceMapsEnabled(false);
 const running = await startHttpServer({
   port,
   hostname: values.hostname,

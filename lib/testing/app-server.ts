@@ -7,6 +7,8 @@ import { registerCheckedServer } from "./response-check";
 
 export interface AppServer {
   baseUrl: string;
+  /** The server's process (nextStart: next's). */
+  pid: number;
   /** Everything the server printed so far (stdout and stderr). */
   output(): string;
   stop(): Promise<void>;
@@ -15,7 +17,7 @@ export interface AppServer {
 }
 
 /**
- * Starts the real built app (scripts/server.ts, as `npm start` does) on a free loopback port against the
+ * Starts the real built app (scripts/server.ts through scripts/server-launch.mjs, as `npm start` does) on a free loopback port against the
  * given database, and waits until /api/health answers 200. Tests then speak
  * real HTTP to the real route handlers. `nextStart`: the same build served by
  * `next start` alone, without our server (decision 0036 compares the two).
@@ -31,7 +33,7 @@ export async function startAppServer(
   // Our production server (scripts/server.ts), not `next start`: it sets the client address from the socket (issue 8.5).
   const args = opts.nextStart
     ? ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"]
-    : ["--import", "tsx", "scripts/server.ts", "--port", String(port), "--hostname", "127.0.0.1"];
+    : ["scripts/server-launch.mjs", "--port", String(port), "--hostname", "127.0.0.1"];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: process.cwd(),
     env: {
@@ -53,7 +55,7 @@ export async function startAppServer(
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Generous: tsx adds a few seconds to start, and a shared CI machine can be slow.
+  // Generous: a shared CI machine can be slow.
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`app server exited early:\n${output}`);
@@ -72,6 +74,7 @@ export async function startAppServer(
   registerCheckedServer(baseUrl);
   return {
     baseUrl,
+    pid: child.pid!,
     output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -24,7 +24,7 @@ export function procMemoryMb(pid: number, field: "VmRSS" | "VmHWM"): number | un
   }
 }
 
-/** The pid whose command line holds every one of `parts` (the node that runs scripts/server.ts). */
+/** The pid whose command line holds every one of `parts` (the node that runs scripts/server-launch.mjs). */
 function findProcess(parts: string[]): number | undefined {
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -64,7 +64,7 @@ export async function startServer({ port, env, log }: { port: number; env: NodeJ
     if (ready) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  const pid = findProcess([path.resolve("scripts/server.ts"), "--port", String(port)]);
+  const pid = findProcess([path.resolve("scripts/server-launch.mjs"), "--port", String(port)]);
   if (!pid) throw new Error("cannot find the server process");
   return {
     baseUrl,
