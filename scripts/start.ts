@@ -46,7 +46,7 @@ const db = database;
 
 process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
 // scripts/server.ts, not `next start`: client addresses come from the socket and TRUSTED_PROXIES.
-// From a build of our own code, not through tsx (decision 0106: about 130 MB less RSS).
+// From a build of our own code, not through tsx (decision 0106: about 100 MB less RSS).
 const server = spawn(process.execPath, [path.resolve("scripts/server-launch.mjs"), "--port", port], {
   stdio: "inherit",
   // MALLOC_ARENA_MAX (decision 0060): glibc gives each thread that allocates
