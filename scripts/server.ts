@@ -20,11 +20,6 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-// Decision 0106: with source maps on (tsx turns them on, and so does
-// CLI_DEBUG), Node reads and keeps the map of every server chunk Next loads
-// (.next/server: 50 MB of maps, about 70 MB of heap). `next start` runs
-// without them; so does this server unless CLI_DEBUG asks.
-if (!config.CLI_DEBUG) process.setSourceMapsEnabled(false);
 const running = await startHttpServer({
   port,
   hostname: values.hostname,

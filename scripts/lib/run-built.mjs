@@ -23,15 +23,15 @@ const ALSO_WATCHED = ["tsconfig.json", "package.json", "scripts/lib/run-built.mj
 // A run may still be loading chunks from an older build; remove those only after this long.
 const KEEP_OLD_MS = 60 * 60 * 1000;
 
-/** The built entry when every recorded input is unchanged, else undefined. */
-function currentBuild(cache, out) {
+/** The built entry when it was made with these options and every recorded input is unchanged, else undefined. */
+function currentBuild(cache, out, splitting) {
   let manifest;
   try {
     manifest = JSON.parse(fs.readFileSync(path.join(cache, "current.json"), "utf8"));
   } catch {
     return undefined;
   }
-  if (manifest.recipe !== RECIPE) return undefined;
+  if (manifest.recipe !== RECIPE || manifest.splitting !== splitting) return undefined;
   for (const [file, signature] of Object.entries(manifest.inputs)) {
     const stat = fs.statSync(path.join(ROOT, file), { throwIfNoEntry: false });
     if (!stat || `${stat.mtimeMs}:${stat.size}` !== signature) return undefined;
@@ -71,7 +71,7 @@ async function build({ entry, cache, out, splitting }) {
   // Written aside and renamed: a run starting now reads the old manifest or the new one, whole.
   const current = path.join(cache, "current.json");
   const tmp = `${current}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify({ recipe: RECIPE, dir, inputs }));
+  fs.writeFileSync(tmp, JSON.stringify({ recipe: RECIPE, splitting, dir, inputs }));
   fs.renameSync(tmp, current);
   for (const old of fs.readdirSync(cache)) {
     const at = Number(old.split("-")[1]);
@@ -91,7 +91,7 @@ async function build({ entry, cache, out, splitting }) {
 export async function runBuilt({ entry, name, splitting, debug }) {
   const cache = path.join(ROOT, "node_modules", ".cache", name);
   const out = `${path.basename(entry, path.extname(entry))}.mjs`;
-  let built = currentBuild(cache, out);
+  let built = currentBuild(cache, out, splitting);
   if (!built) {
     try {
       built = await build({ entry, cache, out, splitting });
@@ -100,13 +100,12 @@ export async function runBuilt({ entry, name, splitting, debug }) {
         process.stderr.write(`note: running through tsx, ${entry} could not be built: ${String(err?.message ?? err).split("\n")[0]}\n`);
     }
   }
-  if (built) {
-    // Stack traces name the TypeScript lines when asked for; maps cost start time and memory otherwise.
-    if (debug) process.setSourceMapsEnabled(true);
-    await import(pathToFileURL(built).href);
-  } else {
+  if (!built) {
     const { register } = await import("tsx/esm/api");
-    register();
-    await import(pathToFileURL(path.join(ROOT, entry)).href);
+    register(); // turns source maps on: set below like the build's
   }
+  // Stack traces name the TypeScript lines when asked for; maps cost start time and
+  // memory otherwise (a server would keep the map of every chunk Next loads, decision 0106).
+  process.setSourceMapsEnabled(Boolean(debug));
+  await import(pathToFileURL(built ?? path.join(ROOT, entry)).href);
 }
